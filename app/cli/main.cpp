@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+// `placescope`: the command-line tool (no Qt). Subcommands live in app/cli/commands/, one file each.
+#include "app/cli/command_registry.h"
+#include "profiler/store/trace_writer.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <map>
+
+namespace placescope::cli {
+
+std::vector<CommandInfo>& commandRegistry()
+{
+    static std::vector<CommandInfo> registry;
+    return registry;
+}
+
+} // namespace placescope::cli
+
+int main(int argc, char** argv)
+{
+    using namespace placescope::cli;
+    CLI::App app { "Placescope: find and fix wasted GPU time (traces, findings, CPU/GPU placement)", "placescope" };
+    app.set_version_flag("--version", std::string(placescope::placescopeVersion()));
+    app.require_subcommand(1);
+
+    auto& registry = commandRegistry();
+    std::sort(registry.begin(), registry.end(), [](const auto& a, const auto& b) { return a.order < b.order; });
+    std::map<CLI::App*, std::function<int()>> runners;
+    for (auto& command : registry) {
+        CLI::App* sub = app.add_subcommand(command.name, command.description);
+        runners[sub] = command.setup(*sub);
+    }
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& error) {
+        return app.exit(error);
+    }
+    try {
+        for (auto& [sub, run] : runners)
+            if (sub->parsed())
+                return run();
+    } catch (const std::exception& error) {
+        std::fprintf(stderr, "placescope: %s\n", error.what());
+        return 1;
+    }
+    return 1;
+}

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: MIT
+// Plain event records, one struct per trace table. Producers (importers, the CUPTI capture) fill these and
+// hand them to TraceWriter; field names follow the table columns in profiler/store/trace_schema.sql.
+// Strings are passed as text; TraceWriter interns them into StringIds.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace placescope {
+
+using TimeNs = int64_t;
+using OptInt = std::optional<int64_t>;
+
+// nsys serialized ids: globalPid = pid << 24, globalTid = globalPid | tid (both kept to 24 bits).
+inline int64_t makeGlobalPid(int64_t pid) { return (pid & 0xFFFFFF) * 0x1000000; }
+inline int64_t makeGlobalTid(int64_t pid, int64_t tid) { return makeGlobalPid(pid) + (tid & 0xFFFFFF); }
+inline int64_t pidOfGlobalId(int64_t globalId) { return globalId / 0x1000000 % 0x1000000; }
+inline int64_t tidOfGlobalTid(int64_t globalTid) { return globalTid % 0x1000000; }
+
+struct KernelEvent
+{
+    TimeNs start = 0;
+    TimeNs end = 0;
+    int64_t deviceId = 0;
+    OptInt contextId;
+    int64_t streamId = 0;
+    OptInt correlationId;
+    OptInt globalPid;
+    std::string demangledName;
+    std::string shortName;      // empty: derived from demangledName
+    OptInt gridX, gridY, gridZ;
+    OptInt blockX, blockY, blockZ;
+    OptInt registersPerThread;
+    OptInt staticSharedMemory;
+    OptInt dynamicSharedMemory;
+    OptInt localMemoryPerThread;
+    OptInt localMemoryTotal;
+    OptInt sharedMemoryExecuted;
+    OptInt launchType;
+    OptInt cacheConfig;
+    OptInt gridId;
+    OptInt graphNodeId;
+};
+
+struct MemcpyEvent
+{
+    TimeNs start = 0;
+    TimeNs end = 0;
+    int64_t deviceId = 0;
+    OptInt contextId;
+    int64_t streamId = 0;
+    OptInt correlationId;
+    OptInt globalPid;
+    int64_t bytes = 0;
+    int64_t copyKind = 0;        // ENUM_CUDA_MEMCPY_OPER id
+    OptInt srcKind;              // ENUM_CUDA_MEM_KIND id (nsys ids, not CUPTI's)
+    OptInt dstKind;
+    OptInt srcDeviceId, dstDeviceId;
+    OptInt srcContextId, dstContextId;
+    OptInt graphNodeId;
+};
+
+struct MemsetEvent
+{
+    TimeNs start = 0;
+    TimeNs end = 0;
+    int64_t deviceId = 0;
+    OptInt contextId;
+    int64_t streamId = 0;
+    OptInt correlationId;
+    OptInt globalPid;
+    OptInt value;
+    int64_t bytes = 0;
+    OptInt memKind;              // ENUM_CUDA_MEM_KIND id
+    OptInt graphNodeId;
+};
+
+enum class ApiClass : int64_t { Runtime = 0, Driver = 1 };
+
+struct RuntimeEvent
+{
+    TimeNs start = 0;
+    TimeNs end = 0;
+    ApiClass eventClass = ApiClass::Runtime;
+    int64_t globalTid = 0;
+    OptInt correlationId;
+    std::string name;            // 'cudaLaunchKernel', 'cuLaunchKernel'...
+    OptInt returnValue;
+};
+
+struct SyncEvent
+{
+    TimeNs start = 0;
+    TimeNs end = 0;
+    OptInt deviceId;
+    OptInt contextId;
+    OptInt streamId;
+    OptInt correlationId;
+    OptInt globalPid;
+    OptInt syncType;             // ENUM_CUPTI_SYNC_TYPE id
+    OptInt eventId;
+};
+
+struct NvtxEvent
+{
+    TimeNs start = 0;
+    std::optional<TimeNs> end;   // empty for marks
+    int64_t eventType = 59;      // ENUM_NSYS_EVENT_TYPE: 34 mark, 59 push/pop range, 60 start/end range
+    OptInt rangeId;
+    OptInt category;
+    OptInt color;
+    std::string text;
+    OptInt globalTid;
+    OptInt domainId;
+};
+
+struct GpuMemoryEvent
+{
+    TimeNs start = 0;
+    OptInt globalPid;
+    OptInt deviceId;
+    OptInt contextId;
+    OptInt address;
+    OptInt pc;
+    int64_t bytes = 0;
+    OptInt memKind;              // ENUM_CUDA_MEM_KIND id
+    int64_t memoryOperationType = 0; // 0 allocation, 1 deallocation (nsys ids)
+    OptInt correlationId;
+    OptInt memoryPoolAddress;
+    OptInt memoryPoolReleaseThreshold;
+    OptInt memoryPoolSize;
+    OptInt memoryPoolUtilizedSize;
+};
+
+struct OverheadEvent
+{
+    TimeNs start = 0;
+    TimeNs end = 0;
+    OptInt globalTid;
+    std::string name;
+};
+
+struct GpuInfo
+{
+    int64_t id = 0;
+    std::string name;
+    std::string busLocation;
+    std::string uuid;
+    OptInt totalMemory;          // bytes
+    OptInt memoryBandwidth;      // bytes/s
+    OptInt clockRate;            // Hz
+    OptInt smCount;
+    OptInt l2CacheSize;
+    OptInt computeMajor, computeMinor;
+    OptInt maxThreadsPerBlock;
+    OptInt maxRegistersPerBlock;
+    OptInt maxShmemPerBlock;
+    OptInt maxShmemPerBlockOptin;
+    OptInt maxShmemPerSm;
+    OptInt maxRegistersPerSm;
+    OptInt threadsPerWarp;
+    OptInt maxWarpsPerSm;
+    OptInt asyncEngines;
+};
+
+struct ProcessInfo
+{
+    int64_t globalPid = 0;
+    int64_t pid = 0;
+    OptInt rank;
+    std::string name;
+    std::string hostname;
+};
+
+struct ThreadInfo
+{
+    int64_t globalTid = 0;
+    int64_t globalPid = 0;
+    int64_t tid = 0;
+    std::string name;
+};
+
+struct FrameworkOp
+{
+    TimeNs start = 0;
+    TimeNs end = 0;
+    int64_t globalTid = 0;
+    std::string name;
+    std::string category;        // 'cpu_op', 'user_annotation', 'python_function', 'nvtx'...
+    OptInt externalId;
+    OptInt sequenceNumber;
+    OptInt fwdThreadId;
+    OptInt depth;
+    std::string inputDims;       // JSON text or empty
+    std::string inputTypes;
+    std::string inputStrides;
+    std::string extra;
+};
+
+struct ExternalCorrelation
+{
+    int64_t correlationId = 0;
+    int64_t externalId = 0;
+    OptInt globalPid;
+    int64_t externalKind = 0;
+};
+
+struct MemoryEvent
+{
+    TimeNs start = 0;
+    OptInt globalTid;
+    int64_t deviceType = 0;      // 0 CPU, 1 CUDA
+    int64_t deviceId = -1;
+    OptInt address;
+    int64_t bytes = 0;
+    OptInt totalAllocated;
+    OptInt totalReserved;
+};
+
+struct FlowEvent
+{
+    int64_t id = 0;
+    std::string category;
+    TimeNs fromTs = 0;
+    OptInt fromGlobalTid, fromDeviceId, fromStreamId;
+    TimeNs toTs = 0;
+    OptInt toGlobalTid, toDeviceId, toStreamId;
+};
+
+struct StepRange
+{
+    int64_t stepNumber = 0;
+    TimeNs start = 0;
+    TimeNs end = 0;
+    OptInt globalPid;
+};
+
+} // namespace placescope

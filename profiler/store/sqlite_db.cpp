@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+#include "profiler/store/sqlite_db.h"
+
+#include <sqlite3.h>
+
+namespace placescope {
+
+SqliteStatement::SqliteStatement(SqliteStatement&& other) noexcept
+    : m_db(other.m_db), m_stmt(other.m_stmt), m_status(std::move(other.m_status))
+{
+    other.m_stmt = nullptr;
+}
+
+SqliteStatement& SqliteStatement::operator=(SqliteStatement&& other) noexcept
+{
+    if (this != &other) {
+        sqlite3_finalize(m_stmt);
+        m_db = other.m_db;
+        m_stmt = other.m_stmt;
+        m_status = std::move(other.m_status);
+        other.m_stmt = nullptr;
+    }
+    return *this;
+}
+
+SqliteStatement::~SqliteStatement() { sqlite3_finalize(m_stmt); }
+
+void SqliteStatement::bind(int index, int64_t value) { sqlite3_bind_int64(m_stmt, index, value); }
+void SqliteStatement::bind(int index, double value) { sqlite3_bind_double(m_stmt, index, value); }
+void SqliteStatement::bind(int index, std::string_view value)
+{
+    sqlite3_bind_text(m_stmt, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
+}
+void SqliteStatement::bind(int index, std::optional<int64_t> value)
+{
+    if (value)
+        bind(index, *value);
+    else
+        bindNull(index);
+}
+void SqliteStatement::bindNull(int index) { sqlite3_bind_null(m_stmt, index); }
+
+bool SqliteStatement::step()
+{
+    int rc = sqlite3_step(m_stmt);
+    if (rc == SQLITE_ROW)
+        return true;
+    if (rc != SQLITE_DONE && m_status.isOk())
+        m_status = Status::error(std::string("SQLite: ") + sqlite3_errmsg(m_db));
+    return false;
+}
+
+Status SqliteStatement::execute()
+{
+    int rc = sqlite3_step(m_stmt);
+    sqlite3_reset(m_stmt);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+        return Status::error(std::string("SQLite: ") + sqlite3_errmsg(m_db));
+    return Status::ok();
+}
+
+void SqliteStatement::reset()
+{
+    sqlite3_reset(m_stmt);
+    sqlite3_clear_bindings(m_stmt);
+}
+
+int SqliteStatement::columnCount() const { return sqlite3_column_count(m_stmt); }
+bool SqliteStatement::isNull(int column) const { return sqlite3_column_type(m_stmt, column) == SQLITE_NULL; }
+int64_t SqliteStatement::columnInt(int column) const { return sqlite3_column_int64(m_stmt, column); }
+double SqliteStatement::columnDouble(int column) const { return sqlite3_column_double(m_stmt, column); }
+std::string SqliteStatement::columnText(int column) const
+{
+    const unsigned char* text = sqlite3_column_text(m_stmt, column);
+    if (!text)
+        return {};
+    return std::string(reinterpret_cast<const char*>(text), sqlite3_column_bytes(m_stmt, column));
+}
+std::string SqliteStatement::columnName(int column) const { return sqlite3_column_name(m_stmt, column); }
+
+SqliteDb::SqliteDb(SqliteDb&& other) noexcept : m_db(other.m_db) { other.m_db = nullptr; }
+
+SqliteDb& SqliteDb::operator=(SqliteDb&& other) noexcept
+{
+    if (this != &other) {
+        close();
+        m_db = other.m_db;
+        other.m_db = nullptr;
+    }
+    return *this;
+}
+
+SqliteDb::~SqliteDb() { close(); }
+
+void SqliteDb::close()
+{
+    if (m_db)
+        sqlite3_close_v2(m_db);
+    m_db = nullptr;
+}
+
+Result<SqliteDb> SqliteDb::open(const std::string& path, Mode mode)
+{
+    int flags = SQLITE_OPEN_NOMUTEX;
+    switch (mode) {
+    case Mode::ReadOnly:
+        flags |= SQLITE_OPEN_READONLY;
+        break;
+    case Mode::ReadWrite:
+        flags |= SQLITE_OPEN_READWRITE;
+        break;
+    case Mode::Create:
+        flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+        break;
+    }
+    SqliteDb db;
+    int rc = sqlite3_open_v2(path.c_str(), &db.m_db, flags, nullptr);
+    if (rc != SQLITE_OK) {
+        std::string message = db.m_db ? sqlite3_errmsg(db.m_db) : sqlite3_errstr(rc);
+        return Status::error("cannot open " + path + ": " + message);
+    }
+    sqlite3_busy_timeout(db.m_db, 5000);
+    // A file that is not SQLite only fails on first read; probe now so callers get a clear error.
+    if (mode != Mode::Create) {
+        rc = sqlite3_exec(db.m_db, "SELECT count(*) FROM sqlite_master", nullptr, nullptr, nullptr);
+        if (rc != SQLITE_OK)
+            return Status::error(path + " is not a SQLite database (" + sqlite3_errmsg(db.m_db) + ")");
+    }
+    return db;
+}
+
+Status SqliteDb::exec(std::string_view sql)
+{
+    std::string text(sql);
+    char* error = nullptr;
+    if (sqlite3_exec(m_db, text.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
+        std::string message = error ? error : "unknown error";
+        sqlite3_free(error);
+        return Status::error("SQLite: " + message);
+    }
+    return Status::ok();
+}
+
+Result<SqliteStatement> SqliteDb::prepare(std::string_view sql)
+{
+    sqlite3_stmt* stmt = nullptr;
+    if (sqlite3_prepare_v2(m_db, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr) != SQLITE_OK)
+        return Status::error(std::string("SQLite: ") + sqlite3_errmsg(m_db) + " in: " + std::string(sql));
+    return SqliteStatement(m_db, stmt);
+}
+
+Result<int64_t> SqliteDb::queryInt(std::string_view sql)
+{
+    PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement stmt, prepare(sql));
+    if (!stmt.step()) {
+        if (!stmt.status().isOk())
+            return stmt.status();
+        return Status::error("query returned no row: " + std::string(sql));
+    }
+    return stmt.columnInt(0);
+}
+
+bool SqliteDb::hasTable(std::string_view table)
+{
+    auto stmt = prepare("SELECT 1 FROM sqlite_master WHERE type IN ('table','view') AND name = ?");
+    if (!stmt)
+        return false;
+    stmt->bind(1, table);
+    return stmt->step();
+}
+
+std::string SqliteDb::lastError() const { return m_db ? sqlite3_errmsg(m_db) : "no database"; }
+
+std::string quoteIdentifier(std::string_view name)
+{
+    std::string out = "\"";
+    for (char c : name) {
+        if (c == '"')
+            out += '"';
+        out += c;
+    }
+    out += '"';
+    return out;
+}
+
+} // namespace placescope

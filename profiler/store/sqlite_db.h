@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+// Thin RAII wrapper over the SQLite C API: a connection (SqliteDb) and a prepared statement (SqliteStatement).
+// Not thread-safe: one connection per thread, and a statement never outlives or leaves its connection's thread.
+#pragma once
+
+#include "profiler/base/status.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace placescope {
+
+class SqliteStatement
+{
+public:
+    SqliteStatement() = default;
+    SqliteStatement(sqlite3* db, sqlite3_stmt* stmt) : m_db(db), m_stmt(stmt) { }
+    SqliteStatement(SqliteStatement&& other) noexcept;
+    SqliteStatement& operator=(SqliteStatement&& other) noexcept;
+    SqliteStatement(const SqliteStatement&) = delete;
+    SqliteStatement& operator=(const SqliteStatement&) = delete;
+    ~SqliteStatement();
+
+    // Binding is 1-based as in SQLite. Binding std::nullopt binds NULL.
+    void bind(int index, int64_t value);
+    void bind(int index, double value);
+    void bind(int index, std::string_view value);
+    void bind(int index, std::optional<int64_t> value);
+    void bindNull(int index);
+
+    // Steps once: true while a row is available, false when done. Errors land in status().
+    bool step();
+    // Steps a statement that returns no rows, then resets it for the next bind/execute.
+    Status execute();
+    void reset();
+
+    int columnCount() const;
+    bool isNull(int column) const;
+    int64_t columnInt(int column) const;
+    double columnDouble(int column) const;
+    std::string columnText(int column) const;
+    std::string columnName(int column) const;
+
+    const Status& status() const { return m_status; }
+    bool isValid() const { return m_stmt != nullptr; }
+
+private:
+    sqlite3* m_db = nullptr;
+    sqlite3_stmt* m_stmt = nullptr;
+    Status m_status;
+};
+
+class SqliteDb
+{
+public:
+    enum class Mode { ReadOnly, ReadWrite, Create };
+
+    SqliteDb() = default;
+    SqliteDb(SqliteDb&& other) noexcept;
+    SqliteDb& operator=(SqliteDb&& other) noexcept;
+    SqliteDb(const SqliteDb&) = delete;
+    SqliteDb& operator=(const SqliteDb&) = delete;
+    ~SqliteDb();
+
+    static Result<SqliteDb> open(const std::string& path, Mode mode);
+
+    Status exec(std::string_view sql);
+    Result<SqliteStatement> prepare(std::string_view sql);
+    // Runs a query expected to return one integer (COUNT(*), PRAGMA user_version...).
+    Result<int64_t> queryInt(std::string_view sql);
+    bool hasTable(std::string_view table);
+    std::string lastError() const;
+    sqlite3* handle() const { return m_db; }
+    void close();
+
+private:
+    sqlite3* m_db = nullptr;
+};
+
+// Quotes an identifier for SQL ("a""b").
+std::string quoteIdentifier(std::string_view name);
+
+} // namespace placescope

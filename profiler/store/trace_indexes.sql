@@ -1,0 +1,18 @@
+-- SPDX-License-Identifier: MIT
+-- Indexes created once a trace is complete (bulk inserts run faster without them). They make the
+-- timeline's time-range queries per device/stream and per thread, and the correlation joins, fast.
+CREATE INDEX IF NOT EXISTS idx_kernel_lane_time ON CUPTI_ACTIVITY_KIND_KERNEL(deviceId, streamId, start);
+CREATE INDEX IF NOT EXISTS idx_kernel_corr ON CUPTI_ACTIVITY_KIND_KERNEL(correlationId);
+CREATE INDEX IF NOT EXISTS idx_memcpy_lane_time ON CUPTI_ACTIVITY_KIND_MEMCPY(deviceId, streamId, start);
+CREATE INDEX IF NOT EXISTS idx_memcpy_corr ON CUPTI_ACTIVITY_KIND_MEMCPY(correlationId);
+CREATE INDEX IF NOT EXISTS idx_memset_lane_time ON CUPTI_ACTIVITY_KIND_MEMSET(deviceId, streamId, start);
+CREATE INDEX IF NOT EXISTS idx_runtime_thread_time ON CUPTI_ACTIVITY_KIND_RUNTIME(globalTid, start);
+CREATE INDEX IF NOT EXISTS idx_runtime_corr ON CUPTI_ACTIVITY_KIND_RUNTIME(correlationId);
+CREATE INDEX IF NOT EXISTS idx_sync_time ON CUPTI_ACTIVITY_KIND_SYNCHRONIZATION(start);
+CREATE INDEX IF NOT EXISTS idx_nvtx_thread_time ON NVTX_EVENTS(globalTid, start);
+CREATE INDEX IF NOT EXISTS idx_ops_thread_time ON PS_FRAMEWORK_OPS(globalTid, start);
+CREATE INDEX IF NOT EXISTS idx_ops_external ON PS_FRAMEWORK_OPS(externalId);
+CREATE INDEX IF NOT EXISTS idx_extcorr_external ON PS_EXTERNAL_CORRELATION(externalId);
+CREATE INDEX IF NOT EXISTS idx_extcorr_corr ON PS_EXTERNAL_CORRELATION(correlationId);
+CREATE INDEX IF NOT EXISTS idx_memory_device_time ON PS_MEMORY_EVENTS(deviceId, start);
+CREATE INDEX IF NOT EXISTS idx_gpu_memory_time ON CUDA_GPU_MEMORY_USAGE_EVENTS(deviceId, start);

@@ -1,0 +1,302 @@
+-- SPDX-License-Identifier: MIT
+-- Placescope trace file, schema version 1 (also in PRAGMA user_version).
+--
+-- Times are integer nanoseconds on one host clock for the whole file. Where a concept exists in
+-- Nsight Systems' SQLite export, the table and column names, and the enum ids, are nsys's, so a query
+-- written for an nsys export runs unchanged. Names are ids into StringIds, as in nsys.
+-- Process and thread ids are nsys-style serialized ids: globalPid = pid * 0x1000000,
+-- globalTid = pid * 0x1000000 + tid (so pid = globalTid / 0x1000000 % 0x1000000, tid = globalTid % 0x1000000).
+-- Tables of our own start with PS_ and are documented column by column below.
+--
+-- What a trace records about the run is exactly what these tables hold: no environment variables and no
+-- command line arguments of the traced program (nsys exports carry both, secrets included).
+
+-- ---------------------------------------------------------------- nsys-compatible tables
+CREATE TABLE StringIds (
+    id INTEGER PRIMARY KEY,
+    value TEXT NOT NULL UNIQUE
+);
+
+CREATE TABLE ENUM_CUDA_MEMCPY_OPER (id INTEGER PRIMARY KEY, name TEXT NOT NULL, label TEXT);
+CREATE TABLE ENUM_CUDA_MEM_KIND (id INTEGER PRIMARY KEY, name TEXT NOT NULL, label TEXT);
+CREATE TABLE ENUM_CUDA_DEV_MEM_EVENT_OPER (id INTEGER PRIMARY KEY, name TEXT NOT NULL, label TEXT);
+CREATE TABLE ENUM_CUPTI_SYNC_TYPE (id INTEGER PRIMARY KEY, name TEXT NOT NULL, label TEXT);
+CREATE TABLE ENUM_NSYS_EVENT_TYPE (id INTEGER PRIMARY KEY, name TEXT NOT NULL, label TEXT);
+
+-- GPU kernels (CUPTI CONCURRENT_KERNEL). Overlapping kernels on one stream are kept as recorded.
+CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (
+    start INTEGER NOT NULL,          -- ns
+    end INTEGER NOT NULL,            -- ns
+    deviceId INTEGER NOT NULL,
+    contextId INTEGER,
+    streamId INTEGER NOT NULL,
+    correlationId INTEGER,           -- links to CUPTI_ACTIVITY_KIND_RUNTIME.correlationId (same globalPid)
+    globalPid INTEGER,
+    demangledName INTEGER NOT NULL,  -- StringIds
+    shortName INTEGER NOT NULL,      -- StringIds
+    mangledName INTEGER,             -- StringIds
+    launchType INTEGER,
+    cacheConfig INTEGER,
+    registersPerThread INTEGER,
+    gridX INTEGER, gridY INTEGER, gridZ INTEGER,
+    blockX INTEGER, blockY INTEGER, blockZ INTEGER,
+    staticSharedMemory INTEGER,
+    dynamicSharedMemory INTEGER,
+    localMemoryPerThread INTEGER,
+    localMemoryTotal INTEGER,
+    gridId INTEGER,
+    sharedMemoryExecuted INTEGER,
+    graphNodeId INTEGER,
+    sharedMemoryLimitConfig INTEGER
+);
+
+-- Memory copies. copyKind -> ENUM_CUDA_MEMCPY_OPER, srcKind/dstKind -> ENUM_CUDA_MEM_KIND (nsys ids).
+CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (
+    start INTEGER NOT NULL,
+    end INTEGER NOT NULL,
+    deviceId INTEGER NOT NULL,
+    contextId INTEGER,
+    streamId INTEGER NOT NULL,
+    correlationId INTEGER,
+    globalPid INTEGER,
+    bytes INTEGER NOT NULL,
+    copyKind INTEGER NOT NULL,
+    deprecatedSrcId INTEGER,
+    srcKind INTEGER,
+    dstKind INTEGER,
+    srcDeviceId INTEGER,
+    srcContextId INTEGER,
+    dstDeviceId INTEGER,
+    dstContextId INTEGER,
+    migrationCause INTEGER,
+    graphNodeId INTEGER,
+    virtualAddress INTEGER
+);
+
+CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (
+    start INTEGER NOT NULL,
+    end INTEGER NOT NULL,
+    deviceId INTEGER NOT NULL,
+    contextId INTEGER,
+    streamId INTEGER NOT NULL,
+    correlationId INTEGER,
+    globalPid INTEGER,
+    value INTEGER,
+    bytes INTEGER NOT NULL,
+    graphNodeId INTEGER,
+    memKind INTEGER                  -- ENUM_CUDA_MEM_KIND
+);
+
+-- CUDA runtime and driver API calls on host threads. nameId -> StringIds (e.g. 'cudaLaunchKernel').
+-- eventClass: 0 runtime, 1 driver (our convention; nsys keeps ENUM_NSYS_EVENT_CLASS ids here).
+CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (
+    start INTEGER NOT NULL,
+    end INTEGER NOT NULL,
+    eventClass INTEGER,
+    globalTid INTEGER NOT NULL,
+    correlationId INTEGER,
+    nameId INTEGER NOT NULL,
+    returnValue INTEGER,
+    callchainId INTEGER
+);
+
+-- Synchronization waits. syncType -> ENUM_CUPTI_SYNC_TYPE. streamId is NULL for context/device syncs.
+CREATE TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (
+    start INTEGER NOT NULL,
+    end INTEGER NOT NULL,
+    deviceId INTEGER,
+    contextId INTEGER,
+    streamId INTEGER,
+    correlationId INTEGER,
+    globalPid INTEGER,
+    syncType INTEGER,
+    eventId INTEGER
+);
+
+-- NVTX marks and ranges, and GPU-side annotations. end is NULL for marks. eventType -> ENUM_NSYS_EVENT_TYPE.
+CREATE TABLE NVTX_EVENTS (
+    start INTEGER NOT NULL,
+    end INTEGER,
+    eventType INTEGER NOT NULL,
+    rangeId INTEGER,
+    category INTEGER,
+    color INTEGER,
+    text TEXT,
+    globalTid INTEGER,
+    endGlobalTid INTEGER,
+    textId INTEGER,                  -- StringIds
+    domainId INTEGER,
+    uint64Value INTEGER, int64Value INTEGER, doubleValue REAL,
+    uint32Value INTEGER, int32Value INTEGER, floatValue REAL,
+    jsonTextId INTEGER,
+    jsonText TEXT
+);
+
+-- Device memory allocations and frees seen by CUDA (cudaMalloc/cudaFree of segments: with PyTorch's caching
+-- allocator this is reserved memory). memoryOperationType -> ENUM_CUDA_DEV_MEM_EVENT_OPER (0 alloc, 1 free).
+CREATE TABLE CUDA_GPU_MEMORY_USAGE_EVENTS (
+    start INTEGER NOT NULL,
+    globalPid INTEGER,
+    deviceId INTEGER,
+    contextId INTEGER,
+    address INTEGER,
+    pc INTEGER,
+    bytes INTEGER NOT NULL,
+    memKind INTEGER,                 -- ENUM_CUDA_MEM_KIND
+    memoryOperationType INTEGER NOT NULL,
+    name TEXT,
+    correlationId INTEGER,
+    localMemoryPoolAddress INTEGER,
+    localMemoryPoolReleaseThreshold INTEGER,
+    localMemoryPoolSize INTEGER,
+    localMemoryPoolUtilizedSize INTEGER,
+    importedMemoryPoolAddress INTEGER,
+    importedMemoryPoolProcessId INTEGER
+);
+
+-- Time the profiler itself spent (CUPTI buffer flushes, activity overhead).
+CREATE TABLE PROFILER_OVERHEAD (
+    start INTEGER NOT NULL,
+    end INTEGER NOT NULL,
+    globalTid INTEGER,
+    nameId INTEGER,                  -- StringIds
+    returnValue INTEGER
+);
+
+CREATE TABLE ThreadNames (
+    nameId INTEGER NOT NULL,         -- StringIds
+    priority INTEGER,
+    globalTid INTEGER NOT NULL
+);
+
+-- One row per GPU. id is the CUDA device index used by deviceId elsewhere.
+CREATE TABLE TARGET_INFO_GPU (
+    vmId INTEGER,
+    id INTEGER NOT NULL,
+    name TEXT,
+    busLocation TEXT,
+    isDiscrete INTEGER,
+    l2CacheSize INTEGER,
+    totalMemory INTEGER,             -- bytes
+    memoryBandwidth INTEGER,         -- bytes/s
+    clockRate INTEGER,               -- Hz
+    smCount INTEGER,
+    uuid TEXT,
+    chipName TEXT,
+    cuDevice INTEGER,
+    constantMemory INTEGER,
+    maxRegistersPerBlock INTEGER,
+    maxShmemPerBlock INTEGER,
+    maxShmemPerBlockOptin INTEGER,
+    maxShmemPerSm INTEGER,
+    maxRegistersPerSm INTEGER,
+    threadsPerWarp INTEGER,
+    asyncEngines INTEGER,
+    maxWarpsPerSm INTEGER,
+    maxBlocksPerSm INTEGER,
+    maxThreadsPerBlock INTEGER,
+    computeMajor INTEGER,
+    computeMinor INTEGER
+);
+
+-- ---------------------------------------------------------------- Placescope tables
+-- Trace metadata: one row per key. Keys written by every producer:
+--   source_format   'kineto_json' | 'nsys_sqlite' | 'cupti_capture' | ...
+--   source_file     file name (not path) of the input, when imported
+--   tool_version    Placescope version that wrote the file
+--   created_at_utc  ISO 8601 time the file was written
+-- Optional keys: schema_version_origin, kineto_schema_version, nsys_export_version, cuda_runtime_version,
+--   cuda_driver_version, cupti_version, distributed_backend, world_size, trace_base_time_ns, capture_*.
+CREATE TABLE PS_META (
+    key TEXT PRIMARY KEY,
+    value TEXT
+);
+
+-- Processes of the run. rank is the distributed rank (NULL when not distributed).
+CREATE TABLE PS_PROCESSES (
+    globalPid INTEGER PRIMARY KEY,
+    pid INTEGER NOT NULL,            -- OS process id as recorded
+    rank INTEGER,
+    name TEXT,                       -- executable or label (e.g. 'python'); never its arguments or environment
+    hostname TEXT
+);
+
+CREATE TABLE PS_THREADS (
+    globalTid INTEGER PRIMARY KEY,
+    globalPid INTEGER NOT NULL,
+    tid INTEGER NOT NULL,
+    name TEXT
+);
+
+-- Framework (CPU-side) operations and annotations: PyTorch cpu_op / user_annotation / python_function,
+-- NVTX-derived op ranges from a capture.
+CREATE TABLE PS_FRAMEWORK_OPS (
+    id INTEGER PRIMARY KEY,
+    start INTEGER NOT NULL,
+    end INTEGER NOT NULL,
+    globalTid INTEGER NOT NULL,
+    nameId INTEGER NOT NULL,         -- StringIds
+    category TEXT NOT NULL,          -- 'cpu_op' | 'user_annotation' | 'python_function' | 'nvtx' | ...
+    externalId INTEGER,              -- joins PS_EXTERNAL_CORRELATION.externalId (same globalPid)
+    sequenceNumber INTEGER,          -- autograd sequence number (forward/backward pairing)
+    fwdThreadId INTEGER,
+    depth INTEGER,                   -- nesting depth on its thread (0 = outermost), NULL if unknown
+    inputDims TEXT,                  -- JSON array of shapes, e.g. [[32,3,224,224],[64,3,7,7]]
+    inputTypes TEXT,                 -- JSON array of dtype names
+    inputStrides TEXT,               -- JSON array of stride arrays
+    extra TEXT                       -- JSON object of remaining arguments worth keeping (module, call stack...)
+);
+
+-- Links a framework op's externalId to the CUDA API calls (and so the kernels/copies) it caused, as
+-- CUPTI's EXTERNAL_CORRELATION records do. op -> kernel:
+--   PS_FRAMEWORK_OPS.externalId = PS_EXTERNAL_CORRELATION.externalId
+--   AND PS_EXTERNAL_CORRELATION.correlationId = CUPTI_ACTIVITY_KIND_KERNEL.correlationId (same globalPid)
+CREATE TABLE PS_EXTERNAL_CORRELATION (
+    correlationId INTEGER NOT NULL,
+    externalId INTEGER NOT NULL,
+    globalPid INTEGER,
+    externalKind INTEGER             -- CUPTI CUpti_ExternalCorrelationKind; 0 when unknown
+);
+
+-- Tensor-level memory events from the framework's allocator (PyTorch '[memory]' events).
+CREATE TABLE PS_MEMORY_EVENTS (
+    start INTEGER NOT NULL,
+    globalTid INTEGER,
+    deviceType INTEGER NOT NULL,     -- 0 CPU, 1 CUDA
+    deviceId INTEGER NOT NULL,       -- -1 for CPU
+    address INTEGER,
+    bytes INTEGER NOT NULL,          -- > 0 allocation, < 0 free
+    totalAllocated INTEGER,          -- bytes allocated by the framework after this event
+    totalReserved INTEGER            -- bytes the allocator holds from the device after this event
+);
+
+-- Flow arrows between two points (launch -> kernel, forward -> backward). Unpaired halves are not stored;
+-- they are counted in PS_PROBLEMS.
+CREATE TABLE PS_FLOWS (
+    id INTEGER NOT NULL,             -- flow id from the source (e.g. correlation id for ac2g)
+    category TEXT NOT NULL,          -- 'ac2g' | 'fwdbwd' | ...
+    fromTs INTEGER NOT NULL,
+    fromGlobalTid INTEGER,           -- host thread, or NULL when the source is a device lane
+    fromDeviceId INTEGER, fromStreamId INTEGER,
+    toTs INTEGER NOT NULL,
+    toGlobalTid INTEGER,
+    toDeviceId INTEGER, toStreamId INTEGER
+);
+
+-- Iterations (PyTorch ProfilerStep#N, NVTX step ranges).
+CREATE TABLE PS_STEPS (
+    stepNumber INTEGER NOT NULL,
+    start INTEGER NOT NULL,
+    end INTEGER NOT NULL,
+    globalPid INTEGER
+);
+
+-- What the producer could not take as-is: one row per kind of problem, with a count, what it means, and
+-- the first example seen (truncated).
+CREATE TABLE PS_PROBLEMS (
+    kind TEXT PRIMARY KEY,           -- e.g. 'kineto.bad_timestamp', 'capture.dropped_records'
+    severity TEXT NOT NULL,          -- 'info' | 'error' | 'data_loss'
+    count INTEGER NOT NULL,
+    help TEXT NOT NULL,
+    example TEXT
+);

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+// TraceWriter: writes one trace file (schema in trace_schema.sql) from event records.
+//
+// Output is all-or-nothing: rows go to "<path>.partial" inside one long transaction; commit() adds the
+// indexes, the metadata and the problem counts, switches the file to WAL and renames it to <path>. A writer
+// destroyed without commit() removes the partial file, so a failed import never leaves output behind.
+// Producers that must survive their own process being killed (the capture) call flush() periodically: what
+// was flushed is a valid trace in the .partial file, which their parent can finish.
+//
+// Not thread-safe: one writer, used from one thread. add() never fails loudly; the first SQLite error is
+// kept and returned by flush()/commit().
+#pragma once
+
+#include "profiler/base/status.h"
+#include "profiler/model/trace_events.h"
+#include "profiler/store/sqlite_db.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace placescope {
+
+inline constexpr int kTraceSchemaVersion = 1;
+std::string_view placescopeVersion();
+
+enum class ProblemSeverity { Info, Error, DataLoss };
+std::string_view problemSeverityName(ProblemSeverity severity);
+
+class TraceWriter
+{
+public:
+    static Result<std::unique_ptr<TraceWriter>> create(const std::string& path);
+    ~TraceWriter();
+    TraceWriter(const TraceWriter&) = delete;
+    TraceWriter& operator=(const TraceWriter&) = delete;
+
+    int64_t internString(std::string_view text);
+
+    void add(const KernelEvent& event);
+    void add(const MemcpyEvent& event);
+    void add(const MemsetEvent& event);
+    void add(const RuntimeEvent& event);
+    void add(const SyncEvent& event);
+    void add(const NvtxEvent& event);
+    void add(const GpuMemoryEvent& event);
+    void add(const OverheadEvent& event);
+    void add(const GpuInfo& gpu);
+    void add(const ProcessInfo& process);
+    void add(const ThreadInfo& thread);
+    void add(const FrameworkOp& op);
+    void add(const ExternalCorrelation& link);
+    void add(const MemoryEvent& event);
+    void add(const FlowEvent& flow);
+    void add(const StepRange& step);
+
+    void setMeta(std::string_view key, std::string_view value);
+    // Counts one bad or unusual record of `kind` ('kineto.bad_timestamp'); the help text says what it means
+    // for the user. The first example is kept (truncated to 200 bytes).
+    void countProblem(std::string_view kind, ProblemSeverity severity, std::string_view help,
+                      std::string_view example = {});
+    int64_t problemCount(std::string_view kind) const;
+    uint64_t eventCount() const { return m_eventCount; }
+
+    // Commits what was added so far (in the .partial file) and opens a new transaction.
+    Status flush();
+    // Finishes the file and moves it to its final path. The writer cannot be used afterwards.
+    Status commit();
+    const std::string& path() const { return m_path; }
+    const std::string& partialPath() const { return m_partialPath; }
+
+private:
+    TraceWriter() = default;
+    Status prepareStatements();
+    SqliteStatement& statement(int index) { return m_statements[index]; }
+    void run(SqliteStatement& stmt);
+    Status writeProblemsAndMeta();
+
+    struct Problem
+    {
+        ProblemSeverity severity;
+        int64_t count = 0;
+        std::string help;
+        std::string example;
+    };
+
+    SqliteDb m_db;
+    std::string m_path;
+    std::string m_partialPath;
+    bool m_committed = false;
+    Status m_firstError;
+    uint64_t m_eventCount = 0;
+    std::vector<SqliteStatement> m_statements;
+    SqliteStatement m_insertString;
+    std::unordered_map<std::string, int64_t> m_strings;
+    std::map<std::string, std::string, std::less<>> m_meta;
+    std::map<std::string, Problem, std::less<>> m_problems;
+};
+
+} // namespace placescope
