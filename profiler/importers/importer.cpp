@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+#include "profiler/importers/importer.h"
+
+#include "profiler/store/sqlite_db.h"
+#include "profiler/store/trace_file.h"
+#include "profiler/store/trace_writer.h"
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+namespace placescope {
+
+Result<TraceFormat> sniffTraceFormat(const std::string& path)
+{
+    std::error_code error;
+    if (std::filesystem::is_directory(path, error))
+        return Status::error(path + " is a directory, not a trace file");
+    if (!std::filesystem::exists(path, error))
+        return Status::error(path + ": no such file");
+    FILE* file = std::fopen(path.c_str(), "rb");
+    if (!file)
+        return Status::error("cannot read " + path + ": " + std::strerror(errno));
+    unsigned char head[16] = {};
+    size_t n = std::fread(head, 1, sizeof head, file);
+    std::fclose(file);
+    if (n == 0)
+        return Status::error(path + " is empty");
+    if (n >= 2 && head[0] == 0x1f && head[1] == 0x8b)
+        return TraceFormat::KinetoJson; // gzip: the JSON importer checks what is inside
+    if (n == 16 && std::memcmp(head, "SQLite format 3", 16) == 0) {
+        PLACESCOPE_ASSIGN_OR_RETURN(SqliteDb db, SqliteDb::open(path, SqliteDb::Mode::ReadOnly));
+        if (looksLikeNsysExport(db))
+            return TraceFormat::NsysSqlite;
+        if (db.hasTable("PS_META"))
+            return Status::error(path + " is already a Placescope trace");
+        return Status::error(path + " is a SQLite file but not an Nsight Systems export");
+    }
+    for (size_t i = 0; i < n; ++i) {
+        if (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n')
+            continue;
+        if (head[i] == '{' || head[i] == '[')
+            return TraceFormat::KinetoJson;
+        break;
+    }
+    return Status::error(path + " is not a trace (expected PyTorch profiler JSON, .json.gz or an nsys SQLite export)");
+}
+
+Result<ImportSummary> importTraces(const std::vector<std::string>& inputs, const std::string& outputPath,
+                                   const ImportOptions& options)
+{
+    if (inputs.empty())
+        return Status::error("no input trace given");
+    std::vector<TraceFormat> formats;
+    ImportSummary summary;
+    for (const std::string& input : inputs) {
+        PLACESCOPE_ASSIGN_OR_RETURN(TraceFormat format, sniffTraceFormat(input));
+        formats.push_back(format);
+        std::error_code error;
+        summary.inputBytes += std::filesystem::file_size(input, error);
+    }
+    PLACESCOPE_ASSIGN_OR_RETURN(auto writer, TraceWriter::create(outputPath));
+    for (size_t i = 0; i < inputs.size(); ++i) {
+        ImportOptions perInput = options;
+        if (inputs.size() > 1 && !options.rank)
+            perInput.rank = std::nullopt; // each file says its own rank, or the importer falls back to its index
+        Status status = formats[i] == TraceFormat::NsysSqlite ? importNsysSqlite(inputs[i], *writer, perInput)
+                                                              : importKinetoJson(inputs[i], *writer, perInput);
+        if (!status.isOk())
+            return Status::error(inputs[i] + ": " + status.message());
+        if (options.cancel && options.cancel->isCancelled())
+            return Status::error("import cancelled");
+    }
+    writer->setMeta("input_count", std::to_string(inputs.size()));
+    summary.events = writer->eventCount();
+    PLACESCOPE_RETURN_IF_ERROR(writer->commit());
+    PLACESCOPE_ASSIGN_OR_RETURN(SqliteDb db, openTrace(outputPath));
+    auto problems = db.queryInt("SELECT COALESCE(SUM(count), 0) FROM PS_PROBLEMS");
+    summary.problems = problems.isOk() ? static_cast<uint64_t>(*problems) : 0;
+    return summary;
+}
+
+} // namespace placescope

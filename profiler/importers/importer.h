@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+// Importers: read a trace file another tool wrote and add its events to a TraceWriter.
+// One folder per format (bytes -> events -> shared trackers -> store). A bad record is counted with
+// TraceWriter::countProblem and the import goes on; a file that is not a trace of the format is an error
+// Status with a one-line message, and the caller (importTraces) then leaves no output file behind.
+#pragma once
+
+#include "profiler/base/progress.h"
+#include "profiler/base/status.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace placescope {
+
+class TraceWriter;
+
+enum class TraceFormat { Unknown, KinetoJson, NsysSqlite };
+
+struct ImportOptions
+{
+    // Rank to record for the input's process(es) when the file does not say (distributedInfo.rank).
+    std::optional<int64_t> rank;
+    ProgressFn progress;                // bytes read of the current input, its total bytes
+    const CancelToken* cancel = nullptr;
+};
+
+// Identifies a file's format from its first bytes (gzip magic, '{', SQLite header) and, for SQLite, tables.
+Result<TraceFormat> sniffTraceFormat(const std::string& path);
+
+// Format entry points, one per importer folder.
+Status importKinetoJson(const std::string& path, TraceWriter& writer, const ImportOptions& options);
+Status importNsysSqlite(const std::string& path, TraceWriter& writer, const ImportOptions& options);
+
+// Imports one or more inputs (e.g. the ranks of one job) into one new trace at `outputPath`.
+// All-or-nothing: on any error no file is left at outputPath.
+struct ImportSummary
+{
+    uint64_t events = 0;
+    uint64_t problems = 0;
+    uint64_t inputBytes = 0;
+};
+Result<ImportSummary> importTraces(const std::vector<std::string>& inputs, const std::string& outputPath,
+                                   const ImportOptions& options);
+
+} // namespace placescope
