@@ -16,3 +16,6 @@ CREATE INDEX IF NOT EXISTS idx_extcorr_external ON PS_EXTERNAL_CORRELATION(exter
 CREATE INDEX IF NOT EXISTS idx_extcorr_corr ON PS_EXTERNAL_CORRELATION(correlationId);
 CREATE INDEX IF NOT EXISTS idx_memory_device_time ON PS_MEMORY_EVENTS(deviceId, start);
 CREATE INDEX IF NOT EXISTS idx_gpu_memory_time ON CUDA_GPU_MEMORY_USAGE_EVENTS(deviceId, start);
+-- Kernel summaries (placescope stats): per-name GROUP BY, median by index seek, deviation by covering scan.
+CREATE INDEX IF NOT EXISTS idx_kernel_name_duration ON CUPTI_ACTIVITY_KIND_KERNEL(demangledName, (end - start));
+CREATE INDEX IF NOT EXISTS idx_kernel_short_duration ON CUPTI_ACTIVITY_KIND_KERNEL(shortName, (end - start));
