@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+// `placescope query run.sqlite "SELECT ..."` (or --file query.sql): runs one read-only SQL statement on a trace
+// and prints the result as CSV (RFC 4180, header row first, NULL as an empty field). The golden diff tests in
+// tests/cli/diff run their query.sql files through this command.
+#include "app/cli/command_registry.h"
+#include "profiler/store/trace_file.h"
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace placescope::cli {
+namespace {
+
+std::string csvField(const std::string& value)
+{
+    if (value.find_first_of(",\"\r\n") == std::string::npos)
+        return value;
+    std::string quoted = "\"";
+    for (char c : value) {
+        if (c == '"')
+            quoted += '"';
+        quoted += c;
+    }
+    return quoted + '"';
+}
+
+struct QueryArgs
+{
+    std::string trace;
+    std::string sql;
+    std::string file;
+    bool header = true;
+};
+
+int runQuery(const QueryArgs& args)
+{
+    std::string sql = args.sql;
+    if (!args.file.empty()) {
+        std::ifstream in(args.file);
+        if (!in) {
+            std::fprintf(stderr, "placescope query: cannot read %s\n", args.file.c_str());
+            return 1;
+        }
+        std::ostringstream text;
+        text << in.rdbuf();
+        sql = text.str();
+    }
+    if (sql.find_first_not_of(" \t\r\n;") == std::string::npos) {
+        std::fprintf(stderr, "placescope query: no SQL given (pass it as an argument or with --file)\n");
+        return 1;
+    }
+    auto db = openTrace(args.trace); // read-only: a query cannot change the trace
+    if (!db.isOk()) {
+        std::fprintf(stderr, "placescope query: %s\n", db.status().message().c_str());
+        return 1;
+    }
+    auto stmt = db->prepare(sql);
+    if (!stmt.isOk()) {
+        std::fprintf(stderr, "placescope query: %s\n", stmt.status().message().c_str());
+        return 1;
+    }
+    std::string out;
+    int columns = stmt->columnCount();
+    if (args.header) {
+        for (int c = 0; c < columns; ++c)
+            out += (c ? "," : "") + csvField(stmt->columnName(c));
+        out += '\n';
+    }
+    while (stmt->step()) {
+        for (int c = 0; c < columns; ++c)
+            out += (c ? "," : "") + (stmt->isNull(c) ? std::string() : csvField(stmt->columnText(c)));
+        out += '\n';
+        if (out.size() > (1 << 20)) {
+            std::fwrite(out.data(), 1, out.size(), stdout);
+            out.clear();
+        }
+    }
+    if (!stmt->status().isOk()) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "placescope query: %s\n", stmt->status().message().c_str());
+        return 1;
+    }
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    return 0;
+}
+
+const CommandRegistration kRegistration {
+    "query", "Run one SQL query on a trace and print CSV", 40, [](CLI::App& app) -> std::function<int()> {
+        auto args = std::make_shared<QueryArgs>();
+        app.add_option("trace", args->trace, "Placescope trace (.sqlite)")->required();
+        app.add_option("sql", args->sql, "SQL statement (or use --file)");
+        app.add_option("-f,--file", args->file, "Read the SQL from this file");
+        app.add_flag("!--no-header", args->header, "Omit the header row");
+        return [args] { return runQuery(*args); };
+    }
+};
+
+} // namespace
+} // namespace placescope::cli
