@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+#include "placement/findings/finding_rule.h"
+
+#include "placement/findings/rules/rules.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <tuple>
+
+namespace placescope {
+
+std::string_view severityName(Severity severity)
+{
+    switch (severity) {
+    case Severity::Info: return "info";
+    case Severity::Warning: return "warning";
+    case Severity::High: return "high";
+    }
+    return "?";
+}
+
+void rankFindings(std::vector<Finding>& findings)
+{
+    std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
+        return std::make_tuple(-a.saving.perStepMs, -static_cast<int>(a.severity), -a.saving.memoryBytes, a.ruleId)
+            < std::make_tuple(-b.saving.perStepMs, -static_cast<int>(b.severity), -b.saving.memoryBytes, b.ruleId);
+    });
+}
+
+Severity severityForShare(double percent, double warnPercent, double highPercent)
+{
+    if (percent >= highPercent)
+        return Severity::High;
+    if (percent >= warnPercent)
+        return Severity::Warning;
+    return Severity::Info;
+}
+
+void RuleContext::setTimeSaving(Finding& finding, int64_t savedNsInSteps, std::string method, bool upperBound) const
+{
+    finding.saving.perStepMs = perStepMs(std::max<int64_t>(0, savedNsInSteps));
+    finding.saving.percentOfStep = percent(std::max<int64_t>(0, savedNsInSteps));
+    finding.saving.method = std::move(method);
+    finding.saving.upperBound = upperBound;
+}
+
+std::string RuleContext::deviceName() const
+{
+    return trace.devices.empty() || trace.devices.front().name.empty() ? "GPU" : trace.devices.front().name;
+}
+
+std::vector<std::unique_ptr<FindingRule>> makeDefaultRules()
+{
+    std::vector<std::unique_ptr<FindingRule>> rules;
+    rules.push_back(makeGpuIdleRule());
+    rules.push_back(makePageableCopyRule());
+    rules.push_back(makeSyncCopyRule());
+    rules.push_back(makeSmallCopyRule());
+    rules.push_back(makeHostRoundTripRule());
+    rules.push_back(makeCpuFallbackRule());
+    rules.push_back(makeLayoutConversionRule());
+    rules.push_back(makeTensorCoreRule());
+    rules.push_back(makeLaunchBoundRule());
+    rules.push_back(makeMemoryPeakRule());
+    rules.push_back(makeAllocationChurnRule());
+    rules.push_back(makeFragmentationRule());
+    rules.push_back(makeStragglerRule());
+    rules.push_back(makeCommOverlapRule());
+    return rules;
+}
+
+std::string formatMs(double ms)
+{
+    char buf[64];
+    if (ms >= 100)
+        std::snprintf(buf, sizeof buf, "%.0f ms", ms);
+    else if (ms >= 1)
+        std::snprintf(buf, sizeof buf, "%.2f ms", ms);
+    else
+        std::snprintf(buf, sizeof buf, "%.3f ms", ms);
+    return buf;
+}
+
+std::string formatBytes(int64_t bytes)
+{
+    char buf[64];
+    double b = static_cast<double>(bytes);
+    if (bytes >= (1LL << 30))
+        std::snprintf(buf, sizeof buf, "%.2f GiB", b / (1LL << 30));
+    else if (bytes >= (1LL << 20))
+        std::snprintf(buf, sizeof buf, "%.1f MiB", b / (1LL << 20));
+    else if (bytes >= 1024)
+        std::snprintf(buf, sizeof buf, "%.1f KiB", b / 1024);
+    else
+        std::snprintf(buf, sizeof buf, "%lld B", static_cast<long long>(bytes));
+    return buf;
+}
+
+std::string formatPercent(double percent)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, percent >= 10 ? "%.0f %%" : "%.1f %%", percent);
+    return buf;
+}
+
+void addLongestExamples(Evidence& evidence, std::vector<EvidenceRange> ranges, size_t max)
+{
+    size_t keep = std::min(max, ranges.size());
+    std::partial_sort(ranges.begin(), ranges.begin() + keep, ranges.end(), [](const auto& a, const auto& b) {
+        return a.endNs - a.startNs > b.endNs - b.startNs;
+    });
+    ranges.resize(keep);
+    evidence.examples = std::move(ranges);
+}
+
+} // namespace placescope

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+// FindingRule: one advisor rule (one file each in placement/findings/rules/). A rule reads the shared
+// RuleContext (loaded trace, detected steps, device timeline, thresholds, optional placement engine) and
+// appends zero or more Findings. Rules are stateless: evaluate() is const and may run concurrently.
+#pragma once
+
+#include "placement/findings/device_timeline.h"
+#include "placement/findings/finding.h"
+#include "placement/findings/placement_estimator.h"
+#include "placement/findings/step_detector.h"
+#include "placement/findings/trace_data.h"
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace placescope {
+
+// Thresholds, with the tool each default comes from (reference/analysis_ui.md).
+struct AnalysisOptions
+{
+    double reportPercent = 1.0;          // below this share of the step a time finding is not reported
+    double warnPercent = 5.0;            // xprof input-bound / TB plugin DataLoader: 5 %
+    double highPercent = 20.0;           // xprof: >= 20 % highly input-bound
+    int64_t syncCopyMinHtoDBytes = 65536; // nsys cuda_memcpy_sync ignores HtoD <= 64 KB
+    int64_t smallCopyBytes = 65536;      // copies at or below this are latency-dominated
+    int64_t smallCopyMinCount = 16;      // per step
+    int64_t roundTripWindowNs = 50'000'000; // DtoH -> HtoD of the same size within 50 ms
+    double memoryPeakPercent = 90.0;     // TB plugin: peak > 90 % of totalGlobalMem
+    double fragmentationRatio = 1.5;     // reserved / allocated at peak reserved
+    int64_t fragmentationMinBytes = 512LL << 20;
+    double commExposedPercent = 10.0;    // TB plugin: communication > 10 % of step
+    double stragglerPercent = 10.0;      // a rank this much slower than the median
+    std::string modelPath;
+};
+
+struct RuleContext
+{
+    const TraceData& trace;
+    const StepSet& steps;
+    const DeviceTimeline& timeline;
+    const AnalysisOptions& options;
+    const PlacementEstimator* estimator = nullptr;
+
+    double perStepMs(int64_t ns) const { return steps.perStepMs(ns); }
+    double percent(int64_t ns) const { return steps.percentOfSteps(ns); }
+    bool inSteps(int64_t ns) const { return steps.contains(ns); }
+    // Fills saving.perStepMs / percentOfStep from a total inside the steps.
+    void setTimeSaving(Finding& finding, int64_t savedNsInSteps, std::string method, bool upperBound = true) const;
+    std::string deviceName() const;     // first GPU's name, or "GPU"
+};
+
+class FindingRule
+{
+public:
+    virtual ~FindingRule() = default;
+    virtual std::string_view id() const = 0;
+    virtual std::string_view description() const = 0;
+    virtual void evaluate(const RuleContext& context, std::vector<Finding>& out) const = 0;
+};
+
+// Every built-in rule, in a fixed order.
+std::vector<std::unique_ptr<FindingRule>> makeDefaultRules();
+
+// Helpers shared by rules.
+std::string formatMs(double ms);
+std::string formatBytes(int64_t bytes);
+std::string formatPercent(double percent);
+// Keeps the `max` longest ranges as evidence examples.
+void addLongestExamples(Evidence& evidence, std::vector<EvidenceRange> ranges, size_t max = 5);
+
+} // namespace placescope

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: MIT
+#include "placement/findings/trace_data.h"
+
+#include <algorithm>
+
+namespace placescope {
+
+namespace {
+
+template <typename T>
+void sortByStart(std::vector<T>& items)
+{
+    std::stable_sort(items.begin(), items.end(), [](const T& a, const T& b) { return a.startNs < b.startNs; });
+}
+
+// Runs `sql` and calls `row(stmt)` per row; a missing table is no error (older or partial traces).
+template <typename RowFn>
+Status forEachRow(SqliteDb& db, const char* table, const std::string& sql, RowFn row)
+{
+    if (!db.hasTable(table))
+        return Status::ok();
+    PLACESCOPE_ASSIGN_OR_RETURN(auto stmt, db.prepare(sql));
+    while (stmt.step())
+        row(stmt);
+    return stmt.status();
+}
+
+} // namespace
+
+const std::string& TraceData::name(int64_t nameId) const
+{
+    static const std::string kUnknown = "?";
+    auto it = m_names.find(nameId);
+    return it == m_names.end() ? kUnknown : it->second;
+}
+
+std::optional<int64_t> TraceData::findNameId(const std::string& text) const
+{
+    auto it = m_ids.find(text);
+    if (it == m_ids.end())
+        return std::nullopt;
+    return it->second;
+}
+
+const GpuDevice* TraceData::device(int64_t id) const
+{
+    for (const auto& d : devices)
+        if (d.id == id)
+            return &d;
+    return nullptr;
+}
+
+Result<TraceData> TraceData::load(SqliteDb& db)
+{
+    TraceData data;
+    PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "StringIds", "SELECT id, value FROM StringIds", [&](SqliteStatement& s) {
+        int64_t id = s.columnInt(0);
+        auto [it, inserted] = data.m_names.emplace(id, s.columnText(1));
+        data.m_ids.emplace(it->second, id);
+    }));
+    PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "CUPTI_ACTIVITY_KIND_KERNEL",
+        "SELECT start, end, IFNULL(globalPid,0), deviceId, streamId, IFNULL(correlationId,-1), demangledName "
+        "FROM CUPTI_ACTIVITY_KIND_KERNEL",
+        [&](SqliteStatement& s) {
+            GpuOp op;
+            op.kind = GpuOp::Kind::Kernel;
+            op.startNs = s.columnInt(0);
+            op.endNs = std::max(op.startNs, s.columnInt(1));
+            op.globalPid = s.columnInt(2);
+            op.deviceId = s.columnInt(3);
+            op.streamId = s.columnInt(4);
+            op.correlationId = s.columnInt(5);
+            op.nameId = s.columnInt(6);
+            data.gpuOps.push_back(op);
+        }));
+    PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "CUPTI_ACTIVITY_KIND_MEMCPY",
+        "SELECT start, end, IFNULL(globalPid,0), deviceId, streamId, IFNULL(correlationId,-1), bytes, copyKind, "
+        "IFNULL(srcKind,-1), IFNULL(dstKind,-1) FROM CUPTI_ACTIVITY_KIND_MEMCPY",
+        [&](SqliteStatement& s) {
+            GpuOp op;
+            op.kind = GpuOp::Kind::Memcpy;
+            op.startNs = s.columnInt(0);
+            op.endNs = std::max(op.startNs, s.columnInt(1));
+            op.globalPid = s.columnInt(2);
+            op.deviceId = s.columnInt(3);
+            op.streamId = s.columnInt(4);
+            op.correlationId = s.columnInt(5);
+            op.bytes = s.columnInt(6);
+            op.copyKind = s.columnInt(7);
+            op.srcKind = s.columnInt(8);
+            op.dstKind = s.columnInt(9);
+            data.gpuOps.push_back(op);
+        }));
+    PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "CUPTI_ACTIVITY_KIND_MEMSET",
+        "SELECT start, end, IFNULL(globalPid,0), deviceId, streamId, IFNULL(correlationId,-1), bytes, "
+        "IFNULL(memKind,-1) FROM CUPTI_ACTIVITY_KIND_MEMSET",
+        [&](SqliteStatement& s) {
+            GpuOp op;
+            op.kind = GpuOp::Kind::Memset;
+            op.startNs = s.columnInt(0);
+            op.endNs = std::max(op.startNs, s.columnInt(1));
+            op.globalPid = s.columnInt(2);
+            op.deviceId = s.columnInt(3);
+            op.streamId = s.columnInt(4);
+            op.correlationId = s.columnInt(5);
+            op.bytes = s.columnInt(6);
+            op.srcKind = s.columnInt(7);
+            data.gpuOps.push_back(op);
+        }));
+    PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "CUPTI_ACTIVITY_KIND_RUNTIME",
+        "SELECT start, end, globalTid, IFNULL(correlationId,-1), nameId FROM CUPTI_ACTIVITY_KIND_RUNTIME",
+        [&](SqliteStatement& s) {
+            data.apiCalls.push_back({ s.columnInt(0), std::max(s.columnInt(0), s.columnInt(1)), s.columnInt(2),
+                                      s.columnInt(3), s.columnInt(4) });
+        }));
+    PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+        "SELECT start, end, IFNULL(globalPid,0), IFNULL(deviceId,-1) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+        [&](SqliteStatement& s) {
+            data.syncWaits.push_back({ s.columnInt(0), std::max(s.columnInt(0), s.columnInt(1)), s.columnInt(2),
+                                       s.columnInt(3) });
+        }));
+    PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "PS_FRAMEWORK_OPS",
+        "SELECT start, end, globalTid, nameId, category, IFNULL(externalId,-1), IFNULL(depth,-1), "
+        "IFNULL(inputDims,''), IFNULL(inputTypes,''), IFNULL(extra,'') FROM PS_FRAMEWORK_OPS",
+        [&](SqliteStatement& s) {
+            HostRange r;
+            r.startNs = s.columnInt(0);
+            r.endNs = std::max(r.startNs, s.columnInt(1));
+            r.globalTid = s.columnInt(2);
+            r.nameId = s.columnInt(3);
+            r.category = s.columnText(4);
+            r.externalId = s.columnInt(5);
+            r.depth = static_cast<int32_t>(s.columnInt(6));
+            r.inputDims = s.columnText(7);
+            r.inputTypes = s.columnText(8);
+            // Only the placement hint of `extra` is read by rules; keep the rest out of memory.
+            std::string extra = s.columnText(9);
+            if (extra.find("provider") != std::string::npos)
+                r.extra = std::move(extra);
+            data.hostRanges.push_back(std::move(r));
+        }));
+    int64_t syntheticId = -2;
+    PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "NVTX_EVENTS",
+        "SELECT start, end, IFNULL(globalTid,0), IFNULL(textId,-1), IFNULL(text,'') FROM NVTX_EVENTS "
+        "WHERE end IS NOT NULL AND end > start",
+        [&](SqliteStatement& s) {
+            HostRange r;
+            r.startNs = s.columnInt(0);
+            r.endNs = s.columnInt(1);
+            r.globalTid = s.columnInt(2);
+            r.nameId = s.columnInt(3);
+            r.isNvtx = true;
+            r.category = "nvtx";
+            if (r.nameId < 0) {
+                std::string text = s.columnText(4);
+                auto it = data.m_ids.find(text);
+                if (it == data.m_ids.end()) {
+                    r.nameId = syntheticId--;
+                    auto [pos, _] = data.m_names.emplace(r.nameId, text);
+                    data.m_ids.emplace(pos->second, r.nameId);
+                } else {
+                    r.nameId = it->second;
+                }
+            }
+            data.hostRanges.push_back(std::move(r));
+        }));
+    PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "PS_MEMORY_EVENTS",
+        "SELECT start, IFNULL(globalTid,0), deviceId, bytes, IFNULL(totalAllocated,-1), IFNULL(totalReserved,-1) "
+        "FROM PS_MEMORY_EVENTS WHERE deviceType = 1",
+        [&](SqliteStatement& s) {
+            data.memory.push_back(
+                { s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnInt(3), s.columnInt(4), s.columnInt(5) });
+        }));
+    PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "CUDA_GPU_MEMORY_USAGE_EVENTS",
+        "SELECT start, IFNULL(globalPid,0), IFNULL(deviceId,0), bytes, memoryOperationType "
+        "FROM CUDA_GPU_MEMORY_USAGE_EVENTS",
+        [&](SqliteStatement& s) {
+            data.segments.push_back(
+                { s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnInt(3), s.columnInt(4) == 1 });
+        }));
+    PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "TARGET_INFO_GPU",
+        "SELECT id, IFNULL(name,''), IFNULL(totalMemory,0), IFNULL(computeMajor,-1), IFNULL(computeMinor,-1) "
+        "FROM TARGET_INFO_GPU ORDER BY id",
+        [&](SqliteStatement& s) {
+            data.devices.push_back(
+                { s.columnInt(0), s.columnText(1), s.columnInt(2), s.columnInt(3), s.columnInt(4) });
+        }));
+    PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "PS_STEPS",
+        "SELECT stepNumber, start, end, IFNULL(globalPid,-1) FROM PS_STEPS WHERE end > start ORDER BY start",
+        [&](SqliteStatement& s) {
+            data.recordedSteps.push_back({ s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnInt(3) });
+        }));
+    PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "PS_PROCESSES",
+        "SELECT globalPid, IFNULL(rank,-1) FROM PS_PROCESSES",
+        [&](SqliteStatement& s) { data.ranks.push_back({ s.columnInt(0), s.columnInt(1) }); }));
+    PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "PS_EXTERNAL_CORRELATION",
+        "SELECT IFNULL(globalPid,0), correlationId, externalId FROM PS_EXTERNAL_CORRELATION",
+        [&](SqliteStatement& s) {
+            data.externalIdOfCorrelation[correlationKey(s.columnInt(0), s.columnInt(1))] = s.columnInt(2);
+        }));
+    PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "PS_META", "SELECT value FROM PS_META WHERE key = 'source_format'",
+        [&](SqliteStatement& s) { data.sourceFormat = s.columnText(0); }));
+
+    sortByStart(data.gpuOps);
+    sortByStart(data.apiCalls);
+    sortByStart(data.syncWaits);
+    sortByStart(data.hostRanges);
+    sortByStart(data.memory);
+    sortByStart(data.segments);
+    return data;
+}
+
+} // namespace placescope

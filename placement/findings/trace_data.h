@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+// TraceData: the parts of a trace file the findings rules read, loaded once into sorted vectors so that
+// every rule runs over memory instead of issuing its own queries (a 1M-event trace loads in about a
+// second). Names are kept as StringIds ids with one lookup table. Owns its data; immutable after load();
+// safe to read from several threads.
+#pragma once
+
+#include "profiler/base/status.h"
+#include "profiler/store/sqlite_db.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace placescope {
+
+struct GpuOp // a kernel, memcpy or memset on a device
+{
+    enum class Kind : uint8_t { Kernel, Memcpy, Memset };
+    Kind kind = Kind::Kernel;
+    int64_t startNs = 0;
+    int64_t endNs = 0;
+    int64_t globalPid = 0;
+    int64_t deviceId = 0;
+    int64_t streamId = 0;
+    int64_t correlationId = -1;
+    int64_t nameId = -1;     // kernels: demangledName
+    int64_t bytes = 0;       // copies and memsets
+    int64_t copyKind = 0;    // ENUM_CUDA_MEMCPY_OPER
+    int64_t srcKind = -1;    // ENUM_CUDA_MEM_KIND; memsets: memKind
+    int64_t dstKind = -1;
+    int64_t durationNs() const { return endNs - startNs; }
+};
+
+struct ApiCall // CUDA runtime/driver call on a host thread
+{
+    int64_t startNs = 0;
+    int64_t endNs = 0;
+    int64_t globalTid = 0;
+    int64_t correlationId = -1;
+    int64_t nameId = -1;
+};
+
+struct SyncWait
+{
+    int64_t startNs = 0;
+    int64_t endNs = 0;
+    int64_t globalPid = 0;
+    int64_t deviceId = -1;
+};
+
+struct HostRange // framework op or NVTX range
+{
+    int64_t startNs = 0;
+    int64_t endNs = 0;
+    int64_t globalTid = 0;
+    int64_t nameId = -1;
+    int64_t externalId = -1;
+    int32_t depth = -1;
+    bool isNvtx = false;
+    std::string category;
+    std::string inputDims;   // JSON, may be empty
+    std::string inputTypes;
+    std::string extra;
+};
+
+struct MemorySample // framework allocator event (PyTorch [memory])
+{
+    int64_t startNs = 0;
+    int64_t globalTid = 0;
+    int64_t deviceId = 0;
+    int64_t bytes = 0;
+    int64_t totalAllocated = -1;
+    int64_t totalReserved = -1;
+};
+
+struct SegmentEvent // CUDA_GPU_MEMORY_USAGE_EVENTS: cudaMalloc/cudaFree of device memory
+{
+    int64_t startNs = 0;
+    int64_t globalPid = 0;
+    int64_t deviceId = 0;
+    int64_t bytes = 0;
+    bool isFree = false;
+};
+
+struct GpuDevice
+{
+    int64_t id = 0;
+    std::string name;
+    int64_t totalMemoryBytes = 0;
+    int64_t computeMajor = -1;
+    int64_t computeMinor = -1;
+};
+
+struct StepWindow
+{
+    int64_t stepNumber = 0;
+    int64_t startNs = 0;
+    int64_t endNs = 0;
+    int64_t globalPid = -1; // -1: all processes
+};
+
+struct ProcessRank
+{
+    int64_t globalPid = 0;
+    int64_t rank = -1;
+};
+
+class TraceData
+{
+public:
+    // Loads from an open trace (openTrace). Missing optional tables are treated as empty.
+    static Result<TraceData> load(SqliteDb& db);
+
+    const std::string& name(int64_t nameId) const;
+    // Resolves a name id from the host side (runtime API, ops) or device side; same StringIds table.
+    std::optional<int64_t> findNameId(const std::string& text) const;
+
+    std::vector<GpuOp> gpuOps;           // kernels, copies and memsets, sorted by start
+    std::vector<ApiCall> apiCalls;       // sorted by start
+    std::vector<SyncWait> syncWaits;     // sorted by start
+    std::vector<HostRange> hostRanges;   // framework ops and NVTX ranges, sorted by start
+    std::vector<MemorySample> memory;    // sorted by start
+    std::vector<SegmentEvent> segments;  // sorted by start
+    std::vector<GpuDevice> devices;
+    std::vector<StepWindow> recordedSteps; // PS_STEPS as recorded
+    std::vector<ProcessRank> ranks;
+    // (globalPid, correlationId) -> externalId, from PS_EXTERNAL_CORRELATION
+    std::unordered_map<uint64_t, int64_t> externalIdOfCorrelation;
+    std::string sourceFormat;
+
+    const GpuDevice* device(int64_t id) const;
+    static uint64_t correlationKey(int64_t globalPid, int64_t correlationId)
+    {
+        // pid (24 bits) in the top bits, correlation ids below (they stay far under 2^40).
+        return (static_cast<uint64_t>(globalPid / 0x1000000 % 0x1000000) << 40) ^ static_cast<uint64_t>(correlationId);
+    }
+
+private:
+    std::unordered_map<int64_t, std::string> m_names;
+    std::unordered_map<std::string, int64_t> m_ids;
+};
+
+} // namespace placescope
