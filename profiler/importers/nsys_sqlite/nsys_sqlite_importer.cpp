@@ -5,502 +5,285 @@
 // are normalized to our layout (pid * 0x1000000 + tid, without nsys's hardware/VM bits).
 // Never read: TARGET_INFO_SYSTEM_ENV, ProcessStreams, META_DATA_CAPTURE and the other tables that hold the
 // traced program's environment, command line or output.
-#include "profiler/importers/importer.h"
-#include "profiler/importers/nsys_sqlite/nsys_table.h"
+#include "profiler/importers/nsys_sqlite/nsys_import.h"
 #include "profiler/store/trace_file.h"
-#include "profiler/store/trace_writer.h"
 
 #include <filesystem>
 #include <map>
-#include <set>
 
 namespace placescope {
+namespace nsys {
+
 namespace {
-
-using Column = NsysTable::Column;
-
-constexpr const char* kBadInterval = "nsys.bad_interval";
-constexpr const char* kBadIntervalHelp
-    = "rows with no start or end time, or ending before they start, were skipped";
-constexpr const char* kMissingLane = "nsys.missing_lane";
-constexpr const char* kMissingLaneHelp = "GPU activity rows without a device or stream id were skipped";
-constexpr const char* kMissingName = "nsys.missing_name";
-constexpr const char* kMissingNameHelp
-    = "the row's name id is not in StringIds; the row was kept with the name '[unknown]'";
-constexpr const char* kMissingThread = "nsys.missing_thread";
-constexpr const char* kMissingThreadHelp = "host API rows without a thread id (globalTid) were skipped";
-
-class NsysImport
-{
-public:
-    NsysImport(SqliteDb& db, TraceWriter& writer, const ImportOptions& options, uint64_t fileBytes)
-        : m_db(db), m_writer(writer), m_options(options), m_fileBytes(fileBytes)
-    {
-    }
-
-    Status run()
-    {
-        countRows();
-        PLACESCOPE_RETURN_IF_ERROR(importMeta());
-        PLACESCOPE_RETURN_IF_ERROR(importGpus());
-        PLACESCOPE_RETURN_IF_ERROR(importKernels());
-        PLACESCOPE_RETURN_IF_ERROR(importMemcpys());
-        PLACESCOPE_RETURN_IF_ERROR(importMemsets());
-        PLACESCOPE_RETURN_IF_ERROR(importApiCalls("CUPTI_ACTIVITY_KIND_RUNTIME", std::nullopt));
-        PLACESCOPE_RETURN_IF_ERROR(importApiCalls("CUPTI_ACTIVITY_KIND_DRIVER", ApiClass::Driver));
-        PLACESCOPE_RETURN_IF_ERROR(importSyncs());
-        PLACESCOPE_RETURN_IF_ERROR(importNvtx());
-        PLACESCOPE_RETURN_IF_ERROR(importGpuMemory());
-        PLACESCOPE_RETURN_IF_ERROR(importOverhead());
-        return importProcessesAndThreads();
-    }
-
-private:
-    static constexpr const char* kActivityTables[] = {
-        "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
-        "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_DRIVER", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
-        "NVTX_EVENTS", "CUDA_GPU_MEMORY_USAGE_EVENTS", "PROFILER_OVERHEAD",
-    };
-
-    void countRows()
-    {
-        for (const char* table : kActivityTables) {
-            if (!m_db.hasTable(table))
-                continue;
-            auto count = m_db.queryInt("SELECT COUNT(*) FROM " + quoteIdentifier(table));
-            if (count.isOk())
-                m_totalRows += static_cast<uint64_t>(*count);
-        }
-    }
-
-    // Called once per row: progress about every 0.1 %, cancellation every 4096 rows.
-    Status tick()
-    {
-        ++m_doneRows;
-        if ((m_doneRows & 4095) == 0 && m_options.cancel && m_options.cancel->isCancelled())
-            return Status::error("import cancelled");
-        if (m_options.progress && m_totalRows && m_doneRows % (m_totalRows / 1000 + 1) == 0)
-            m_options.progress(m_doneRows * m_fileBytes / m_totalRows, m_fileBytes);
-        return Status::ok();
-    }
-
-    bool validInterval(std::optional<int64_t> start, std::optional<int64_t> end, const char* table)
-    {
-        if (start && end && *end >= *start)
-            return true;
-        m_writer.countProblem(kBadInterval, ProblemSeverity::DataLoss, kBadIntervalHelp,
-                              std::string(table) + " start=" + (start ? std::to_string(*start) : "NULL")
-                                  + " end=" + (end ? std::to_string(*end) : "NULL"));
-        return false;
-    }
-
-    std::string name(const NsysTable& table, int column, const char* what)
-    {
-        if (auto text = table.string(column))
-            return *text;
-        m_writer.countProblem(kMissingName, ProblemSeverity::Info, kMissingNameHelp,
-                              std::string(what) + " id=" + table.text(column));
-        return "[unknown]";
-    }
-
-    OptInt process(OptInt globalPid)
-    {
-        if (!globalPid)
-            return std::nullopt;
-        int64_t normalized = makeGlobalPid(pidOfGlobalId(*globalPid));
-        m_processes.insert(normalized);
-        return normalized;
-    }
-
-    int64_t thread(int64_t globalTid)
-    {
-        int64_t pid = pidOfGlobalId(globalTid);
-        int64_t normalized = makeGlobalTid(pid, tidOfGlobalTid(globalTid));
-        m_processes.insert(makeGlobalPid(pid));
-        m_threads.insert(normalized);
-        return normalized;
-    }
-
-    Status importMeta()
-    {
-        m_writer.setMeta("source_format", "nsys_sqlite");
-        if (m_db.hasTable("META_DATA_EXPORT")) {
-            PLACESCOPE_ASSIGN_OR_RETURN(auto stmt, m_db.prepare("SELECT name, value FROM META_DATA_EXPORT WHERE name"
-                                                                " IN ('EXPORT_SCHEMA_VERSION', 'EXPORT_PRODUCT_VERSION')"));
-            while (stmt.step()) {
-                std::string key = stmt.columnText(0) == "EXPORT_SCHEMA_VERSION" ? "nsys_export_version"
-                                                                                 : "nsys_product_version";
-                m_writer.setMeta(key, stmt.columnText(1));
-            }
-            PLACESCOPE_RETURN_IF_ERROR(stmt.status());
-        }
-        PLACESCOPE_ASSIGN_OR_RETURN(NsysTable start,
-                                    NsysTable::open(m_db, "TARGET_INFO_SESSION_START_TIME", { { "utcEpochNs" } }));
-        if (start.next())
-            if (auto epoch = start.integer(0))
-                m_writer.setMeta("trace_base_time_ns", std::to_string(*epoch));
-        return start.status();
-    }
-
-    Status importGpus()
-    {
-        PLACESCOPE_ASSIGN_OR_RETURN(
-            NsysTable t, NsysTable::open(m_db, "TARGET_INFO_GPU",
-                                         { { "id" }, { "name" }, { "busLocation" }, { "uuid" }, { "totalMemory" },
-                                           { "memoryBandwidth" }, { "clockRate" }, { "smCount" }, { "l2CacheSize" },
-                                           { "computeMajor" }, { "computeMinor" }, { "maxThreadsPerBlock" },
-                                           { "maxRegistersPerBlock" }, { "maxShmemPerBlock" },
-                                           { "maxShmemPerBlockOptin" }, { "maxShmemPerSm" }, { "maxRegistersPerSm" },
-                                           { "threadsPerWarp" }, { "maxWarpsPerSm" }, { "asyncEngines" } },
-                                         "id"));
-        while (t.next()) {
-            GpuInfo gpu;
-            gpu.id = t.integer(0).value_or(0);
-            gpu.name = t.text(1);
-            gpu.busLocation = t.text(2);
-            gpu.uuid = t.text(3);
-            OptInt* fields[] = { &gpu.totalMemory, &gpu.memoryBandwidth, &gpu.clockRate, &gpu.smCount,
-                                 &gpu.l2CacheSize, &gpu.computeMajor, &gpu.computeMinor, &gpu.maxThreadsPerBlock,
-                                 &gpu.maxRegistersPerBlock, &gpu.maxShmemPerBlock, &gpu.maxShmemPerBlockOptin,
-                                 &gpu.maxShmemPerSm, &gpu.maxRegistersPerSm, &gpu.threadsPerWarp, &gpu.maxWarpsPerSm,
-                                 &gpu.asyncEngines };
-            for (int i = 0; i < 16; ++i)
-                *fields[i] = t.integer(4 + i);
-            m_writer.add(gpu);
-        }
-        return t.status();
-    }
-
-    Status importKernels()
-    {
-        PLACESCOPE_ASSIGN_OR_RETURN(
-            NsysTable t, NsysTable::open(m_db, "CUPTI_ACTIVITY_KIND_KERNEL",
-                                         { { "start" }, { "end" }, { "deviceId" }, { "contextId" }, { "streamId" },
-                                           { "correlationId" }, { "globalPid" }, { "demangledName", true },
-                                           { "shortName", true }, { "gridX" }, { "gridY" }, { "gridZ" }, { "blockX" },
-                                           { "blockY" }, { "blockZ" }, { "registersPerThread" },
-                                           { "staticSharedMemory" }, { "dynamicSharedMemory" },
-                                           { "localMemoryPerThread" }, { "localMemoryTotal" },
-                                           { "sharedMemoryExecuted" }, { "launchType" }, { "cacheConfig" },
-                                           { "gridId" }, { "graphNodeId" } },
-                                         "start"));
-        while (t.next()) {
-            PLACESCOPE_RETURN_IF_ERROR(tick());
-            if (!validInterval(t.integer(0), t.integer(1), "CUPTI_ACTIVITY_KIND_KERNEL"))
-                continue;
-            if (!t.integer(2) || !t.integer(4)) {
-                m_writer.countProblem(kMissingLane, ProblemSeverity::DataLoss, kMissingLaneHelp, "kernel");
-                continue;
-            }
-            KernelEvent k;
-            k.start = *t.integer(0);
-            k.end = *t.integer(1);
-            k.deviceId = *t.integer(2);
-            k.contextId = t.integer(3);
-            k.streamId = *t.integer(4);
-            k.correlationId = t.integer(5);
-            k.globalPid = process(t.integer(6));
-            k.demangledName = name(t, 7, "kernel demangledName");
-            k.shortName = t.string(8).value_or(std::string());
-            OptInt* fields[] = { &k.gridX, &k.gridY, &k.gridZ, &k.blockX, &k.blockY, &k.blockZ,
-                                 &k.registersPerThread, &k.staticSharedMemory, &k.dynamicSharedMemory,
-                                 &k.localMemoryPerThread, &k.localMemoryTotal, &k.sharedMemoryExecuted,
-                                 &k.launchType, &k.cacheConfig, &k.gridId, &k.graphNodeId };
-            for (int i = 0; i < 16; ++i)
-                *fields[i] = t.integer(9 + i);
-            m_writer.add(k);
-        }
-        return t.status();
-    }
-
-    Status importMemcpys()
-    {
-        PLACESCOPE_ASSIGN_OR_RETURN(
-            NsysTable t, NsysTable::open(m_db, "CUPTI_ACTIVITY_KIND_MEMCPY",
-                                         { { "start" }, { "end" }, { "deviceId" }, { "contextId" }, { "streamId" },
-                                           { "correlationId" }, { "globalPid" }, { "bytes" }, { "copyKind" },
-                                           { "srcKind" }, { "dstKind" }, { "srcDeviceId" }, { "dstDeviceId" },
-                                           { "srcContextId" }, { "dstContextId" }, { "graphNodeId" } },
-                                         "start"));
-        while (t.next()) {
-            PLACESCOPE_RETURN_IF_ERROR(tick());
-            if (!validInterval(t.integer(0), t.integer(1), "CUPTI_ACTIVITY_KIND_MEMCPY"))
-                continue;
-            if (!t.integer(2) || !t.integer(4)) {
-                m_writer.countProblem(kMissingLane, ProblemSeverity::DataLoss, kMissingLaneHelp, "memcpy");
-                continue;
-            }
-            MemcpyEvent m;
-            m.start = *t.integer(0);
-            m.end = *t.integer(1);
-            m.deviceId = *t.integer(2);
-            m.contextId = t.integer(3);
-            m.streamId = *t.integer(4);
-            m.correlationId = t.integer(5);
-            m.globalPid = process(t.integer(6));
-            m.bytes = t.integer(7).value_or(0);
-            m.copyKind = t.integer(8).value_or(0);
-            m.srcKind = t.integer(9);
-            m.dstKind = t.integer(10);
-            m.srcDeviceId = t.integer(11);
-            m.dstDeviceId = t.integer(12);
-            m.srcContextId = t.integer(13);
-            m.dstContextId = t.integer(14);
-            m.graphNodeId = t.integer(15);
-            m_writer.add(m);
-        }
-        return t.status();
-    }
-
-    Status importMemsets()
-    {
-        PLACESCOPE_ASSIGN_OR_RETURN(
-            NsysTable t, NsysTable::open(m_db, "CUPTI_ACTIVITY_KIND_MEMSET",
-                                         { { "start" }, { "end" }, { "deviceId" }, { "contextId" }, { "streamId" },
-                                           { "correlationId" }, { "globalPid" }, { "value" }, { "bytes" },
-                                           { "memKind" }, { "graphNodeId" } },
-                                         "start"));
-        while (t.next()) {
-            PLACESCOPE_RETURN_IF_ERROR(tick());
-            if (!validInterval(t.integer(0), t.integer(1), "CUPTI_ACTIVITY_KIND_MEMSET"))
-                continue;
-            if (!t.integer(2) || !t.integer(4)) {
-                m_writer.countProblem(kMissingLane, ProblemSeverity::DataLoss, kMissingLaneHelp, "memset");
-                continue;
-            }
-            MemsetEvent m;
-            m.start = *t.integer(0);
-            m.end = *t.integer(1);
-            m.deviceId = *t.integer(2);
-            m.contextId = t.integer(3);
-            m.streamId = *t.integer(4);
-            m.correlationId = t.integer(5);
-            m.globalPid = process(t.integer(6));
-            m.value = t.integer(7);
-            m.bytes = t.integer(8).value_or(0);
-            m.memKind = t.integer(9);
-            m.graphNodeId = t.integer(10);
-            m_writer.add(m);
-        }
-        return t.status();
-    }
-
-    // nsys's eventClass ids (ENUM_NSYS_EVENT_CLASS) that mean a driver call; everything else is runtime.
-    std::set<int64_t> driverEventClasses()
-    {
-        std::set<int64_t> ids;
-        auto stmt = m_db.prepare("SELECT id FROM ENUM_NSYS_EVENT_CLASS WHERE name LIKE '%CUDA_DRIVER%'");
-        if (stmt.isOk())
-            while (stmt->step())
-                ids.insert(stmt->columnInt(0));
-        if (!m_db.hasTable("ENUM_NSYS_EVENT_CLASS"))
-            ids.insert(1); // TRACE_PROCESS_EVENT_CUDA_DRIVER in every export seen
-        return ids;
-    }
-
-    Status importApiCalls(const char* table, std::optional<ApiClass> forcedClass)
-    {
-        std::set<int64_t> driverClasses = driverEventClasses();
-        PLACESCOPE_ASSIGN_OR_RETURN(NsysTable t,
-                                    NsysTable::open(m_db, table,
-                                                    { { "start" }, { "end" }, { "eventClass" }, { "globalTid" },
-                                                      { "correlationId" }, { "nameId", true }, { "returnValue" } },
-                                                    "start"));
-        while (t.next()) {
-            PLACESCOPE_RETURN_IF_ERROR(tick());
-            if (!validInterval(t.integer(0), t.integer(1), table))
-                continue;
-            if (!t.integer(3)) {
-                m_writer.countProblem(kMissingThread, ProblemSeverity::DataLoss, kMissingThreadHelp, table);
-                continue;
-            }
-            RuntimeEvent r;
-            r.start = *t.integer(0);
-            r.end = *t.integer(1);
-            OptInt eventClass = t.integer(2);
-            r.eventClass = forcedClass.value_or(eventClass && driverClasses.count(*eventClass) ? ApiClass::Driver
-                                                                                               : ApiClass::Runtime);
-            r.globalTid = thread(*t.integer(3));
-            r.correlationId = t.integer(4);
-            r.name = name(t, 5, "API call nameId");
-            r.returnValue = t.integer(6);
-            m_writer.add(r);
-        }
-        return t.status();
-    }
-
-    Status importSyncs()
-    {
-        PLACESCOPE_ASSIGN_OR_RETURN(
-            NsysTable t, NsysTable::open(m_db, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
-                                         { { "start" }, { "end" }, { "deviceId" }, { "contextId" }, { "streamId" },
-                                           { "correlationId" }, { "globalPid" }, { "syncType" }, { "eventId" } },
-                                         "start"));
-        while (t.next()) {
-            PLACESCOPE_RETURN_IF_ERROR(tick());
-            if (!validInterval(t.integer(0), t.integer(1), "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"))
-                continue;
-            SyncEvent s;
-            s.start = *t.integer(0);
-            s.end = *t.integer(1);
-            s.deviceId = t.integer(2);
-            s.contextId = t.integer(3);
-            // nsys writes the all-ones id for "no stream" (context and device syncs); our schema uses NULL.
-            OptInt stream = t.integer(4);
-            s.streamId = stream && *stream >= 0 && *stream != 0xFFFFFFFF ? stream : std::nullopt;
-            s.correlationId = t.integer(5);
-            s.globalPid = process(t.integer(6));
-            s.syncType = t.integer(7);
-            s.eventId = t.integer(8);
-            m_writer.add(s);
-        }
-        return t.status();
-    }
-
-    Status importNvtx()
-    {
-        PLACESCOPE_ASSIGN_OR_RETURN(
-            NsysTable t, NsysTable::open(m_db, "NVTX_EVENTS",
-                                         { { "start" }, { "end" }, { "eventType" }, { "rangeId" }, { "category" },
-                                           { "color" }, { "text" }, { "textId", true }, { "globalTid" },
-                                           { "domainId" } },
-                                         "start"));
-        while (t.next()) {
-            PLACESCOPE_RETURN_IF_ERROR(tick());
-            OptInt start = t.integer(0);
-            OptInt end = t.integer(1);
-            if (!start || (end && *end < *start)) {
-                validInterval(start, end, "NVTX_EVENTS");
-                continue;
-            }
-            NvtxEvent n;
-            n.start = *start;
-            n.end = end;
-            n.eventType = t.integer(2).value_or(end ? 59 : 34);
-            n.rangeId = t.integer(3);
-            n.category = t.integer(4);
-            n.color = t.integer(5);
-            // Older exports keep the text inline, newer ones in StringIds (textId); either may be NULL.
-            n.text = t.text(6);
-            if (n.text.empty())
-                n.text = t.string(7).value_or(std::string());
-            if (auto tid = t.integer(8))
-                n.globalTid = thread(*tid);
-            n.domainId = t.integer(9);
-            m_writer.add(n);
-        }
-        return t.status();
-    }
-
-    Status importGpuMemory()
-    {
-        PLACESCOPE_ASSIGN_OR_RETURN(
-            NsysTable t, NsysTable::open(m_db, "CUDA_GPU_MEMORY_USAGE_EVENTS",
-                                         { { "start" }, { "globalPid" }, { "deviceId" }, { "contextId" },
-                                           { "address" }, { "pc" }, { "bytes" }, { "memKind" },
-                                           { "memoryOperationType" }, { "correlationId" },
-                                           { "localMemoryPoolAddress" }, { "localMemoryPoolReleaseThreshold" },
-                                           { "localMemoryPoolSize" }, { "localMemoryPoolUtilizedSize" } },
-                                         "start"));
-        while (t.next()) {
-            PLACESCOPE_RETURN_IF_ERROR(tick());
-            if (!t.integer(0) || !t.integer(6)) {
-                m_writer.countProblem("nsys.bad_memory_event", ProblemSeverity::DataLoss,
-                                      "GPU memory usage rows without a time or a size were skipped",
-                                      "CUDA_GPU_MEMORY_USAGE_EVENTS");
-                continue;
-            }
-            GpuMemoryEvent m;
-            m.start = *t.integer(0);
-            m.globalPid = process(t.integer(1));
-            m.deviceId = t.integer(2);
-            m.contextId = t.integer(3);
-            m.address = t.integer(4);
-            m.pc = t.integer(5);
-            m.bytes = *t.integer(6);
-            m.memKind = t.integer(7);
-            m.memoryOperationType = t.integer(8).value_or(0);
-            m.correlationId = t.integer(9);
-            m.memoryPoolAddress = t.integer(10);
-            m.memoryPoolReleaseThreshold = t.integer(11);
-            m.memoryPoolSize = t.integer(12);
-            m.memoryPoolUtilizedSize = t.integer(13);
-            m_writer.add(m);
-        }
-        return t.status();
-    }
-
-    Status importOverhead()
-    {
-        PLACESCOPE_ASSIGN_OR_RETURN(NsysTable t,
-                                    NsysTable::open(m_db, "PROFILER_OVERHEAD",
-                                                    { { "start" }, { "end" }, { "globalTid" }, { "nameId", true } },
-                                                    "start"));
-        while (t.next()) {
-            PLACESCOPE_RETURN_IF_ERROR(tick());
-            if (!validInterval(t.integer(0), t.integer(1), "PROFILER_OVERHEAD"))
-                continue;
-            OverheadEvent o;
-            o.start = *t.integer(0);
-            o.end = *t.integer(1);
-            if (auto tid = t.integer(2))
-                o.globalTid = thread(*tid);
-            o.name = name(t, 3, "overhead nameId");
-            m_writer.add(o);
-        }
-        return t.status();
-    }
-
-    // Processes and threads that events refer to (nsys lists every process on the machine; we keep those
-    // the trace uses), with their names from PROCESSES and ThreadNames.
-    Status importProcessesAndThreads()
-    {
-        std::map<int64_t, std::string> processNames;
-        PLACESCOPE_ASSIGN_OR_RETURN(NsysTable processes,
-                                    NsysTable::open(m_db, "PROCESSES", { { "globalPid" }, { "name" } }));
-        while (processes.next())
-            if (auto gpid = processes.integer(0))
-                processNames[makeGlobalPid(pidOfGlobalId(*gpid))] = processes.text(1);
-        PLACESCOPE_RETURN_IF_ERROR(processes.status());
-        std::map<int64_t, std::string> threadNames;
-        PLACESCOPE_ASSIGN_OR_RETURN(NsysTable names, NsysTable::open(m_db, "ThreadNames",
-                                                                      { { "globalTid" }, { "nameId", true } }));
-        while (names.next())
-            if (auto gtid = names.integer(0); gtid && names.string(1))
-                threadNames[makeGlobalTid(pidOfGlobalId(*gtid), tidOfGlobalTid(*gtid))] = *names.string(1);
-        PLACESCOPE_RETURN_IF_ERROR(names.status());
-        for (int64_t gpid : m_processes) {
-            ProcessInfo p;
-            p.globalPid = gpid;
-            p.pid = pidOfGlobalId(gpid);
-            p.rank = m_options.rank;
-            if (auto found = processNames.find(gpid); found != processNames.end())
-                p.name = found->second;
-            m_writer.add(p);
-        }
-        for (int64_t gtid : m_threads) {
-            ThreadInfo t;
-            t.globalTid = gtid;
-            t.globalPid = makeGlobalPid(pidOfGlobalId(gtid));
-            t.tid = tidOfGlobalTid(gtid);
-            if (auto found = threadNames.find(gtid); found != threadNames.end())
-                t.name = found->second;
-            m_writer.add(t);
-        }
-        return Status::ok();
-    }
-
-    SqliteDb& m_db;
-    TraceWriter& m_writer;
-    const ImportOptions& m_options;
-    uint64_t m_fileBytes = 0;
-    uint64_t m_totalRows = 0;
-    uint64_t m_doneRows = 0;
-    std::set<int64_t> m_processes;
-    std::set<int64_t> m_threads;
+constexpr const char* kActivityTables[] = {
+    "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
+    "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_DRIVER", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+    "NVTX_EVENTS", "CUDA_GPU_MEMORY_USAGE_EVENTS", "PROFILER_OVERHEAD",
 };
-
 } // namespace
+
+Status NsysImport::run()
+{
+    countRows();
+    PLACESCOPE_RETURN_IF_ERROR(importMeta());
+    PLACESCOPE_RETURN_IF_ERROR(importGpus());
+    PLACESCOPE_RETURN_IF_ERROR(importKernels());
+    PLACESCOPE_RETURN_IF_ERROR(importMemcpys());
+    PLACESCOPE_RETURN_IF_ERROR(importMemsets());
+    PLACESCOPE_RETURN_IF_ERROR(importApiCalls("CUPTI_ACTIVITY_KIND_RUNTIME", std::nullopt));
+    PLACESCOPE_RETURN_IF_ERROR(importApiCalls("CUPTI_ACTIVITY_KIND_DRIVER", ApiClass::Driver));
+    PLACESCOPE_RETURN_IF_ERROR(importSyncs());
+    PLACESCOPE_RETURN_IF_ERROR(importNvtx());
+    PLACESCOPE_RETURN_IF_ERROR(importGpuMemory());
+    PLACESCOPE_RETURN_IF_ERROR(importOverhead());
+    return importProcessesAndThreads();
+}
+
+void NsysImport::countRows()
+{
+    for (const char* table : kActivityTables) {
+        if (!m_db.hasTable(table))
+            continue;
+        auto count = m_db.queryInt("SELECT COUNT(*) FROM " + quoteIdentifier(table));
+        if (count.isOk())
+            m_totalRows += static_cast<uint64_t>(*count);
+    }
+}
+
+Status NsysImport::tick()
+{
+    ++m_doneRows;
+    if ((m_doneRows & 4095) == 0 && m_options.cancel && m_options.cancel->isCancelled())
+        return Status::error("import cancelled");
+    if (m_options.progress && m_totalRows && m_doneRows % (m_totalRows / 1000 + 1) == 0)
+        m_options.progress(m_doneRows * m_fileBytes / m_totalRows, m_fileBytes);
+    return Status::ok();
+}
+
+bool NsysImport::validInterval(std::optional<int64_t> start, std::optional<int64_t> end, const char* table)
+{
+    if (start && end && *end >= *start)
+        return true;
+    m_writer.countProblem(kBadInterval, ProblemSeverity::DataLoss, kBadIntervalHelp,
+                          std::string(table) + " start=" + (start ? std::to_string(*start) : "NULL")
+                              + " end=" + (end ? std::to_string(*end) : "NULL"));
+    return false;
+}
+
+std::string NsysImport::name(const NsysTable& table, int column, const char* what)
+{
+    if (auto text = table.string(column))
+        return *text;
+    m_writer.countProblem(kMissingName, ProblemSeverity::Info, kMissingNameHelp,
+                          std::string(what) + " id=" + table.text(column));
+    return "[unknown]";
+}
+
+OptInt NsysImport::process(OptInt globalPid)
+{
+    if (!globalPid)
+        return std::nullopt;
+    int64_t normalized = makeGlobalPid(pidOfGlobalId(*globalPid));
+    m_processes.insert(normalized);
+    return normalized;
+}
+
+int64_t NsysImport::thread(int64_t globalTid)
+{
+    int64_t pid = pidOfGlobalId(globalTid);
+    int64_t normalized = makeGlobalTid(pid, tidOfGlobalTid(globalTid));
+    m_processes.insert(makeGlobalPid(pid));
+    m_threads.insert(normalized);
+    return normalized;
+}
+
+Status NsysImport::importMeta()
+{
+    m_writer.setMeta("source_format", "nsys_sqlite");
+    if (m_db.hasTable("META_DATA_EXPORT")) {
+        PLACESCOPE_ASSIGN_OR_RETURN(auto stmt, m_db.prepare("SELECT name, value FROM META_DATA_EXPORT WHERE name"
+                                                            " IN ('EXPORT_SCHEMA_VERSION', 'EXPORT_PRODUCT_VERSION')"));
+        while (stmt.step()) {
+            std::string key = stmt.columnText(0) == "EXPORT_SCHEMA_VERSION" ? "nsys_export_version"
+                                                                             : "nsys_product_version";
+            m_writer.setMeta(key, stmt.columnText(1));
+        }
+        PLACESCOPE_RETURN_IF_ERROR(stmt.status());
+    }
+    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable start,
+                                NsysTable::open(m_db, "TARGET_INFO_SESSION_START_TIME", { { "utcEpochNs" } }));
+    if (start.next())
+        if (auto epoch = start.integer(0))
+            m_writer.setMeta("trace_base_time_ns", std::to_string(*epoch));
+    return start.status();
+}
+
+Status NsysImport::importGpus()
+{
+    PLACESCOPE_ASSIGN_OR_RETURN(
+        NsysTable t, NsysTable::open(m_db, "TARGET_INFO_GPU",
+                                     { { "id" }, { "name" }, { "busLocation" }, { "uuid" }, { "totalMemory" },
+                                       { "memoryBandwidth" }, { "clockRate" }, { "smCount" }, { "l2CacheSize" },
+                                       { "computeMajor" }, { "computeMinor" }, { "maxThreadsPerBlock" },
+                                       { "maxRegistersPerBlock" }, { "maxShmemPerBlock" },
+                                       { "maxShmemPerBlockOptin" }, { "maxShmemPerSm" }, { "maxRegistersPerSm" },
+                                       { "threadsPerWarp" }, { "maxWarpsPerSm" }, { "asyncEngines" } },
+                                     "id"));
+    while (t.next()) {
+        GpuInfo gpu;
+        gpu.id = t.integer(0).value_or(0);
+        gpu.name = t.text(1);
+        gpu.busLocation = t.text(2);
+        gpu.uuid = t.text(3);
+        OptInt* fields[] = { &gpu.totalMemory, &gpu.memoryBandwidth, &gpu.clockRate, &gpu.smCount,
+                             &gpu.l2CacheSize, &gpu.computeMajor, &gpu.computeMinor, &gpu.maxThreadsPerBlock,
+                             &gpu.maxRegistersPerBlock, &gpu.maxShmemPerBlock, &gpu.maxShmemPerBlockOptin,
+                             &gpu.maxShmemPerSm, &gpu.maxRegistersPerSm, &gpu.threadsPerWarp, &gpu.maxWarpsPerSm,
+                             &gpu.asyncEngines };
+        for (int i = 0; i < 16; ++i)
+            *fields[i] = t.integer(4 + i);
+        m_writer.add(gpu);
+    }
+    return t.status();
+}
+
+std::set<int64_t> NsysImport::driverEventClasses()
+{
+    std::set<int64_t> ids;
+    auto stmt = m_db.prepare("SELECT id FROM ENUM_NSYS_EVENT_CLASS WHERE name LIKE '%CUDA_DRIVER%'");
+    if (stmt.isOk())
+        while (stmt->step())
+            ids.insert(stmt->columnInt(0));
+    if (!m_db.hasTable("ENUM_NSYS_EVENT_CLASS"))
+        ids.insert(1); // TRACE_PROCESS_EVENT_CUDA_DRIVER in every export seen
+    return ids;
+}
+
+Status NsysImport::importApiCalls(const char* table, std::optional<ApiClass> forcedClass)
+{
+    std::set<int64_t> driverClasses = driverEventClasses();
+    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable t,
+                                NsysTable::open(m_db, table,
+                                                { { "start" }, { "end" }, { "eventClass" }, { "globalTid" },
+                                                  { "correlationId" }, { "nameId", true }, { "returnValue" } },
+                                                "start"));
+    while (t.next()) {
+        PLACESCOPE_RETURN_IF_ERROR(tick());
+        if (!validInterval(t.integer(0), t.integer(1), table))
+            continue;
+        if (!t.integer(3)) {
+            m_writer.countProblem(kMissingThread, ProblemSeverity::DataLoss, kMissingThreadHelp, table);
+            continue;
+        }
+        RuntimeEvent r;
+        r.start = *t.integer(0);
+        r.end = *t.integer(1);
+        OptInt eventClass = t.integer(2);
+        r.eventClass = forcedClass.value_or(eventClass && driverClasses.count(*eventClass) ? ApiClass::Driver
+                                                                                           : ApiClass::Runtime);
+        r.globalTid = thread(*t.integer(3));
+        r.correlationId = t.integer(4);
+        r.name = name(t, 5, "API call nameId");
+        r.returnValue = t.integer(6);
+        m_writer.add(r);
+    }
+    return t.status();
+}
+
+Status NsysImport::importNvtx()
+{
+    PLACESCOPE_ASSIGN_OR_RETURN(
+        NsysTable t, NsysTable::open(m_db, "NVTX_EVENTS",
+                                     { { "start" }, { "end" }, { "eventType" }, { "rangeId" }, { "category" },
+                                       { "color" }, { "text" }, { "textId", true }, { "globalTid" },
+                                       { "domainId" } },
+                                     "start"));
+    while (t.next()) {
+        PLACESCOPE_RETURN_IF_ERROR(tick());
+        OptInt start = t.integer(0);
+        OptInt end = t.integer(1);
+        if (!start || (end && *end < *start)) {
+            validInterval(start, end, "NVTX_EVENTS");
+            continue;
+        }
+        NvtxEvent n;
+        n.start = *start;
+        n.end = end;
+        n.eventType = t.integer(2).value_or(end ? 59 : 34);
+        n.rangeId = t.integer(3);
+        n.category = t.integer(4);
+        n.color = t.integer(5);
+        // Older exports keep the text inline, newer ones in StringIds (textId); either may be NULL.
+        n.text = t.text(6);
+        if (n.text.empty())
+            n.text = t.string(7).value_or(std::string());
+        if (auto tid = t.integer(8))
+            n.globalTid = thread(*tid);
+        n.domainId = t.integer(9);
+        m_writer.add(n);
+    }
+    return t.status();
+}
+
+Status NsysImport::importOverhead()
+{
+    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable t,
+                                NsysTable::open(m_db, "PROFILER_OVERHEAD",
+                                                { { "start" }, { "end" }, { "globalTid" }, { "nameId", true } },
+                                                "start"));
+    while (t.next()) {
+        PLACESCOPE_RETURN_IF_ERROR(tick());
+        if (!validInterval(t.integer(0), t.integer(1), "PROFILER_OVERHEAD"))
+            continue;
+        OverheadEvent o;
+        o.start = *t.integer(0);
+        o.end = *t.integer(1);
+        if (auto tid = t.integer(2))
+            o.globalTid = thread(*tid);
+        o.name = name(t, 3, "overhead nameId");
+        m_writer.add(o);
+    }
+    return t.status();
+}
+
+Status NsysImport::importProcessesAndThreads()
+{
+    std::map<int64_t, std::string> processNames;
+    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable processes,
+                                NsysTable::open(m_db, "PROCESSES", { { "globalPid" }, { "name" } }));
+    while (processes.next())
+        if (auto gpid = processes.integer(0))
+            processNames[makeGlobalPid(pidOfGlobalId(*gpid))] = processes.text(1);
+    PLACESCOPE_RETURN_IF_ERROR(processes.status());
+    std::map<int64_t, std::string> threadNames;
+    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable names, NsysTable::open(m_db, "ThreadNames",
+                                                                  { { "globalTid" }, { "nameId", true } }));
+    while (names.next())
+        if (auto gtid = names.integer(0); gtid && names.string(1))
+            threadNames[makeGlobalTid(pidOfGlobalId(*gtid), tidOfGlobalTid(*gtid))] = *names.string(1);
+    PLACESCOPE_RETURN_IF_ERROR(names.status());
+    for (int64_t gpid : m_processes) {
+        ProcessInfo p;
+        p.globalPid = gpid;
+        p.pid = pidOfGlobalId(gpid);
+        p.rank = m_options.rank;
+        if (auto found = processNames.find(gpid); found != processNames.end())
+            p.name = found->second;
+        m_writer.add(p);
+    }
+    for (int64_t gtid : m_threads) {
+        ThreadInfo t;
+        t.globalTid = gtid;
+        t.globalPid = makeGlobalPid(pidOfGlobalId(gtid));
+        t.tid = tidOfGlobalTid(gtid);
+        if (auto found = threadNames.find(gtid); found != threadNames.end())
+            t.name = found->second;
+        m_writer.add(t);
+    }
+    return Status::ok();
+}
+
+} // namespace nsys
 
 Status importNsysSqlite(const std::string& path, TraceWriter& writer, const ImportOptions& options)
 {
@@ -509,7 +292,7 @@ Status importNsysSqlite(const std::string& path, TraceWriter& writer, const Impo
         return Status::error(path + " is a SQLite file but not an Nsight Systems export");
     std::error_code error;
     uint64_t bytes = std::filesystem::file_size(path, error);
-    NsysImport import(db, writer, options, error ? 0 : bytes);
+    nsys::NsysImport import(db, writer, options, error ? 0 : bytes);
     PLACESCOPE_RETURN_IF_ERROR(import.run());
     writer.setMeta("source_file", std::filesystem::path(path).filename().string());
     return Status::ok();
