@@ -47,24 +47,20 @@ Result<KernelSummary> kernelSummary(SqliteDb& db, size_t topN, KernelNameKind na
 {
     const std::string column = nameKind == KernelNameKind::Short ? "shortName" : "demangledName";
     KernelSummary summary;
-    PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement totals,
-                                db.prepare("SELECT COUNT(*), COALESCE(SUM(end - start), 0), COUNT(DISTINCT " + column
-                                           + ") FROM CUPTI_ACTIVITY_KIND_KERNEL"));
-    if (totals.step()) {
-        summary.kernelCount = totals.columnInt(0);
-        summary.totalNs = totals.columnInt(1);
-        summary.distinctNames = totals.columnInt(2);
-    }
-    PLACESCOPE_RETURN_IF_ERROR(totals.status());
-    std::string sql = "SELECT g.nameId, COALESCE(s.value, '[unknown]'), g.n, g.total, g.lo, g.hi FROM (SELECT " + column
-        + " AS nameId, COUNT(*) AS n, SUM(end - start) AS total, MIN(end - start) AS lo, MAX(end - start) AS hi"
-          " FROM CUPTI_ACTIVITY_KIND_KERNEL GROUP BY " + column
-        + ") g LEFT JOIN StringIds s ON s.id = g.nameId ORDER BY g.total DESC, s.value";
-    if (topN > 0)
-        sql += " LIMIT " + std::to_string(topN);
-    PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement groups, db.prepare(sql));
+    // One pass over the (name, duration) index gives every group; the totals are their sums.
+    PLACESCOPE_ASSIGN_OR_RETURN(
+        SqliteStatement groups,
+        db.prepare("SELECT g.nameId, COALESCE(s.value, '[unknown]'), g.n, g.total, g.lo, g.hi FROM (SELECT " + column
+                   + " AS nameId, COUNT(*) AS n, SUM(end - start) AS total, MIN(end - start) AS lo,"
+                     " MAX(end - start) AS hi FROM CUPTI_ACTIVITY_KIND_KERNEL GROUP BY " + column
+                   + ") g LEFT JOIN StringIds s ON s.id = g.nameId ORDER BY g.total DESC, s.value"));
     std::vector<int64_t> nameIds;
     while (groups.step()) {
+        ++summary.distinctNames;
+        summary.kernelCount += groups.columnInt(2);
+        summary.totalNs += groups.columnInt(3);
+        if (topN > 0 && summary.rows.size() >= topN)
+            continue;
         KernelSummaryRow row;
         nameIds.push_back(groups.columnInt(0));
         row.name = groups.columnText(1);
@@ -73,10 +69,11 @@ Result<KernelSummary> kernelSummary(SqliteDb& db, size_t topN, KernelNameKind na
         row.time.minNs = groups.columnInt(4);
         row.time.maxNs = groups.columnInt(5);
         row.time.averageNs = static_cast<double>(row.time.totalNs) / static_cast<double>(row.time.count);
-        row.timePercent = summary.totalNs ? 100.0 * static_cast<double>(row.time.totalNs) / summary.totalNs : 0;
         summary.rows.push_back(std::move(row));
     }
     PLACESCOPE_RETURN_IF_ERROR(groups.status());
+    for (auto& row : summary.rows)
+        row.timePercent = summary.totalNs ? 100.0 * static_cast<double>(row.time.totalNs) / summary.totalNs : 0;
     for (size_t i = 0; i < summary.rows.size(); ++i)
         PLACESCOPE_RETURN_IF_ERROR(fillDistribution(db, column, nameIds[i], summary.rows[i].time));
     return summary;

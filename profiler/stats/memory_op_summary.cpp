@@ -31,12 +31,14 @@ void fillTimes(const SqliteStatement& row, int first, MemoryOpRow& op)
 Result<std::vector<MemoryOpRow>> memoryOpSummary(SqliteDb& db)
 {
     std::vector<MemoryOpRow> rows;
-    const std::string aggregates
-        = "COUNT(*), COALESCE(SUM(bytes), 0), SUM(end - start), MIN(end - start), MAX(end - start)";
+    const std::string aggregates = "COUNT(*) AS n, COALESCE(SUM(bytes), 0) AS bytes, SUM(end - start) AS total,"
+                                   " MIN(end - start) AS lo, MAX(end - start) AS hi";
     PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement copies,
-                                db.prepare("SELECT m.copyKind, m.srcKind, m.dstKind, e.label, " + aggregates
-                                           + " FROM CUPTI_ACTIVITY_KIND_MEMCPY m LEFT JOIN ENUM_CUDA_MEMCPY_OPER e ON"
-                                             " e.id = m.copyKind GROUP BY 1, 2, 3 ORDER BY 7 DESC, 1, 2, 3"));
+                                db.prepare("SELECT g.copyKind, g.srcKind, g.dstKind, e.label, g.n, g.bytes, g.total,"
+                                           " g.lo, g.hi FROM (SELECT copyKind, srcKind, dstKind, " + aggregates
+                                           + " FROM CUPTI_ACTIVITY_KIND_MEMCPY GROUP BY 1, 2, 3) g LEFT JOIN"
+                                             " ENUM_CUDA_MEMCPY_OPER e ON e.id = g.copyKind"
+                                             " ORDER BY g.total DESC, 1, 2, 3"));
     while (copies.step()) {
         MemoryOpRow op;
         op.copyKind = copies.columnInt(0);
