@@ -12,7 +12,7 @@ namespace {
 
 void summarizeKernels(const TraceData& trace, AnalysisReport& report)
 {
-    std::unordered_map<int64_t, KernelSummary> byName;
+    std::unordered_map<int64_t, TopKernel> byName;
     static const std::regex kLayout(R"(nchwToNhwc|nhwcToNchw)");
     std::unordered_map<int64_t, bool> isLayout;
     for (const auto& op : trace.gpuOps) {

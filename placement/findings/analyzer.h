@@ -20,7 +20,7 @@ struct DeviceBreakdown
     int64_t bucketStartNs = 0, bucketNs = 0;
 };
 
-struct KernelSummary
+struct TopKernel
 {
     std::string name;
     int64_t count = 0;
@@ -53,7 +53,7 @@ struct AnalysisReport
     int64_t kernelCount = 0, kernelNs = 0, memcpyCount = 0, memsetCount = 0;
     int64_t layoutKernelCount = 0, layoutKernelNs = 0; // cuDNN nchwToNhwc / nhwcToNchw, whole trace
     std::vector<DeviceBreakdown> devices;
-    std::vector<KernelSummary> topKernels;
+    std::vector<TopKernel> topKernels;
     std::vector<MemoryCurve> memory;
     std::vector<std::string> notes;
     std::vector<Finding> findings;

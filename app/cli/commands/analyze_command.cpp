@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+// `placescope analyze run.sqlite [--model model.onnx] [--format text|md|html|json] [-o report.html]`: the
+// findings (what is wrong, the evidence, the saving per step and the fix), ranked by estimated saving. The
+// analysis lives in placement/findings and the writers in placement/report; this file parses arguments,
+// opens the trace and writes the report (atomically when -o is given).
+#include "app/cli/command_registry.h"
+#include "placement/findings/analyzer.h"
+#include "placement/report/report_writer.h"
+#include "profiler/store/trace_file.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+namespace placescope::cli {
+namespace {
+
+struct AnalyzeArgs
+{
+    std::string trace;
+    std::string model;
+    std::string format;
+    std::string output;
+};
+
+// The format from --format, else from the output file's extension, else text.
+Result<ReportFormat> chooseFormat(const AnalyzeArgs& args)
+{
+    if (!args.format.empty())
+        return parseReportFormat(args.format);
+    std::string ext = std::filesystem::path(args.output).extension().string();
+    if (ext == ".html" || ext == ".htm")
+        return ReportFormat::Html;
+    if (ext == ".json")
+        return ReportFormat::Json;
+    if (ext == ".md")
+        return ReportFormat::Markdown;
+    return ReportFormat::Text;
+}
+
+int runAnalyze(const AnalyzeArgs& args)
+{
+    auto format = chooseFormat(args);
+    if (!format.isOk()) {
+        std::fprintf(stderr, "placescope analyze: %s\n", format.status().message().c_str());
+        return 2;
+    }
+    if (!args.model.empty() && !std::filesystem::is_regular_file(args.model)) {
+        std::fprintf(stderr, "placescope analyze: model file not found: %s\n", args.model.c_str());
+        return 1;
+    }
+    auto db = openTrace(args.trace);
+    if (!db.isOk()) {
+        std::fprintf(stderr, "placescope analyze: %s\n", db.status().message().c_str());
+        return 1;
+    }
+    AnalysisOptions options;
+    options.modelPath = args.model;
+    auto report = analyzeTrace(*db, options);
+    if (!report.isOk()) {
+        std::fprintf(stderr, "placescope analyze: %s: %s\n", args.trace.c_str(), report.status().message().c_str());
+        return 1;
+    }
+    report->traceName = std::filesystem::path(args.trace).filename().string();
+    std::string text = renderReport(*report, *format);
+    if (args.output.empty() || args.output == "-") {
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        return 0;
+    }
+    Status written = writeReportFile(args.output, text);
+    if (!written.isOk()) {
+        std::fprintf(stderr, "placescope analyze: %s\n", written.message().c_str());
+        return 1;
+    }
+    std::fprintf(stderr, "placescope analyze: %zu finding(s), report written to %s\n", report->findings.size(),
+                 args.output.c_str());
+    return 0;
+}
+
+const CommandRegistration kRegistration {
+    "analyze", "Find wasted GPU time: ranked findings with evidence, saving per step and fixes", 40,
+    [](CLI::App& app) -> std::function<int()> {
+        auto args = std::make_shared<AnalyzeArgs>();
+        app.add_option("trace", args->trace, "Placescope trace (.sqlite; import other formats first)")->required();
+        app.add_option("--model", args->model, "ONNX model of the run, for the placement engine's estimates");
+        app.add_option("--format", args->format, "text, md, html or json (default: from -o's extension, else text)");
+        app.add_option("-o,--output", args->output, "Write the report here instead of stdout");
+        return [args] { return runAnalyze(*args); };
+    }
+};
+
+} // namespace
+} // namespace placescope::cli

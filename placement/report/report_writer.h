@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+// Report writers: turn an AnalysisReport into text (terminal), Markdown, JSON (scripts) or one self-contained
+// HTML file with inline SVG plots. Pure functions returning the whole document; writing the file atomically
+// is the caller's job (writeReportFile).
+#pragma once
+
+#include "placement/findings/analyzer.h"
+
+#include <string>
+
+namespace placescope {
+
+enum class ReportFormat { Text, Markdown, Html, Json };
+
+Result<ReportFormat> parseReportFormat(const std::string& name);
+std::string renderReport(const AnalysisReport& report, ReportFormat format);
+
+std::string renderTextReport(const AnalysisReport& report);
+std::string renderMarkdownReport(const AnalysisReport& report);
+std::string renderJsonReport(const AnalysisReport& report);
+std::string renderHtmlReport(const AnalysisReport& report);
+
+// Writes `content` to `path` through a temporary file and a rename: no half-written report on failure.
+Status writeReportFile(const std::string& path, const std::string& content);
+
+} // namespace placescope

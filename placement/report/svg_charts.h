@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+// Small inline-SVG chart builders for the HTML report: horizontal stacked bars, line charts with an optional
+// limit line, and a horizontal bar chart. They return SVG markup (no scripts, no external resources) so a
+// report stays one self-contained file. Pure functions.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace placescope {
+
+std::string htmlEscape(const std::string& text);
+
+struct ChartSegment
+{
+    std::string name;
+    std::string color;
+    double value = 0.0;
+};
+
+struct StackedRow
+{
+    std::string label;
+    std::vector<ChartSegment> segments; // drawn left to right, scaled to the row total
+};
+
+// One bar per row, each 100 % wide; the legend lists the segment names of the first row.
+std::string svgStackedBars(const std::vector<StackedRow>& rows, int width = 860);
+
+struct LineSeries
+{
+    std::string name;
+    std::string color;
+    std::vector<double> x;
+    std::vector<double> y;
+};
+
+struct LineChartOptions
+{
+    std::string xLabel;
+    std::string yLabel;
+    double yMax = 0.0;          // 0: from the data (and the limit)
+    double limit = -1.0;        // horizontal dashed line (e.g. device capacity); < 0: none
+    std::string limitLabel;
+    bool percentAxis = false;   // y values are fractions 0..1 shown as %
+    int width = 860;
+    int height = 240;
+};
+std::string svgLineChart(const std::vector<LineSeries>& series, const LineChartOptions& options);
+
+struct BarItem
+{
+    std::string label;
+    double value = 0.0;
+    std::string valueText;
+    std::string color;
+};
+std::string svgBarChart(const std::vector<BarItem>& items, int width = 860);
+
+} // namespace placescope
