@@ -205,8 +205,8 @@ CREATE TABLE TARGET_INFO_GPU (
 --   source_file     file name (not path) of the input, when imported
 --   tool_version    Placescope version that wrote the file
 --   created_at_utc  ISO 8601 time the file was written
--- Optional keys: schema_version_origin, kineto_schema_version, nsys_export_version, nsys_product_version, cuda_runtime_version,
---   cuda_driver_version, cupti_version, distributed_backend, world_size, trace_base_time_ns, capture_*.
+-- Optional keys: schema_version_origin, kineto_schema_version, nsys_export_version, nsys_product_version,
+--   cuda_runtime_version, cuda_driver_version, cupti_version, distributed_backend, world_size, trace_base_time_ns, capture_*.
 CREATE TABLE PS_META (
     key TEXT PRIMARY KEY,
     value TEXT
