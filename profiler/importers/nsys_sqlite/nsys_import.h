@@ -44,6 +44,7 @@ private:
 
     Status importMeta();
     Status importGpus();
+    Status importEarlyGpuTable();
     Status importKernels();
     Status importMemcpys();
     Status importMemsets();

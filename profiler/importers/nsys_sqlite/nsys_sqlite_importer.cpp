@@ -144,6 +144,35 @@ Status NsysImport::importGpus()
             *fields[i] = t.integer(4 + i);
         m_writer.add(gpu);
     }
+    PLACESCOPE_RETURN_IF_ERROR(t.status());
+    return t.exists() ? Status::ok() : importEarlyGpuTable();
+}
+
+// Exports from early 2021 and before name the table TARGET_INFO_CUDA_GPU, keyed by deviceId, with CUDA's
+// property names (numMultiprocessors, computeCapabilityMajor...).
+Status NsysImport::importEarlyGpuTable()
+{
+    PLACESCOPE_ASSIGN_OR_RETURN(
+        NsysTable t, NsysTable::open(m_db, "TARGET_INFO_CUDA_GPU",
+                                     { { "deviceId" }, { "id" }, { "name" }, { "busLocation" }, { "uuid" },
+                                       { "totalMemory" }, { "numMultiprocessors" }, { "computeCapabilityMajor" },
+                                       { "computeCapabilityMinor" }, { "numThreadsPerWarp" },
+                                       { "maxWarpsPerMultiprocessor" }, { "l2CacheSize" } }));
+    while (t.next()) {
+        GpuInfo gpu;
+        gpu.id = t.integer(0).value_or(t.integer(1).value_or(0));
+        gpu.name = t.text(2);
+        gpu.busLocation = t.text(3);
+        gpu.uuid = t.text(4);
+        gpu.totalMemory = t.integer(5);
+        gpu.smCount = t.integer(6);
+        gpu.computeMajor = t.integer(7);
+        gpu.computeMinor = t.integer(8);
+        gpu.threadsPerWarp = t.integer(9);
+        gpu.maxWarpsPerSm = t.integer(10);
+        gpu.l2CacheSize = t.integer(11);
+        m_writer.add(gpu);
+    }
     return t.status();
 }
 

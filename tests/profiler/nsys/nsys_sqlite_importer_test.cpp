@@ -146,6 +146,9 @@ TEST_F(NsysImporterTest, OlderSchemaWithMissingColumnsAndTables)
         INSERT INTO CUDA_GPU_MEMORY_USAGE_EVENTS VALUES (50, 42 * 16777216, 0, 4096, 1048576, 2, 0);
         CREATE TABLE ThreadNames (nameId INT, priority INT, globalTid INT);
         INSERT INTO ThreadNames VALUES (3, 0, 42 * 16777216 + 43);
+        CREATE TABLE TARGET_INFO_CUDA_GPU (deviceId INT, name TEXT, numMultiprocessors INT,
+            computeCapabilityMajor INT, computeCapabilityMinor INT);
+        INSERT INTO TARGET_INFO_CUDA_GPU VALUES (0, 'Tesla V100-SXM2-32GB', 80, 7, 0);
     )sql");
     auto summary = importTraces({ path }, m_out, {});
     ASSERT_TRUE(summary.isOk()) << summary.status().message();
@@ -166,6 +169,9 @@ TEST_F(NsysImporterTest, OlderSchemaWithMissingColumnsAndTables)
               1);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM PS_THREADS WHERE tid = 43 AND name = 'main'"), 1);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM PS_META WHERE key = 'nsys_export_version'"), 0);
+    EXPECT_EQ(count(*db, "SELECT smCount * 10 + computeMajor FROM TARGET_INFO_GPU WHERE id = 0"
+                         " AND name = 'Tesla V100-SXM2-32GB'"),
+              807);
 }
 
 TEST_F(NsysImporterTest, BadRowsAreCountedAndSkipped)
