@@ -36,8 +36,9 @@ bool isDataLoadingRange(const std::string& name)
     return std::regex_search(name, kLoad);
 }
 
-bool isSyncApi(const std::string& name)
+bool isSyncApi(const std::string& fullName)
 {
+    const std::string name = apiBaseName(fullName);
     if (name.find("Synchronize") != std::string::npos)
         return true;
     // Synchronous copies and frees block the host until the device is done.
@@ -70,14 +71,15 @@ DeviceTimeline DeviceTimeline::build(const TraceData& trace, const StepSet& step
     for (const auto& op : trace.gpuOps)
         opsByLane[{ op.globalPid, op.deviceId }].push_back(&op);
 
-    std::unordered_map<uint64_t, int64_t> launchStart; // (pid, correlation) -> API call start
+    // (pid, correlation) -> end of the API call that submitted the op: from then on the GPU could run it.
+    std::unordered_map<uint64_t, int64_t> launchStart;
     launchStart.reserve(trace.apiCalls.size());
     std::unordered_map<int64_t, bool> syncName;
     std::map<int64_t, std::vector<Interval>> syncsByPid;
     for (const auto& call : trace.apiCalls) {
         int64_t globalPid = call.globalTid / 0x1000000 * 0x1000000;
         if (call.correlationId >= 0)
-            launchStart.emplace(TraceData::correlationKey(globalPid, call.correlationId), call.startNs);
+            launchStart.emplace(TraceData::correlationKey(globalPid, call.correlationId), call.endNs);
         auto [it, inserted] = syncName.emplace(call.nameId, false);
         if (inserted)
             it->second = isSyncApi(trace.name(call.nameId));

@@ -2,10 +2,10 @@
 // DeviceTimeline: what each GPU did over the analysed steps, computed once for all rules and the report:
 // busy time split into compute / communication (NCCL) / copies, idle time split by cause, and utilization
 // over time. Idle causes follow HTA's idle breakdown, extended with input-bound and sync waits:
-//   - the next GPU op's launch call started after the GPU went idle -> the host was late; of that time,
+//   - the next GPU op's launch call returned (submitted it) after the GPU went idle -> the host was late; of that time,
 //     what overlaps data-loading ranges on the host is input-bound, what follows a host sync that drained
 //     the queue is a sync wait, the rest is host-bound;
-//   - the op was launched before the GPU went idle but started later -> launch latency / dependency ("other").
+//   - the op was submitted before the GPU went idle but started later -> launch latency / dependency ("other").
 // Immutable after build(); safe to read from several threads.
 #pragma once
 

@@ -44,6 +44,31 @@ void RuleContext::setTimeSaving(Finding& finding, int64_t savedNsInSteps, std::s
     finding.saving.upperBound = upperBound;
 }
 
+void RuleContext::setLaneSaving(Finding& finding, const std::vector<int64_t>& nsPerLane, std::string method,
+                                bool upperBound) const
+{
+    int64_t savedNs = 0, stepCount = 0, stepNs = 0;
+    for (size_t i = 0; i < nsPerLane.size() && i < timeline.lanes.size(); ++i) {
+        int64_t count = 0, duration = 0;
+        for (const auto& s : steps.steps)
+            if (s.globalPid == timeline.lanes[i].globalPid) {
+                ++count;
+                duration += s.endNs - s.startNs;
+            }
+        if (count == 0) {
+            count = steps.count();
+            duration = steps.totalNs();
+        }
+        savedNs += std::max<int64_t>(0, nsPerLane[i]);
+        stepCount += count;
+        stepNs += duration;
+    }
+    finding.saving.perStepMs = stepCount > 0 ? static_cast<double>(savedNs) / 1e6 / static_cast<double>(stepCount) : 0.0;
+    finding.saving.percentOfStep = stepNs > 0 ? 100.0 * static_cast<double>(savedNs) / static_cast<double>(stepNs) : 0.0;
+    finding.saving.method = std::move(method);
+    finding.saving.upperBound = upperBound;
+}
+
 std::string RuleContext::deviceName() const
 {
     return trace.devices.empty() || trace.devices.front().name.empty() ? "GPU" : trace.devices.front().name;

@@ -48,6 +48,10 @@ struct RuleContext
     bool inSteps(int64_t ns) const { return steps.contains(ns); }
     // Fills saving.perStepMs / percentOfStep from a total inside the steps.
     void setTimeSaving(Finding& finding, int64_t savedNsInSteps, std::string method, bool upperBound = true) const;
+    // Same for a figure summed per GPU lane: divided by the steps of each lane's process (all steps when the
+    // steps are not per process), so multi-GPU and multi-rank traces give a per-GPU, per-step figure.
+    void setLaneSaving(Finding& finding, const std::vector<int64_t>& nsPerLane, std::string method,
+                       bool upperBound = true) const;
     std::string deviceName() const;     // first GPU's name, or "GPU"
 };
 

@@ -27,6 +27,17 @@ Status forEachRow(SqliteDb& db, const char* table, const std::string& sql, RowFn
 
 } // namespace
 
+std::string apiBaseName(const std::string& name)
+{
+    size_t v = name.rfind("_v");
+    if (v == std::string::npos || v + 2 >= name.size())
+        return name;
+    for (size_t i = v + 2; i < name.size(); ++i)
+        if (name[i] < '0' || name[i] > '9')
+            return name;
+    return name.substr(0, v);
+}
+
 const std::string& TraceData::name(int64_t nameId) const
 {
     static const std::string kUnknown = "?";

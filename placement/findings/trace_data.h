@@ -16,6 +16,9 @@
 
 namespace placescope {
 
+// A CUDA API name without the version suffix nsys adds ("cudaMemcpy_v3020" -> "cudaMemcpy").
+std::string apiBaseName(const std::string& name);
+
 struct GpuOp // a kernel, memcpy or memset on a device
 {
     enum class Kind : uint8_t { Kernel, Memcpy, Memset };

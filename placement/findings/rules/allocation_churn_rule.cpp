@@ -10,8 +10,9 @@
 namespace placescope {
 namespace {
 
-bool isAllocApi(const std::string& name)
+bool isAllocApi(const std::string& fullName)
 {
+    const std::string name = apiBaseName(fullName);
     static const char* kNames[] = { "cudaMalloc", "cudaFree", "cuMemAlloc", "cuMemAlloc_v2", "cuMemFree",
                                     "cuMemFree_v2", "cudaMallocManaged", "cudaMallocAsync", "cudaFreeAsync",
                                     "cudaMallocHost", "cudaFreeHost", "cudaHostAlloc", "cuMemCreate", "cuMemRelease" };

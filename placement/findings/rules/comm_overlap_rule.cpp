@@ -18,8 +18,10 @@ public:
         int64_t commNs = 0, exposedNs = 0, windowNs = 0;
         Evidence e { "communication kernel time with no compute kernel running" };
         std::vector<EvidenceRange> ex;
+        std::vector<int64_t> perLane;
         for (const auto& lane : ctx.timeline.lanes) {
             IntervalList exposed = subtractIntervals(lane.commBusy, lane.computeBusy);
+            perLane.push_back(totalLength(exposed));
             commNs += totalLength(lane.commBusy);
             exposedNs += totalLength(exposed);
             windowNs += totalLength(lane.window);
@@ -44,7 +46,7 @@ public:
             + " of the steps (part of it may be waiting for slower ranks).";
         f.evidence.push_back(std::move(e));
         f.evidence.push_back({ "all communication kernel time", 0, commNs });
-        ctx.setTimeSaving(f, exposedNs / static_cast<int64_t>(ctx.timeline.lanes.size()),
+        ctx.setLaneSaving(f, perLane,
                           "exposed communication time per step and GPU; an upper bound reached only with full overlap");
         f.fix = { "DDP: tune bucket_cap_mb, gradient_as_bucket_view=True, static_graph=True; FSDP: "
                   "backward_prefetch=BACKWARD_PRE, forward_prefetch=True; gradient accumulation with no_sync()",

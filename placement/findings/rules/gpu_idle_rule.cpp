@@ -101,9 +101,12 @@ public:
                     }
             lowUtil.examples.assign(chunks.begin(), chunks.begin() + std::min<size_t>(5, chunks.size()));
             f.evidence.push_back(std::move(lowUtil));
-            ctx.setTimeSaving(f, causeNs / laneCount,
+            std::vector<int64_t> perLane;
+            for (const auto& lane : lanes)
+                perLane.push_back(lane.causeNs[c]);
+            ctx.setLaneSaving(f, perLane,
                               "the " + std::string(idleCauseName(text.cause))
-                                  + " idle time per step (averaged over " + std::to_string(laneCount)
+                                  + " idle time per step and GPU (" + std::to_string(laneCount)
                                   + " GPU lane(s)); an upper bound: removing the cause lets the GPU run back to "
                                     "back only if the host then keeps ahead");
             f.fix = text.fix;

@@ -49,11 +49,14 @@ public:
                 launchExcessNs += std::max<int64_t>(0, launchNs - kGraphReplayNsPerKernel);
             }
         }
-        int64_t hostBoundNs = 0;
-        for (const auto& lane : ctx.timeline.lanes)
+        int64_t hostBoundNs = 0, windowNs = 0;
+        std::vector<int64_t> perLane;
+        for (const auto& lane : ctx.timeline.lanes) {
             hostBoundNs += lane.causeNs[static_cast<int>(IdleCause::HostBound)];
-        hostBoundNs /= std::max<int64_t>(1, static_cast<int64_t>(ctx.timeline.lanes.size()));
-        double hostBoundPercent = ctx.percent(hostBoundNs);
+            windowNs += totalLength(lane.window);
+            perLane.push_back(lane.causeNs[static_cast<int>(IdleCause::HostBound)]);
+        }
+        double hostBoundPercent = windowNs > 0 ? 100.0 * static_cast<double>(hostBoundNs) / static_cast<double>(windowNs) : 0.0;
         if (inStepKernels == 0 || inStepShort * 2 < inStepKernels || hostBoundPercent < 3.0)
             return;
         Finding f;
@@ -62,7 +65,12 @@ public:
         addLongestExamples(shortKernels, std::move(ex));
         f.evidence.push_back(std::move(shortKernels));
         f.evidence.push_back({ "host-bound GPU idle time in the steps", 0, hostBoundNs });
-        ctx.setTimeSaving(f, std::min(hostBoundNs, launchExcessNs),
+        // Scale the per-lane host-bound idle down to the launch excess when that is smaller.
+        if (launchExcessNs < hostBoundNs)
+            for (auto& v : perLane)
+                v = static_cast<int64_t>(static_cast<double>(v) * static_cast<double>(launchExcessNs)
+                                         / static_cast<double>(hostBoundNs));
+        ctx.setLaneSaving(f, perLane,
                           "the smaller of the host-bound GPU idle time and the short kernels' launch time beyond "
                           "1 us per kernel (the cost of a CUDA Graph replay), per step");
         f.severity = severityForShare(hostBoundPercent, 3.0, 15.0);

@@ -2,7 +2,7 @@
 // Many small host<->device copies per step: each pays the fixed cost of a transfer (launch + latency), so
 // batching them into one buffer saves all but one of those costs. Saving: the small copies' time in the
 // steps minus one batched copy per step and direction (the shortest small copy's time as the fixed cost plus
-// the bytes at the best bandwidth measured for that direction).
+// the bytes at the best bandwidth of the larger copies in that direction, else 10 GB/s).
 #include "placement/findings/rules/rules.h"
 
 #include "profiler/model/cuda_enums.h"
@@ -11,6 +11,9 @@
 
 namespace placescope {
 namespace {
+
+// 10 GB/s: a conservative PCIe figure used when the trace has no large copy in that direction to measure.
+constexpr double kAssumedBytesPerNs = 10.0;
 
 class SmallCopyRule final : public FindingRule
 {
@@ -31,7 +34,7 @@ public:
             for (const auto& op : ctx.trace.gpuOps) {
                 if (op.kind != GpuOp::Kind::Memcpy || op.copyKind != static_cast<int64_t>(kind))
                     continue;
-                if (op.durationNs() > 0)
+                if (op.durationNs() > 0 && op.bytes > ctx.options.smallCopyBytes)
                     bestBw = std::max(bestBw, static_cast<double>(op.bytes) / static_cast<double>(op.durationNs()));
                 if (op.bytes > ctx.options.smallCopyBytes)
                     continue;
@@ -49,7 +52,9 @@ public:
             int64_t steps = std::max<int64_t>(1, ctx.steps.count());
             if (inStepCount < ctx.options.smallCopyMinCount * steps)
                 continue;
-            int64_t batchedNs = steps * minNs + (bestBw > 0 ? static_cast<int64_t>(inStepBytes / bestBw) : 0);
+            if (bestBw <= 0)
+                bestBw = kAssumedBytesPerNs;
+            int64_t batchedNs = steps * minNs + static_cast<int64_t>(static_cast<double>(inStepBytes) / bestBw);
             savedNs += std::max<int64_t>(0, inStepNs - batchedNs);
             totalCount += e.count;
             addLongestExamples(e, std::move(ex));
@@ -61,7 +66,7 @@ public:
         f.title = "Many small copies should be batched";
         ctx.setTimeSaving(f, savedNs,
                           "device time of the small copies in the steps minus one batched copy per step and direction "
-                          "(fixed cost = the shortest small copy, plus the bytes at the best measured bandwidth)");
+                          "(fixed cost = the shortest small copy, plus the bytes at the best bandwidth measured on larger copies, or 10 GB/s when there are none)");
         f.severity = severityForShare(f.saving.percentOfStep, ctx.options.warnPercent, ctx.options.highPercent);
         f.summary = std::to_string(totalCount) + " copies of at most " + formatBytes(ctx.options.smallCopyBytes)
             + " each; every one pays the fixed cost of a transfer.";

@@ -44,7 +44,7 @@ public:
         for (const auto& call : ctx.trace.apiCalls) {
             auto [it, inserted] = apiKind.emplace(call.nameId, 0);
             if (inserted) {
-                const std::string& n = ctx.trace.name(call.nameId);
+                const std::string n = apiBaseName(ctx.trace.name(call.nameId));
                 it->second = isSyncCopyApi(n) ? 1 : isSyncMemsetApi(n) ? 2 : 0;
             }
             if (it->second == 0)
