@@ -10,6 +10,9 @@ namespace {
 template <typename T>
 void sortByStart(std::vector<T>& items)
 {
+    auto byStart = [](const T& a, const T& b) { return a.startNs < b.startNs; };
+    if (std::is_sorted(items.begin(), items.end(), byStart)) // producers usually write in time order
+        return;
     std::stable_sort(items.begin(), items.end(), [](const T& a, const T& b) { return a.startNs < b.startNs; });
 }
 

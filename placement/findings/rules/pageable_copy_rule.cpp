@@ -2,7 +2,8 @@
 // Copies from or to pageable host memory (nsys cuda_memcpy_async): the driver stages them through a pinned
 // buffer, so they run at a fraction of the link's bandwidth and block the host. Saving: the copies at the
 // pinned bandwidth measured in the same trace (same direction, >= 1 MiB of pinned copies), else at twice the
-// measured pageable bandwidth (the usual staging penalty), minus their current time.
+// measured pageable bandwidth (the usual staging penalty) capped at the host link's practical bandwidth, minus
+// their current time.
 #include "placement/findings/rules/rules.h"
 
 #include "profiler/model/cuda_enums.h"
@@ -23,6 +24,16 @@ bool isPinnedHostCopy(const GpuOp& op)
 {
     return op.kind == GpuOp::Kind::Memcpy
         && (op.srcKind == static_cast<int64_t>(MemKind::Pinned) || op.dstKind == static_cast<int64_t>(MemKind::Pinned));
+}
+
+// Practical pinned host<->device bandwidth of the host link: PCIe 4.0 x16 (A100 and older) about 25 GB/s,
+// PCIe 5.0 / NVLink-C2C parts (H100, H200, GH200, B200) about 50 GB/s. Bytes per ns = GB/s.
+double linkCeilingBytesPerNs(const std::string& deviceName)
+{
+    for (const char* fast : { "H100", "H200", "H800", "H20", "GH200", "B100", "B200", "GB200" })
+        if (deviceName.find(fast) != std::string::npos)
+            return 50.0;
+    return 25.0;
 }
 
 class PageableCopyRule final : public FindingRule
@@ -72,8 +83,12 @@ public:
             total += d.count;
             totalNs += d.ns;
             double pageableBw = d.ns > 0 ? static_cast<double>(d.bytes) / static_cast<double>(d.ns) : 0.0; // B/ns
-            double pinnedBw = 2.0 * pageableBw;
-            std::string source = "2x the measured pageable bandwidth (no pinned " + dir + " copies to measure)";
+            double ceiling = linkCeilingBytesPerNs(ctx.deviceName());
+            double pinnedBw = std::max(pageableBw, std::min(2.0 * pageableBw, ceiling));
+            char ceilingText[32];
+            std::snprintf(ceilingText, sizeof ceilingText, "%.0f GB/s", ceiling);
+            std::string source = "2x the measured pageable bandwidth, capped at the host link's " + std::string(ceilingText)
+                + " (no pinned " + dir + " copies to measure)";
             if (d.pinnedBytes >= (1 << 20) && d.pinnedNs > 0) {
                 pinnedBw = std::max(pageableBw, static_cast<double>(d.pinnedBytes) / static_cast<double>(d.pinnedNs));
                 source = "the pinned " + dir + " bandwidth measured in this trace";

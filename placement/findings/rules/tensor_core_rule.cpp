@@ -41,11 +41,17 @@ bool isGemmOp(const std::string& name)
 // Any dimension of the op's input shapes (besides batch-like first dims of size 1) not a multiple of 8.
 bool hasDimNotMultipleOf8(const std::string& dimsJson)
 {
-    static const std::regex kNumber(R"(\d+)");
-    for (auto it = std::sregex_iterator(dimsJson.begin(), dimsJson.end(), kNumber); it != std::sregex_iterator(); ++it) {
-        long long v = std::stoll(it->str());
-        if (v > 8 && v % 8 != 0)
+    // A hand-rolled digit scan: this runs once per recorded GEMM/conv op (hundreds of thousands in big traces).
+    long long value = -1;
+    for (size_t i = 0; i <= dimsJson.size(); ++i) {
+        char c = i < dimsJson.size() ? dimsJson[i] : ' ';
+        if (c >= '0' && c <= '9') {
+            value = (value < 0 ? 0 : value) * 10 + (c - '0');
+            continue;
+        }
+        if (value > 8 && value % 8 != 0)
             return true;
+        value = -1;
     }
     return false;
 }
@@ -90,8 +96,14 @@ public:
             }
         }
         Evidence odd { "GEMM/conv ops with dimensions not a multiple of 8 (from recorded input shapes)" };
+        std::unordered_map<int64_t, bool> gemmOp;
         for (const auto& r : ctx.trace.hostRanges) {
-            if (r.inputDims.empty() || !isGemmOp(ctx.trace.name(r.nameId)) || !hasDimNotMultipleOf8(r.inputDims))
+            if (r.inputDims.empty())
+                continue;
+            auto [g, inserted] = gemmOp.emplace(r.nameId, false);
+            if (inserted)
+                g->second = isGemmOp(ctx.trace.name(r.nameId));
+            if (!g->second || !hasDimNotMultipleOf8(r.inputDims))
                 continue;
             if (odd.count < 5)
                 odd.examples.push_back({ r.startNs, r.endNs, ctx.trace.name(r.nameId) + " " + r.inputDims.substr(0, 60) });
