@@ -52,18 +52,27 @@ std::string axisValue(double v, bool percent)
 
 std::string svgStackedBars(const std::vector<StackedRow>& rows, int width)
 {
-    const int labelW = 150, barH = 26, gap = 10, legendH = 28;
+    const int labelW = 150, barH = 26, gap = 10;
+    // Legend first, wrapped to the chart width (about 6.5 px per character at 11 px).
+    std::string legend;
+    double x = labelW;
+    int legendRows = rows.empty() ? 0 : 1;
+    for (size_t i = 0; !rows.empty() && i < rows.front().segments.size(); ++i) {
+        const auto& seg = rows.front().segments[i];
+        double w = 26 + 6.5 * static_cast<double>(seg.name.size());
+        if (x + w > width && x > labelW) {
+            x = labelW;
+            ++legendRows;
+        }
+        double y = 6 + 18.0 * (legendRows - 1);
+        legend += "<rect x='" + fmt(x) + "' y='" + fmt(y) + "' width='12' height='12' fill='" + seg.color
+            + "'/><text x='" + fmt(x + 16) + "' y='" + fmt(y + 11) + "' class='lg'>" + htmlEscape(seg.name) + "</text>";
+        x += w;
+    }
+    const int legendH = 10 + 18 * legendRows;
     int height = legendH + static_cast<int>(rows.size()) * (barH + gap) + 4;
     std::string s = "<svg xmlns='http://www.w3.org/2000/svg' width='" + std::to_string(width) + "' height='"
-        + std::to_string(height) + "' role='img'>";
-    if (!rows.empty()) {
-        double x = labelW;
-        for (const auto& seg : rows.front().segments) {
-            s += "<rect x='" + fmt(x) + "' y='6' width='12' height='12' fill='" + seg.color + "'/><text x='"
-                + fmt(x + 16) + "' y='17' class='lg'>" + htmlEscape(seg.name) + "</text>";
-            x += 24 + 7.0 * static_cast<double>(seg.name.size());
-        }
-    }
+        + std::to_string(height) + "' role='img'>" + legend;
     const double barW = width - labelW - 10;
     for (size_t i = 0; i < rows.size(); ++i) {
         int y = legendH + static_cast<int>(i) * (barH + gap);
@@ -71,7 +80,7 @@ std::string svgStackedBars(const std::vector<StackedRow>& rows, int width)
         double total = 0;
         for (const auto& seg : rows[i].segments)
             total += std::max(0.0, seg.value);
-        double x = labelW;
+        x = labelW;
         for (const auto& seg : rows[i].segments) {
             if (total <= 0 || seg.value <= 0)
                 continue;
@@ -117,7 +126,12 @@ std::string svgLineChart(const std::vector<LineSeries>& series, const LineChartO
             + "' class='grid'/><text x='" + fmt(left - 6) + "' y='" + fmt(py(v) + 4) + "' class='ax' text-anchor='end'>"
             + axisValue(v, o.percentAxis) + "</text>";
     }
-    s += "<text x='" + fmt(left + w / 2) + "' y='" + fmt(o.height - 6.0) + "' class='ax' text-anchor='middle'>"
+    for (int t = 0; t <= 5; ++t) {
+        double v = xMin + (xMax - xMin) * t / 5;
+        s += "<text x='" + fmt(px(v)) + "' y='" + fmt(top + h + 13) + "' class='ax' text-anchor='middle'>"
+            + axisValue(v, false) + "</text>";
+    }
+    s += "<text x='" + fmt(left + w / 2) + "' y='" + fmt(o.height - 4.0) + "' class='ax' text-anchor='middle'>"
         + htmlEscape(o.xLabel) + "</text>";
     s += "<text x='4' y='14' class='ax'>" + htmlEscape(o.yLabel) + "</text>";
     if (o.limit >= 0) {
@@ -143,7 +157,7 @@ std::string svgLineChart(const std::vector<LineSeries>& series, const LineChartO
 
 std::string svgBarChart(const std::vector<BarItem>& items, int width)
 {
-    const int labelW = 380, barH = 18, gap = 6;
+    const int labelW = 340, barH = 18, gap = 6;
     int height = static_cast<int>(items.size()) * (barH + gap) + 4;
     double maxV = 0;
     for (const auto& it : items)
@@ -152,10 +166,10 @@ std::string svgBarChart(const std::vector<BarItem>& items, int width)
         maxV = 1;
     std::string s = "<svg xmlns='http://www.w3.org/2000/svg' width='" + std::to_string(width) + "' height='"
         + std::to_string(height) + "' role='img'>";
-    const double barW = width - labelW - 90;
+    const double barW = width - labelW - 170; // room for the value text
     for (size_t i = 0; i < items.size(); ++i) {
         int y = static_cast<int>(i) * (barH + gap);
-        std::string label = items[i].label.size() > 58 ? items[i].label.substr(0, 55) + "..." : items[i].label;
+        std::string label = items[i].label.size() > 52 ? items[i].label.substr(0, 49) + "..." : items[i].label;
         double w = std::max(1.0, barW * items[i].value / maxV);
         s += "<text x='0' y='" + std::to_string(y + 13) + "' class='lb'><title>" + htmlEscape(items[i].label)
             + "</title>" + htmlEscape(label) + "</text><rect x='" + std::to_string(labelW) + "' y='" + std::to_string(y)
