@@ -99,7 +99,8 @@ std::string memoryChart(const MemoryCurve& m)
     }
     LineChartOptions o;
     o.xLabel = "time (ms)";
-    o.yLabel = "bytes on GPU " + std::to_string(m.deviceId);
+    o.yLabel = "GPU " + std::to_string(m.deviceId) + " memory";
+    o.bytesAxis = true;
     if (m.capacityBytes > 0) {
         o.limit = static_cast<double>(m.capacityBytes);
         o.limitLabel = "capacity " + formatBytes(m.capacityBytes);

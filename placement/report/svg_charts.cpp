@@ -32,10 +32,14 @@ std::string fmt(double v)
     return buf;
 }
 
-std::string axisValue(double v, bool percent)
+std::string axisValue(double v, bool percent, bool bytes = false)
 {
     char buf[32];
-    if (percent)
+    if (bytes && v >= 1073741824.0)
+        std::snprintf(buf, sizeof buf, "%.1f GiB", v / 1073741824.0);
+    else if (bytes && v >= 1048576.0)
+        std::snprintf(buf, sizeof buf, "%.0f MiB", v / 1048576.0);
+    else if (percent)
         std::snprintf(buf, sizeof buf, "%.0f%%", v * 100);
     else if (v >= 1e9)
         std::snprintf(buf, sizeof buf, "%.1f G", v / 1e9);
@@ -124,7 +128,7 @@ std::string svgLineChart(const std::vector<LineSeries>& series, const LineChartO
         double v = yMax * t / 4;
         s += "<line x1='" + fmt(left) + "' x2='" + fmt(left + w) + "' y1='" + fmt(py(v)) + "' y2='" + fmt(py(v))
             + "' class='grid'/><text x='" + fmt(left - 6) + "' y='" + fmt(py(v) + 4) + "' class='ax' text-anchor='end'>"
-            + axisValue(v, o.percentAxis) + "</text>";
+            + axisValue(v, o.percentAxis, o.bytesAxis) + "</text>";
     }
     for (int t = 0; t <= 5; ++t) {
         double v = xMin + (xMax - xMin) * t / 5;
@@ -139,7 +143,7 @@ std::string svgLineChart(const std::vector<LineSeries>& series, const LineChartO
             + fmt(py(o.limit)) + "' class='limit'/><text x='" + fmt(left + w - 4) + "' y='" + fmt(py(o.limit) - 4)
             + "' class='ax' text-anchor='end'>" + htmlEscape(o.limitLabel) + "</text>";
     }
-    double lx = left;
+    double lx = std::max(left, 24 + 6.5 * static_cast<double>(o.yLabel.size()));
     for (const auto& sr : series) {
         std::string pts;
         for (size_t i = 0; i < sr.x.size(); ++i) {

@@ -43,6 +43,7 @@ struct LineChartOptions
     double limit = -1.0;        // horizontal dashed line (e.g. device capacity); < 0: none
     std::string limitLabel;
     bool percentAxis = false;   // y values are fractions 0..1 shown as %
+    bool bytesAxis = false;     // y values are bytes, shown in GiB/MiB
     int width = 860;
     int height = 240;
 };
