@@ -224,6 +224,32 @@ TEST_F(NsysImporterTest, TruncatedExportLeavesNoOutput)
     EXPECT_FALSE(std::filesystem::exists(m_out + ".partial"));
 }
 
+// Garbage written over pages of the real export (not only at its end): each import either succeeds or fails with
+// a message, never crashes, and leaves no output when it fails.
+TEST_F(NsysImporterTest, CorruptPagesFailCleanly)
+{
+    std::ifstream in(kCloverleaf, std::ios::binary);
+    const std::string original((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    int failures = 0;
+    for (size_t offset : { size_t(4096), size_t(64 * 1024), original.size() / 2, original.size() - 8192 }) {
+        std::string bytes = original;
+        for (size_t i = 0; i < 4096 && offset + i < bytes.size(); ++i)
+            bytes[offset + i] = static_cast<char>((i * 131 + offset) & 0xFF);
+        std::string corrupt = (m_dir / ("corrupt_" + std::to_string(offset) + ".sqlite")).string();
+        std::ofstream(corrupt, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+        std::string out = (m_dir / ("out_" + std::to_string(offset) + ".sqlite")).string();
+        auto summary = importTraces({ corrupt }, out, {});
+        if (!summary.isOk()) {
+            ++failures;
+            EXPECT_FALSE(summary.status().message().empty());
+            EXPECT_EQ(summary.status().message().find('\n'), std::string::npos);
+            EXPECT_FALSE(std::filesystem::exists(out));
+        }
+        EXPECT_FALSE(std::filesystem::exists(out + ".partial"));
+    }
+    EXPECT_GT(failures, 0); // SQLite notices at least some of the damage
+}
+
 TEST_F(NsysImporterTest, ReportsProgressAndHonoursCancel)
 {
     ImportOptions options;
