@@ -132,7 +132,24 @@ DeviceTimeline DeviceTimeline::build(const TraceData& trace, const StepSet& step
                 it->second = isCommunicationKernel(trace.name(op->nameId));
             (it->second ? comm : compute).push_back({ op->startNs, op->endNs });
         }
-        lane.window = intersectIntervals(stepsOfPid(steps, lane.globalPid), IntervalList { { first, last } });
+        // GPU work runs behind the host: a step's window on the GPU lasts until the work launched during the
+        // step has finished, even when the host's step range ended earlier.
+        IntervalList stepWindows = stepsOfPid(steps, lane.globalPid);
+        std::vector<Interval> extended(stepWindows.begin(), stepWindows.end());
+        for (const GpuOp* op : ops) {
+            if (op->correlationId < 0)
+                continue;
+            auto it = launchStart.find(TraceData::correlationKey(lane.globalPid, op->correlationId));
+            if (it == launchStart.end())
+                continue;
+            auto w = std::upper_bound(stepWindows.begin(), stepWindows.end(), it->second,
+                                      [](int64_t t, const Interval& iv) { return t < iv.endNs; });
+            if (w != stepWindows.end() && w->startNs <= it->second) {
+                Interval& e = extended[static_cast<size_t>(w - stepWindows.begin())];
+                e.endNs = std::max(e.endNs, op->endNs);
+            }
+        }
+        lane.window = intersectIntervals(mergeIntervals(std::move(extended)), IntervalList { { first, last } });
         lane.busy = intersectIntervals(mergeIntervals(std::move(all)), lane.window);
         lane.computeBusy = intersectIntervals(mergeIntervals(std::move(compute)), lane.window);
         lane.commBusy = intersectIntervals(mergeIntervals(std::move(comm)), lane.window);

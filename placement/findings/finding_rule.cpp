@@ -36,6 +36,14 @@ Severity severityForShare(double percent, double warnPercent, double highPercent
     return Severity::Info;
 }
 
+bool RuleContext::inSteps(const GpuOp& op) const
+{
+    for (const auto& lane : timeline.lanes)
+        if (lane.globalPid == op.globalPid && lane.deviceId == op.deviceId)
+            return containsPoint(lane.window, op.startNs);
+    return steps.contains(op.startNs);
+}
+
 void RuleContext::setTimeSaving(Finding& finding, int64_t savedNsInSteps, std::string method, bool upperBound) const
 {
     finding.saving.perStepMs = perStepMs(std::max<int64_t>(0, savedNsInSteps));

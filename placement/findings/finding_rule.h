@@ -46,6 +46,9 @@ struct RuleContext
     double perStepMs(int64_t ns) const { return steps.perStepMs(ns); }
     double percent(int64_t ns) const { return steps.percentOfSteps(ns); }
     bool inSteps(int64_t ns) const { return steps.contains(ns); }
+    // For GPU ops: inside its GPU's analysed window (the steps, extended to GPU work launched in a step that
+    // ran after the host had moved on).
+    bool inSteps(const GpuOp& op) const;
     // Fills saving.perStepMs / percentOfStep from a total inside the steps.
     void setTimeSaving(Finding& finding, int64_t savedNsInSteps, std::string method, bool upperBound = true) const;
     // Same for a figure summed per GPU lane: divided by the steps of each lane's process (all steps when the

@@ -40,7 +40,7 @@ public:
                     label += (label.empty() ? "" : ", ") + ctx.trace.name(op->nameId);
             }
             ex.push_back({ trip.toHost->startNs, trip.toDevice->endNs, label });
-            if (ctx.inSteps(trip.toHost->startNs)) {
+            if (ctx.inSteps(*trip.toHost)) {
                 savedNs += c + trip.gpuIdleNs;
                 hostNs += trip.hostOpNs;
                 copyNs += c;

@@ -27,7 +27,7 @@ public:
             e.totalNs += copyNs;
             e.totalBytes += trip.toHost->bytes;
             ex.push_back({ trip.toHost->startNs, trip.toDevice->endNs, formatBytes(trip.toHost->bytes) + " round trip" });
-            if (ctx.inSteps(trip.toHost->startNs))
+            if (ctx.inSteps(*trip.toHost))
                 savedNs += copyNs + trip.gpuIdleNs;
         }
         if (e.count == 0)

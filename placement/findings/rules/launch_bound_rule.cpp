@@ -32,7 +32,7 @@ public:
         for (const auto& op : ctx.trace.gpuOps) {
             if (op.kind != GpuOp::Kind::Kernel)
                 continue;
-            bool inStep = ctx.inSteps(op.startNs);
+            bool inStep = ctx.inSteps(op);
             inStepKernels += inStep;
             auto it = launchOf.find(TraceData::correlationKey(op.globalPid, op.correlationId));
             if (it == launchOf.end())

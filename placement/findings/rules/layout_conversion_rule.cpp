@@ -48,7 +48,7 @@ public:
             if (op.kind != GpuOp::Kind::Kernel)
                 continue;
             kernelNs += op.durationNs();
-            bool inStep = ctx.inSteps(op.startNs);
+            bool inStep = ctx.inSteps(op);
             if (inStep)
                 inStepKernelNs += op.durationNs();
             auto [it, inserted] = kinds.emplace(op.nameId, LayoutKind::None);

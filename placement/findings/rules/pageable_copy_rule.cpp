@@ -64,7 +64,7 @@ public:
             ++d.count;
             d.ns += op.durationNs();
             d.bytes += op.bytes;
-            if (ctx.inSteps(op.startNs)) {
+            if (ctx.inSteps(op)) {
                 d.inStepNs += op.durationNs();
                 d.inStepBytes += op.bytes;
             }

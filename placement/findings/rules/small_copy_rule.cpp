@@ -42,7 +42,7 @@ public:
                 e.totalNs += op.durationNs();
                 e.totalBytes += op.bytes;
                 ex.push_back({ op.startNs, op.endNs, formatBytes(op.bytes) });
-                if (ctx.inSteps(op.startNs)) {
+                if (ctx.inSteps(op)) {
                     ++inStepCount;
                     inStepNs += op.durationNs();
                     inStepBytes += op.bytes;

@@ -91,7 +91,7 @@ public:
                 ++fp32.count;
                 fp32.totalNs += op.durationNs();
                 ex.push_back({ op.startNs, op.endNs, ctx.trace.name(op.nameId).substr(0, 80) });
-                if (ctx.inSteps(op.startNs))
+                if (ctx.inSteps(op))
                     inStepFp32Ns += op.durationNs();
             }
         }

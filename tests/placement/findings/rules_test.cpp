@@ -332,6 +332,22 @@ TEST(FindingsRules, StragglerAndExposedCommunication)
     EXPECT_EQ(report.devices.size(), 2u);
 }
 
+TEST(FindingsRules, GpuWorkLaggingTheHostStepCounts)
+{
+    // The host's step ends at 10 ms, but the GPU runs the step's work until 16 ms.
+    TraceBuilder t("lag");
+    t.gpu(0, "NVIDIA A100-SXM4-40GB", 40LL << 30, 8);
+    t.step(0, 0, 10 * kMs);
+    t.kernel(kMs, 12 * kMs, kGemm, 0);
+    t.kernel(12 * kMs, 16 * kMs, "void cudnn::engines_precompiled::nchwToNhwcKernel<float>()", 9 * kMs);
+    auto report = t.analyze();
+    const Finding* f = findRule(report, "layout.conversions");
+    ASSERT_NE(f, nullptr) << ruleIds(report);
+    EXPECT_NEAR(f->saving.perStepMs, 4.0, 1e-9);
+    ASSERT_EQ(report.devices.size(), 1u);
+    EXPECT_EQ(report.devices[0].windowNs, 15 * kMs);
+}
+
 TEST(FindingsRules, RankedBySaving)
 {
     TraceBuilder t("ranked");
