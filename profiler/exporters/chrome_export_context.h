@@ -45,12 +45,6 @@ struct ExportContext
         out.field("tid", tid);
         ++events;
     }
-
-    bool hasRows(const char* table)
-    {
-        auto any = db.prepare(std::string("SELECT 1 FROM ") + table + " LIMIT 1");
-        return any.isOk() && any->step();
-    }
 };
 
 // Writers, one per kind of event. Each reads its table(s) in one pass.
