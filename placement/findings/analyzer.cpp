@@ -105,6 +105,10 @@ AnalysisReport analyzeTraceData(const TraceData& trace, const AnalysisOptions& o
     }
     summarizeKernels(trace, report);
     memoryCurves(trace, report);
+    if (steps.source == StepSet::Source::WholeTrace)
+        report.notes.push_back("no steps found (no ProfilerStep / NVTX step ranges, no repeating kernel pattern): "
+                               "figures cover the whole trace, warm-up included; profile several iterations for "
+                               "steady-state figures");
     if (trace.devices.empty())
         report.notes.push_back("the trace has no device properties (TARGET_INFO_GPU): the Tensor Core and memory "
                                "capacity checks were skipped");

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Allocation churn: cudaMalloc / cudaFree (and driver equivalents) inside steps after the first one (the first
-// step warms the caching allocator up). cudaFree synchronizes the device, and both are slow host calls.
+// step warms the caching allocator up); not judged on traces without steps. cudaFree synchronizes the device, and both are slow host calls.
 // Saving: the host time in those calls per step, an upper bound (the implicit syncs may cost more).
 #include "placement/findings/rules/rules.h"
 
@@ -30,6 +30,10 @@ public:
 
     void evaluate(const RuleContext& ctx, std::vector<Finding>& out) const override
     {
+        // Without iterations there is no steady state to speak of: a single pass is all warm-up (context
+        // creation, the caching allocator growing), so churn is not judged.
+        if (ctx.steps.source == StepSet::Source::WholeTrace)
+            return;
         // Steady state: every step after the first when there are several.
         IntervalList steady = ctx.steps.window;
         if (ctx.steps.count() >= 2) {

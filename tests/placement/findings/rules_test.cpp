@@ -305,6 +305,19 @@ TEST(FindingsRules, AllocationChurnOnlyAfterWarmup)
     }
 }
 
+TEST(FindingsRules, NoChurnVerdictWithoutSteps)
+{
+    // One pass with no iteration structure: allocations are warm-up, not churn.
+    TraceBuilder t("nosteps");
+    t.kernel(0, 10 * kMs, kGemm, 0);
+    t.api(kMs, 2 * kMs, "cudaMalloc");
+    t.api(3 * kMs, 4 * kMs, "cudaFree");
+    auto report = t.analyze();
+    EXPECT_EQ(findRule(report, "memory.churn"), nullptr) << ruleIds(report);
+    ASSERT_FALSE(report.notes.empty());
+    EXPECT_NE(report.notes[0].find("no steps found"), std::string::npos);
+}
+
 TEST(FindingsRules, StragglerAndExposedCommunication)
 {
     TraceBuilder t("ranks");
