@@ -19,7 +19,7 @@ LayoutKind classify(const std::string& name)
 {
     static const std::regex kCudnn(R"(nchwToNhwc|nhwcToNchw|nchw2nhwc|nhwc2nchw)", std::regex::icase);
     static const std::regex kReformat(R"(reformat)", std::regex::icase);
-    static const std::regex kTranspose(R"(transpose|permute)", std::regex::icase);
+    static const std::regex kTranspose(R"(transpose)", std::regex::icase);
     static const std::regex kMath(R"(gemm|conv|xmma|cutlass)", std::regex::icase);
     if (std::regex_search(name, kCudnn))
         return LayoutKind::Cudnn;
@@ -41,7 +41,7 @@ public:
         std::unordered_map<int64_t, LayoutKind> kinds;
         Evidence cudnn { "cuDNN layout conversion kernels (nchwToNhwc / nhwcToNchw)" };
         Evidence reformat { "TensorRT Reformat kernels" };
-        Evidence transpose { "transpose / permute kernels" };
+        Evidence transpose { "transpose kernels" };
         std::vector<EvidenceRange> ex[4];
         int64_t kernelNs = 0, inStepKernelNs = 0, inStepConvNs = 0, inStepConvCount = 0;
         for (const auto& op : ctx.trace.gpuOps) {
@@ -70,6 +70,10 @@ public:
             return;
         double share = 100.0 * static_cast<double>(convNs) / static_cast<double>(kernelNs);
         if (share < ctx.options.reportPercent)
+            return;
+        // Transposes alone are often part of the algorithm (attention, embeddings): only a large share of them
+        // suggests a layout problem.
+        if (cudnn.count + reformat.count == 0 && share < ctx.options.warnPercent)
             return;
         Finding f;
         f.ruleId = "layout.conversions";
