@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "placement/findings/analyzer.h"
 
+#include "profiler/stats/trace_stats.h"
+
 #include <algorithm>
 #include <map>
 #include <regex>
@@ -126,7 +128,13 @@ AnalysisReport analyzeTraceData(const TraceData& trace, const AnalysisOptions& o
 Result<AnalysisReport> analyzeTrace(SqliteDb& db, const AnalysisOptions& options, const PlacementEstimator* estimator)
 {
     PLACESCOPE_ASSIGN_OR_RETURN(TraceData trace, TraceData::load(db));
-    return analyzeTraceData(trace, options, estimator);
+    AnalysisReport report = analyzeTraceData(trace, options, estimator);
+    // The top-kernel table is the same one `placescope stats` prints (profiler/stats), so both agree.
+    PLACESCOPE_ASSIGN_OR_RETURN(KernelSummary summary, kernelSummary(db, 10));
+    report.topKernels.clear();
+    for (const auto& row : summary.rows)
+        report.topKernels.push_back({ row.name, row.time.count, row.time.totalNs });
+    return report;
 }
 
 } // namespace placescope

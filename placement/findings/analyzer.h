@@ -59,7 +59,8 @@ struct AnalysisReport
     std::vector<Finding> findings;
 };
 
-// Runs all default rules on an open trace. `estimator` may be null.
+// Runs all default rules on an open trace. `estimator` may be null. The top kernels come from profiler/stats'
+// kernelSummary (the table `placescope stats` prints).
 Result<AnalysisReport> analyzeTrace(SqliteDb& db, const AnalysisOptions& options,
                                     const PlacementEstimator* estimator = nullptr);
 // Same on already loaded data (tests).

@@ -98,6 +98,10 @@ TEST(FindingsRealTraces, NsysCloverLeafCopiesAgreeWithRawSql)
     EXPECT_EQ(report.kernelCount, rawInt(file, "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
     EXPECT_EQ(report.kernelNs, rawInt(file, "SELECT SUM(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
     EXPECT_EQ(report.layoutKernelCount, 0);
+    ASSERT_EQ(report.topKernels.size(), 10u);
+    EXPECT_EQ(report.topKernels[0].totalNs,
+              rawInt(file, "SELECT SUM(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL GROUP BY demangledName "
+                           "ORDER BY 1 DESC LIMIT 1"));
     // CloverLeaf is plain fp32 CUDA code with no GEMM/conv library kernels: no Tensor Core finding.
     EXPECT_EQ(findRule(report, "tensor_cores"), nullptr);
     for (const auto& finding : report.findings)
