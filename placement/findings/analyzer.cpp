@@ -84,7 +84,23 @@ AnalysisReport analyzeTraceData(const TraceData& trace, const AnalysisOptions& o
     report.stepSource = std::string(stepSourceName(steps.source));
     report.stepDescription = steps.description;
     report.stepCount = steps.count();
-    report.meanStepMs = steps.count() ? steps.perStepMs(steps.totalNs()) : 0.0;
+    // When the GPU runs a step's work for longer than the host's step range (GPU-bound runs queue ahead),
+    // step time is the GPU's: stretch the host's total by the lanes' window / host-step ratio.
+    int64_t stepTotalNs = steps.totalNs();
+    {
+        double windows = 0, hostSteps = 0;
+        for (const auto& lane : timeline.lanes) {
+            int64_t own = 0;
+            for (const auto& s : steps.steps)
+                if (s.globalPid == lane.globalPid)
+                    own += s.endNs - s.startNs;
+            hostSteps += static_cast<double>(own ? own : steps.totalNs());
+            windows += static_cast<double>(totalLength(lane.window));
+        }
+        if (hostSteps > 0 && windows > hostSteps)
+            stepTotalNs = static_cast<int64_t>(static_cast<double>(stepTotalNs) * windows / hostSteps);
+    }
+    report.meanStepMs = steps.count() ? static_cast<double>(stepTotalNs) / 1e6 / static_cast<double>(steps.count()) : 0.0;
 
     for (const auto& lane : timeline.lanes) {
         DeviceBreakdown d;
@@ -118,7 +134,7 @@ AnalysisReport analyzeTraceData(const TraceData& trace, const AnalysisOptions& o
         report.notes.push_back("--model was given but no placement engine is built in: layout and CPU-fallback "
                                "savings are estimated from the trace alone");
 
-    RuleContext ctx { trace, steps, timeline, options, estimator };
+    RuleContext ctx { trace, steps, timeline, options, estimator, stepTotalNs };
     for (const auto& rule : makeDefaultRules())
         rule->evaluate(ctx, report.findings);
     rankFindings(report.findings);

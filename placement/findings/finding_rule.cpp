@@ -36,6 +36,12 @@ Severity severityForShare(double percent, double warnPercent, double highPercent
     return Severity::Info;
 }
 
+double RuleContext::percent(int64_t ns) const
+{
+    int64_t total = stepTotalNs > 0 ? stepTotalNs : steps.totalNs();
+    return total > 0 ? 100.0 * static_cast<double>(ns) / static_cast<double>(total) : 0.0;
+}
+
 bool RuleContext::inSteps(const GpuOp& op) const
 {
     for (const auto& lane : timeline.lanes)
@@ -69,7 +75,7 @@ void RuleContext::setLaneSaving(Finding& finding, const std::vector<int64_t>& ns
         }
         savedNs += std::max<int64_t>(0, nsPerLane[i]);
         stepCount += count;
-        stepNs += duration;
+        stepNs += std::max(duration, totalLength(timeline.lanes[i].window));
     }
     finding.saving.perStepMs = stepCount > 0 ? static_cast<double>(savedNs) / 1e6 / static_cast<double>(stepCount) : 0.0;
     finding.saving.percentOfStep = stepNs > 0 ? 100.0 * static_cast<double>(savedNs) / static_cast<double>(stepNs) : 0.0;

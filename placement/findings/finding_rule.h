@@ -42,9 +42,12 @@ struct RuleContext
     const DeviceTimeline& timeline;
     const AnalysisOptions& options;
     const PlacementEstimator* estimator = nullptr;
+    // Summed step time used for "% of step": the host's steps, stretched when the GPU runs the steps' work for
+    // longer than the host's step ranges last (a GPU-bound run queues ahead). 0: the host's steps.
+    int64_t stepTotalNs = 0;
 
     double perStepMs(int64_t ns) const { return steps.perStepMs(ns); }
-    double percent(int64_t ns) const { return steps.percentOfSteps(ns); }
+    double percent(int64_t ns) const;
     bool inSteps(int64_t ns) const { return steps.contains(ns); }
     // For GPU ops: inside its GPU's analysed window (the steps, extended to GPU work launched in a step that
     // ran after the host had moved on).

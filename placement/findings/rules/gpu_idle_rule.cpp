@@ -37,7 +37,7 @@ const CauseText kCauses[] = {
         "avoid .numpy() / float(tensor) inside the step; wrap the step in tf.function; read metrics once per epoch",
         "use run_with_iobinding and copy outputs to the host only when needed (synchronize_outputs once)" } },
     { IdleCause::HostBound, "gpu_idle.host_bound", "GPU waits for the host to launch work",
-      "the next kernel's launch call started only after the GPU had gone idle: the CPU did not launch in time",
+      "the next kernel's launch call returned only after the GPU had gone idle: the CPU did not launch in time",
       { "torch.compile(model, mode='reduce-overhead') or CUDA Graphs (torch.cuda.CUDAGraph) to replay the step; "
         "larger batches; fewer tiny ops (fused optimizers: foreach=True / fused=True)",
         "tf.function(jit_compile=True) (XLA) to fuse ops and cut launches; larger batches",

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Tensor Cores: on a GPU with compute capability >= 7.0 (TARGET_INFO_GPU), GEMM/convolution kernels that run
-// in plain fp32 (SIMT: sgemm, scudnn, f32f32 xmma without tf32) leave the Tensor Cores idle (AMP / TF32 off);
-// framework ops whose GEMM dims are not multiples of 8 cannot use them fully either. Kernel classification is
+// in plain fp32 (SIMT: sgemm, scudnn, f32f32 xmma without tf32) leave the Tensor Cores idle (AMP / TF32 off),
+// and fp16/bf16 kernels on the SIMT path (implicit_convolve_sgemm<__half...>) usually mean a channel count that
+// is not a multiple of 8; framework ops with such dims (PS_FRAMEWORK_OPS.inputDims) are listed too. Kernel classification is
 // by name (cuBLAS/cuDNN/CUTLASS naming: h884, s1688, 16816, tf32, bf16, hmma, tensorop mean Tensor Cores).
 // Saving: half the fp32 GEMM/conv kernel time, i.e. an assumed 2x speedup (TF32/fp16 peak is 8x fp32 on
 // V100/A100; 2x is what typical layer sizes reach), stated as an estimate.
@@ -14,7 +15,7 @@ namespace placescope {
 
 namespace {
 
-enum class MathKind { None, TensorCore, Fp32 };
+enum class MathKind { None, TensorCore, Fp32, HalfNoTensorCore };
 
 MathKind classifyKernel(const std::string& name)
 {
@@ -25,8 +26,12 @@ MathKind classifyKernel(const std::string& name)
     static const std::regex kFp32(R"(sgemm|scudnn|f32f32_f32f32|simt|implicit_convolve_sgemm|winograd)", std::regex::icase);
     if (!std::regex_search(name, kMath))
         return MathKind::None;
+    static const std::regex kHalf(R"(__half|\bhalf\b|bfloat16|__nv_bfloat16)");
     if (std::regex_search(name, kTc))
         return MathKind::TensorCore;
+    // fp16/bf16 data in a SIMT kernel: typically a channel count that is not a multiple of 8 (e.g. RGB input).
+    if (std::regex_search(name, kHalf))
+        return MathKind::HalfNoTensorCore;
     if (std::regex_search(name, kFp32))
         return MathKind::Fp32;
     return MathKind::None;
@@ -76,7 +81,8 @@ public:
         std::unordered_map<int64_t, MathKind> kinds;
         Evidence fp32 { "fp32 GEMM/convolution kernels not using Tensor Cores" };
         Evidence tc { "GEMM/convolution kernels using Tensor Cores" };
-        std::vector<EvidenceRange> ex;
+        Evidence half { "fp16/bf16 GEMM/convolution kernels not using Tensor Cores (dims not multiples of 8?)" };
+        std::vector<EvidenceRange> ex; // kernels that missed the Tensor Cores
         int64_t inStepFp32Ns = 0;
         for (const auto& op : ctx.trace.gpuOps) {
             if (op.kind != GpuOp::Kind::Kernel)
@@ -87,9 +93,10 @@ public:
             if (it->second == MathKind::TensorCore) {
                 ++tc.count;
                 tc.totalNs += op.durationNs();
-            } else if (it->second == MathKind::Fp32) {
-                ++fp32.count;
-                fp32.totalNs += op.durationNs();
+            } else if (it->second == MathKind::Fp32 || it->second == MathKind::HalfNoTensorCore) {
+                Evidence& e = it->second == MathKind::Fp32 ? fp32 : half;
+                ++e.count;
+                e.totalNs += op.durationNs();
                 ex.push_back({ op.startNs, op.endNs, ctx.trace.name(op.nameId).substr(0, 80) });
                 if (ctx.inSteps(op))
                     inStepFp32Ns += op.durationNs();
@@ -110,13 +117,18 @@ public:
             ++odd.count;
             odd.totalNs += r.endNs - r.startNs;
         }
-        if (fp32.count == 0 || ctx.percent(inStepFp32Ns) < ctx.options.reportPercent)
+        if (fp32.count + half.count == 0 || ctx.percent(inStepFp32Ns) < ctx.options.reportPercent)
             return;
         Finding f;
         f.ruleId = "tensor_cores";
-        f.title = "fp32 matrix math leaves the Tensor Cores idle";
-        addLongestExamples(fp32, std::move(ex));
-        f.evidence.push_back(std::move(fp32));
+        f.title = fp32.count ? "fp32 matrix math leaves the Tensor Cores idle"
+                             : "Half-precision matrix math misses the Tensor Cores";
+        int64_t missCount = fp32.count + half.count, missNs = fp32.totalNs + half.totalNs;
+        addLongestExamples(fp32.count ? fp32 : half, std::move(ex));
+        if (fp32.count)
+            f.evidence.push_back(std::move(fp32));
+        if (half.count)
+            f.evidence.push_back(std::move(half));
         f.evidence.push_back(std::move(tc));
         if (odd.count)
             f.evidence.push_back(std::move(odd));
@@ -125,9 +137,9 @@ public:
                           "(their peak is about 8x fp32; memory-bound layers gain less), not a measurement");
         f.severity = severityForShare(f.saving.percentOfStep, ctx.options.warnPercent, ctx.options.highPercent);
         f.summary = gpuName + " (compute capability " + std::to_string(major)
-            + ".x) has Tensor Cores, but " + std::to_string(f.evidence.front().count)
-            + " GEMM/convolution kernels ran in plain fp32 ("
-            + formatMs(static_cast<double>(f.evidence.front().totalNs) / 1e6) + ").";
+            + ".x) has Tensor Cores, but " + std::to_string(missCount)
+            + " GEMM/convolution kernels ran without them (" + formatMs(static_cast<double>(missNs) / 1e6)
+            + "): fp32 math (AMP/TF32 off) or fp16/bf16 shapes whose channels/features are not multiples of 8.";
         f.fix = { "wrap the forward pass in torch.autocast('cuda', dtype=torch.bfloat16) (or float16 with GradScaler); "
                   "on Ampere+ also torch.backends.cuda.matmul.allow_tf32 = True and torch.backends.cudnn.allow_tf32 = "
                   "True; pad channel/feature dims to multiples of 8",
