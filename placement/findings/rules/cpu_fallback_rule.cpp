@@ -7,6 +7,7 @@
 #include "placement/findings/round_trips.h"
 #include "placement/findings/rules/rules.h"
 
+#include <algorithm>
 #include <map>
 
 namespace placescope {
@@ -95,15 +96,12 @@ public:
                           "copies around the host ops plus the GPU idle time while they ran (and ORT Memcpy/CPU node "
                           "time), per step; an upper bound that leaves out the ops' own cost once on the GPU");
         if (ctx.estimator) {
-            FallbackQuery q { ctx.options.modelPath, names, static_cast<int64_t>(ctx.perStepMs(hostNs) * 1e6),
-                              static_cast<int64_t>(ctx.perStepMs(copyNs) * 1e6),
-                              static_cast<int64_t>(ctx.perStepMs(copyBytes) * 1e6), ctx.deviceName() };
+            const int64_t steps = std::max<int64_t>(1, ctx.steps.count());
+            FallbackQuery q { ctx.options.modelPath, names, hostNs / steps, copyNs / steps, copyBytes / steps,
+                              ctx.deviceName() };
             if (auto est = ctx.estimator->estimateFallback(q)) {
                 f.saving.perStepMs = est->savingMsPerStep;
-                f.saving.percentOfStep = ctx.steps.totalNs() > 0
-                    ? 100.0 * est->savingMsPerStep * 1e6 * static_cast<double>(ctx.steps.count())
-                        / static_cast<double>(ctx.steps.totalNs())
-                    : 0.0;
+                f.saving.percentOfStep = ctx.percent(static_cast<int64_t>(est->savingMsPerStep * 1e6) * steps);
                 f.saving.method = ctx.estimator->name() + ": " + est->explanation;
                 f.saving.upperBound = false;
             }

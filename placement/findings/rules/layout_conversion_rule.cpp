@@ -6,6 +6,7 @@
 // the placement engine's layout pass when given.
 #include "placement/findings/rules/rules.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <regex>
 #include <unordered_map>
@@ -94,10 +95,11 @@ public:
                           "on Volta",
                           false);
         if (ctx.estimator) {
-            LayoutQuery q { ctx.options.modelPath, static_cast<int64_t>(ctx.perStepMs(inStepConvNs) * 1e6),
-                            ctx.steps.count() ? inStepConvCount / ctx.steps.count() : inStepConvCount, ctx.deviceName() };
+            const int64_t steps = std::max<int64_t>(1, ctx.steps.count());
+            LayoutQuery q { ctx.options.modelPath, inStepConvNs / steps, inStepConvCount / steps, ctx.deviceName() };
             if (auto est = ctx.estimator->estimateLayout(q)) {
                 f.saving.perStepMs = est->savingMsPerStep;
+                f.saving.percentOfStep = ctx.percent(static_cast<int64_t>(est->savingMsPerStep * 1e6) * steps);
                 f.saving.method = ctx.estimator->name() + ": " + est->explanation;
                 f.saving.upperBound = false;
             }

@@ -361,6 +361,51 @@ TEST(FindingsRules, GpuWorkLaggingTheHostStepCounts)
     EXPECT_EQ(report.devices[0].windowNs, 15 * kMs);
 }
 
+// An engine that answers every question with fixed figures, to check that the rules use what it says.
+class FixedEstimator final : public PlacementEstimator
+{
+public:
+    std::string name() const override { return "test engine"; }
+    std::optional<EngineEstimate> estimateLayout(const LayoutQuery& q) const override
+    {
+        lastLayout = q;
+        return EngineEstimate { 0.25, "layout pass says so" };
+    }
+    std::optional<EngineEstimate> estimateFallback(const FallbackQuery& q) const override
+    {
+        lastFallback = q;
+        return EngineEstimate { 0.5, "min-cut says so" };
+    }
+    mutable LayoutQuery lastLayout;
+    mutable FallbackQuery lastFallback;
+};
+
+TEST(FindingsRules, PlacementEngineEstimatesReplaceTraceEstimates)
+{
+    TraceBuilder t("engine");
+    roundTrip(t, true);
+    t.kernel(10 * kMs, 11 * kMs, "void cudnn::ops::nchwToNhwcKernel<float>()", 9 * kMs);
+    t.kernel(11 * kMs, 20 * kMs, kGemm, 9 * kMs);
+    t.step(1, 10 * kMs, 20 * kMs);
+    FixedEstimator engine;
+    AnalysisOptions options;
+    options.modelPath = "model.onnx";
+    auto report = t.analyze(options, &engine);
+    const Finding* layout = findRule(report, "layout.conversions");
+    ASSERT_NE(layout, nullptr) << ruleIds(report);
+    EXPECT_DOUBLE_EQ(layout->saving.perStepMs, 0.25);
+    EXPECT_EQ(layout->saving.method, "test engine: layout pass says so");
+    EXPECT_EQ(engine.lastLayout.modelPath, "model.onnx");
+    EXPECT_EQ(engine.lastLayout.conversionNsPerStep, kMs / 2); // 1 ms over 2 steps
+    const Finding* fallback = findRule(report, "placement.cpu_fallback");
+    ASSERT_NE(fallback, nullptr) << ruleIds(report);
+    EXPECT_DOUBLE_EQ(fallback->saving.perStepMs, 0.5);
+    EXPECT_FALSE(fallback->saving.upperBound);
+    ASSERT_EQ(engine.lastFallback.opNames.size(), 1u);
+    EXPECT_EQ(engine.lastFallback.opNames[0], "aten::nonzero");
+    EXPECT_EQ(engine.lastFallback.copyBytesPerStep, (1 << 20) / 2);
+}
+
 TEST(FindingsRules, RankedBySaving)
 {
     TraceBuilder t("ranked");

@@ -134,7 +134,7 @@ public:
         m_writer->add(m);
     }
 
-    AnalysisReport analyze(const AnalysisOptions& options = {})
+    AnalysisReport analyze(const AnalysisOptions& options = {}, const PlacementEstimator* estimator = nullptr)
     {
         if (m_writer) {
             Status s = m_writer->commit();
@@ -143,7 +143,7 @@ public:
         }
         auto db = openTrace(m_path);
         EXPECT_TRUE(db.isOk()) << db.status().message();
-        auto report = analyzeTrace(*db, options);
+        auto report = analyzeTrace(*db, options, estimator);
         EXPECT_TRUE(report.isOk()) << report.status().message();
         return std::move(report.value());
     }
