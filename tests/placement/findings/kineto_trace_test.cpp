@@ -9,6 +9,8 @@
 //   kineto_resnet50_v100_legacy2021...:    kernel_count 8772, kernel_ns 591532000, layout_kernel_count 18,
 //                                          layout_kernel_ns 558000, memcpy_pageable 12
 //   hta_sampled_rank-0_of128.json.gz:      memcpy_pageable 24 (16 HtoD + 8 DtoH)
+//   data/layout_nchw.json.gz (H100, this project): kernel_count 893, kernel_ns 241971134,
+//                                          layout_kernel_count 321, layout_kernel_ns 58820352
 // kineto_ref rounds ts and dur to ns separately; an importer that rounds start and end may differ by 1 ns per
 // event, so durations are compared with a tolerance of one nanosecond per event.
 #include "profiler/importers/importer.h"
@@ -19,12 +21,12 @@ namespace {
 
 struct Imported
 {
-    explicit Imported(const std::string& file)
+    explicit Imported(const std::string& file, const std::string& folder = std::string(PLACESCOPE_DATA_DIR) + "/traces")
     {
         dir = std::filesystem::temp_directory_path() / ("ps_findings_kineto_" + std::to_string(::getpid()) + "_" + file);
         std::filesystem::create_directories(dir);
         std::string path = (dir / "run.sqlite").string();
-        auto imported = importTraces({ std::string(PLACESCOPE_DATA_DIR) + "/traces/" + file }, path, ImportOptions {});
+        auto imported = importTraces({ folder + "/" + file }, path, ImportOptions {});
         EXPECT_TRUE(imported.isOk()) << imported.status().message();
         if (!imported.isOk())
             return;
@@ -101,6 +103,23 @@ TEST(FindingsKinetoTraces, SampledRankPageableCopies)
     Imported t("hta_sampled_rank-0_of128.json.gz");
     ASSERT_TRUE(t.ok);
     EXPECT_EQ(pageableCount(t.report), 24);
+}
+
+TEST(FindingsKinetoTraces, H100ChannelsLastValidation)
+{
+    // Recorded for this project (data/SOURCES.md): NCHW 36.79 ms/step, channels_last 20.09 ms/step measured.
+    const std::string folder = std::string(PLACESCOPE_SOURCE_DIR) + "/tests/placement/findings/data";
+    Imported nchw("layout_nchw.json.gz", folder);
+    ASSERT_TRUE(nchw.ok);
+    expectLayout(nchw.report, 321, 58820352, 893, 241971134);
+    const Finding* f = findRule(nchw.report, "layout.conversions");
+    ASSERT_NE(f, nullptr);
+    EXPECT_NEAR(f->saving.perStepMs, 58.820352 / 5, 0.01); // 5 active ProfilerSteps
+    EXPECT_FALSE(f->saving.upperBound);
+    EXPECT_LT(f->saving.perStepMs, 36.79 - 20.09); // the measured gain was larger still
+    Imported channelsLast("layout_channels_last.json.gz", folder);
+    ASSERT_TRUE(channelsLast.ok);
+    EXPECT_EQ(findRule(channelsLast.report, "layout.conversions"), nullptr);
 }
 
 } // namespace
