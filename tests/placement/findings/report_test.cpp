@@ -132,6 +132,14 @@ TEST(FindingsReport, CliWritesReportAndRejectsBadInput)
     EXPECT_NE(code, 0);
     EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
     EXPECT_FALSE(std::filesystem::exists(bad));
+    // A trace cut in half (a copy interrupted mid-way): a clear error, no report.
+    std::string cut = (t.dir() / "cut.sqlite").string();
+    std::filesystem::copy_file(t.path(), cut);
+    std::filesystem::resize_file(cut, std::filesystem::file_size(cut) / 2);
+    out = runCli("analyze " + cut + " -o " + bad, &code);
+    EXPECT_NE(code, 0) << out;
+    EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
+    EXPECT_FALSE(std::filesystem::exists(bad));
     out = runCli("analyze " + (t.dir() / "missing.sqlite").string(), &code);
     EXPECT_NE(code, 0);
     out = runCli("analyze " + t.path() + " --format pdf", &code);

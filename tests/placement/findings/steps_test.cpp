@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Step detection (recorded, annotation ranges, repeating kernel pattern, whole trace) and interval arithmetic.
 #include "placement/findings/intervals.h"
+#include "placement/report/report_writer.h"
 #include "tests/placement/findings/trace_builder.h"
 
 namespace placescope::testing {
@@ -66,6 +67,23 @@ TEST(FindingsSteps, WholeTraceWithoutSteps)
     auto report = t.analyze();
     EXPECT_EQ(report.stepCount, 1);
     EXPECT_NEAR(report.meanStepMs, 3.0, 1e-9);
+}
+
+TEST(FindingsSteps, EmptyAndCpuOnlyTracesGiveNoFindings)
+{
+    {
+        TraceBuilder t("empty");
+        auto report = t.analyze();
+        EXPECT_TRUE(report.findings.empty()) << ruleIds(report);
+        EXPECT_EQ(report.stepCount, 0);
+        EXPECT_FALSE(renderHtmlReport(report).empty());
+    }
+    TraceBuilder t("cpuonly");
+    t.hostOp(0, 5 * kMs, "aten::matmul");
+    t.hostOp(5 * kMs, 9 * kMs, "aten::add");
+    auto report = t.analyze();
+    EXPECT_TRUE(report.findings.empty()) << ruleIds(report);
+    EXPECT_TRUE(report.devices.empty());
 }
 
 TEST(FindingsSteps, ApiVersionSuffixes)
