@@ -78,6 +78,10 @@ AnalysisReport analyzeTraceData(const TraceData& trace, const AnalysisOptions& o
 {
     AnalysisReport report;
     report.sourceFormat = trace.sourceFormat;
+    report.originNs = trace.gpuOps.empty() ? 0 : trace.gpuOps.front().startNs;
+    if (!trace.hostRanges.empty())
+        report.originNs = trace.gpuOps.empty() ? trace.hostRanges.front().startNs
+                                               : std::min(report.originNs, trace.hostRanges.front().startNs);
     report.gpuName = trace.devices.empty() ? std::string() : trace.devices.front().name;
     StepSet steps = detectSteps(trace);
     DeviceTimeline timeline = DeviceTimeline::build(trace, steps);

@@ -44,6 +44,7 @@ struct MemoryCurve
 struct AnalysisReport
 {
     std::string traceName;
+    int64_t originNs = 0; // earliest event: reports print example times relative to it
     std::string sourceFormat;
     std::string gpuName;
     std::string stepSource;

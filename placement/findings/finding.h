@@ -16,7 +16,7 @@ std::string_view severityName(Severity severity);
 
 // A group of events that shows the problem: what they are, how many, how long in total, and a few example
 // time ranges (the largest) so a person can find them on the timeline.
-struct EvidenceRange
+struct EvidenceRange // startNs < 0: a label without a time (e.g. an op name with its count)
 {
     int64_t startNs = 0;
     int64_t endNs = 0;

@@ -129,7 +129,7 @@ std::string layoutChart(const AnalysisReport& r)
     return svgStackedBars({ row });
 }
 
-std::string findingCard(const Finding& f, int rank)
+std::string findingCard(const Finding& f, int rank, int64_t originNs)
 {
     std::string sev(severityName(f.severity));
     std::string s = "<div class='card'><h3><span class='sev " + sev + "'>" + sev + "</span>" + std::to_string(rank) + ". "
@@ -140,8 +140,12 @@ std::string findingCard(const Finding& f, int rank)
             + (e.totalNs ? formatMs(static_cast<double>(e.totalNs) / 1e6) : "")
             + (e.totalBytes ? " " + formatBytes(e.totalBytes) : "") + "</td><td>";
         for (const auto& x : e.examples) {
+            if (x.startNs < 0) {
+                s += htmlEscape(x.label) + "<br>";
+                continue;
+            }
             char at[64];
-            std::snprintf(at, sizeof at, "@%lld ns", static_cast<long long>(x.startNs));
+            std::snprintf(at, sizeof at, "at %.3f ms", static_cast<double>(x.startNs - originNs) / 1e6);
             s += "<code>" + std::string(at) + (x.endNs > x.startNs ? " +" + formatMs(static_cast<double>(x.endNs - x.startNs) / 1e6) : "")
                 + "</code> " + htmlEscape(x.label) + "<br>";
         }
@@ -194,7 +198,7 @@ std::string renderHtmlReport(const AnalysisReport& r)
     h += "<h2>Findings in detail</h2>";
     int rank = 0;
     for (const auto& f : r.findings)
-        h += findingCard(f, ++rank);
+        h += findingCard(f, ++rank, r.originNs);
     h += "\n</body></html>\n";
     return h;
 }

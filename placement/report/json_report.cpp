@@ -50,7 +50,7 @@ std::string renderJsonReport(const AnalysisReport& r)
 {
     std::string o = "{\n";
     o += "  \"trace\": " + quote(r.traceName) + ",\n  \"source_format\": " + quote(r.sourceFormat) + ",\n";
-    o += "  \"gpu\": " + quote(r.gpuName) + ",\n";
+    o += "  \"gpu\": " + quote(r.gpuName) + ",\n  \"origin_ns\": " + num(r.originNs) + ",\n";
     o += "  \"steps\": {\"source\": " + quote(r.stepSource) + ", \"description\": " + quote(r.stepDescription)
         + ", \"count\": " + num(r.stepCount) + ", \"mean_ms\": " + num(r.meanStepMs) + "},\n";
     o += "  \"kernels\": {\"count\": " + num(r.kernelCount) + ", \"total_ns\": " + num(r.kernelNs)

@@ -34,14 +34,17 @@ std::string evidenceLine(const Evidence& e)
     return line;
 }
 
-std::string rangeLine(const EvidenceRange& r)
+// Example ranges as "at <ms since the trace's first event>, lasting <ms>".
+std::string rangeLine(const EvidenceRange& r, int64_t originNs)
 {
+    if (r.startNs < 0)
+        return r.label;
     char buf[96];
+    double at = static_cast<double>(r.startNs - originNs) / 1e6;
     if (r.endNs > r.startNs)
-        std::snprintf(buf, sizeof buf, "[%lld ns +%s] ", static_cast<long long>(r.startNs),
-                      formatMs(static_cast<double>(r.endNs - r.startNs) / 1e6).c_str());
+        std::snprintf(buf, sizeof buf, "[at %.3f ms, %s] ", at, formatMs(static_cast<double>(r.endNs - r.startNs) / 1e6).c_str());
     else
-        std::snprintf(buf, sizeof buf, "[%lld ns] ", static_cast<long long>(r.startNs));
+        std::snprintf(buf, sizeof buf, "[at %.3f ms] ", at);
     return buf + r.label;
 }
 
@@ -73,7 +76,7 @@ std::string renderTextReport(const AnalysisReport& r)
         for (const auto& e : f.evidence) {
             out += "     - " + evidenceLine(e) + "\n";
             for (const auto& x : e.examples)
-                out += "         " + rangeLine(x) + "\n";
+                out += "         " + rangeLine(x, r.originNs) + "\n";
         }
         out += "   How estimated: " + f.saving.method + "\n";
         out += "   Fix (PyTorch): " + f.fix.pytorch + "\n";
@@ -133,7 +136,7 @@ std::string renderMarkdownReport(const AnalysisReport& r)
         for (const auto& e : f.evidence) {
             out += "- " + evidenceLine(e) + "\n";
             for (const auto& x : e.examples)
-                out += "  - `" + rangeLine(x) + "`\n";
+                out += "  - `" + rangeLine(x, r.originNs) + "`\n";
         }
         out += "\n**Fix**\n\n- PyTorch: " + f.fix.pytorch + "\n- TensorFlow: " + f.fix.tensorflow
             + "\n- ONNX Runtime: " + f.fix.onnxRuntime + "\n\n";

@@ -89,7 +89,7 @@ public:
             ops.count += t.first;
             ops.totalNs += t.second;
             if (ops.examples.size() < 8)
-                ops.examples.push_back({ 0, t.second, name + ": " + std::to_string(t.first) });
+                ops.examples.push_back({ -1, -1, name + ": " + std::to_string(t.first) + " runs, " + formatMs(static_cast<double>(t.second) / 1e6) });
         }
         f.evidence.push_back(std::move(ops));
         ctx.setTimeSaving(f, savedNs,
