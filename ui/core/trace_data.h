@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace placescope::ui {
+
+// What an event on a timeline row is; selects its colour and the table its details come from.
+enum class EventKind : uint8_t { Kernel, Memcpy, Memset, Runtime, Nvtx, FrameworkOp, Predicted };
+
+// One row of a lane: events that do not overlap, sorted by start (struct of arrays, Tracy style).
+// prefixDurationNs[i] is the summed duration of events [0, i), so the total time of any run of
+// events is two lookups: folding keeps the exact total time of what it folds.
+// Per event: 8 + 8 + 8 + 4 + 4 + 4 + 1 = 37 bytes.
+struct LaneRow
+{
+    std::vector<int64_t> startNs;
+    std::vector<int64_t> endNs;
+    std::vector<int64_t> prefixDurationNs; // size() + 1 entries once finished
+    std::vector<uint32_t> nameIndex;       // into LoadedTrace::names
+    std::vector<uint32_t> sourceRow;       // rowid in the source table (details on demand)
+    std::vector<uint32_t> correlationId;   // CUPTI correlation id, 0 when none
+    std::vector<EventKind> kind;
+
+    size_t size() const { return startNs.size(); }
+    int64_t durationNs(size_t i) const { return endNs[i] - startNs[i]; }
+    void push(int64_t start, int64_t end, uint32_t name, uint32_t row, uint32_t correlation, EventKind eventKind);
+    void finish(); // builds prefixDurationNs and trims capacity
+    size_t memoryBytes() const;
+};
+
+// A lane: a host thread's framework ops / API calls / NVTX, or one device stream. Rows are nesting levels.
+struct Lane
+{
+    enum class Group : uint8_t { Host, Device, Predicted };
+    Group group = Group::Host;
+    std::string title;
+    int64_t sortKey = 0;
+    std::vector<LaneRow> rows;
+    size_t eventCount() const;
+};
+
+// Memory counter samples of one device, sorted by time (a step function).
+struct CounterSeries
+{
+    std::string title;
+    std::vector<int64_t> timeNs;
+    std::vector<int64_t> allocatedBytes;
+    std::vector<int64_t> reservedBytes; // -1 where the source does not say
+    int64_t maxBytes = 0;
+};
+
+// The GUI's own read-only copy of a trace: lanes of sorted arrays plus interned names. Built by the loader
+// on a worker thread, then handed to the UI thread whole and read there only (immutable after load).
+struct LoadedTrace
+{
+    std::string path;
+    std::vector<std::string> names;
+    std::vector<Lane> lanes;
+    std::vector<CounterSeries> counters;
+    int64_t firstNs = 0;
+    int64_t lastNs = 0;
+    uint64_t eventCount = 0;
+    uint64_t problemCount = 0;
+
+    size_t memoryBytes() const;
+};
+
+// Assigns each event (sorted by start) the first row whose last event ended by its start: nesting depth for
+// properly nested ranges, extra rows for overlapping kernels. Events are given as parallel arrays.
+struct PendingEvent
+{
+    int64_t startNs;
+    int64_t endNs;
+    uint32_t nameIndex;
+    uint32_t sourceRow;
+    uint32_t correlationId;
+    EventKind kind;
+};
+void buildRows(std::vector<PendingEvent>& events, Lane& lane);
+
+} // namespace placescope::ui

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "ui/core/trace_data.h"
+
+#include <QColor>
+#include <QPalette>
+#include <QString>
+
+#include <cmath>
+
+namespace placescope::ui {
+
+// Colours and labels shared by the timeline's painting and tooltips. Free functions, thread-safe.
+inline QColor eventColor(EventKind kind, uint32_t nameIndex)
+{
+    switch (kind) {
+    case EventKind::Memcpy: return QColor(240, 160, 70);
+    case EventKind::Memset: return QColor(170, 170, 170);
+    case EventKind::Runtime: return QColor(120, 190, 120);
+    case EventKind::Nvtx: return QColor(180, 140, 220);
+    case EventKind::Predicted: return QColor(120, 200, 220);
+    default: break;
+    }
+    // Hue from the name so the same kernel or op keeps its colour everywhere.
+    const int hue = static_cast<int>((nameIndex * 2654435761u) % 360u);
+    return QColor::fromHsv(hue, kind == EventKind::Kernel ? 110 : 70, 235);
+}
+
+inline QColor foldedColor(const QPalette& palette)
+{
+    QColor c = palette.color(QPalette::Text);
+    c.setAlpha(130);
+    return c;
+}
+
+// A 1-2-5 step at least minNs long.
+inline double niceTickNs(double minNs)
+{
+    double step = 1.0;
+    while (step * 10 <= minNs)
+        step *= 10;
+    for (double m : { 1.0, 2.0, 5.0, 10.0 })
+        if (step * m >= minNs)
+            return step * m;
+    return step * 10;
+}
+
+inline QString formatDuration(double ns)
+{
+    const double a = std::fabs(ns);
+    if (a >= 1e9)
+        return QString::number(ns / 1e9, 'g', 4) + " s";
+    if (a >= 1e6)
+        return QString::number(ns / 1e6, 'g', 4) + " ms";
+    if (a >= 1e3)
+        return QString::number(ns / 1e3, 'g', 4) + " us";
+    return QString::number(ns, 'g', 4) + " ns";
+}
+
+inline QString formatBytes(int64_t bytes)
+{
+    const double b = static_cast<double>(bytes);
+    if (b >= 1024.0 * 1024 * 1024)
+        return QString::number(b / (1024.0 * 1024 * 1024), 'f', 2) + " GiB";
+    if (b >= 1024.0 * 1024)
+        return QString::number(b / (1024.0 * 1024), 'f', 1) + " MiB";
+    return QString::number(b / 1024.0, 'f', 1) + " KiB";
+}
+
+} // namespace placescope::ui

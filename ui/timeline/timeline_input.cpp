@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+// TimelineView: input (zoom, pan, WASD, range selection), hit testing, tooltips, search.
+#include "ui/core/trace_loader.h"
+#include "ui/timeline/timeline_format.h"
+#include "ui/timeline/timeline_view.h"
+
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QScrollBar>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <algorithm>
+
+namespace placescope::ui {
+
+void TimelineView::wheelEvent(QWheelEvent* event)
+{
+    if (event->modifiers() & Qt::ShiftModifier) {
+        m_vbar->setValue(m_vbar->value() - event->angleDelta().y());
+        return;
+    }
+    const double steps = event->angleDelta().y() / 120.0;
+    m_axis.zoomAround(event->position().x() - kHeaderWidth, std::pow(1.25, steps));
+    update();
+}
+
+void TimelineView::mousePressEvent(QMouseEvent* event)
+{
+    m_dragFrom = event->pos();
+    m_rangeDrag = event->modifiers() & Qt::ShiftModifier;
+    if (m_rangeDrag) {
+        m_rangeStartNs = m_rangeEndNs = m_axis.timeForX(event->position().x() - kHeaderWidth);
+        m_hasRange = true;
+    }
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent* event)
+{
+    if (!m_dragFrom || !(event->buttons() & Qt::LeftButton))
+        return;
+    if (m_rangeDrag) {
+        m_rangeEndNs = m_axis.timeForX(event->position().x() - kHeaderWidth);
+    } else {
+        m_axis.panPixels(m_dragFrom->x() - event->pos().x());
+        m_vbar->setValue(m_vbar->value() + m_dragFrom->y() - event->pos().y());
+        m_dragFrom = event->pos();
+    }
+    update();
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (m_rangeDrag) {
+        if (m_rangeEndNs < m_rangeStartNs)
+            std::swap(m_rangeStartNs, m_rangeEndNs);
+        emit rangeSelected(rangeSummary());
+    } else if (m_dragFrom && (event->pos() - *m_dragFrom).manhattanLength() < 4) {
+        if (auto hit = hitTest(event->pos()))
+            selectEvent(*hit, false);
+    }
+    m_dragFrom.reset();
+    m_rangeDrag = false;
+    update();
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* event)
+{
+    const double center = plotWidth() / 2;
+    switch (event->key()) {
+    case Qt::Key_W: m_axis.zoomAround(center, 1.3); break;
+    case Qt::Key_S: m_axis.zoomAround(center, 1 / 1.3); break;
+    case Qt::Key_A: m_axis.panPixels(-plotWidth() / 8); break;
+    case Qt::Key_D: m_axis.panPixels(plotWidth() / 8); break;
+    case Qt::Key_0: zoomToFit(); break;
+    default: QWidget::keyPressEvent(event); return;
+    }
+    update();
+}
+
+std::optional<TimelineView::EventRef> TimelineView::hitTest(QPoint pos) const
+{
+    if (!m_trace || pos.x() < kHeaderWidth || pos.y() < kRulerHeight)
+        return std::nullopt;
+    const int64_t t = m_axis.timeForX(pos.x() - kHeaderWidth);
+    const int64_t slack = static_cast<int64_t>(kMinEventPx * m_axis.nsPerPixel());
+    for (size_t l = 0; l < m_trace->lanes.size(); ++l) {
+        const int top = laneTop(static_cast<int>(l));
+        const Lane& lane = m_trace->lanes[l];
+        const int r = (pos.y() - top) / kRowHeight;
+        if (pos.y() < top || r >= static_cast<int>(lane.rows.size()))
+            continue;
+        const LaneRow& row = lane.rows[static_cast<size_t>(r)];
+        size_t i = firstVisibleEvent(row, t - slack);
+        if (i < row.size() && row.startNs[i] <= t + slack)
+            return EventRef { static_cast<int>(l), r, static_cast<uint32_t>(i) };
+        return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+QString TimelineView::describe(const EventRef& ref) const
+{
+    const LaneRow& row = m_trace->lanes[static_cast<size_t>(ref.lane)].rows[static_cast<size_t>(ref.row)];
+    QString text = QString::fromStdString(m_trace->names[row.nameIndex[ref.index]]) + "  ("
+        + formatDuration(static_cast<double>(row.durationNs(ref.index))) + ")";
+    return text;
+}
+
+void TimelineView::selectEvent(const EventRef& ref, bool reveal)
+{
+    m_selected = ref;
+    if (reveal) {
+        const LaneRow& row = m_trace->lanes[static_cast<size_t>(ref.lane)].rows[static_cast<size_t>(ref.row)];
+        const int64_t center = (row.startNs[ref.index] + row.endNs[ref.index]) / 2;
+        m_axis.panPixels(m_axis.xForTime(center) - plotWidth() / 2);
+        const int top = laneTop(ref.lane) + m_vbar->value();
+        if (top < m_vbar->value() + kRulerHeight || top > m_vbar->value() + height() - 2 * kRowHeight)
+            m_vbar->setValue(top - height() / 3);
+    }
+    emit eventSelected(describe(ref));
+    update();
+}
+
+bool TimelineView::findNext(const QString& text, bool forward)
+{
+    if (!m_trace || text.isEmpty())
+        return false;
+    // Names matching once per search, then the nearest match in time after (or before) the selection.
+    const std::string needle = text.toLower().toStdString();
+    std::vector<bool> matches(m_trace->names.size());
+    for (size_t i = 0; i < matches.size(); ++i) {
+        std::string name = m_trace->names[i];
+        std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+        matches[i] = name.find(needle) != std::string::npos;
+    }
+    int64_t from = m_axis.viewStartNs();
+    std::optional<EventRef> current = m_selected;
+    if (current) {
+        const auto& row = m_trace->lanes[static_cast<size_t>(current->lane)].rows[static_cast<size_t>(current->row)];
+        from = row.startNs[current->index];
+    }
+    std::optional<EventRef> best;
+    int64_t bestTime = 0;
+    for (size_t l = 0; l < m_trace->lanes.size(); ++l) {
+        for (size_t r = 0; r < m_trace->lanes[l].rows.size(); ++r) {
+            const LaneRow& row = m_trace->lanes[l].rows[r];
+            for (size_t i = 0; i < row.size(); ++i) {
+                const int64_t t = row.startNs[i];
+                const EventRef ref { static_cast<int>(l), static_cast<int>(r), static_cast<uint32_t>(i) };
+                if (!matches[row.nameIndex[i]] || (current && ref == *current))
+                    continue;
+                const bool after = forward ? (t > from || (t == from && !current)) : t < from;
+                if (after && (!best || (forward ? t < bestTime : t > bestTime))) {
+                    best = ref;
+                    bestTime = t;
+                }
+            }
+        }
+    }
+    if (!best)
+        return false;
+    selectEvent(*best, true);
+    return true;
+}
+
+QString TimelineView::rangeSummary() const
+{
+    if (!m_trace || !m_hasRange)
+        return {};
+    // Events and busy time inside the range per kind (binary search of each row, clipped to the range).
+    uint64_t count = 0;
+    int64_t deviceNs = 0, hostNs = 0;
+    for (const Lane& lane : m_trace->lanes) {
+        for (const LaneRow& row : lane.rows) {
+            for (size_t i = firstVisibleEvent(row, m_rangeStartNs); i < row.size() && row.startNs[i] < m_rangeEndNs; ++i) {
+                const int64_t ns = std::min(row.endNs[i], m_rangeEndNs) - std::max(row.startNs[i], m_rangeStartNs);
+                ++count;
+                (lane.group == Lane::Group::Device ? deviceNs : hostNs) += ns;
+            }
+        }
+    }
+    return tr("Range %1: %2 events, device busy %3, host %4")
+        .arg(formatDuration(static_cast<double>(m_rangeEndNs - m_rangeStartNs)))
+        .arg(count)
+        .arg(formatDuration(static_cast<double>(deviceNs)))
+        .arg(formatDuration(static_cast<double>(hostNs)));
+}
+
+bool TimelineView::event(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip && m_trace) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        if (auto hit = hitTest(help->pos())) {
+            const LaneRow& row = m_trace->lanes[static_cast<size_t>(hit->lane)].rows[static_cast<size_t>(hit->row)];
+            QString text = "<b>" + describe(*hit).toHtmlEscaped() + "</b>";
+            for (const auto& [key, value] : eventDetails(m_trace->path, row.kind[hit->index], row.sourceRow[hit->index]))
+                text += "<br>" + QString::fromStdString(key) + ": " + QString::fromStdString(value).toHtmlEscaped();
+            QToolTip::showText(help->globalPos(), text, this);
+        } else {
+            QToolTip::hideText();
+        }
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+} // namespace placescope::ui

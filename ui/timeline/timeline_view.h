@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "ui/core/lane_folding.h"
+#include "ui/core/time_axis.h"
+#include "ui/core/trace_data.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+class QScrollBar;
+
+namespace placescope::ui {
+
+// The timeline: a custom-painted QWidget with a time ruler, one lane per host thread kind or device stream
+// (rows = nesting levels), memory counter lanes, and folding of narrow events into counted blocks.
+// Wheel zooms around the cursor, drag pans, W/S zoom and A/D pan (Perfetto), Shift+drag selects a range.
+// Owns a shared, immutable LoadedTrace; UI thread only.
+class TimelineView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit TimelineView(QWidget* parent = nullptr);
+
+    void setTrace(std::shared_ptr<const LoadedTrace> trace);
+    const LoadedTrace* trace() const { return m_trace.get(); }
+    const TimeAxis& axis() const { return m_axis; }
+    void showRange(int64_t startNs, int64_t endNs);
+    void zoomToFit();
+
+    struct EventRef
+    {
+        int lane = -1;
+        int row = -1;
+        uint32_t index = 0;
+        bool operator==(const EventRef&) const = default;
+    };
+    std::optional<EventRef> selectedEvent() const { return m_selected; }
+    void selectEvent(const EventRef& ref, bool reveal);
+    // Search by name (case-insensitive substring) from the selection; forward or back. False when none.
+    bool findNext(const QString& text, bool forward);
+    QString rangeSummary() const;
+    // Stats of the last paint, for the bench and tests.
+    size_t lastDrawItemCount() const { return m_lastDrawItems; }
+    static constexpr int kHeaderWidth = 220;
+    static constexpr int kRulerHeight = 24;
+    static constexpr int kRowHeight = 16;
+    static constexpr int kCounterHeight = 48;
+    static constexpr double kMinEventPx = 3.0;
+
+signals:
+    void eventSelected(QString description);
+    void rangeSelected(QString summary);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    bool event(QEvent* event) override;
+
+private:
+    double plotWidth() const;
+    int contentHeight() const;
+    std::optional<EventRef> hitTest(QPoint pos) const;
+    void drawRuler(QPainter& painter);
+    void drawCounters(QPainter& painter, int& y);
+    void drawFlow(QPainter& painter);
+    int laneTop(int lane) const;
+    QString describe(const EventRef& ref) const;
+    void updateScrollBar();
+
+    std::shared_ptr<const LoadedTrace> m_trace;
+    TimeAxis m_axis;
+    QScrollBar* m_vbar = nullptr;
+    std::vector<DrawItem> m_items; // reused between paints
+    size_t m_lastDrawItems = 0;
+    std::optional<EventRef> m_selected;
+    std::optional<QPoint> m_dragFrom;
+    bool m_rangeDrag = false;
+    int64_t m_rangeStartNs = 0, m_rangeEndNs = 0;
+    bool m_hasRange = false;
+};
+
+} // namespace placescope::ui

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: MIT
+#include "ui/window/main_window.h"
+
+#include "ui/models/table_model.h"
+#include "ui/timeline/timeline_format.h"
+#include "ui/timeline/timeline_view.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFileDialog>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QStatusBar>
+#include <QStyleFactory>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QToolBar>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrent>
+
+namespace placescope::ui {
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_tempDir(std::make_unique<QTemporaryDir>())
+{
+    setWindowTitle("Placescope");
+    setObjectName("PlacescopeMainWindow");
+    m_timeline = new TimelineView(this);
+    setCentralWidget(m_timeline);
+    m_kernels = new TableModel({ tr("Kernel"), tr("Count"), tr("Total ms"), tr("Avg us"), tr("Min us"), tr("Max us"), tr("% time") }, this);
+    m_copies = new TableModel({ tr("Operation"), tr("Memory"), tr("Count"), tr("Total ms"), tr("Bytes"), tr("GB/s") }, this);
+    m_problems = new TableModel({ tr("Kind"), tr("Severity"), tr("Count"), tr("Help"), tr("Example") }, this);
+    m_findings = new TableModel({ tr("Finding"), tr("Severity"), tr("Saving ms/step"), tr("% of step"), tr("Summary") }, this);
+    addTableDock(tr("Findings"), m_findings, Qt::RightDockWidgetArea);
+    addTableDock(tr("Kernels"), m_kernels, Qt::BottomDockWidgetArea);
+    addTableDock(tr("Copies"), m_copies, Qt::BottomDockWidgetArea);
+    addTableDock(tr("Import problems"), m_problems, Qt::BottomDockWidgetArea);
+    m_status = new QLabel(this);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1000);
+    m_progress->setVisible(false);
+    statusBar()->addWidget(m_status, 1);
+    statusBar()->addPermanentWidget(m_progress);
+    auto* cancel = new QPushButton(tr("Cancel"), this);
+    cancel->setVisible(false);
+    statusBar()->addPermanentWidget(cancel);
+    connect(cancel, &QPushButton::clicked, this, &MainWindow::cancelOpen);
+    connect(this, &MainWindow::openFinished, cancel, &QWidget::hide);
+    connect(m_progress, &QProgressBar::valueChanged, cancel, [this, cancel] { cancel->setVisible(m_busy); });
+    connect(m_timeline, &TimelineView::eventSelected, m_status, &QLabel::setText);
+    connect(m_timeline, &TimelineView::rangeSelected, m_status, &QLabel::setText);
+    buildMenus();
+    QSettings settings;
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    restoreState(settings.value("window/state").toByteArray());
+    setDarkPalette(settings.value("view/dark", false).toBool());
+    resize(settings.contains("window/geometry") ? size() : QSize(1400, 850));
+}
+
+MainWindow::~MainWindow()
+{
+    if (m_cancel)
+        m_cancel->cancel();
+}
+
+QTableView* MainWindow::addTableDock(const QString& title, TableModel* model, Qt::DockWidgetArea area)
+{
+    auto* dock = new QDockWidget(title, this);
+    dock->setObjectName("dock_" + title);
+    auto* body = new QWidget(dock);
+    auto* layout = new QVBoxLayout(body);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* filter = new QLineEdit(body);
+    filter->setPlaceholderText(tr("Filter..."));
+    auto* proxy = new QSortFilterProxyModel(body);
+    proxy->setSourceModel(model);
+    proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    proxy->setFilterKeyColumn(-1);
+    connect(filter, &QLineEdit::textChanged, proxy, &QSortFilterProxyModel::setFilterFixedString);
+    auto* view = new QTableView(body);
+    view->setModel(proxy);
+    view->setSortingEnabled(true);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->horizontalHeader()->setStretchLastSection(true);
+    view->verticalHeader()->hide();
+    layout->addWidget(filter);
+    layout->addWidget(view);
+    dock->setWidget(body);
+    addDockWidget(area, dock);
+    if (model == m_findings) {
+        connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+                [this, proxy](const QModelIndex& index) { selectFinding(proxy->mapToSource(index).row()); });
+    } else if (model == m_kernels) {
+        connect(view, &QTableView::activated, this, [this, proxy](const QModelIndex& index) {
+            m_search->setText(proxy->index(index.row(), 0).data().toString());
+            m_timeline->findNext(m_search->text(), true);
+        });
+    }
+    const auto docks = findChildren<QDockWidget*>();
+    if (area == Qt::BottomDockWidgetArea && docks.size() > 2)
+        tabifyDockWidget(docks[1], dock);
+    return view;
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open..."), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open trace"), {},
+            tr("Traces (*.sqlite *.json *.json.gz);;All files (*)"));
+        if (!path.isEmpty())
+            openFile(path);
+    });
+    open->setShortcut(QKeySequence::Open);
+    file->addAction(tr("&Record..."), this, &MainWindow::showRecordDialog);
+    m_recentMenu = file->addMenu(tr("Recent files"));
+    rebuildRecentMenu();
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("Zoom to fit"), QKeySequence(Qt::Key_0), m_timeline, &TimelineView::zoomToFit);
+    QAction* dark = view->addAction(tr("Dark palette"));
+    dark->setCheckable(true);
+    dark->setChecked(QSettings().value("view/dark", false).toBool());
+    connect(dark, &QAction::toggled, this, &MainWindow::setDarkPalette);
+
+    QToolBar* bar = addToolBar(tr("Main"));
+    bar->setObjectName("mainToolBar");
+    bar->addAction(open);
+    m_search = new QLineEdit(bar);
+    m_search->setPlaceholderText(tr("Search events by name"));
+    m_search->setMaximumWidth(320);
+    bar->addWidget(m_search);
+    auto next = [this](bool forward) {
+        if (!m_timeline->findNext(m_search->text(), forward))
+            m_status->setText(tr("No more events named like '%1'").arg(m_search->text()));
+    };
+    connect(m_search, &QLineEdit::returnPressed, this, [next] { next(true); });
+    bar->addAction(tr("Previous"), this, [next] { next(false); });
+    bar->addAction(tr("Next"), this, [next] { next(true); });
+}
+
+void MainWindow::setDarkPalette(bool dark)
+{
+    QApplication::setStyle(QStyleFactory::create("Fusion"));
+    QPalette pal = QApplication::style()->standardPalette();
+    if (dark) {
+        pal.setColor(QPalette::Window, QColor(45, 45, 48));
+        pal.setColor(QPalette::WindowText, QColor(220, 220, 220));
+        pal.setColor(QPalette::Base, QColor(30, 30, 32));
+        pal.setColor(QPalette::AlternateBase, QColor(50, 50, 54));
+        pal.setColor(QPalette::Text, QColor(220, 220, 220));
+        pal.setColor(QPalette::Button, QColor(55, 55, 58));
+        pal.setColor(QPalette::ButtonText, QColor(220, 220, 220));
+        pal.setColor(QPalette::Highlight, QColor(60, 120, 215));
+        pal.setColor(QPalette::Mid, QColor(70, 70, 74));
+    }
+    QApplication::setPalette(pal);
+    QSettings().setValue("view/dark", dark);
+}
+
+void MainWindow::openFile(const QString& path)
+{
+    if (m_cancel)
+        m_cancel->cancel();
+    const uint64_t generation = ++m_generation;
+    m_cancel = std::make_shared<CancelToken>();
+    m_busy = true;
+    m_lastError.clear();
+    m_progress->setValue(0);
+    m_progress->setVisible(true);
+    m_status->setText(tr("Opening %1...").arg(path));
+    auto cancel = m_cancel;
+    QPointer<QProgressBar> bar = m_progress;
+    const std::string temp = m_tempDir->path().toStdString();
+    auto* watcher = new QFutureWatcher<OpenResult>(this);
+    connect(watcher, &QFutureWatcher<OpenResult>::finished, this, [this, watcher, generation, path] {
+        const OpenResult result = watcher->result();
+        watcher->deleteLater();
+        if (generation != m_generation)
+            return; // a newer open started: drop this stale result
+        if (result.error.empty())
+            rememberRecent(path);
+        onOpenFinished(generation, result);
+    });
+    watcher->setFuture(QtConcurrent::run([path, temp, cancel, bar] {
+        return openAnyTrace(path.toStdString(), temp, [bar](uint64_t done, uint64_t total) {
+            QMetaObject::invokeMethod(bar, [bar, done, total] {
+                if (bar)
+                    bar->setValue(static_cast<int>(done * 1000 / std::max<uint64_t>(total, 1)));
+            }, Qt::QueuedConnection);
+        }, cancel.get());
+    }));
+}
+
+void MainWindow::cancelOpen()
+{
+    if (m_cancel)
+        m_cancel->cancel();
+}
+
+} // namespace placescope::ui

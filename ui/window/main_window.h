@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "ui/window/open_job.h"
+
+#include <QFutureWatcher>
+#include <QMainWindow>
+
+#include <memory>
+
+class QLabel;
+class QLineEdit;
+class QMenu;
+class QProgressBar;
+class QTableView;
+class QTemporaryDir;
+
+namespace placescope::ui {
+
+class TableModel;
+class TimelineView;
+
+// The main window: timeline in the centre, tables and findings in docks. Opening runs in a background job
+// (QtConcurrent) with a generation counter: a result from an older open is dropped (Hotspot's JobTracker).
+// UI thread only.
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    void openFile(const QString& path);
+    // Blocks with a local event loop until the current open finishes; false on error or timeout.
+    bool waitForOpen(int timeoutMs);
+    QString lastError() const { return m_lastError; }
+    TimelineView* timeline() const { return m_timeline; }
+    TableModel* kernelModel() const { return m_kernels; }
+    TableModel* copyModel() const { return m_copies; }
+    TableModel* problemModel() const { return m_problems; }
+    TableModel* findingModel() const { return m_findings; }
+    void setDarkPalette(bool dark);
+    void selectFinding(int row);
+
+signals:
+    void openFinished(bool ok);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildMenus();
+    QTableView* addTableDock(const QString& title, TableModel* model, Qt::DockWidgetArea area);
+    void onOpenFinished(uint64_t generation, const OpenResult& result);
+    void cancelOpen();
+    void rememberRecent(const QString& path);
+    void rebuildRecentMenu();
+    void showRecordDialog();
+
+    TimelineView* m_timeline = nullptr;
+    TableModel* m_kernels = nullptr;
+    TableModel* m_copies = nullptr;
+    TableModel* m_problems = nullptr;
+    TableModel* m_findings = nullptr;
+    QLineEdit* m_search = nullptr;
+    QLabel* m_status = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    std::unique_ptr<QTemporaryDir> m_tempDir;
+    uint64_t m_generation = 0;
+    std::shared_ptr<CancelToken> m_cancel;
+    std::optional<AnalysisReport> m_report;
+    QString m_lastError;
+    bool m_busy = false;
+};
+
+} // namespace placescope::ui

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+// MainWindow: filling the panels from an open's result, findings -> timeline, recent files, Record..., settings.
+#include "ui/models/table_model.h"
+#include "ui/timeline/timeline_view.h"
+#include "ui/window/main_window.h"
+
+#include <QCloseEvent>
+#include <QCoreApplication>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QTimer>
+
+namespace placescope::ui {
+
+void MainWindow::onOpenFinished(uint64_t, const OpenResult& result)
+{
+    m_busy = false;
+    m_progress->setVisible(false);
+    if (!result.error.empty()) {
+        m_lastError = QString::fromStdString(result.error);
+        m_status->setText(tr("Could not open: %1").arg(m_lastError));
+        emit openFinished(false);
+        return;
+    }
+    m_timeline->setTrace(result.trace);
+    setWindowTitle(QString("Placescope - %1").arg(QFileInfo(QString::fromStdString(result.trace->path)).fileName()));
+    std::vector<QVariantList> kernels, copies, problems, findings;
+    if (result.stats) {
+        for (const auto& row : result.stats->kernels.rows)
+            kernels.push_back({ QString::fromStdString(row.name), QVariant::fromValue<qlonglong>(row.time.count),
+                                row.time.totalNs / 1e6, row.time.averageNs / 1e3, row.time.minNs / 1e3,
+                                row.time.maxNs / 1e3, row.timePercent });
+        for (const auto& row : result.stats->memoryOps)
+            copies.push_back({ QString::fromStdString(row.operation), QString::fromStdString(row.memoryTypes),
+                               QVariant::fromValue<qlonglong>(row.time.count), row.time.totalNs / 1e6,
+                               QVariant::fromValue<qlonglong>(row.totalBytes), row.bandwidthGBps });
+        for (const auto& row : result.stats->problems)
+            problems.push_back({ QString::fromStdString(row.kind), QString::fromStdString(row.severity),
+                                 QVariant::fromValue<qlonglong>(row.count), QString::fromStdString(row.help),
+                                 QString::fromStdString(row.example) });
+    }
+    m_report = result.findings;
+    if (m_report) {
+        for (const auto& finding : m_report->findings)
+            findings.push_back({ QString::fromStdString(finding.title),
+                                 QString::fromStdString(std::string(severityName(finding.severity))),
+                                 finding.saving.perStepMs, finding.saving.percentOfStep,
+                                 QString::fromStdString(finding.summary) });
+    }
+    m_kernels->setRows(std::move(kernels));
+    m_copies->setRows(std::move(copies));
+    m_problems->setRows(std::move(problems));
+    m_findings->setRows(std::move(findings));
+    m_status->setText(tr("%1 events in %2 lanes, loaded in %3 s (%4 bytes/event in memory)")
+                          .arg(result.trace->eventCount)
+                          .arg(result.trace->lanes.size())
+                          .arg(result.loadSeconds, 0, 'f', 2)
+                          .arg(result.trace->eventCount ? result.trace->memoryBytes() / result.trace->eventCount : 0));
+    emit openFinished(true);
+}
+
+bool MainWindow::waitForOpen(int timeoutMs)
+{
+    if (!m_busy)
+        return m_lastError.isEmpty() && m_timeline->trace();
+    QEventLoop loop;
+    bool ok = false;
+    connect(this, &MainWindow::openFinished, &loop, [&](bool success) {
+        ok = success;
+        loop.quit();
+    });
+    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+    loop.exec();
+    return ok;
+}
+
+void MainWindow::selectFinding(int row)
+{
+    // A finding's evidence examples are time ranges: show the first one (the largest) on the timeline.
+    if (!m_report || row < 0 || row >= static_cast<int>(m_report->findings.size()))
+        return;
+    for (const auto& evidence : m_report->findings[static_cast<size_t>(row)].evidence) {
+        for (const auto& example : evidence.examples) {
+            if (example.startNs >= 0 && example.endNs > example.startNs) {
+                m_timeline->showRange(example.startNs, example.endNs);
+                m_status->setText(QString::fromStdString(evidence.what + ": " + example.label));
+                return;
+            }
+        }
+    }
+}
+
+void MainWindow::rememberRecent(const QString& path)
+{
+    QSettings settings;
+    QStringList recent = settings.value("recentFiles").toStringList();
+    recent.removeAll(QFileInfo(path).absoluteFilePath());
+    recent.prepend(QFileInfo(path).absoluteFilePath());
+    settings.setValue("recentFiles", recent.mid(0, 8));
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    for (const QString& path : QSettings().value("recentFiles").toStringList())
+        m_recentMenu->addAction(path, this, [this, path] { openFile(path); });
+    m_recentMenu->setEnabled(!m_recentMenu->isEmpty());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::showRecordDialog()
+{
+    // The capture runs as a child process: a crash in the traced program never takes the GUI down.
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Record"));
+    auto* form = new QFormLayout(&dialog);
+    auto* command = new QLineEdit(&dialog);
+    command->setPlaceholderText("python train.py --steps 20");
+    auto* output = new QLineEdit(QDir::home().filePath("run.sqlite"), &dialog);
+    auto* log = new QPlainTextEdit(&dialog);
+    log->setReadOnly(true);
+    auto* buttons = new QDialogButtonBox(&dialog);
+    QPushButton* start = buttons->addButton(tr("Start"), QDialogButtonBox::AcceptRole);
+    QPushButton* stop = buttons->addButton(tr("Stop"), QDialogButtonBox::RejectRole);
+    form->addRow(tr("Command"), command);
+    form->addRow(tr("Output trace"), output);
+    form->addRow(log);
+    form->addRow(buttons);
+    QProcess process;
+    process.setProcessChannelMode(QProcess::MergedChannels);
+    connect(&process, &QProcess::readyRead, log, [&] { log->appendPlainText(QString::fromLocal8Bit(process.readAll()).trimmed()); });
+    connect(&process, &QProcess::errorOccurred, log, [&](QProcess::ProcessError) {
+        log->appendPlainText(tr("Cannot run placescope capture: %1").arg(process.errorString()));
+    });
+    connect(&process, &QProcess::finished, &dialog, [&](int code, QProcess::ExitStatus) {
+        if (code == 0) {
+            log->appendPlainText(tr("Done: %1").arg(output->text()));
+            openFile(output->text());
+        } else {
+            log->appendPlainText(tr("placescope capture exited with %1 (see the message above; recording needs an "
+                                    "NVIDIA GPU and the CUPTI library)").arg(code));
+        }
+    });
+    connect(start, &QPushButton::clicked, &dialog, [&] {
+        const QString exe = QDir(QCoreApplication::applicationDirPath()).filePath("placescope");
+        QStringList args { "capture", "-o", output->text(), "--" };
+        args += QProcess::splitCommand(command->text());
+        log->appendPlainText("$ placescope " + args.join(' '));
+        process.start(exe, args);
+    });
+    connect(stop, &QPushButton::clicked, &dialog, [&] {
+        if (process.state() != QProcess::NotRunning)
+            process.kill();
+        else
+            dialog.reject();
+    });
+    dialog.resize(640, 420);
+    dialog.exec();
+    if (process.state() != QProcess::NotRunning) {
+        process.kill();
+        process.waitForFinished(2000);
+    }
+}
+
+} // namespace placescope::ui

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+#include "ui/window/open_job.h"
+
+#include "profiler/importers/importer.h"
+#include "profiler/store/trace_file.h"
+#include "ui/core/trace_loader.h"
+
+#include <chrono>
+#include <filesystem>
+
+namespace placescope::ui {
+
+OpenResult openAnyTrace(const std::string& input, const std::string& tempDir, const ProgressFn& progress,
+                        const CancelToken* cancel)
+{
+    const auto started = std::chrono::steady_clock::now();
+    OpenResult result;
+    std::string tracePath = input;
+    if (!openTrace(input).isOk()) {
+        // Not a Placescope trace: import it (Kineto JSON, nsys SQLite) to a temp trace first.
+        auto format = sniffTraceFormat(input);
+        if (!format.isOk()) {
+            result.error = format.status().message();
+            return result;
+        }
+        std::filesystem::path out = std::filesystem::path(tempDir)
+            / (std::filesystem::path(input).filename().string() + ".placescope.sqlite");
+        ImportOptions options;
+        options.cancel = cancel;
+        if (progress)
+            options.progress = [&](uint64_t done, uint64_t total) { progress(total ? done * 800 / total : 0, 1000); };
+        auto imported = importTraces({ input }, out.string(), options);
+        if (!imported.isOk()) {
+            result.error = imported.status().message();
+            return result;
+        }
+        tracePath = out.string();
+    }
+    auto loaded = loadTrace(tracePath, [&](uint64_t done, uint64_t total) {
+        if (progress)
+            progress(800 + done * 200 / std::max<uint64_t>(total, 1), 1000);
+    }, cancel);
+    if (!loaded.isOk()) {
+        result.error = loaded.status().message();
+        return result;
+    }
+    result.tracePath = tracePath;
+    result.trace = std::make_shared<const LoadedTrace>(std::move(loaded).value());
+    result.loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (cancel && cancel->isCancelled()) {
+        result.error = "cancelled";
+        return result;
+    }
+    // Stats and findings are extras: a failure there leaves the timeline usable.
+    if (auto db = openTrace(tracePath)) {
+        StatsOptions statsOptions;
+        statsOptions.topKernels = 0;
+        if (auto stats = computeTraceStats(*db, statsOptions))
+            result.stats = std::move(stats).value();
+        if (auto report = analyzeTrace(*db, AnalysisOptions {}))
+            result.findings = std::move(report).value();
+    }
+    return result;
+}
+
+} // namespace placescope::ui

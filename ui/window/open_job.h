@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "placement/findings/analyzer.h"
+#include "profiler/base/progress.h"
+#include "profiler/stats/trace_stats.h"
+#include "ui/core/trace_data.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace placescope::ui {
+
+// What a background open produces: the lanes, and the stats and findings when they could be computed.
+struct OpenResult
+{
+    std::string error;       // empty on success
+    std::string tracePath;   // the Placescope trace actually read (a temp file for imported inputs)
+    std::shared_ptr<const LoadedTrace> trace;
+    std::optional<TraceStats> stats;
+    std::optional<AnalysisReport> findings;
+    double loadSeconds = 0;
+};
+
+// Opens a Placescope trace or imports a Kineto JSON / nsys SQLite input into a temp trace under tempDir,
+// then loads it. Runs on a worker thread (own SQLite connections); progress is (done, total) per mille.
+OpenResult openAnyTrace(const std::string& input, const std::string& tempDir, const ProgressFn& progress,
+                        const CancelToken* cancel);
+
+} // namespace placescope::ui
