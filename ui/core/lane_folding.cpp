@@ -38,7 +38,7 @@ void foldVisible(const LaneRow& row, const TimeAxis& axis, double widthPx, doubl
         double limit = static_cast<double>(row.startNs[i]) + minWidthNs;
         for (;;) {
             const auto bound = std::lower_bound(row.startNs.begin() + static_cast<std::ptrdiff_t>(i + 1), row.startNs.end(),
-                                                static_cast<int64_t>(limit));
+                                                std::min(static_cast<int64_t>(limit), viewEnd + 1));
             size_t j = static_cast<size_t>(bound - row.startNs.begin());
             // Only the last skipped event can be wide (the row does not overlap): leave it to draw on its own.
             if (j > i + 1 && static_cast<double>(row.durationNs(j - 1)) >= minWidthNs)
