@@ -46,7 +46,8 @@ int main(int argc, char** argv)
     QCommandLineOption model("model", "ONNX model of the traced program", "model.onnx");
     QCommandLineOption screenshot("screenshot", "Render the window offscreen to a PNG and exit", "out.png");
     QCommandLineOption dark("dark", "Use the dark palette");
-    parser.addOptions({ model, screenshot, dark });
+    QCommandLineOption finding("finding", "Select finding N once the trace is open (shows its evidence)", "N");
+    parser.addOptions({ model, screenshot, dark, finding });
     parser.process(app);
 
     placescope::ui::MainWindow window;
@@ -61,6 +62,9 @@ int main(int argc, char** argv)
     window.show();
     if (!input.isEmpty())
         window.openFile(input);
+    if (parser.isSet(finding))
+        QObject::connect(&window, &placescope::ui::MainWindow::openFinished, &window,
+                         [&](bool ok) { if (ok) window.selectFinding(parser.value(finding).toInt()); });
     if (!parser.isSet(screenshot))
         return app.exec();
 

@@ -7,6 +7,7 @@
 #include <QPalette>
 #include <QString>
 
+#include <algorithm>
 #include <cmath>
 
 namespace placescope::ui {
@@ -56,6 +57,15 @@ inline QString formatDuration(double ns)
     if (a >= 1e3)
         return QString::number(ns / 1e3, 'g', 4) + " us";
     return QString::number(ns, 'g', 4) + " ns";
+}
+
+// A ruler label: t in the tick's unit, with as many decimals as the tick step needs to tell ticks apart.
+inline QString formatTick(double ns, double tickNs)
+{
+    const double unit = tickNs >= 1e9 ? 1e9 : tickNs >= 1e6 ? 1e6 : tickNs >= 1e3 ? 1e3 : 1.0;
+    const char* name = unit == 1e9 ? " s" : unit == 1e6 ? " ms" : unit == 1e3 ? " us" : " ns";
+    const int decimals = std::max(0, static_cast<int>(std::ceil(std::log10(unit / tickNs) - 1e-9)));
+    return QString::number(ns / unit, 'f', decimals) + name;
 }
 
 inline QString formatBytes(int64_t bytes)

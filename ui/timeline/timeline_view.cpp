@@ -178,7 +178,7 @@ void TimelineView::drawRuler(QPainter& painter)
         if (x > kHeaderWidth + widthPx)
             break;
         painter.drawLine(QPointF(x, kRulerHeight - 6), QPointF(x, kRulerHeight));
-        painter.drawText(QPointF(x + 2, kRulerHeight - 8), formatDuration(t));
+        painter.drawText(QPointF(x + 2, kRulerHeight - 8), formatTick(t, tickNs));
     }
     painter.drawText(QRect(4, 0, kHeaderWidth - 8, kRulerHeight), Qt::AlignVCenter,
                      tr("%1 events").arg(m_trace->eventCount));

@@ -61,6 +61,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_tempDir(std::ma
     connect(m_timeline, &TimelineView::eventSelected, m_status, &QLabel::setText);
     connect(m_timeline, &TimelineView::rangeSelected, m_status, &QLabel::setText);
     buildMenus();
+    // Default layout (a saved one replaces it): kernels in front, the timeline gets most of the height.
+    const auto docks = findChildren<QDockWidget*>();
+    docks[1]->raise();
+    resizeDocks({ docks[0], docks[1] }, { 420, 230 }, Qt::Horizontal);
+    resizeDocks({ docks[1] }, { 230 }, Qt::Vertical);
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
     restoreState(settings.value("window/state").toByteArray());
@@ -94,6 +99,8 @@ QTableView* MainWindow::addTableDock(const QString& title, TableModel* model, Qt
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->horizontalHeader()->setStretchLastSection(true);
     view->verticalHeader()->hide();
+    view->setWordWrap(false);
+    view->horizontalHeader()->resizeSection(0, 320);
     layout->addWidget(filter);
     layout->addWidget(view);
     dock->setWidget(body);
