@@ -62,8 +62,10 @@ Result<ImportSummary> importTraces(const std::vector<std::string>& inputs, const
     PLACESCOPE_ASSIGN_OR_RETURN(auto writer, TraceWriter::create(outputPath));
     for (size_t i = 0; i < inputs.size(); ++i) {
         ImportOptions perInput = options;
-        if (inputs.size() > 1 && !options.rank)
-            perInput.rank = std::nullopt; // each file says its own rank, or the importer falls back to its index
+        perInput.inputIndex = static_cast<int>(i);
+        perInput.inputCount = static_cast<int>(inputs.size());
+        if (inputs.size() > 1 && options.rank)
+            perInput.rank = *options.rank + static_cast<int64_t>(i); // --rank N: first rank of the inputs
         Status status = formats[i] == TraceFormat::NsysSqlite ? importNsysSqlite(inputs[i], *writer, perInput)
                                                               : importKinetoJson(inputs[i], *writer, perInput);
         if (!status.isOk())

@@ -24,6 +24,10 @@ struct ImportOptions
     std::optional<int64_t> rank;
     ProgressFn progress;                // bytes read of the current input, its total bytes
     const CancelToken* cancel = nullptr;
+    // Set by importTraces: position of this input among all inputs, and their number. Importers use the index
+    // to keep process ids of different inputs apart (the same OS pid on two hosts) and as the rank fallback.
+    int inputIndex = 0;
+    int inputCount = 1;
 };
 
 // Identifies a file's format from its first bytes (gzip magic, '{', SQLite header) and, for SQLite, tables.

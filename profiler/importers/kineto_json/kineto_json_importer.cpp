@@ -1,10 +1,197 @@
 // SPDX-License-Identifier: MIT
-// Scaffolding: replaced by the Kineto JSON importer.
+// Kineto (PyTorch profiler) JSON importer: streams the file (plain or gzip) through JsonEventSplitter, parses
+// each event with simdjson on-demand (KinetoEventMapper) and the small top-level members (deviceProperties,
+// distributedInfo, versions) with the simdjson DOM. Memory: one read chunk plus the largest event.
+#include "profiler/importers/common/byte_source.h"
 #include "profiler/importers/importer.h"
+#include "profiler/importers/kineto_json/json_event_splitter.h"
+#include "profiler/importers/kineto_json/kineto_event_mapper.h"
+#include "profiler/importers/kineto_json/kineto_problems.h"
+#include "profiler/store/trace_writer.h"
+
+#include <simdjson.h>
+
+#include <filesystem>
+#include <vector>
 
 namespace placescope {
-Status importKinetoJson(const std::string& path, TraceWriter&, const ImportOptions&)
+namespace {
+
+constexpr size_t kChunkBytes = 4 << 20;
+constexpr size_t kMaxEventBytes = 256u << 20; // one event larger than this is not a trace we can read
+
+struct TopLevel
 {
-    return Status::error("the Kineto JSON importer is not built yet");
+    std::optional<int64_t> rank;
+    std::string hostname;
+    std::vector<GpuInfo> gpus;
+};
+
+std::optional<int64_t> domInt(simdjson::dom::element element)
+{
+    int64_t value = 0;
+    if (!element.get_int64().get(value))
+        return value;
+    double real = 0;
+    if (!element.get_double().get(real))
+        return static_cast<int64_t>(real);
+    return std::nullopt;
 }
+
+void readDeviceProperties(simdjson::dom::element value, TopLevel& top)
+{
+    simdjson::dom::array devices;
+    if (value.get_array().get(devices))
+        return;
+    for (simdjson::dom::element device : devices) {
+        simdjson::dom::object object;
+        if (device.get_object().get(object))
+            continue;
+        GpuInfo gpu;
+        std::optional<int64_t> maxThreadsPerSm, warpSize;
+        for (auto [key, field] : object) {
+            if (key == "id")
+                gpu.id = domInt(field).value_or(0);
+            else if (key == "name") {
+                std::string_view name;
+                if (!field.get_string().get(name))
+                    gpu.name = std::string(name);
+            } else if (key == "totalGlobalMem")
+                gpu.totalMemory = domInt(field);
+            else if (key == "computeMajor")
+                gpu.computeMajor = domInt(field);
+            else if (key == "computeMinor")
+                gpu.computeMinor = domInt(field);
+            else if (key == "maxThreadsPerBlock")
+                gpu.maxThreadsPerBlock = domInt(field);
+            else if (key == "maxThreadsPerMultiprocessor")
+                maxThreadsPerSm = domInt(field);
+            else if (key == "regsPerBlock")
+                gpu.maxRegistersPerBlock = domInt(field);
+            else if (key == "regsPerMultiprocessor")
+                gpu.maxRegistersPerSm = domInt(field);
+            else if (key == "warpSize")
+                gpu.threadsPerWarp = warpSize = domInt(field);
+            else if (key == "sharedMemPerBlock")
+                gpu.maxShmemPerBlock = domInt(field);
+            else if (key == "sharedMemPerBlockOptin")
+                gpu.maxShmemPerBlockOptin = domInt(field);
+            else if (key == "sharedMemPerMultiprocessor")
+                gpu.maxShmemPerSm = domInt(field);
+            else if (key == "numSms")
+                gpu.smCount = domInt(field);
+        }
+        if (maxThreadsPerSm && warpSize && *warpSize > 0)
+            gpu.maxWarpsPerSm = *maxThreadsPerSm / *warpSize;
+        top.gpus.push_back(std::move(gpu));
+    }
+}
+
+void readTopLevel(std::string_view key, std::string_view raw, TraceWriter& writer, TopLevel& top,
+                  simdjson::dom::parser& parser, const std::string& metaSuffix)
+{
+    if (raw.size() > (64u << 20))
+        return;
+    simdjson::padded_string padded(raw);
+    simdjson::dom::element value;
+    if (parser.parse(padded).get(value))
+        return;
+    if (key == "deviceProperties") {
+        readDeviceProperties(value, top);
+        return;
+    }
+    if (key == "distributedInfo") {
+        simdjson::dom::object info;
+        if (value.get_object().get(info))
+            return;
+        for (auto [name, field] : info) {
+            if (name == "rank")
+                top.rank = domInt(field);
+            else if (name == "backend" || name == "world_size" || name == "nccl_version") {
+                std::string_view text;
+                std::string metaKey = name == "backend" ? "distributed_backend" : std::string(name);
+                if (!field.get_string().get(text))
+                    writer.setMeta(metaKey + metaSuffix, text);
+                else if (auto number = domInt(field))
+                    writer.setMeta(metaKey + metaSuffix, std::to_string(*number));
+            }
+        }
+        return;
+    }
+    static const std::pair<std::string_view, std::string_view> kScalars[] = {
+        { "schemaVersion", "kineto_schema_version" }, { "cupti_version", "cupti_version" },
+        { "cuda_runtime_version", "cuda_runtime_version" }, { "cuda_driver_version", "cuda_driver_version" },
+        { "baseTimeNanoseconds", "trace_base_time_ns" }, { "displayTimeUnit", "display_time_unit" },
+        { "record_shapes", "record_shapes" }, { "profile_memory", "profile_memory" },
+        { "with_stack", "with_stack" }, { "trace_id", "trace_id" },
+    };
+    for (const auto& [jsonKey, metaKey] : kScalars) {
+        if (key != jsonKey)
+            continue;
+        std::string_view text;
+        if (!value.get_string().get(text))
+            writer.setMeta(std::string(metaKey) + metaSuffix, text.substr(0, 200));
+        else if (auto number = domInt(value))
+            writer.setMeta(std::string(metaKey) + metaSuffix, std::to_string(*number));
+    }
+}
+
+} // namespace
+
+Status importKinetoJson(const std::string& path, TraceWriter& writer, const ImportOptions& options)
+{
+    PLACESCOPE_ASSIGN_OR_RETURN(auto source, ByteSource::open(path));
+    KinetoEventMapper mapper(writer, options.inputIndex);
+    TopLevel top;
+    simdjson::dom::parser domParser;
+    std::string metaSuffix = options.inputIndex == 0 ? std::string() : "_" + std::to_string(options.inputIndex);
+    bool eventTooLarge = false;
+    JsonEventSplitter splitter(JsonEventSplitter::Handler {
+        [&](std::string_view key, std::string_view raw) { readTopLevel(key, raw, writer, top, domParser, metaSuffix); },
+        [&](std::string_view event, bool suspect) { mapper.addEvent(event, suspect); } });
+    std::vector<char> chunk(kChunkBytes);
+    uint64_t lastProgress = 0;
+    for (;;) {
+        PLACESCOPE_ASSIGN_OR_RETURN(size_t n, source->read(chunk.data(), chunk.size()));
+        if (n == 0)
+            break;
+        if (!splitter.feed(std::string_view(chunk.data(), n)))
+            return Status::error("not a PyTorch profiler trace (the file is not a JSON object or array)");
+        if (splitter.bufferedBytes() > kMaxEventBytes) {
+            eventTooLarge = true;
+            break;
+        }
+        if (options.cancel && options.cancel->isCancelled())
+            return Status::error("import cancelled");
+        if (options.progress && source->fileBytesRead() - lastProgress > source->fileBytes() / 200) {
+            lastProgress = source->fileBytesRead();
+            options.progress(lastProgress, source->fileBytes());
+        }
+    }
+    if (eventTooLarge)
+        return Status::error("not a PyTorch profiler trace (a single value is larger than 256 MB)");
+    if (!splitter.sawTraceEvents())
+        return Status::error(source->contentBytesRead() == 0
+                                 ? std::string("empty file")
+                                 : std::string("not a PyTorch profiler trace (no traceEvents array)"));
+    if (!splitter.finish())
+        writer.countProblem(kinetoProblem("kineto.truncated_json").kind, ProblemSeverity::DataLoss,
+                            kinetoProblem("kineto.truncated_json").help,
+                            std::to_string(splitter.eventCount()) + " events read");
+    std::optional<int64_t> rank = options.rank ? options.rank : top.rank;
+    if (!rank && options.inputCount > 1)
+        rank = options.inputIndex;
+    mapper.finish(rank, top.hostname);
+    if (options.inputIndex == 0) // the ranks of one job share their GPU list; the first input's is kept
+        for (const GpuInfo& gpu : top.gpus)
+            writer.add(gpu);
+    writer.setMeta("source_format", "kineto_json");
+    writer.setMeta("source_file" + metaSuffix, std::filesystem::path(path).filename().string());
+    if (rank)
+        writer.setMeta("rank" + metaSuffix, std::to_string(*rank));
+    if (options.progress)
+        options.progress(source->fileBytes(), source->fileBytes());
+    return writer.flush();
+}
+
 } // namespace placescope

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: MIT
+#include "profiler/importers/kineto_json/json_event_splitter.h"
+
+namespace placescope {
+namespace {
+
+bool isBlank(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+} // namespace
+
+bool JsonEventSplitter::feed(std::string_view data)
+{
+    if (m_state != State::Bad)
+        scan(data.data(), data.size());
+    return m_state != State::Bad;
+}
+
+void JsonEventSplitter::emitValue()
+{
+    std::string_view text(m_pending);
+    while (!text.empty() && isBlank(text.back()))
+        text.remove_suffix(1);
+    if (m_state == State::InEvents) {
+        ++m_events;
+        if (m_handler.event)
+            m_handler.event(text, m_suspect);
+    } else if (m_handler.topLevel) {
+        m_handler.topLevel(m_key, text);
+    }
+    m_pending.clear();
+    m_capturing = false;
+    m_suspect = false;
+    m_inString = false;
+    m_escape = false;
+}
+
+void JsonEventSplitter::scan(const char* data, size_t size)
+{
+    size_t captureStart = 0;
+    auto flushCapture = [&](size_t end) { m_pending.append(data + captureStart, end - captureStart); };
+    for (size_t i = 0; i < size; ++i) {
+        char c = data[i];
+        if (m_capturing) {
+            if (m_inString) {
+                // Fast path through string bodies: only three bytes matter there.
+                while (i < size && !m_escape && data[i] != '"' && data[i] != '\\' && data[i] != '\n')
+                    ++i;
+                if (i == size)
+                    break;
+                c = data[i];
+                if (m_escape)
+                    m_escape = false;
+                else if (c == '\\')
+                    m_escape = true;
+                else if (c == '"')
+                    m_inString = false;
+                else { // a raw newline cannot be inside a JSON string: an unescaped quote came before it
+                    m_inString = false;
+                    m_suspect = true;
+                }
+                continue;
+            }
+            if (c == '"') {
+                m_inString = true;
+            } else if (c == '{' || c == '[') {
+                ++m_depth;
+            } else if (c == '}' || c == ']') {
+                if (m_depth == 0) { // closes the enclosing container: a scalar value ends here
+                    flushCapture(i);
+                    emitValue();
+                    --i; // the enclosing state sees the bracket again
+                    continue;
+                }
+                if (--m_depth == 0 && m_state == State::InEvents) {
+                    flushCapture(i + 1);
+                    emitValue();
+                }
+            } else if (c == ',' && m_depth == 0) {
+                flushCapture(i);
+                emitValue();
+                if (m_state == State::InValue)
+                    m_state = State::ExpectKey;
+            }
+            continue;
+        }
+        switch (m_state) {
+        case State::Start:
+            if (isBlank(c))
+                break;
+            if (c == '{')
+                m_state = State::ExpectKey;
+            else if (c == '[') {
+                m_state = State::InEvents;
+                m_bareArray = true;
+                m_sawTraceEvents = true;
+            } else if (static_cast<unsigned char>(c) == 0xEF && i == 0) {
+                break; // UTF-8 byte order mark
+            } else if ((static_cast<unsigned char>(c) == 0xBB || static_cast<unsigned char>(c) == 0xBF) && i < 3) {
+                break;
+            } else
+                m_state = State::Bad;
+            break;
+        case State::ExpectKey:
+            if (isBlank(c) || c == ',')
+                break;
+            if (c == '"') {
+                m_key.clear();
+                m_state = State::InKey;
+            } else if (c == '}')
+                m_state = State::Done;
+            else
+                m_state = State::Bad;
+            break;
+        case State::InKey:
+            if (m_escape) {
+                m_escape = false;
+                m_key += c;
+            } else if (c == '\\')
+                m_escape = true;
+            else if (c == '"')
+                m_state = State::ExpectColon;
+            else if (m_key.size() < 256)
+                m_key += c;
+            break;
+        case State::ExpectColon:
+            if (c == ':')
+                m_state = State::ExpectValue;
+            else if (!isBlank(c))
+                m_state = State::Bad;
+            break;
+        case State::ExpectValue:
+            if (isBlank(c))
+                break;
+            if (c == '[' && m_key == "traceEvents") {
+                m_state = State::InEvents;
+                m_sawTraceEvents = true;
+                break;
+            }
+            m_state = State::InValue;
+            m_capturing = true;
+            m_depth = 0;
+            captureStart = i;
+            --i; // scan the first byte of the value in capture mode
+            break;
+        case State::InEvents:
+            if (isBlank(c) || c == ',')
+                break;
+            if (c == ']') {
+                m_state = m_bareArray ? State::Done : State::AfterValue;
+                break;
+            }
+            m_capturing = true;
+            m_depth = 0;
+            captureStart = i;
+            --i;
+            break;
+        case State::InValue: // only reached right after a value ended at the closing '}' of the object
+            m_state = c == '}' ? State::Done : State::Bad;
+            break;
+        case State::AfterValue:
+            if (c == ',')
+                m_state = State::ExpectKey;
+            else if (c == '}')
+                m_state = State::Done;
+            else if (!isBlank(c))
+                m_state = State::Bad;
+            break;
+        case State::Done:
+        case State::Bad:
+            break;
+        }
+        if (m_state == State::Bad)
+            return;
+    }
+    if (m_capturing) {
+        flushCapture(size);
+        captureStart = 0;
+    }
+}
+
+} // namespace placescope

@@ -1,0 +1,590 @@
+// SPDX-License-Identifier: MIT
+#include "profiler/importers/kineto_json/kineto_event_mapper.h"
+
+#include "profiler/importers/kineto_json/kineto_problems.h"
+#include "profiler/model/cuda_enums.h"
+#include "profiler/store/trace_writer.h"
+
+#include <charconv>
+#include <cstring>
+
+namespace placescope {
+
+using namespace simdjson;
+
+std::optional<int64_t> parseMicrosecondsToNs(std::string_view token)
+{
+    while (!token.empty() && (token.front() == '"' || token.front() == ' '))
+        token.remove_prefix(1);
+    while (!token.empty() && (token.back() == '"' || token.back() == ' '))
+        token.remove_suffix(1);
+    bool negative = !token.empty() && token.front() == '-';
+    if (negative)
+        token.remove_prefix(1);
+    if (token.empty() || token.size() > 40)
+        return std::nullopt;
+    if (token.find_first_of("eE") != std::string_view::npos) {
+        double value = 0;
+        auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
+        if (ec != std::errc() || ptr != token.data() + token.size() || !(value * 1000.0 < 9.2e18))
+            return std::nullopt;
+        int64_t ns = static_cast<int64_t>(value * 1000.0 + 0.5);
+        return negative ? -ns : ns;
+    }
+    size_t dot = token.find('.');
+    std::string_view whole = token.substr(0, dot);
+    std::string_view frac = dot == std::string_view::npos ? std::string_view() : token.substr(dot + 1);
+    if (whole.empty() || whole.size() > 15)
+        return std::nullopt;
+    int64_t us = 0;
+    for (char c : whole) {
+        if (c < '0' || c > '9')
+            return std::nullopt;
+        us = us * 10 + (c - '0');
+    }
+    int64_t ns = 0;
+    int digits = 0;
+    bool roundUp = false;
+    for (char c : frac) {
+        if (c < '0' || c > '9')
+            return std::nullopt;
+        if (digits < 3)
+            ns = ns * 10 + (c - '0');
+        else if (digits == 3)
+            roundUp = c >= '5';
+        ++digits;
+    }
+    for (; digits < 3; ++digits)
+        ns *= 10;
+    int64_t total = us * 1000 + ns + (roundUp ? 1 : 0);
+    return negative ? -total : total;
+}
+
+struct KinetoEventMapper::Args
+{
+    OptInt externalId, correlation, device, context, stream, sequence, fwdThread, bytes;
+    OptInt registers, sharedMemory, deviceType, deviceId, address, totalAllocated, totalReserved;
+    OptInt grid[3], block[3];
+    std::string_view streamText, syncKind, inputDims, inputTypes, inputStrides, labelName;
+};
+
+namespace {
+
+// Reads an int64 argument; an integer beyond int64 is counted (e.g. NCCL ids) and left NULL.
+OptInt readInt(ondemand::value value, bool* outOfRange)
+{
+    int64_t number = 0;
+    if (!value.get_int64().get(number))
+        return number;
+    ondemand::number_type type;
+    if (!value.get_number_type().get(type)) {
+        if (type == ondemand::number_type::unsigned_integer) {
+            *outOfRange = true;
+            return std::nullopt;
+        }
+        double real = 0;
+        if (!value.get_double().get(real) && real > -9.2e18 && real < 9.2e18)
+            return static_cast<int64_t>(real);
+    } else {
+        std::string_view raw = value.raw_json_token();
+        if (!raw.empty() && (raw.front() == '-' || (raw.front() >= '0' && raw.front() <= '9')))
+            *outOfRange = true; // a number simdjson cannot hold (beyond 64 bits)
+    }
+    return std::nullopt;
+}
+
+void readTriple(ondemand::value value, OptInt out[3])
+{
+    ondemand::array array;
+    if (value.get_array().get(array))
+        return;
+    int i = 0;
+    for (auto element : array) {
+        int64_t number = 0;
+        if (i < 3 && !element.get_int64().get(number))
+            out[i] = number;
+        ++i;
+    }
+}
+
+std::string_view rawArray(ondemand::value value)
+{
+    ondemand::array array;
+    std::string_view raw;
+    if (value.get_array().get(array) || array.raw_json().get(raw))
+        return {};
+    return raw;
+}
+
+OptInt streamFromText(std::string_view text)
+{
+    // Legacy 2021 files: tid "stream 7".
+    size_t digits = text.find_first_of("0123456789");
+    if (digits == std::string_view::npos)
+        return std::nullopt;
+    int64_t value = 0;
+    auto [ptr, ec] = std::from_chars(text.data() + digits, text.data() + text.size(), value);
+    return ec == std::errc() ? OptInt(value) : std::nullopt;
+}
+
+int64_t syncTypeFromKind(std::string_view kind)
+{
+    if (kind.find("Event Sync") != std::string_view::npos)
+        return 1;
+    if (kind.find("Wait") != std::string_view::npos)
+        return 2;
+    if (kind.find("Stream") != std::string_view::npos)
+        return 3;
+    if (kind.find("Context") != std::string_view::npos || kind.find("Device") != std::string_view::npos)
+        return 4;
+    return 0;
+}
+
+// "Memcpy HtoD (Pageable -> Device)" -> kinds; missing parts stay Unknown.
+void parseCopyName(std::string_view name, MemcpyEvent& copy)
+{
+    size_t space = name.find(' ');
+    if (space != std::string_view::npos) {
+        std::string_view rest = name.substr(space + 1);
+        std::string_view kind = rest.substr(0, rest.find(' '));
+        if (auto parsed = copyKindFromShortName(kind))
+            copy.copyKind = static_cast<int64_t>(*parsed);
+    }
+    size_t open = name.find('('), arrow = name.find("->"), close = name.rfind(')');
+    if (open != std::string_view::npos && arrow != std::string_view::npos && close != std::string_view::npos
+        && open < arrow && arrow < close) {
+        auto trim = [](std::string_view s) {
+            while (!s.empty() && s.front() == ' ')
+                s.remove_prefix(1);
+            while (!s.empty() && s.back() == ' ')
+                s.remove_suffix(1);
+            return s;
+        };
+        if (auto src = memKindFromLabel(trim(name.substr(open + 1, arrow - open - 1))))
+            copy.srcKind = static_cast<int64_t>(*src);
+        if (auto dst = memKindFromLabel(trim(name.substr(arrow + 2, close - arrow - 2))))
+            copy.dstKind = static_cast<int64_t>(*dst);
+    }
+}
+
+bool isGpuPid(int64_t pid) { return pid >= 0 && pid < 256; } // device indices; OS pids are never this small
+bool isOneOf(std::string_view value, std::initializer_list<std::string_view> options)
+{
+    for (std::string_view option : options)
+        if (value == option)
+            return true;
+    return false;
+}
+} // namespace
+
+namespace {
+bool isValidUtf8(std::string_view text) { return simdjson::validate_utf8(text.data(), text.size()); }
+} // namespace
+
+// Replaces every byte of an invalid UTF-8 sequence with '?', so the rest of the record survives.
+std::string repairKinetoUtf8(std::string_view text)
+{
+    std::string out;
+    out.reserve(text.size());
+    size_t i = 0;
+    while (i < text.size()) {
+        unsigned char c = static_cast<unsigned char>(text[i]);
+        size_t length = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+        if (length > 0 && i + length <= text.size() && isValidUtf8(text.substr(i, length))) {
+            out.append(text.substr(i, length));
+            i += length;
+        } else {
+            out += '?';
+            ++i;
+        }
+    }
+    return out;
+}
+
+KinetoEventMapper::KinetoEventMapper(TraceWriter& writer, int inputIndex)
+    : m_writer(writer)
+    , m_pidSalt(static_cast<int64_t>(inputIndex) << 48)
+{
+}
+
+void KinetoEventMapper::problem(std::string_view kind, std::string_view example)
+{
+    const ProblemInfo& info = kinetoProblem(kind);
+    m_writer.countProblem(info.kind, info.severity, info.help, example.substr(0, 200));
+}
+
+int64_t KinetoEventMapper::syntheticId(std::string_view text)
+{
+    auto [it, inserted] = m_stringIds.try_emplace(std::string(text), m_nextSyntheticId);
+    if (inserted)
+        --m_nextSyntheticId;
+    return it->second;
+}
+
+KinetoEventMapper::Id KinetoEventMapper::readId(ondemand::value value, bool isTid)
+{
+    int64_t number = 0;
+    if (!value.get_int64().get(number))
+        return { number, false };
+    std::string_view text;
+    if (!value.get_string().get(text)) {
+        m_lastIdText = std::string(text);
+        if (isTid && text.rfind("stream ", 0) == 0)
+            if (auto stream = streamFromText(text))
+                return { *stream, false };
+        return { syntheticId(text), true };
+    }
+    double real = 0;
+    if (!value.get_double().get(real) && real >= 0 && real < 9e15)
+        return { static_cast<int64_t>(real), false };
+    return { syntheticId("?"), true };
+}
+
+void KinetoEventMapper::addEvent(std::string_view json, bool suspect)
+{
+    ++m_eventsSeen;
+    if (suspect)
+        problem("kineto.resynchronized", json.substr(0, 200));
+    if (!simdjson::validate_utf8(json.data(), json.size())) {
+        problem("kineto.invalid_utf8", json.substr(0, 200));
+        m_cleaned = repairKinetoUtf8(json);
+        json = m_cleaned;
+    }
+    m_buffer.resize(json.size() + SIMDJSON_PADDING);
+    std::memcpy(m_buffer.data(), json.data(), json.size());
+    std::memset(m_buffer.data() + json.size(), 0, SIMDJSON_PADDING);
+    ondemand::document doc;
+    ondemand::object object;
+    if (m_parser.iterate(m_buffer.data(), json.size(), m_buffer.size()).get(doc) || doc.get_object().get(object)) {
+        problem("kineto.bad_json_record", json.substr(0, 200));
+        return;
+    }
+    mapEvent(object);
+}
+
+bool KinetoEventMapper::parseArgs(ondemand::value value, Args& a)
+{
+    ondemand::object args;
+    if (value.get_object().get(args))
+        return true; // args that are not an object are ignored
+    bool outOfRange = false;
+    for (auto field : args) {
+        std::string_view key;
+        ondemand::value v;
+        if (field.unescaped_key().get(key) || field.value().get(v))
+            return false;
+        if (key == "External id" || key == "external id")
+            a.externalId = readInt(v, &outOfRange);
+        else if (key == "correlation")
+            a.correlation = readInt(v, &outOfRange);
+        else if (key == "device")
+            a.device = readInt(v, &outOfRange);
+        else if (key == "context")
+            a.context = readInt(v, &outOfRange);
+        else if (key == "stream") {
+            a.stream = readInt(v, &outOfRange);
+        } else if (key == "Sequence number")
+            a.sequence = readInt(v, &outOfRange);
+        else if (key == "Fwd thread id")
+            a.fwdThread = readInt(v, &outOfRange);
+        else if (key == "bytes" || key == "Bytes")
+            a.bytes = readInt(v, &outOfRange);
+        else if (key == "registers per thread")
+            a.registers = readInt(v, &outOfRange);
+        else if (key == "shared memory")
+            a.sharedMemory = readInt(v, &outOfRange);
+        else if (key == "Device Type")
+            a.deviceType = readInt(v, &outOfRange);
+        else if (key == "Device Id")
+            a.deviceId = readInt(v, &outOfRange);
+        else if (key == "Addr")
+            a.address = readInt(v, &outOfRange);
+        else if (key == "Total Allocated")
+            a.totalAllocated = readInt(v, &outOfRange);
+        else if (key == "Total Reserved")
+            a.totalReserved = readInt(v, &outOfRange);
+        else if (key == "grid")
+            readTriple(v, a.grid);
+        else if (key == "block")
+            readTriple(v, a.block);
+        else if (key == "cuda_sync_kind")
+            {
+            if (v.get_string().get(a.syncKind)) { }
+        }
+        else if (key == "Input Dims")
+            a.inputDims = rawArray(v);
+        else if (key == "Input type")
+            a.inputTypes = rawArray(v);
+        else if (key == "Input Strides")
+            a.inputStrides = rawArray(v);
+        else if (key == "name")
+            {
+            if (v.get_string().get(a.labelName)) { }
+        }
+    }
+    if (outOfRange)
+        problem("kineto.id_out_of_range", "args");
+    return true;
+}
+
+void KinetoEventMapper::noteHostThread(int64_t pid, int64_t tid)
+{
+    if (!m_firstHostPid)
+        m_firstHostPid = pid;
+    m_hostThreads.emplace(pid, tid);
+}
+
+int64_t KinetoEventMapper::ownerGlobalPid() { return globalPid(m_firstHostPid.value_or(0)); }
+
+void KinetoEventMapper::mapEvent(ondemand::object& object)
+{
+    std::string_view ph, cat, name, tsToken, durToken;
+    Id pid, tid;
+    std::string pidText, tidText;
+    OptInt flowId;
+    bool hasPid = false, hasTid = false, flowIdOutOfRange = false;
+    Args a;
+    for (auto field : object) {
+        std::string_view key;
+        ondemand::value v;
+        if (field.unescaped_key().get(key) || field.value().get(v)) {
+            problem("kineto.bad_json_record", "event field");
+            return;
+        }
+        bool ok = true;
+        if (key == "ph")
+            ok = !v.get_string().get(ph);
+        else if (key == "cat")
+            ok = !v.get_string().get(cat);
+        else if (key == "name")
+            ok = !v.get_string().get(name);
+        else if (key == "ts")
+            tsToken = v.raw_json_token();
+        else if (key == "dur")
+            durToken = v.raw_json_token();
+        else if (key == "pid") {
+            m_lastIdText.clear();
+            pid = readId(v, false);
+            pidText = m_lastIdText;
+            hasPid = true;
+        } else if (key == "tid") {
+            m_lastIdText.clear();
+            tid = readId(v, true);
+            tidText = m_lastIdText;
+            hasTid = true;
+        } else if (key == "id") {
+            flowId = readInt(v, &flowIdOutOfRange);
+            if (!flowId) {
+                std::string_view text;
+                if (!v.get_string().get(text))
+                    flowId = syntheticId(text);
+            }
+        } else if (key == "args")
+            ok = parseArgs(v, a);
+        if (!ok) {
+            problem("kineto.bad_json_record", key);
+            return;
+        }
+    }
+    if (ph.empty() || !hasPid)
+        return; // not a trace event we can place
+    if (ph == "M") {
+        if (name == "process_name" && !a.labelName.empty())
+            m_processNames[pid.value] = std::string(a.labelName);
+        else if (name == "thread_name" && !a.labelName.empty())
+            m_threadNames[{ pid.value, tid.value }] = std::string(a.labelName);
+        return;
+    }
+    if (pid.isString && !m_processNames.count(pid.value))
+        m_processNames[pid.value] = pidText;
+    if (tid.isString && hasTid && !m_threadNames.count({ pid.value, tid.value }))
+        m_threadNames[{ pid.value, tid.value }] = tidText;
+    auto start = parseMicrosecondsToNs(tsToken);
+    if (!start) {
+        problem("kineto.bad_timestamp", name);
+        return;
+    }
+    if (ph == "s" || ph == "f" || ph == "t") {
+        if (flowIdOutOfRange || !flowId) {
+            problem(flowIdOutOfRange ? "kineto.id_out_of_range" : "kineto.unpaired_flow", "flow id");
+            return;
+        }
+        FlowTracker::Endpoint point;
+        point.ts = *start;
+        if (isGpuPid(pid.value) && !pid.isString) {
+            point.deviceId = pid.value;
+            point.streamId = tid.value;
+        } else
+            point.globalTid = globalTid(pid.value, tid.value);
+        if (auto flow = m_flows.add(cat, *flowId, ph == "s", point))
+            m_writer.add(*flow);
+        return;
+    }
+    if (ph == "i" || ph == "I") {
+        if (name == "[memory]") {
+            noteHostThread(pid.value, tid.value);
+            MemoryEvent memory;
+            memory.start = *start;
+            memory.globalTid = globalTid(pid.value, tid.value);
+            memory.deviceType = a.deviceType.value_or(0);
+            memory.deviceId = a.deviceId.value_or(-1);
+            memory.address = a.address;
+            memory.bytes = a.bytes.value_or(0);
+            memory.totalAllocated = a.totalAllocated;
+            memory.totalReserved = a.totalReserved;
+            m_writer.add(memory);
+        }
+        return;
+    }
+    if (ph != "X")
+        return;
+    auto duration = parseMicrosecondsToNs(durToken.empty() ? std::string_view("0") : durToken);
+    if (!duration) {
+        problem("kineto.bad_timestamp", name);
+        return;
+    }
+    if (*duration < 0) {
+        problem("kineto.negative_duration", name);
+        duration = 0;
+    }
+    TimeNs end = *start + *duration;
+    int64_t device = a.device.value_or(pid.value);
+    int64_t stream = a.stream.value_or(tid.value);
+    if (isOneOf(cat, { "kernel", "Kernel" })) {
+        KernelEvent k;
+        k.start = *start;
+        k.end = end;
+        k.deviceId = device;
+        k.contextId = a.context;
+        k.streamId = stream;
+        k.correlationId = a.correlation;
+        k.globalPid = ownerGlobalPid();
+        k.demangledName = std::string(name);
+        k.gridX = a.grid[0], k.gridY = a.grid[1], k.gridZ = a.grid[2];
+        k.blockX = a.block[0], k.blockY = a.block[1], k.blockZ = a.block[2];
+        k.registersPerThread = a.registers;
+        k.staticSharedMemory = a.sharedMemory;
+        TimeNs& lastEnd = m_streamEnds[(device << 32) ^ stream];
+        if (k.start < lastEnd)
+            problem("kineto.overlapping_kernels", name);
+        lastEnd = std::max(lastEnd, end);
+        m_writer.add(k);
+    } else if (isOneOf(cat, { "gpu_memcpy", "Memcpy" })) {
+        MemcpyEvent c;
+        c.start = *start;
+        c.end = end;
+        c.deviceId = device;
+        c.contextId = a.context;
+        c.streamId = stream;
+        c.correlationId = a.correlation;
+        c.globalPid = ownerGlobalPid();
+        c.bytes = a.bytes.value_or(0);
+        parseCopyName(name, c);
+        m_writer.add(c);
+    } else if (isOneOf(cat, { "gpu_memset", "Memset" })) {
+        MemsetEvent m;
+        m.start = *start;
+        m.end = end;
+        m.deviceId = device;
+        m.contextId = a.context;
+        m.streamId = stream;
+        m.correlationId = a.correlation;
+        m.globalPid = ownerGlobalPid();
+        m.bytes = a.bytes.value_or(0);
+        size_t open = name.find('('), close = name.rfind(')');
+        if (open != std::string_view::npos && close != std::string_view::npos && open < close)
+            if (auto kind = memKindFromLabel(name.substr(open + 1, close - open - 1)))
+                m.memKind = static_cast<int64_t>(*kind);
+        m_writer.add(m);
+    } else if (isOneOf(cat, { "cuda_runtime", "cuda_driver", "Runtime" })) {
+        noteHostThread(pid.value, tid.value);
+        RuntimeEvent r;
+        r.start = *start;
+        r.end = end;
+        r.eventClass = cat == "cuda_driver" ? ApiClass::Driver : ApiClass::Runtime;
+        r.globalTid = globalTid(pid.value, tid.value);
+        r.correlationId = a.correlation;
+        r.name = std::string(name);
+        m_writer.add(r);
+        if (a.correlation && a.externalId)
+            m_writer.add(ExternalCorrelation { *a.correlation, *a.externalId, globalPid(pid.value), 0 });
+    } else if (cat == "cuda_sync") {
+        SyncEvent s;
+        s.start = *start;
+        s.end = end;
+        s.deviceId = device;
+        s.contextId = a.context;
+        s.streamId = a.stream;
+        s.correlationId = a.correlation;
+        s.globalPid = ownerGlobalPid();
+        s.syncType = syncTypeFromKind(a.syncKind.empty() ? name : a.syncKind);
+        m_writer.add(s);
+    } else if (isOneOf(cat, { "cpu_op", "user_annotation", "python_function", "Operator", "Python" })) {
+        noteHostThread(pid.value, tid.value);
+        FrameworkOp op;
+        op.start = *start;
+        op.end = end;
+        op.globalTid = globalTid(pid.value, tid.value);
+        op.name = std::string(name);
+        op.category = std::string(cat);
+        op.externalId = a.externalId;
+        op.sequenceNumber = a.sequence;
+        op.fwdThreadId = a.fwdThread;
+        std::vector<TimeNs>& open = m_openOps[op.globalTid];
+        while (!open.empty() && open.back() <= op.start)
+            open.pop_back();
+        op.depth = static_cast<int64_t>(open.size());
+        open.push_back(op.end);
+        op.inputDims = std::string(a.inputDims);
+        op.inputTypes = std::string(a.inputTypes);
+        op.inputStrides = std::string(a.inputStrides);
+        m_writer.add(op);
+        if (name.rfind("ProfilerStep#", 0) == 0) {
+            int64_t step = 0;
+            std::string_view digits = name.substr(13);
+            if (std::from_chars(digits.data(), digits.data() + digits.size(), step).ec == std::errc())
+                m_writer.add(StepRange { step, *start, end, globalPid(pid.value) });
+        }
+    } else if (cat == "gpu_user_annotation") {
+        // GPU-side ranges (ProfilerStep#N, "## backward ##" on a stream) become NVTX ranges without a thread,
+        // as nsys shows NVTX projected onto the GPU; the host-side op is already in PS_FRAMEWORK_OPS.
+        NvtxEvent n;
+        n.start = *start;
+        n.end = end;
+        n.text = std::string(name);
+        m_writer.add(n);
+    } else {
+        problem("kineto.unknown_category", cat);
+    }
+}
+
+void KinetoEventMapper::finish(std::optional<int64_t> rank, const std::string& hostname)
+{
+    if (uint64_t unpaired = m_flows.takeUnpaired())
+        for (uint64_t i = 0; i < unpaired; ++i)
+            problem("kineto.unpaired_flow", "");
+    std::set<int64_t> pids;
+    for (const auto& [pid, tid] : m_hostThreads)
+        pids.insert(pid);
+    for (int64_t pid : pids) {
+        ProcessInfo process;
+        process.globalPid = globalPid(pid);
+        process.pid = pid;
+        process.rank = rank;
+        auto name = m_processNames.find(pid);
+        process.name = name == m_processNames.end() ? std::string() : name->second;
+        process.hostname = hostname;
+        m_writer.add(process);
+    }
+    for (const auto& [pid, tid] : m_hostThreads) {
+        ThreadInfo thread;
+        thread.globalTid = globalTid(pid, tid);
+        thread.globalPid = globalPid(pid);
+        thread.tid = tid;
+        auto name = m_threadNames.find({ pid, tid });
+        thread.name = name == m_threadNames.end() ? std::string() : name->second;
+        m_writer.add(thread);
+    }
+}
+
+} // namespace placescope

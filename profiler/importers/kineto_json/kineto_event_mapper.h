@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+// KinetoEventMapper: turns one Kineto (PyTorch profiler) trace event, given as its JSON text, into rows of the
+// trace tables (kernels, copies, memsets, API calls, syncs, framework ops, memory events, flows, steps...).
+// Bad records are counted in PS_PROBLEMS by kind and skipped or kept with NULLs; the mapper never fails.
+// One mapper per input file; it keeps per-input state (thread nesting, open flows, pid/tid names, stream ends).
+// Not thread-safe.
+#pragma once
+
+#include "profiler/importers/common/flow_tracker.h"
+#include "profiler/model/trace_events.h"
+
+#include <simdjson.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace placescope {
+
+class TraceWriter;
+
+// Parses a JSON number token in microseconds ("1419116234278.335", "12", "1.5e3") into integer nanoseconds
+// without going through double for plain decimals (base times are ~1.7e15 us). Rounds beyond 3 decimals.
+std::optional<int64_t> parseMicrosecondsToNs(std::string_view token);
+
+// Replaces each byte of an invalid UTF-8 sequence with '?' so the rest of a record survives.
+std::string repairKinetoUtf8(std::string_view text);
+
+class KinetoEventMapper
+{
+public:
+    // `inputIndex` separates the process ids of different inputs (the same OS pid on two hosts).
+    KinetoEventMapper(TraceWriter& writer, int inputIndex);
+
+    void addEvent(std::string_view json, bool suspect);
+    // Writes what depends on the whole input (processes and threads with their names and rank, unpaired flows).
+    void finish(std::optional<int64_t> rank, const std::string& hostname);
+    uint64_t eventsSeen() const { return m_eventsSeen; }
+
+private:
+    struct Id
+    {
+        int64_t value = 0;
+        bool isString = false;
+    };
+    struct Args;
+    void mapEvent(simdjson::ondemand::object& object);
+    bool parseArgs(simdjson::ondemand::value value, Args& args);
+    Id readId(simdjson::ondemand::value value, bool isTid);
+    int64_t syntheticId(std::string_view text);
+    int64_t globalPid(int64_t pid) const { return m_pidSalt + makeGlobalPid(pid); }
+    int64_t globalTid(int64_t pid, int64_t tid) const { return m_pidSalt + makeGlobalTid(pid, tid); }
+    int64_t ownerGlobalPid();
+    void noteHostThread(int64_t pid, int64_t tid);
+    void problem(std::string_view kind, std::string_view example);
+
+    TraceWriter& m_writer;
+    int64_t m_pidSalt;
+    simdjson::ondemand::parser m_parser;
+    std::vector<char> m_buffer; // padded copy of the current event for simdjson
+    std::string m_cleaned;      // UTF-8-repaired copy when needed
+    uint64_t m_eventsSeen = 0;
+    FlowTracker m_flows;
+    std::unordered_map<std::string, int64_t> m_stringIds;
+    std::map<int64_t, std::string> m_processNames;
+    std::map<std::pair<int64_t, int64_t>, std::string> m_threadNames;
+    std::set<std::pair<int64_t, int64_t>> m_hostThreads;
+    std::optional<int64_t> m_firstHostPid;
+    std::unordered_map<int64_t, std::vector<TimeNs>> m_openOps; // globalTid -> end times of enclosing ops
+    std::unordered_map<int64_t, TimeNs> m_streamEnds;           // device<<32|stream -> last kernel end
+    int64_t m_nextSyntheticId = 0xFFFFFF;
+    std::string m_lastIdText; // text of the last string pid/tid read
+};
+
+} // namespace placescope

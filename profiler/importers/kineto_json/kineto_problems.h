@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+// The problem kinds the Kineto importer counts in PS_PROBLEMS, each with the help text a user sees.
+#pragma once
+
+#include "profiler/store/trace_writer.h"
+
+#include <string_view>
+
+namespace placescope {
+
+struct ProblemInfo
+{
+    std::string_view kind;
+    ProblemSeverity severity;
+    std::string_view help;
+};
+
+inline const ProblemInfo& kinetoProblem(std::string_view kind)
+{
+    static const ProblemInfo kProblems[] = {
+        { "kineto.bad_json_record", ProblemSeverity::DataLoss,
+          "An element of traceEvents is not valid JSON (e.g. an unescaped quote in a name); it was skipped." },
+        { "kineto.invalid_utf8", ProblemSeverity::Info,
+          "An event held bytes that are not UTF-8; they were replaced by '?' and the event kept." },
+        { "kineto.id_out_of_range", ProblemSeverity::Info,
+          "A numeric id beyond the 64-bit integer range (e.g. an NCCL comms id); stored as NULL." },
+        { "kineto.bad_timestamp", ProblemSeverity::DataLoss,
+          "An event without a numeric ts (or X event without dur) was skipped." },
+        { "kineto.negative_duration", ProblemSeverity::Error,
+          "An X event with a negative dur; its duration was set to 0." },
+        { "kineto.unpaired_flow", ProblemSeverity::Info,
+          "A flow start or finish without its other half (common in recent PyTorch traces); not stored." },
+        { "kineto.overlapping_kernels", ProblemSeverity::Info,
+          "GPU kernels overlap on one stream (e.g. programmatic dependent launch); kept as recorded." },
+        { "kineto.unknown_category", ProblemSeverity::Info,
+          "Events of a category the importer does not map (e.g. overhead, Trace); skipped." },
+        { "kineto.truncated_json", ProblemSeverity::DataLoss,
+          "The JSON ends before traceEvents is closed (the profiler was interrupted); the events read were kept." },
+        { "kineto.resynchronized", ProblemSeverity::DataLoss,
+          "A string ran over a line end (an unescaped quote); the scanner resynchronised and may have lost events." },
+    };
+    for (const ProblemInfo& info : kProblems)
+        if (info.kind == kind)
+            return info;
+    return kProblems[0];
+}
+
+} // namespace placescope
