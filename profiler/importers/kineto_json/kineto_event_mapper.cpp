@@ -16,8 +16,13 @@ std::optional<int64_t> parseMicrosecondsToNs(std::string_view token)
 {
     while (!token.empty() && (token.front() == '"' || token.front() == ' '))
         token.remove_prefix(1);
-    while (!token.empty() && (token.back() == '"' || token.back() == ' '))
-        token.remove_suffix(1);
+    // raw tokens run up to the next structural character: keep the number's own characters
+    size_t length = 0;
+    while (length < token.size()
+           && ((token[length] >= '0' && token[length] <= '9') || token[length] == '.' || token[length] == '-'
+               || token[length] == '+' || token[length] == 'e' || token[length] == 'E'))
+        ++length;
+    token = token.substr(0, length);
     bool negative = !token.empty() && token.front() == '-';
     if (negative)
         token.remove_prefix(1);
@@ -34,7 +39,7 @@ std::optional<int64_t> parseMicrosecondsToNs(std::string_view token)
     size_t dot = token.find('.');
     std::string_view whole = token.substr(0, dot);
     std::string_view frac = dot == std::string_view::npos ? std::string_view() : token.substr(dot + 1);
-    if (whole.empty() || whole.size() > 15)
+    if (whole.empty() || whole.size() > 16) // int64 ns holds up to 9.2e15 us
         return std::nullopt;
     int64_t us = 0;
     for (char c : whole) {
@@ -42,6 +47,8 @@ std::optional<int64_t> parseMicrosecondsToNs(std::string_view token)
             return std::nullopt;
         us = us * 10 + (c - '0');
     }
+    if (us > 9'000'000'000'000'000)
+        return std::nullopt;
     int64_t ns = 0;
     int digits = 0;
     bool roundUp = false;
