@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // placescope-gui [trace.sqlite | trace.json.gz | nsys.sqlite] [--model model.onnx] [--screenshot out.png]
+#include "ui/graphview/graph_view.h"
 #include "ui/timeline/timeline_view.h"
 #include "ui/window/main_window.h"
 
@@ -57,7 +58,7 @@ int main(int argc, char** argv)
     if (input.isEmpty())
         input = bundledSample();
     if (parser.isSet(model))
-        std::fprintf(stderr, "placescope-gui: --model: the op graph view is not available in this build yet\n");
+        window.openModel(parser.value(model));
     window.resize(1600, 900);
     window.show();
     if (!input.isEmpty())
@@ -69,6 +70,10 @@ int main(int argc, char** argv)
         return app.exec();
 
     bool ok = input.isEmpty() || window.waitForOpen(120000);
+    if (parser.isSet(model) && !window.graphView()->waitForLayout(120000)) {
+        std::fprintf(stderr, "placescope-gui: %s: %s\n", qPrintable(parser.value(model)), qPrintable(window.graphView()->lastError()));
+        ok = false;
+    }
     if (!ok)
         std::fprintf(stderr, "placescope-gui: %s: %s\n", qPrintable(input), qPrintable(window.lastError()));
     QApplication::processEvents();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/window/main_window.h"
 
+#include "ui/graphview/graph_view.h"
 #include "ui/models/table_model.h"
 #include "ui/timeline/timeline_format.h"
 #include "ui/timeline/timeline_view.h"
@@ -26,6 +27,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <QUndoStack>
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrent>
@@ -60,6 +62,22 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_tempDir(std::ma
     connect(m_progress, &QProgressBar::valueChanged, cancel, [this, cancel] { cancel->setVisible(m_busy); });
     connect(m_timeline, &TimelineView::eventSelected, m_status, &QLabel::setText);
     connect(m_timeline, &TimelineView::rangeSelected, m_status, &QLabel::setText);
+    // Op graph dock; selection sync: a node finds its op's events on the timeline, an event selects its node.
+    m_graphView = new GraphView(this);
+    auto* graphDock = new QDockWidget(tr("Op graph"), this);
+    graphDock->setObjectName("dock_graph");
+    graphDock->setWidget(m_graphView);
+    addDockWidget(Qt::RightDockWidgetArea, graphDock);
+    tabifyDockWidget(findChildren<QDockWidget*>().first(), graphDock);
+    connect(m_graphView, &GraphView::nodeSelected, this, [this](const QString& opType) {
+        if (!m_timeline->findNext(opType, true))
+            m_status->setText(tr("No timeline event named like '%1'").arg(opType));
+    });
+    connect(m_timeline, &TimelineView::eventSelected, m_graphView, [this](const QString& name) { m_graphView->selectByName(name); });
+    connect(m_graphView, &GraphView::layoutFinished, this, [this](bool ok) {
+        m_status->setText(ok ? tr("Op graph: %1 ops laid out").arg(m_graphView->nodeCount())
+                             : tr("Op graph: %1").arg(m_graphView->lastError()));
+    });
     buildMenus();
     // Default layout (a saved one replaces it): kernels in front, the timeline gets most of the height.
     const auto docks = findChildren<QDockWidget*>();
@@ -130,11 +148,23 @@ void MainWindow::buildMenus()
             openFile(path);
     });
     open->setShortcut(QKeySequence::Open);
+    file->addAction(tr("Open &model..."), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open ONNX model"), {}, tr("ONNX models (*.onnx)"));
+        if (!path.isEmpty())
+            openModel(path);
+    });
     file->addAction(tr("&Record..."), this, &MainWindow::showRecordDialog);
     m_recentMenu = file->addMenu(tr("Recent files"));
     rebuildRecentMenu();
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_graphView->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    edit->addAction(undo);
+    QAction* redo = m_graphView->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(redo);
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("Zoom to fit"), QKeySequence(Qt::Key_0), m_timeline, &TimelineView::zoomToFit);
     QAction* dark = view->addAction(tr("Dark palette"));
@@ -209,6 +239,13 @@ void MainWindow::openFile(const QString& path)
             }, Qt::QueuedConnection);
         }, cancel.get());
     }));
+}
+
+void MainWindow::openModel(const QString& path)
+{
+    m_graphView->openModel(path);
+    if (auto* dock = qobject_cast<QDockWidget*>(m_graphView->parentWidget()))
+        dock->raise();
 }
 
 void MainWindow::cancelOpen()

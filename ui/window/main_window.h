@@ -19,6 +19,7 @@ namespace placescope::ui {
 
 class TableModel;
 class TimelineView;
+class GraphView;
 
 // The main window: timeline in the centre, tables and findings in docks. Opening runs in a background job
 // (QtConcurrent) with a generation counter: a result from an older open is dropped (Hotspot's JobTracker).
@@ -35,6 +36,8 @@ public:
     bool waitForOpen(int timeoutMs);
     QString lastError() const { return m_lastError; }
     TimelineView* timeline() const { return m_timeline; }
+    GraphView* graphView() const { return m_graphView; }
+    void openModel(const QString& path);
     TableModel* kernelModel() const { return m_kernels; }
     TableModel* copyModel() const { return m_copies; }
     TableModel* problemModel() const { return m_problems; }
@@ -58,6 +61,7 @@ private:
     void showRecordDialog();
 
     TimelineView* m_timeline = nullptr;
+    GraphView* m_graphView = nullptr;
     TableModel* m_kernels = nullptr;
     TableModel* m_copies = nullptr;
     TableModel* m_problems = nullptr;
