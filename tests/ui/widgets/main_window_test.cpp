@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+#include "ui/graph/graph_layout.h"
+#include "ui/graphview/graph_view.h"
 #include "ui/models/table_model.h"
 #include "ui/timeline/timeline_view.h"
 #include "ui/window/main_window.h"
@@ -9,6 +11,8 @@
 #include <QProcess>
 #include <QSortFilterProxyModel>
 #include <QTemporaryDir>
+#include <QUndoStack>
+#include <QGraphicsScene>
 #include <QtTest>
 
 #include <set>
@@ -156,6 +160,63 @@ private slots:
         QVERIFY(!window.lastError().isEmpty());
         QVERIFY(!window.lastError().contains('\n'));
         QVERIFY(!window.timeline()->trace());
+    }
+
+    void everyModelIsLaidOut()
+    {
+        const QDir dir(QString(PLACESCOPE_DATA_DIR) + "/models");
+        const auto files = dir.entryInfoList({ "*.onnx" }, QDir::Files);
+        QVERIFY(files.size() >= 8);
+        for (const QFileInfo& file : files) {
+            GraphView view;
+            view.openModel(file.absoluteFilePath());
+            QVERIFY2(view.waitForLayout(120000), qPrintable(file.fileName() + ": " + view.lastError()));
+            QVERIFY2(view.nodeCount() > 0, qPrintable(file.fileName()));
+            QVERIFY(view.scene()->sceneRect().width() > 0);
+        }
+        GraphView bad;
+        bad.openModel(QString(PLACESCOPE_DATA_DIR) + "/traces/SOURCES.md");
+        QVERIFY(!bad.waitForLayout(30000));
+        QVERIFY(!bad.lastError().isEmpty());
+    }
+
+    void pinningIsUndoable()
+    {
+        GraphView view;
+        view.openModel(QString(PLACESCOPE_DATA_DIR) + "/models/mnist.onnx");
+        QVERIFY(view.waitForLayout(60000));
+        QCOMPARE(view.nodeGroup(0), 0);
+        view.pinNode(0, 1);
+        QCOMPARE(view.nodeGroup(0), 1);
+        view.undoStack()->undo();
+        QCOMPARE(view.nodeGroup(0), 0);
+        view.undoStack()->redo();
+        QCOMPARE(view.nodeGroup(0), 1);
+    }
+
+    void graphAndTimelineSelectionSync()
+    {
+        // Sync is by name until the placement engine links ops to kernels: a node selects the next event named
+        // like its op, and a selected event named like a node's op selects that node.
+        MainWindow window;
+        window.resize(1400, 800);
+        window.show();
+        window.openFile(kNsysTrace);
+        QVERIFY(window.waitForOpen(60000));
+        window.openModel(QString(PLACESCOPE_DATA_DIR) + "/models/mnist.onnx");
+        QVERIFY(window.graphView()->waitForLayout(60000));
+        // Timeline -> graph: selecting an event named like an op selects that op's node.
+        QVERIFY(window.timeline()->findNext("cudaMemcpy", true));
+        QCOMPARE(window.graphView()->selectedNode(), -1); // no ONNX op named like a memcpy
+        const int reshape = window.graphView()->selectByName("Reshape");
+        QVERIFY(reshape >= 0);
+        // Graph -> timeline: emitting a node selection searches its op on the timeline.
+        const auto before = window.timeline()->selectedEvent();
+        emit window.graphView()->nodeSelected("cudaLaunchKernel");
+        const auto after = window.timeline()->selectedEvent();
+        QVERIFY(after && !(before && *after == *before));
+        const LaneRow& row = window.timeline()->trace()->lanes[after->lane].rows[after->row];
+        QVERIFY(QString::fromStdString(window.timeline()->trace()->names[row.nameIndex[after->index]]).contains("cudaLaunchKernel"));
     }
 
     void screenshotIsNotBlank()
