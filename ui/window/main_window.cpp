@@ -68,7 +68,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_tempDir(std::ma
     graphDock->setObjectName("dock_graph");
     graphDock->setWidget(m_graphView);
     addDockWidget(Qt::RightDockWidgetArea, graphDock);
-    tabifyDockWidget(findChildren<QDockWidget*>().first(), graphDock);
+    tabifyDockWidget(findChild<QDockWidget*>("dock_" + tr("Findings")), graphDock);
     connect(m_graphView, &GraphView::nodeSelected, this, [this](const QString& opType) {
         if (!m_timeline->findNext(opType, true))
             m_status->setText(tr("No timeline event named like '%1'").arg(opType));
@@ -79,11 +79,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_tempDir(std::ma
                              : tr("Op graph: %1").arg(m_graphView->lastError()));
     });
     buildMenus();
-    // Default layout (a saved one replaces it): kernels in front, the timeline gets most of the height.
-    const auto docks = findChildren<QDockWidget*>();
-    docks[1]->raise();
-    resizeDocks({ docks[0], docks[1] }, { 420, 230 }, Qt::Horizontal);
-    resizeDocks({ docks[1] }, { 230 }, Qt::Vertical);
+    // Default layout (a saved one replaces it): kernels and findings in front, the timeline gets most room.
+    auto* findingsDock = findChild<QDockWidget*>("dock_" + tr("Findings"));
+    auto* kernelsDock = findChild<QDockWidget*>("dock_" + tr("Kernels"));
+    kernelsDock->raise();
+    findingsDock->raise();
+    resizeDocks({ findingsDock }, { 440 }, Qt::Horizontal);
+    resizeDocks({ kernelsDock }, { 230 }, Qt::Vertical);
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
     restoreState(settings.value("window/state").toByteArray());
