@@ -12,6 +12,7 @@
 #include <QSortFilterProxyModel>
 #include <QTemporaryDir>
 #include <QUndoStack>
+#include <QSignalSpy>
 #include <QGraphicsScene>
 #include <QtTest>
 
@@ -124,6 +125,30 @@ private slots:
         const int64_t start = timeline->axis().viewStartNs();
         QTest::keyClick(timeline, Qt::Key_D);
         QVERIFY(timeline->axis().viewStartNs() > start);
+    }
+
+    void shiftDragSelectsARangeWithASummary()
+    {
+        MainWindow window;
+        window.resize(1200, 700);
+        window.show();
+        window.openFile(kNsysTrace);
+        QVERIFY(window.waitForOpen(60000));
+        TimelineView* timeline = window.timeline();
+        QSignalSpy spy(timeline, &TimelineView::rangeSelected);
+        const int y = TimelineView::kRulerHeight + 5;
+        QTest::mousePress(timeline, Qt::LeftButton, Qt::ShiftModifier, QPoint(TimelineView::kHeaderWidth + 10, y));
+        QMouseEvent move(QEvent::MouseMove, QPointF(timeline->width() - 40, y), timeline->mapToGlobal(QPointF(timeline->width() - 40, y)),
+                         Qt::LeftButton, Qt::LeftButton, Qt::ShiftModifier);
+        QApplication::sendEvent(timeline, &move);
+        QTest::mouseRelease(timeline, Qt::LeftButton, Qt::ShiftModifier, QPoint(timeline->width() - 40, y));
+        QCOMPARE(spy.count(), 1);
+        const QString summary = spy.at(0).at(0).toString();
+        // Nearly the whole trace: thousands of events, device and host time both non-zero.
+        QVERIFY2(summary.contains("events"), qPrintable(summary));
+        const int count = summary.section(": ", 1).section(' ', 0, 0).toInt();
+        QVERIFY2(count > 1000 && count <= 4639, qPrintable(summary));
+        QVERIFY2(!summary.contains("device busy 0 ns"), qPrintable(summary));
     }
 
     void opensEveryRealTrace()
