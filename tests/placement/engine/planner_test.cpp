@@ -7,6 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <sys/wait.h>
 #include <random>
 
 namespace placescope {
@@ -108,6 +111,40 @@ TEST(PlannerTest, BadGraphsGiveOneLineErrors)
     auto overMemory = plan(*memory, {});
     ASSERT_FALSE(overMemory.isOk());
     EXPECT_NE(overMemory.status().message().find("memory limit"), std::string::npos);
+}
+
+} // namespace
+} // namespace placescope
+
+namespace placescope {
+namespace {
+
+int runCli(const std::string& args)
+{
+    std::string command = std::string(PLACESCOPE_BIN_DIR) + "/placescope place " + args + " >/dev/null 2>&1";
+    int status = std::system(command.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+TEST(PlaceCommandTest, GoodAndBadProblemFiles)
+{
+    const std::string dir = ::testing::TempDir();
+    auto write = [&](const std::string& name, const std::string& text) {
+        std::string path = dir + "/" + name;
+        FILE* f = std::fopen(path.c_str(), "wb");
+        std::fputs(text.c_str(), f);
+        std::fclose(f);
+        return path;
+    };
+    const std::string good = R"({"devices":[{"name":"cpu"},{"name":"gpu","kind":"gpu"}],
+        "ops":[{"id":"a","cost_us":{"cpu":1,"gpu":5}},{"id":"b","cost_us":{"cpu":9,"gpu":1}}],
+        "edges":[{"from":"a","to":"b","bytes":10}]})";
+    EXPECT_EQ(runCli("--problem " + write("good.json", good) + " --objective sum --json"), 0);
+    EXPECT_NE(runCli("--problem " + write("trunc.json", good.substr(0, 40))), 0);
+    EXPECT_NE(runCli("--problem " + dir + "/missing.json"), 0);
+    std::string cyclic = good;
+    cyclic.replace(cyclic.find(R"("bytes":10})"), 11, R"("bytes":10},{"from":"b","to":"a"})");
+    EXPECT_NE(runCli("--problem " + write("cycle.json", cyclic)), 0);
 }
 
 } // namespace
