@@ -178,12 +178,28 @@ Result<Proposal> plan(const OpGraph& graph, const PlanOptions& options)
     PLACESCOPE_RETURN_IF_ERROR(validateGraph(graph));
     PLACESCOPE_ASSIGN_OR_RETURN(std::vector<int> order, topologicalOrder(graph));
     Proposal proposal;
-    PLACESCOPE_ASSIGN_OR_RETURN(proposal.assignment, solveSum(graph, options));
-    proposal.timeline = simulate(graph, proposal.assignment, order);
-    proposal.exact = options.objective == Objective::Sum;
-    proposal.objectiveUs = options.objective == Objective::Sum ? proposal.timeline.sumUs
-                                                               : proposal.timeline.makespanUs;
-    proposal.lowerBoundUs = proposal.exact ? proposal.objectiveUs : 0;
+    if (options.objective == Objective::Sum || graph.devices.size() == 1) {
+        PLACESCOPE_ASSIGN_OR_RETURN(proposal.assignment, solveSum(graph, options));
+        proposal.timeline = simulate(graph, proposal.assignment, order);
+        proposal.exact = true;
+        proposal.objectiveUs = options.objective == Objective::Sum ? proposal.timeline.sumUs : proposal.timeline.makespanUs;
+        proposal.lowerBoundUs = proposal.objectiveUs;
+    } else {
+        PLACESCOPE_ASSIGN_OR_RETURN(proposal.assignment, solveMakespan(graph, options, order, &proposal.lowerBoundUs));
+        proposal.timeline = simulate(graph, proposal.assignment, order);
+        // The sum optimum is a candidate too (it often wins when transfers dominate).
+        if (graph.devices.size() == 2) {
+            auto sum = solveSum(graph, options);
+            if (sum.isOk()) {
+                Timeline other = simulate(graph, *sum, order);
+                if (other.makespanUs < proposal.timeline.makespanUs) {
+                    proposal.assignment = *sum;
+                    proposal.timeline = std::move(other);
+                }
+            }
+        }
+        proposal.objectiveUs = proposal.timeline.makespanUs;
+    }
     for (size_t d = 0; d < graph.devices.size(); ++d)
         if (graph.devices[d].memoryBytes > 0 && proposal.timeline.peakMemoryBytes[d] > graph.devices[d].memoryBytes)
             return Status::error("the placement needs " + std::to_string(proposal.timeline.peakMemoryBytes[d])

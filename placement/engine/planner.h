@@ -59,6 +59,9 @@ Status validateGraph(const OpGraph& graph);
 Timeline simulate(const OpGraph& graph, const std::vector<int>& assignment, const std::vector<int>& order);
 // Exact minimum of the `sum` objective for two devices (Stone's construction).
 Result<std::vector<int>> solveSum(const OpGraph& graph, const PlanOptions& options);
+// HEFT list scheduling for the makespan objective; *lowerBoundUs gets max(critical path, work / devices).
+Result<std::vector<int>> solveMakespan(const OpGraph& graph, const PlanOptions& options, const std::vector<int>& order,
+    double* lowerBoundUs);
 // Validates, solves and simulates. Errors are one line naming the cause.
 Result<Proposal> plan(const OpGraph& graph, const PlanOptions& options);
 
