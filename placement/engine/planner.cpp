@@ -198,6 +198,22 @@ Result<Proposal> plan(const OpGraph& graph, const PlanOptions& options)
                 }
             }
         }
+        // Single-device placements are candidates too, so the proposal never loses to "all on one device".
+        for (int d = 0; d < static_cast<int>(graph.devices.size()); ++d) {
+            std::vector<int> single(graph.ops.size(), d);
+            bool feasible = true;
+            for (size_t i = 0; i < graph.ops.size(); ++i)
+                feasible = feasible && std::isfinite(graph.ops[i].costUs[d]) && (!graph.ops[i].pin || *graph.ops[i].pin == d);
+            for (auto [op, device] : options.pins)
+                feasible = feasible && device == d;
+            if (!feasible)
+                continue;
+            Timeline other = simulate(graph, single, order);
+            if (other.makespanUs < proposal.timeline.makespanUs) {
+                proposal.assignment = std::move(single);
+                proposal.timeline = std::move(other);
+            }
+        }
         proposal.objectiveUs = proposal.timeline.makespanUs;
     }
     for (size_t d = 0; d < graph.devices.size(); ++d)

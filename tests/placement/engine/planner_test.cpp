@@ -72,6 +72,28 @@ TEST(PlannerTest, SumEqualsBruteForceOnRandomGraphs)
     }
 }
 
+TEST(PlannerTest, MakespanBetweenLowerBoundAndSingleDevice)
+{
+    std::mt19937 rng(11);
+    for (int seed = 0; seed < 100; ++seed) {
+        OpGraph graph = randomGraph(rng, 2 + seed % 30);
+        auto order = topologicalOrder(graph);
+        PlanOptions options;
+        options.objective = Objective::Makespan;
+        auto proposal = plan(graph, options);
+        if (!proposal.isOk())
+            continue; // infeasible pins: covered by the sum test
+        EXPECT_GE(proposal->objectiveUs + 1e-6, proposal->lowerBoundUs) << seed;
+        for (int d = 0; d < 2; ++d) {
+            bool feasible = true;
+            for (const PlacementOp& op : graph.ops)
+                feasible = feasible && std::isfinite(op.costUs[d]) && (!op.pin || *op.pin == d);
+            if (feasible)
+                EXPECT_LE(proposal->objectiveUs, simulate(graph, std::vector<int>(graph.ops.size(), d), *order).makespanUs + 1e-6);
+        }
+    }
+}
+
 TEST(PlannerTest, SimulatorChargesTransfersAndOverlaps)
 {
     OpGraph graph;
