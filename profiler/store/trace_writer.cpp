@@ -137,7 +137,7 @@ std::string_view problemSeverityName(ProblemSeverity severity)
     return "error";
 }
 
-Result<std::unique_ptr<TraceWriter>> TraceWriter::create(const std::string& path)
+Result<std::unique_ptr<TraceWriter>> TraceWriter::create(const std::string& path, TraceWriterOptions options)
 {
     std::unique_ptr<TraceWriter> writer(new TraceWriter());
     writer->m_path = path;
@@ -145,10 +145,17 @@ Result<std::unique_ptr<TraceWriter>> TraceWriter::create(const std::string& path
     std::error_code ignored;
     std::filesystem::remove(writer->m_partialPath, ignored);
     std::filesystem::remove(writer->m_partialPath + "-journal", ignored);
+    std::filesystem::remove(writer->m_partialPath + "-wal", ignored);
+    std::filesystem::remove(writer->m_partialPath + "-shm", ignored);
     PLACESCOPE_ASSIGN_OR_RETURN(writer->m_db, SqliteDb::open(writer->m_partialPath, SqliteDb::Mode::Create));
-    // The partial file is thrown away on failure, so durability before commit() buys nothing.
-    PLACESCOPE_RETURN_IF_ERROR(writer->m_db.exec("PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF;"
-                                                 "PRAGMA cache_size=-65536;"));
+    // The partial file is thrown away on failure, so durability before commit() buys nothing. A crash-safe
+    // partial uses WAL: a killed process leaves at worst a torn last frame, which SQLite ignores on open.
+    // synchronous=OFF still survives a killed process (the OS keeps the written pages), not a power loss.
+    PLACESCOPE_RETURN_IF_ERROR(writer->m_db.exec(options.crashSafePartial
+                                                     ? "PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF;"
+                                                       "PRAGMA cache_size=-16384;"
+                                                     : "PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF;"
+                                                       "PRAGMA cache_size=-65536;"));
     PLACESCOPE_RETURN_IF_ERROR(writer->m_db.exec(kTraceSchemaSql));
     PLACESCOPE_RETURN_IF_ERROR(
         writer->m_db.exec("PRAGMA user_version=" + std::to_string(kTraceSchemaVersion)));
@@ -180,6 +187,8 @@ TraceWriter::~TraceWriter()
     std::error_code ignored;
     std::filesystem::remove(m_partialPath, ignored);
     std::filesystem::remove(m_partialPath + "-journal", ignored);
+    std::filesystem::remove(m_partialPath + "-wal", ignored);
+    std::filesystem::remove(m_partialPath + "-shm", ignored);
 }
 
 Status TraceWriter::prepareStatements()
@@ -359,14 +368,14 @@ void TraceWriter::setMeta(std::string_view key, std::string_view value)
 }
 
 void TraceWriter::countProblem(std::string_view kind, ProblemSeverity severity, std::string_view help,
-                               std::string_view example)
+                               std::string_view example, int64_t count)
 {
     auto found = m_problems.find(kind);
     if (found == m_problems.end())
         found = m_problems.emplace(std::string(kind), Problem { severity, 0, std::string(help),
                                                                 std::string(example.substr(0, 200)) })
                     .first;
-    ++found->second.count;
+    found->second.count += count;
 }
 
 int64_t TraceWriter::problemCount(std::string_view kind) const
@@ -398,6 +407,20 @@ Status TraceWriter::flush()
     PLACESCOPE_RETURN_IF_ERROR(m_firstError);
     PLACESCOPE_RETURN_IF_ERROR(writeProblemsAndMeta());
     return m_db.exec("COMMIT; BEGIN");
+}
+
+Status TraceWriter::withConnection(const std::function<Status(SqliteDb&)>& work)
+{
+    PLACESCOPE_RETURN_IF_ERROR(m_firstError);
+    PLACESCOPE_RETURN_IF_ERROR(m_db.exec("COMMIT"));
+    Status status = work(m_db);
+    // Roll back whatever transaction work left open, so the writer's own BEGIN below cannot fail on it.
+    if (!status.isOk())
+        (void)m_db.exec("ROLLBACK");
+    Status begin = m_db.exec("BEGIN");
+    if (!status.isOk())
+        return status;
+    return begin;
 }
 
 Status TraceWriter::commit()

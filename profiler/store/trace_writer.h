@@ -16,6 +16,7 @@
 #include "profiler/store/sqlite_db.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -31,10 +32,17 @@ std::string_view placescopeVersion();
 enum class ProblemSeverity { Info, Error, DataLoss };
 std::string_view problemSeverityName(ProblemSeverity severity);
 
+struct TraceWriterOptions
+{
+    // Journals the .partial file in WAL mode so that whatever flush() committed survives the writing process
+    // being killed at any moment (SIGKILL, a crash), even during a flush. Used by the capture's part files.
+    bool crashSafePartial = false;
+};
+
 class TraceWriter
 {
 public:
-    static Result<std::unique_ptr<TraceWriter>> create(const std::string& path);
+    static Result<std::unique_ptr<TraceWriter>> create(const std::string& path, TraceWriterOptions options = {});
     ~TraceWriter();
     TraceWriter(const TraceWriter&) = delete;
     TraceWriter& operator=(const TraceWriter&) = delete;
@@ -62,12 +70,16 @@ public:
     // Counts one bad or unusual record of `kind` ('kineto.bad_timestamp'); the help text says what it means
     // for the user. The first example is kept (truncated to 200 bytes).
     void countProblem(std::string_view kind, ProblemSeverity severity, std::string_view help,
-                      std::string_view example = {});
+                      std::string_view example = {}, int64_t count = 1);
     int64_t problemCount(std::string_view kind) const;
     uint64_t eventCount() const { return m_eventCount; }
 
     // Commits what was added so far (in the .partial file) and opens a new transaction.
     Status flush();
+    // Runs `work` on the writer's connection outside any transaction (ATTACH needs that, e.g. to merge other
+    // trace files in bulk): commits what was added so far, runs work, then opens a new transaction. Strings that
+    // work stores must come from internString() so the writer's string table stays consistent.
+    Status withConnection(const std::function<Status(SqliteDb&)>& work);
     // Finishes the file and moves it to its final path. The writer cannot be used afterwards.
     Status commit();
     const std::string& path() const { return m_path; }
