@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+#include "profiler/capture/capture_report.h"
+
+#include "profiler/importers/importer.h"
+
+#include <filesystem>
+#include <unistd.h>
+
+namespace placescope::capture {
+
+CaptureLog::CaptureLog(FILE* out, bool liveLine) : m_out(out), m_live(liveLine && out && isatty(fileno(out))) { }
+
+std::string CaptureLog::withCommas(int64_t value)
+{
+    std::string digits = std::to_string(value < 0 ? -value : value);
+    std::string out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i && (digits.size() - i) % 3 == 0)
+            out += ',';
+        out += digits[i];
+    }
+    return value < 0 ? "-" + out : out;
+}
+
+void CaptureLog::line(const std::string& text)
+{
+    clearLive();
+    std::fprintf(m_out, "placescope capture: %s\n", text.c_str());
+    std::fflush(m_out);
+}
+
+std::string CaptureLog::liveText(const std::vector<PartStatus>& statuses)
+{
+    int64_t events = 0, inFlight = 0, dropped = 0;
+    for (const PartStatus& status : statuses) {
+        events += status.events;
+        inFlight += status.buffersInFlight;
+        dropped += status.droppedRecords;
+    }
+    return "placescope capture: " + withCommas(events) + " events, " + std::to_string(inFlight)
+           + " buffers in flight, " + withCommas(dropped) + " dropped, " + std::to_string(statuses.size())
+           + (statuses.size() == 1 ? " process" : " processes");
+}
+
+void CaptureLog::live(const std::vector<PartStatus>& statuses)
+{
+    if (!m_live || statuses.empty())
+        return;
+    std::string text = liveText(statuses);
+    size_t width = text.size();
+    if (width < m_liveWidth)
+        text.append(m_liveWidth - width, ' ');
+    m_liveWidth = width;
+    std::fprintf(m_out, "\r%s", text.c_str());
+    std::fflush(m_out);
+}
+
+void CaptureLog::clearLive()
+{
+    if (m_liveWidth == 0)
+        return;
+    std::fprintf(m_out, "\r%*s\r", static_cast<int>(m_liveWidth), "");
+    m_liveWidth = 0;
+}
+
+void CaptureLog::summary(const std::string& outputPath, const MergeSummary& merged,
+                         const std::vector<PartStatus>& statuses)
+{
+    auto rows = [&](const char* table) {
+        auto found = merged.rowsByTable.find(table);
+        return found == merged.rowsByTable.end() ? int64_t(0) : found->second;
+    };
+    std::string text = "wrote " + outputPath + " from " + std::to_string(merged.partsMerged)
+                       + (merged.partsMerged == 1 ? " process: " : " processes: ")
+                       + withCommas(rows("CUPTI_ACTIVITY_KIND_KERNEL")) + " kernels, "
+                       + withCommas(rows("CUPTI_ACTIVITY_KIND_MEMCPY")) + " copies, "
+                       + withCommas(rows("CUPTI_ACTIVITY_KIND_MEMSET")) + " memsets, "
+                       + withCommas(rows("CUDA_GPU_MEMORY_USAGE_EVENTS")) + " allocations/frees, "
+                       + withCommas(rows("CUPTI_ACTIVITY_KIND_RUNTIME")) + " API calls, "
+                       + withCommas(rows("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION")) + " syncs, "
+                       + withCommas(rows("NVTX_EVENTS")) + " NVTX events, "
+                       + withCommas(rows("TARGET_INFO_GPU")) + " GPUs";
+    if (int64_t memory = rows("PS_MEMORY_EVENTS"))
+        text += ", " + withCommas(memory) + " PyTorch memory events";
+    line(text);
+    int64_t dropped = merged.droppedRecords;
+    for (const PartStatus& status : statuses)
+        dropped = std::max(dropped, status.droppedRecords);
+    if (dropped > 0)
+        line("WARNING: " + withCommas(dropped)
+             + " activity records were dropped (CUPTI had no free buffer); they are counted in PS_PROBLEMS. "
+               "Raise --buffer-mb or record fewer --kinds.");
+    for (const std::string& skipped : merged.partsSkipped)
+        line("WARNING: a part could not be read and is missing from the trace: " + skipped);
+}
+
+std::optional<std::string> importTorchMemory(const std::string& kinetoTrace, const std::string& partsDir,
+                                             CaptureLog& log)
+{
+    std::error_code error;
+    if (!std::filesystem::exists(kinetoTrace, error)) {
+        log.line("--torch-memory: the program did not write " + kinetoTrace
+                 + "; the trace has no PyTorch tensor-level memory events");
+        return std::nullopt;
+    }
+    std::string path = partsDir + "/torch-memory.sqlite";
+    auto imported = importTraces({ kinetoTrace }, path, ImportOptions {});
+    if (!imported.isOk()) {
+        log.line("--torch-memory: cannot read " + kinetoTrace + ": " + imported.status().message());
+        return std::nullopt;
+    }
+    return path;
+}
+
+} // namespace placescope::capture
