@@ -423,6 +423,17 @@ Status TraceWriter::withConnection(const std::function<Status(SqliteDb&)>& work)
     return begin;
 }
 
+Status TraceWriter::closePartial()
+{
+    PLACESCOPE_RETURN_IF_ERROR(flush());
+    PLACESCOPE_RETURN_IF_ERROR(m_db.exec("COMMIT"));
+    m_statements.clear();
+    m_insertString = SqliteStatement();
+    m_db.close();
+    m_committed = true; // keeps the destructor from removing the partial file
+    return Status::ok();
+}
+
 Status TraceWriter::commit()
 {
     PLACESCOPE_RETURN_IF_ERROR(m_firstError);

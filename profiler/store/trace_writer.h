@@ -80,6 +80,9 @@ public:
     // trace files in bulk): commits what was added so far, runs work, then opens a new transaction. Strings that
     // work stores must come from internString() so the writer's string table stays consistent.
     Status withConnection(const std::function<Status(SqliteDb&)>& work);
+    // Commits what was added and closes the file, leaving it as "<path>.partial" for another process to read
+    // (the capture's parent merges such parts). The writer cannot be used afterwards.
+    Status closePartial();
     // Finishes the file and moves it to its final path. The writer cannot be used afterwards.
     Status commit();
     const std::string& path() const { return m_path; }
