@@ -29,8 +29,8 @@ enum CaptureKind : uint32_t {
     kKindNvtx = 1u << 7,
 };
 inline constexpr uint32_t kAllKinds = 0xFF;
-// Driver API records are left out by default: every runtime call makes driver calls, so they roughly double
-// the API records for little new information.
+// Every driver API call is left out by default: `runtime` already brings the driver calls that launch or move
+// work (api_selection.h); `driver` records all of them.
 inline constexpr uint32_t kDefaultKinds = kAllKinds & ~kKindDriver;
 
 // Environment variables set by the launcher for the traced program (and inherited by its children).

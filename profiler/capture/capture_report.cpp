@@ -2,6 +2,9 @@
 #include "profiler/capture/capture_report.h"
 
 #include "profiler/importers/importer.h"
+#include "profiler/store/sqlite_db.h"
+
+#include <cstdlib>
 
 #include <filesystem>
 #include <unistd.h>
@@ -94,8 +97,8 @@ void CaptureLog::summary(const std::string& outputPath, const MergeSummary& merg
         line("WARNING: a part could not be read and is missing from the trace: " + skipped);
 }
 
-std::optional<std::string> importTorchMemory(const std::string& kinetoTrace, const std::string& partsDir,
-                                             CaptureLog& log)
+std::optional<MergeInput> importTorchMemory(const std::string& kinetoTrace, const std::string& partsDir,
+                                            CaptureLog& log)
 {
     std::error_code error;
     if (!std::filesystem::exists(kinetoTrace, error)) {
@@ -109,7 +112,19 @@ std::optional<std::string> importTorchMemory(const std::string& kinetoTrace, con
         log.line("--torch-memory: cannot read " + kinetoTrace + ": " + imported.status().message());
         return std::nullopt;
     }
-    return path;
+    MergeInput input { path, { "PS_MEMORY_EVENTS" }, 0 };
+    // Kineto writes times relative to baseTimeNanoseconds (Unix time); older traces have absolute times.
+    if (auto db = SqliteDb::open(path, SqliteDb::Mode::ReadOnly); db.isOk()) {
+        auto statement = db->prepare("SELECT value FROM PS_META WHERE key = 'trace_base_time_ns'");
+        if (statement.isOk() && statement->step()) {
+            std::string text = statement->columnText(0);
+            char* end = nullptr;
+            long long base = std::strtoll(text.c_str(), &end, 10);
+            if (end && *end == '\0')
+                input.timeShiftNs = base;
+        }
+    }
+    return input;
 }
 
 } // namespace placescope::capture

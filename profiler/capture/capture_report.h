@@ -36,9 +36,10 @@ private:
 };
 
 // Imports the '[memory]' events of the Kineto trace the program wrote (torch.profiler with profile_memory=True)
-// into a trace in `partsDir`, for the merge to take PS_MEMORY_EVENTS from. Returns its path, or nothing (after
-// saying why) when the file is missing or unreadable.
-std::optional<std::string> importTorchMemory(const std::string& kinetoTrace, const std::string& partsDir,
-                                             CaptureLog& log);
+// into a trace in `partsDir`, for the merge to take PS_MEMORY_EVENTS from, shifted by the trace's
+// baseTimeNanoseconds onto the capture's CLOCK_REALTIME timeline. Returns nothing (after saying why) when the
+// file is missing or unreadable.
+std::optional<MergeInput> importTorchMemory(const std::string& kinetoTrace, const std::string& partsDir,
+                                            CaptureLog& log);
 
 } // namespace placescope::capture

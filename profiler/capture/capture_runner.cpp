@@ -251,10 +251,10 @@ int runCapture(const CaptureRequest& request)
     }
     std::vector<MergeInput> inputs;
     for (const std::string& part : parts)
-        inputs.push_back({ part, {} });
+        inputs.push_back({ part, {}, 0 });
     if (!request.torchMemoryTrace.empty()) {
         if (auto memory = importTorchMemory(request.torchMemoryTrace, partsDir, log))
-            inputs.push_back({ *memory, { "PS_MEMORY_EVENTS" } });
+            inputs.push_back(*memory);
     }
     auto merged = mergeParts(inputs, output.string());
     if (!merged.isOk()) {

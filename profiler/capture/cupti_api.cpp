@@ -26,6 +26,14 @@ CUptiResult RealCuptiApi::registerCallbacks(BufferRequestedFn requested, BufferC
 }
 
 CUptiResult RealCuptiApi::enable(CUpti_ActivityKind kind) { return cuptiActivityEnable(kind); }
+CUptiResult RealCuptiApi::enableRuntimeApi(CUpti_CallbackId cbid, bool enable)
+{
+    return cuptiActivityEnableRuntimeApi(cbid, enable ? 1 : 0);
+}
+CUptiResult RealCuptiApi::enableDriverApi(CUpti_CallbackId cbid, bool enable)
+{
+    return cuptiActivityEnableDriverApi(cbid, enable ? 1 : 0);
+}
 CUptiResult RealCuptiApi::disable(CUpti_ActivityKind kind) { return cuptiActivityDisable(kind); }
 CUptiResult RealCuptiApi::flushAll(uint32_t flag) { return cuptiActivityFlushAll(flag); }
 CUptiResult RealCuptiApi::droppedRecords(CUcontext context, uint32_t streamId, size_t* dropped)

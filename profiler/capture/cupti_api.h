@@ -34,6 +34,9 @@ public:
     virtual CUptiResult setThreadIdTypeSystem() = 0;
     virtual CUptiResult registerCallbacks(BufferRequestedFn requested, BufferCompletedFn completed) = 0;
     virtual CUptiResult enable(CUpti_ActivityKind kind) = 0;
+    // Per-call selection inside the RUNTIME / DRIVER kinds (cuptiActivityEnableRuntimeApi/DriverApi).
+    virtual CUptiResult enableRuntimeApi(CUpti_CallbackId cbid, bool enable) = 0;
+    virtual CUptiResult enableDriverApi(CUpti_CallbackId cbid, bool enable) = 0;
     virtual CUptiResult disable(CUpti_ActivityKind kind) = 0;
     virtual CUptiResult flushAll(uint32_t flag) = 0;
     // Records lost since the last call because no buffer was available (CUPTI resets the counter). A null
@@ -57,6 +60,8 @@ public:
     CUptiResult setThreadIdTypeSystem() override;
     CUptiResult registerCallbacks(BufferRequestedFn requested, BufferCompletedFn completed) override;
     CUptiResult enable(CUpti_ActivityKind kind) override;
+    CUptiResult enableRuntimeApi(CUpti_CallbackId cbid, bool enable) override;
+    CUptiResult enableDriverApi(CUpti_CallbackId cbid, bool enable) override;
     CUptiResult disable(CUpti_ActivityKind kind) override;
     CUptiResult flushAll(uint32_t flag) override;
     CUptiResult droppedRecords(CUcontext context, uint32_t streamId, size_t* dropped) override;

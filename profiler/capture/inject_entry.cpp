@@ -183,12 +183,16 @@ int forwardNvtx(const char* symbol, void* getExportTable)
 
 } // namespace
 
+// A program's first NVTX call often comes before its first CUDA call: start tracing then, so the ranges opened
+// before CUDA initializes are recorded too (the driver's later InitializeInjection call finds it started).
 PLACESCOPE_EXPORT int InitializeInjectionNvtx2(void* getExportTable)
 {
+    InitializeInjection();
     return forwardNvtx("InitializeInjectionNvtx2", getExportTable);
 }
 
 PLACESCOPE_EXPORT int InitializeInjectionNvtx(void* getExportTable)
 {
+    InitializeInjection();
     return forwardNvtx("InitializeInjectionNvtx", getExportTable);
 }

@@ -14,6 +14,8 @@ namespace {
 // Columns that hold StringIds ids, in any table.
 const std::set<std::string> kStringColumns = { "demangledName", "shortName", "mangledName", "nameId", "textId",
                                                "jsonTextId" };
+// Columns that hold times (ns).
+const std::set<std::string> kTimeColumns = { "start", "end", "fromTs", "toTs" };
 // Tables whose rows describe the run, not events: handled by hand or not copied.
 const std::set<std::string> kSkippedTables = { "StringIds", "PS_META", "PS_PROBLEMS" };
 
@@ -113,7 +115,7 @@ private:
             if (!input.onlyTables.empty()
                 && std::find(input.onlyTables.begin(), input.onlyTables.end(), table) == input.onlyTables.end())
                 continue;
-            PLACESCOPE_RETURN_IF_ERROR(copyTable(db, table));
+            PLACESCOPE_RETURN_IF_ERROR(copyTable(db, table, input.timeShiftNs));
         }
         if (input.onlyTables.empty())
             PLACESCOPE_RETURN_IF_ERROR(copyProblemsAndMeta(db));
@@ -135,7 +137,7 @@ private:
         return strings.status();
     }
 
-    Status copyTable(SqliteDb& db, const std::string& table)
+    Status copyTable(SqliteDb& db, const std::string& table, int64_t timeShiftNs)
     {
         PLACESCOPE_ASSIGN_OR_RETURN(std::vector<Column> source, columnsOf(db, "part", table));
         PLACESCOPE_ASSIGN_OR_RETURN(std::vector<Column> target, columnsOf(db, "main", table));
@@ -154,6 +156,8 @@ private:
             columns += "\"" + column.name + "\"";
             if (kStringColumns.count(column.name))
                 values += "(SELECT new FROM ps_string_map WHERE old = src.\"" + column.name + "\")";
+            else if (timeShiftNs != 0 && kTimeColumns.count(column.name))
+                values += "src.\"" + column.name + "\" + " + std::to_string(timeShiftNs);
             else
                 values += "src.\"" + column.name + "\"";
         }

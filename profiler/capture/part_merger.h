@@ -23,6 +23,9 @@ struct MergeInput
     // Only these tables are taken from this input (empty: every table). Used for --torch-memory, which takes
     // PS_MEMORY_EVENTS from a Kineto trace the program wrote.
     std::vector<std::string> onlyTables;
+    // Added to every time column (start, end, fromTs, toTs): a Kineto trace's times are relative to its
+    // baseTimeNanoseconds, the capture's are CLOCK_REALTIME ns.
+    int64_t timeShiftNs = 0;
 };
 
 struct MergeSummary

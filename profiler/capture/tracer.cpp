@@ -2,6 +2,7 @@
 #include "profiler/capture/tracer.h"
 
 #include "profiler/capture/activity_translator.h"
+#include "profiler/capture/api_selection.h"
 #include "profiler/capture/part_files.h"
 #include "profiler/store/trace_writer.h"
 
@@ -230,6 +231,7 @@ Status Tracer::enableKinds()
                                    "CUpti_ActivityKind " + std::to_string(static_cast<int>(m_kinds[i])) + ": "
                                        + cuptiResultName(result));
     }
+    applyApiSelection(m_api, m_config.kinds);
     return Status::ok();
 }
 
@@ -249,7 +251,8 @@ void CUPTIAPI Tracer::onBufferRequested(uint8_t** buffer, size_t* size, size_t* 
     if (!tracer)
         return;
     std::lock_guard lock(tracer->m_mutex);
-    if (tracer->m_stopRequested.load())
+    // While stopping, CUPTI still needs buffers for the records it flushes; only a finished tracer refuses.
+    if (tracer->m_finished.load())
         return;
     if (!tracer->m_freeBuffers.empty()) {
         *buffer = tracer->m_freeBuffers.back();

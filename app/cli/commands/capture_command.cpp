@@ -67,7 +67,9 @@ const CommandRegistration kRegistration {
         app.add_option("-o,--output", args->output, "Trace to write (.sqlite)")->required();
         app.add_option("--kinds", args->kinds,
                        "What to record, comma-separated: kernel, memcpy, memset, memory, runtime, driver, sync, "
-                       "nvtx, all (default: all but driver)");
+                       "nvtx, all (default: all but driver). runtime: CUDA runtime calls except pure queries "
+                       "(cudaGetDevice, cudaGetLastError...) and the driver calls that launch or move work; "
+                       "driver: every driver call");
         app.add_option("--delay", args->delaySeconds, "Start recording this many seconds after the program starts");
         app.add_option("--duration", args->durationSeconds,
                        "Stop recording after this many seconds (the program runs on untraced)");
