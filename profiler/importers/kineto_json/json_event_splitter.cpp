@@ -57,6 +57,12 @@ void JsonEventSplitter::scan(const char* data, size_t size)
                 else { // a raw newline cannot be inside a JSON string: an unescaped quote came before it
                     m_inString = false;
                     m_suspect = true;
+                    if (m_state == State::InEvents) {
+                        // Kineto writes one event per line: the broken event ends here, and the next line
+                        // starts clean instead of being swallowed by a bracket count that is off.
+                        flushCapture(i);
+                        emitValue();
+                    }
                 }
                 continue;
             }
@@ -147,6 +153,12 @@ void JsonEventSplitter::scan(const char* data, size_t size)
                 break;
             if (c == ']') {
                 m_state = m_bareArray ? State::Done : State::AfterValue;
+                break;
+            }
+            if (c == '}') { // a stray closer left by a broken event: a bad record, not the start of one
+                m_pending.assign(1, c);
+                m_suspect = true;
+                emitValue();
                 break;
             }
             m_capturing = true;
