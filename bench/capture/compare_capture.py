@@ -5,8 +5,10 @@
 
 Per step ("step N" ranges): the number of kernels launched in the step and their summed duration. A kernel
 belongs to the step in which its launch call (runtime or driver API, joined on the correlation id) started,
-the same rule for both traces. Prints a table and the overall differences; overhead is the median step time
-under each profiler over the median plain step time, all from one run of run_capture_bench.sh.
+the same rule for both traces (round 1's traces). Overhead: per round, the median step time under each profiler
+over the median plain step time of the same round; rounds run interleaved (plain, capture, torch.profiler) in
+one run of run_capture_bench.sh, and the median ratio over the rounds is printed last.
+Usage: compare_capture.py <work dir> <rounds>
 """
 import json
 import sqlite3
@@ -58,14 +60,15 @@ def assign(steps, launches):
     return result
 
 
+def median_step(path):
+    with open(path) as f:
+        return statistics.median(json.load(f)["step_ms"])
+
+
 def main():
-    plain, capture, torchprof, capture_trace, torch_trace = sys.argv[1:6]
-    times = {}
-    for label, path in (("plain", plain), ("capture", capture), ("torch.profiler", torchprof)):
-        with open(path) as f:
-            times[label] = statistics.median(json.load(f)["step_ms"])
-    ours, ours_unlinked = capture_steps(capture_trace)
-    theirs, theirs_unlinked = torch_steps(torch_trace)
+    work, rounds = sys.argv[1], int(sys.argv[2])
+    ours, ours_unlinked = capture_steps(f"{work}/capture1.sqlite")
+    theirs, theirs_unlinked = torch_steps(f"{work}/torchprof1.trace.json")
     print(f"{'step':>8} {'kernels capture':>16} {'kernels torch':>14} {'kernel ms capture':>18} "
           f"{'kernel ms torch':>16} {'time diff %':>12}")
     total = [0, 0, 0.0, 0.0]
@@ -75,15 +78,22 @@ def main():
         total = [total[0] + oc, total[1] + tc, total[2] + ot, total[3] + tt]
         print(f"{name:>8} {oc:>16} {tc:>14} {ot / 1e6:>18.3f} {tt / 1e6:>16.3f} {100 * (ot - tt) / tt:>12.3f}")
     n = max(len(names), 1)
-    print(f"per step: capture {total[0] / n:.1f} kernels, {total[2] / n / 1e6:.3f} ms kernel time; "
-          f"torch.profiler {total[1] / n:.1f} kernels, {total[3] / n / 1e6:.3f} ms kernel time; "
+    print(f"per step (round 1, {len(names)} steps): capture {total[0] / n:.1f} kernels, {total[2] / n / 1e6:.3f} ms "
+          f"kernel time; torch.profiler {total[1] / n:.1f} kernels, {total[3] / n / 1e6:.3f} ms kernel time; "
           f"count diff {100 * (total[0] - total[1]) / max(total[1], 1):.3f} %, "
           f"time diff {100 * (total[2] - total[3]) / max(total[3], 1):.3f} %")
     print(f"kernels without a launch record: capture {ours_unlinked}, torch.profiler {theirs_unlinked}")
-    base = times["plain"]
-    print(f"median step: plain {base:.3f} ms, capture {times['capture']:.3f} ms "
-          f"(ratio {times['capture'] / base:.4f}), torch.profiler {times['torch.profiler']:.3f} ms "
-          f"(ratio {times['torch.profiler'] / base:.4f})")
+    capture_ratios, torch_ratios = [], []
+    for r in range(1, rounds + 1):
+        plain = median_step(f"{work}/plain{r}.json")
+        capture = median_step(f"{work}/capture{r}.json")
+        torchprof = median_step(f"{work}/torchprof{r}.json")
+        capture_ratios.append(capture / plain)
+        torch_ratios.append(torchprof / plain)
+        print(f"round {r}: median step plain {plain:.3f} ms, capture {capture:.3f} ms (ratio {capture / plain:.4f}), "
+              f"torch.profiler {torchprof:.3f} ms (ratio {torchprof / plain:.4f})")
+    print(f"median over {rounds} rounds: capture/plain {statistics.median(capture_ratios):.4f}, "
+          f"torch.profiler/plain {statistics.median(torch_ratios):.4f}")
 
 
 if __name__ == "__main__":
