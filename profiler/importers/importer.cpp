@@ -59,7 +59,9 @@ Result<ImportSummary> importTraces(const std::vector<std::string>& inputs, const
         std::error_code error;
         summary.inputBytes += std::filesystem::file_size(input, error);
     }
-    PLACESCOPE_ASSIGN_OR_RETURN(auto writer, TraceWriter::create(outputPath));
+    TraceWriterOptions writerOptions;
+    writerOptions.backgroundWriting = true; // parse and write on two cores
+    PLACESCOPE_ASSIGN_OR_RETURN(auto writer, TraceWriter::create(outputPath, writerOptions));
     for (size_t i = 0; i < inputs.size(); ++i) {
         ImportOptions perInput = options;
         perInput.inputIndex = static_cast<int>(i);

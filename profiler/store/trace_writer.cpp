@@ -2,6 +2,7 @@
 #include "profiler/store/trace_writer.h"
 
 #include "profiler/model/cuda_enums.h"
+#include "profiler/store/ordered_worker.h"
 #include "profiler/store/trace_indexes_sql.h"
 #include "profiler/store/trace_schema_sql.h"
 
@@ -174,11 +175,14 @@ Result<std::unique_ptr<TraceWriter>> TraceWriter::create(const std::string& path
     writer->setMeta("tool_version", placescopeVersion());
     writer->setMeta("schema_version", std::to_string(kTraceSchemaVersion));
     PLACESCOPE_RETURN_IF_ERROR(writer->m_db.exec("BEGIN"));
+    if (options.backgroundWriting)
+        writer->m_worker = std::make_unique<OrderedWorker>();
     return writer;
 }
 
 TraceWriter::~TraceWriter()
 {
+    m_worker.reset(); // its queued rows go to the connection closed below
     if (m_committed)
         return;
     m_statements.clear();
@@ -201,6 +205,22 @@ Status TraceWriter::prepareStatements()
     return Status::ok();
 }
 
+template <typename Row, typename Write>
+void TraceWriter::submit(const Row& row, Write write)
+{
+    if (!m_worker) {
+        write(row);
+        return;
+    }
+    m_worker->post([write = std::move(write), copy = row]() { write(copy); });
+}
+
+void TraceWriter::settle()
+{
+    if (m_worker)
+        m_worker->drain();
+}
+
 void TraceWriter::run(SqliteStatement& stmt)
 {
     Status status = stmt.execute();
@@ -215,12 +235,14 @@ int64_t TraceWriter::internString(std::string_view text)
     if (found != m_strings.end())
         return found->second;
     int64_t id = static_cast<int64_t>(m_strings.size());
-    m_insertString.bind(1, id);
-    m_insertString.bind(2, text);
-    Status status = m_insertString.execute();
-    if (!status.isOk() && m_firstError.isOk())
-        m_firstError = status;
-    m_strings.emplace(std::string(text), id);
+    auto inserted = m_strings.emplace(std::string(text), id).first;
+    submit(inserted->first, [this, id](const std::string& value) {
+        m_insertString.bind(1, id);
+        m_insertString.bind(2, value);
+        Status status = m_insertString.execute();
+        if (!status.isOk() && m_firstError.isOk())
+            m_firstError = status;
+    });
     return id;
 }
 
@@ -228,138 +250,171 @@ void TraceWriter::add(const KernelEvent& e)
 {
     int64_t nameId = internString(e.demangledName);
     int64_t shortId = internString(e.shortName.empty() ? shortKernelName(e.demangledName) : e.shortName);
-    auto& s = statement(kKernel);
-    bindAll(s, e.start, e.end, e.deviceId, e.contextId, e.streamId, e.correlationId, e.globalPid, nameId, shortId,
-            e.gridX, e.gridY, e.gridZ, e.blockX, e.blockY, e.blockZ, e.registersPerThread, e.staticSharedMemory,
-            e.dynamicSharedMemory, e.localMemoryPerThread, e.localMemoryTotal, e.sharedMemoryExecuted, e.launchType,
-            e.cacheConfig, e.gridId, e.graphNodeId);
-    run(s);
+    submit(e, [this, nameId, shortId](const KernelEvent& e) {
+        auto& s = statement(kKernel);
+        bindAll(s, e.start, e.end, e.deviceId, e.contextId, e.streamId, e.correlationId, e.globalPid, nameId, shortId,
+                e.gridX, e.gridY, e.gridZ, e.blockX, e.blockY, e.blockZ, e.registersPerThread, e.staticSharedMemory,
+                e.dynamicSharedMemory, e.localMemoryPerThread, e.localMemoryTotal, e.sharedMemoryExecuted, e.launchType,
+                e.cacheConfig, e.gridId, e.graphNodeId);
+        run(s);
+    });
 }
 
 void TraceWriter::add(const MemcpyEvent& e)
 {
-    auto& s = statement(kMemcpy);
-    bindAll(s, e.start, e.end, e.deviceId, e.contextId, e.streamId, e.correlationId, e.globalPid, e.bytes, e.copyKind,
-            e.srcKind, e.dstKind, e.srcDeviceId, e.dstDeviceId, e.srcContextId, e.dstContextId, e.graphNodeId);
-    run(s);
+    submit(e, [this](const MemcpyEvent& e) {
+        auto& s = statement(kMemcpy);
+        bindAll(s, e.start, e.end, e.deviceId, e.contextId, e.streamId, e.correlationId, e.globalPid, e.bytes, e.copyKind,
+                e.srcKind, e.dstKind, e.srcDeviceId, e.dstDeviceId, e.srcContextId, e.dstContextId, e.graphNodeId);
+        run(s);
+    });
 }
 
 void TraceWriter::add(const MemsetEvent& e)
 {
-    auto& s = statement(kMemset);
-    bindAll(s, e.start, e.end, e.deviceId, e.contextId, e.streamId, e.correlationId, e.globalPid, e.value, e.bytes,
-            e.memKind, e.graphNodeId);
-    run(s);
+    submit(e, [this](const MemsetEvent& e) {
+        auto& s = statement(kMemset);
+        bindAll(s, e.start, e.end, e.deviceId, e.contextId, e.streamId, e.correlationId, e.globalPid, e.value, e.bytes,
+                e.memKind, e.graphNodeId);
+        run(s);
+    });
 }
 
 void TraceWriter::add(const RuntimeEvent& e)
 {
     int64_t nameId = internString(e.name);
-    auto& s = statement(kRuntime);
-    bindAll(s, e.start, e.end, static_cast<int64_t>(e.eventClass), e.globalTid, e.correlationId, nameId,
-            e.returnValue);
-    run(s);
+    submit(e, [this, nameId](const RuntimeEvent& e) {
+        auto& s = statement(kRuntime);
+        bindAll(s, e.start, e.end, static_cast<int64_t>(e.eventClass), e.globalTid, e.correlationId, nameId,
+                e.returnValue);
+        run(s);
+    });
 }
 
 void TraceWriter::add(const SyncEvent& e)
 {
-    auto& s = statement(kSync);
-    bindAll(s, e.start, e.end, e.deviceId, e.contextId, e.streamId, e.correlationId, e.globalPid, e.syncType,
-            e.eventId);
-    run(s);
+    submit(e, [this](const SyncEvent& e) {
+        auto& s = statement(kSync);
+        bindAll(s, e.start, e.end, e.deviceId, e.contextId, e.streamId, e.correlationId, e.globalPid, e.syncType,
+                e.eventId);
+        run(s);
+    });
 }
 
 void TraceWriter::add(const NvtxEvent& e)
 {
     int64_t textId = internString(e.text);
-    auto& s = statement(kNvtx);
-    bindAll(s, e.start, OptInt(e.end), e.eventType, e.rangeId, e.category, e.color, e.globalTid, e.globalTid, textId,
-            e.domainId);
-    run(s);
+    submit(e, [this, textId](const NvtxEvent& e) {
+        auto& s = statement(kNvtx);
+        bindAll(s, e.start, OptInt(e.end), e.eventType, e.rangeId, e.category, e.color, e.globalTid, e.globalTid, textId,
+                e.domainId);
+        run(s);
+    });
 }
 
 void TraceWriter::add(const GpuMemoryEvent& e)
 {
-    auto& s = statement(kGpuMemory);
-    bindAll(s, e.start, e.globalPid, e.deviceId, e.contextId, e.address, e.pc, e.bytes, e.memKind,
-            e.memoryOperationType, e.correlationId, e.memoryPoolAddress, e.memoryPoolReleaseThreshold,
-            e.memoryPoolSize, e.memoryPoolUtilizedSize);
-    run(s);
+    submit(e, [this](const GpuMemoryEvent& e) {
+        auto& s = statement(kGpuMemory);
+        bindAll(s, e.start, e.globalPid, e.deviceId, e.contextId, e.address, e.pc, e.bytes, e.memKind,
+                e.memoryOperationType, e.correlationId, e.memoryPoolAddress, e.memoryPoolReleaseThreshold,
+                e.memoryPoolSize, e.memoryPoolUtilizedSize);
+        run(s);
+    });
 }
 
 void TraceWriter::add(const OverheadEvent& e)
 {
     int64_t nameId = internString(e.name);
-    auto& s = statement(kOverhead);
-    bindAll(s, e.start, e.end, e.globalTid, nameId);
-    run(s);
+    submit(e, [this, nameId](const OverheadEvent& e) {
+        auto& s = statement(kOverhead);
+        bindAll(s, e.start, e.end, e.globalTid, nameId);
+        run(s);
+    });
 }
 
 void TraceWriter::add(const GpuInfo& g)
 {
-    auto& s = statement(kGpu);
-    bindAll(s, g.id, g.name, g.busLocation, g.uuid, g.totalMemory, g.memoryBandwidth, g.clockRate, g.smCount,
-            g.l2CacheSize, g.computeMajor, g.computeMinor, g.maxThreadsPerBlock, g.maxRegistersPerBlock,
-            g.maxShmemPerBlock, g.maxShmemPerBlockOptin, g.maxShmemPerSm, g.maxRegistersPerSm, g.threadsPerWarp,
-            g.maxWarpsPerSm, g.asyncEngines, g.id);
-    run(s);
+    submit(g, [this](const GpuInfo& g) {
+        auto& s = statement(kGpu);
+        bindAll(s, g.id, g.name, g.busLocation, g.uuid, g.totalMemory, g.memoryBandwidth, g.clockRate, g.smCount,
+                g.l2CacheSize, g.computeMajor, g.computeMinor, g.maxThreadsPerBlock, g.maxRegistersPerBlock,
+                g.maxShmemPerBlock, g.maxShmemPerBlockOptin, g.maxShmemPerSm, g.maxRegistersPerSm, g.threadsPerWarp,
+                g.maxWarpsPerSm, g.asyncEngines, g.id);
+        run(s);
+    });
 }
 
 void TraceWriter::add(const ProcessInfo& p)
 {
-    auto& s = statement(kProcess);
-    bindAll(s, p.globalPid, p.pid, p.rank, p.name, p.hostname);
-    run(s);
+    submit(p, [this](const ProcessInfo& p) {
+        auto& s = statement(kProcess);
+        bindAll(s, p.globalPid, p.pid, p.rank, p.name, p.hostname);
+        run(s);
+    });
 }
 
 void TraceWriter::add(const ThreadInfo& t)
 {
-    auto& s = statement(kThread);
-    bindAll(s, t.globalTid, t.globalPid, t.tid, t.name);
-    run(s);
-    if (!t.name.empty()) {
-        auto& names = statement(kThreadName);
-        bindAll(names, internString(t.name), t.globalTid);
-        run(names);
-    }
+    int64_t nameId = t.name.empty() ? -1 : internString(t.name);
+    submit(t, [this, nameId](const ThreadInfo& t) {
+        auto& s = statement(kThread);
+        bindAll(s, t.globalTid, t.globalPid, t.tid, t.name);
+        run(s);
+        if (nameId >= 0) {
+            auto& names = statement(kThreadName);
+            bindAll(names, nameId, t.globalTid);
+            run(names);
+        }
+    });
 }
 
 void TraceWriter::add(const FrameworkOp& op)
 {
     int64_t nameId = internString(op.name);
-    auto& s = statement(kOp);
-    bindAll(s, op.start, op.end, op.globalTid, nameId, op.category, op.externalId, op.sequenceNumber, op.fwdThreadId,
-            op.depth, op.inputDims, op.inputTypes, op.inputStrides, op.extra);
-    run(s);
+    submit(op, [this, nameId](const FrameworkOp& op) {
+        auto& s = statement(kOp);
+        bindAll(s, op.start, op.end, op.globalTid, nameId, op.category, op.externalId, op.sequenceNumber, op.fwdThreadId,
+                op.depth, op.inputDims, op.inputTypes, op.inputStrides, op.extra);
+        run(s);
+    });
 }
 
 void TraceWriter::add(const ExternalCorrelation& link)
 {
-    auto& s = statement(kExternalCorrelation);
-    bindAll(s, link.correlationId, link.externalId, link.globalPid, link.externalKind);
-    run(s);
+    submit(link, [this](const ExternalCorrelation& link) {
+        auto& s = statement(kExternalCorrelation);
+        bindAll(s, link.correlationId, link.externalId, link.globalPid, link.externalKind);
+        run(s);
+    });
 }
 
 void TraceWriter::add(const MemoryEvent& e)
 {
-    auto& s = statement(kMemory);
-    bindAll(s, e.start, e.globalTid, e.deviceType, e.deviceId, e.address, e.bytes, e.totalAllocated, e.totalReserved);
-    run(s);
+    submit(e, [this](const MemoryEvent& e) {
+        auto& s = statement(kMemory);
+        bindAll(s, e.start, e.globalTid, e.deviceType, e.deviceId, e.address, e.bytes, e.totalAllocated, e.totalReserved);
+        run(s);
+    });
 }
 
 void TraceWriter::add(const FlowEvent& f)
 {
-    auto& s = statement(kFlow);
-    bindAll(s, f.id, f.category, f.fromTs, f.fromGlobalTid, f.fromDeviceId, f.fromStreamId, f.toTs, f.toGlobalTid,
-            f.toDeviceId, f.toStreamId);
-    run(s);
+    submit(f, [this](const FlowEvent& f) {
+        auto& s = statement(kFlow);
+        bindAll(s, f.id, f.category, f.fromTs, f.fromGlobalTid, f.fromDeviceId, f.fromStreamId, f.toTs, f.toGlobalTid,
+                f.toDeviceId, f.toStreamId);
+        run(s);
+    });
 }
 
 void TraceWriter::add(const StepRange& step)
 {
-    auto& s = statement(kStep);
-    bindAll(s, step.stepNumber, step.start, step.end, step.globalPid);
-    run(s);
+    submit(step, [this](const StepRange& step) {
+        auto& s = statement(kStep);
+        bindAll(s, step.stepNumber, step.start, step.end, step.globalPid);
+        run(s);
+    });
 }
 
 void TraceWriter::setMeta(std::string_view key, std::string_view value)
@@ -404,6 +459,7 @@ Status TraceWriter::writeProblemsAndMeta()
 
 Status TraceWriter::flush()
 {
+    settle();
     PLACESCOPE_RETURN_IF_ERROR(m_firstError);
     PLACESCOPE_RETURN_IF_ERROR(writeProblemsAndMeta());
     return m_db.exec("COMMIT; BEGIN");
@@ -411,6 +467,7 @@ Status TraceWriter::flush()
 
 Status TraceWriter::withConnection(const std::function<Status(SqliteDb&)>& work)
 {
+    settle();
     PLACESCOPE_RETURN_IF_ERROR(m_firstError);
     PLACESCOPE_RETURN_IF_ERROR(m_db.exec("COMMIT"));
     Status status = work(m_db);
@@ -436,6 +493,8 @@ Status TraceWriter::closePartial()
 
 Status TraceWriter::commit()
 {
+    settle();
+    m_worker.reset();
     PLACESCOPE_RETURN_IF_ERROR(m_firstError);
     setMeta("created_at_utc", utcNowIso8601());
     PLACESCOPE_RETURN_IF_ERROR(writeProblemsAndMeta());

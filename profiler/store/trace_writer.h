@@ -7,14 +7,16 @@
 // Producers that must survive their own process being killed (the capture) call flush() periodically: what
 // was flushed is a valid trace in the .partial file, which their parent can finish.
 //
-// Not thread-safe: one writer, used from one thread. add() never fails loudly; the first SQLite error is
-// kept and returned by flush()/commit().
+// Not thread-safe: one writer, used from one thread (with backgroundWriting, the writer's own thread runs the
+// inserts; flush(), commit() and the other calls that use the connection wait for it first). add() never fails
+// loudly; the first SQLite error is kept and returned by flush()/commit().
 #pragma once
 
 #include "profiler/base/status.h"
 #include "profiler/model/trace_events.h"
 #include "profiler/store/sqlite_db.h"
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -37,7 +39,12 @@ struct TraceWriterOptions
     // Journals the .partial file in WAL mode so that whatever flush() committed survives the writing process
     // being killed at any moment (SIGKILL, a crash), even during a flush. Used by the capture's part files.
     bool crashSafePartial = false;
+    // Runs the SQLite inserts on a background thread so that parsing the input and writing the file overlap
+    // (the importers). add() still returns at once and string ids are still assigned synchronously.
+    bool backgroundWriting = false;
 };
+
+class OrderedWorker;
 
 class TraceWriter
 {
@@ -72,7 +79,7 @@ public:
     void countProblem(std::string_view kind, ProblemSeverity severity, std::string_view help,
                       std::string_view example = {}, int64_t count = 1);
     int64_t problemCount(std::string_view kind) const;
-    uint64_t eventCount() const { return m_eventCount; }
+    uint64_t eventCount() const { return m_eventCount.load(std::memory_order_relaxed); }
 
     // Commits what was added so far (in the .partial file) and opens a new transaction.
     Status flush();
@@ -92,6 +99,11 @@ private:
     TraceWriter() = default;
     Status prepareStatements();
     SqliteStatement& statement(int index) { return m_statements[index]; }
+    // Writes `row` now, or queues a copy of it for the background thread.
+    template <typename Row, typename Write>
+    void submit(const Row& row, Write write);
+    // Waits until every queued row is written (before the connection is used from this thread).
+    void settle();
     void run(SqliteStatement& stmt);
     Status writeProblemsAndMeta();
 
@@ -108,12 +120,13 @@ private:
     std::string m_partialPath;
     bool m_committed = false;
     Status m_firstError;
-    uint64_t m_eventCount = 0;
+    std::atomic<uint64_t> m_eventCount = 0;
     std::vector<SqliteStatement> m_statements;
     SqliteStatement m_insertString;
     std::unordered_map<std::string, int64_t> m_strings;
     std::map<std::string, std::string, std::less<>> m_meta;
     std::map<std::string, Problem, std::less<>> m_problems;
+    std::unique_ptr<OrderedWorker> m_worker; // declared last: stopped before the statements and the connection
 };
 
 } // namespace placescope

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: MIT
+// import_bench [--trace FILE] [--rounds N] [--synthetic EVENTS] [--dir DIR]
+// Times `placescope import` of a real Kineto trace (default: the 53.7 MB V100 trace in ../shared/traces)
+// against the baseline measured in the same run on the same file: python3 -c 'json.load(gzip.open(f))', a
+// parse that builds nothing. Each side runs in its own child process, interleaved, so peak RSS is the
+// child's own (wait4). Prints the speed ratio (goal: >= 4x), peak RSS over the uncompressed JSON size
+// (goal: < 2x), and bytes per event in the store. With --synthetic it also writes a gzipped synthetic trace
+// of that many events (10M in the issue) and imports it, printing time, peak RSS and bytes per event.
+#include "profiler/importers/importer.h"
+#include "synthetic_kineto.h"
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <string>
+
+using namespace placescope;
+
+namespace {
+
+struct ChildRun
+{
+    bool ok = false;
+    double seconds = 0;
+    double peakMb = 0;
+};
+
+// Runs `body` in a forked child (its exit code says success) and measures wall time and the child's peak RSS.
+ChildRun runInChild(const std::function<int()>& body)
+{
+    auto start = std::chrono::steady_clock::now();
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(body());
+    ChildRun run;
+    if (pid < 0)
+        return run;
+    int status = 0;
+    rusage usage {};
+    if (wait4(pid, &status, 0, &usage) != pid)
+        return run;
+    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    run.peakMb = static_cast<double>(usage.ru_maxrss) / 1024.0;
+    run.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    return run;
+}
+
+uint64_t uncompressedBytes(const std::string& path)
+{
+    gzFile in = gzopen(path.c_str(), "rb");
+    if (!in)
+        return 0;
+    std::string buffer(1 << 20, '\0');
+    uint64_t total = 0;
+    int n = 0;
+    while ((n = gzread(in, buffer.data(), static_cast<unsigned>(buffer.size()))) > 0)
+        total += static_cast<uint64_t>(n);
+    gzclose(in);
+    return total;
+}
+
+// The import as `placescope import` does it; the event count goes to `eventsFile` for the parent to read.
+int importChild(const std::string& input, const std::string& output, const std::string& eventsFile)
+{
+    std::filesystem::remove(output);
+    auto summary = importTraces({ input }, output, {});
+    if (!summary.isOk()) {
+        std::fprintf(stderr, "import failed: %s\n", summary.status().message().c_str());
+        return 1;
+    }
+    if (FILE* f = std::fopen(eventsFile.c_str(), "w")) {
+        std::fprintf(f, "%llu\n", static_cast<unsigned long long>(summary->events));
+        std::fclose(f);
+    }
+    return 0;
+}
+
+uint64_t readCount(const std::string& path)
+{
+    unsigned long long value = 0;
+    if (FILE* f = std::fopen(path.c_str(), "r")) {
+        if (std::fscanf(f, "%llu", &value) != 1)
+            value = 0;
+        std::fclose(f);
+    }
+    return value;
+}
+
+int pythonChild(const std::string& input)
+{
+    execlp("python3", "python3", "-c", "import gzip, json, sys; json.load(gzip.open(sys.argv[1]))", input.c_str(),
+           static_cast<char*>(nullptr));
+    return 127;
+}
+
+bool benchRealTrace(const std::string& trace, int rounds, const std::string& dir)
+{
+    const uint64_t jsonBytes = uncompressedBytes(trace);
+    const std::string output = dir + "/real.sqlite";
+    const std::string eventsFile = dir + "/real.events";
+    ChildRun bestImport { true, 1e30, 0 };
+    ChildRun bestPython { true, 1e30, 0 };
+    for (int round = 0; round < rounds; ++round) {
+        ChildRun import = runInChild([&] { return importChild(trace, output, eventsFile); });
+        ChildRun python = runInChild([&] { return pythonChild(trace); });
+        if (!import.ok || !python.ok) {
+            std::fprintf(stderr, "import_bench: %s run failed\n", import.ok ? "python3" : "import");
+            return false;
+        }
+        bestImport.seconds = std::min(bestImport.seconds, import.seconds);
+        bestImport.peakMb = std::max(bestImport.peakMb, import.peakMb);
+        bestPython.seconds = std::min(bestPython.seconds, python.seconds);
+        bestPython.peakMb = std::max(bestPython.peakMb, python.peakMb);
+    }
+    const uint64_t events = readCount(eventsFile);
+    const double jsonMb = static_cast<double>(jsonBytes) / 1e6;
+    const double storeBytes = static_cast<double>(std::filesystem::file_size(output));
+    std::printf("import_bench: %s (%.1f MB of JSON, %llu events), best of %d interleaved rounds\n",
+        std::filesystem::path(trace).filename().c_str(), jsonMb, static_cast<unsigned long long>(events), rounds);
+    std::printf("  placescope import:                %.3f s (%.0f MB/s of JSON), peak RSS %.0f MB\n", bestImport.seconds,
+        jsonMb / bestImport.seconds, bestImport.peakMb);
+    std::printf("  python3 json.load(gzip.open(f)):  %.3f s (%.0f MB/s), peak RSS %.0f MB\n", bestPython.seconds,
+        jsonMb / bestPython.seconds, bestPython.peakMb);
+    std::printf("  ratio python / import:            %.2fx (goal >= 4x)\n", bestPython.seconds / bestImport.seconds);
+    std::printf("  peak RSS / uncompressed JSON:     %.2fx (goal < 2x)\n", bestImport.peakMb * 1048576.0 / jsonBytes);
+    std::printf("  store: %.1f MB, %.0f bytes per event\n", storeBytes / 1e6, events ? storeBytes / events : 0.0);
+    return true;
+}
+
+bool benchSynthetic(uint64_t targetEvents, const std::string& dir)
+{
+    const std::string input = dir + "/synthetic.json.gz";
+    const std::string output = dir + "/synthetic.sqlite";
+    const std::string eventsFile = dir + "/synthetic.events";
+    bench::SyntheticTrace written;
+    if (!bench::writeSyntheticKinetoTrace(input, targetEvents, &written)) {
+        std::fprintf(stderr, "import_bench: cannot write %s\n", input.c_str());
+        return false;
+    }
+    ChildRun import = runInChild([&] { return importChild(input, output, eventsFile); });
+    if (!import.ok) {
+        std::fprintf(stderr, "import_bench: synthetic import failed\n");
+        return false;
+    }
+    const uint64_t events = readCount(eventsFile);
+    const double storeBytes = static_cast<double>(std::filesystem::file_size(output));
+    std::printf("synthetic: %llu events written (%.0f MB of JSON, %.0f MB gzipped), %llu imported\n",
+        static_cast<unsigned long long>(written.events), written.uncompressedBytes / 1e6,
+        std::filesystem::file_size(input) / 1e6, static_cast<unsigned long long>(events));
+    std::printf("  import: %.1f s (%.2f M events/s), peak RSS %.0f MB (%.3fx the JSON), store %.0f bytes per event\n",
+        import.seconds, events / import.seconds / 1e6, import.peakMb,
+        import.peakMb * 1048576.0 / static_cast<double>(written.uncompressedBytes), events ? storeBytes / events : 0.0);
+    std::filesystem::remove(input);
+    std::filesystem::remove(output);
+    return true;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    std::string trace = std::string(PLACESCOPE_SOURCE_DIR) + "/../shared/traces/hta_v100_rank1of2_memory.json.gz";
+    std::string dir = std::filesystem::temp_directory_path() / "placescope_import_bench";
+    int rounds = 3;
+    uint64_t synthetic = 0;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        std::string flag = argv[i];
+        if (flag == "--trace")
+            trace = argv[i + 1];
+        else if (flag == "--rounds")
+            rounds = std::max(1, std::atoi(argv[i + 1]));
+        else if (flag == "--synthetic")
+            synthetic = std::strtoull(argv[i + 1], nullptr, 10);
+        else if (flag == "--dir")
+            dir = argv[i + 1];
+        else {
+            std::fprintf(stderr, "usage: import_bench [--trace FILE] [--rounds N] [--synthetic EVENTS] [--dir DIR]\n");
+            return 2;
+        }
+    }
+    std::filesystem::create_directories(dir);
+    if (!std::filesystem::exists(trace)) {
+        std::fprintf(stderr, "import_bench: %s: no such trace (give --trace FILE)\n", trace.c_str());
+        return 1;
+    }
+    bool ok = benchRealTrace(trace, rounds, dir);
+    if (ok && synthetic > 0)
+        ok = benchSynthetic(synthetic, dir);
+    std::filesystem::remove_all(dir);
+    return ok ? 0 : 1;
+}
