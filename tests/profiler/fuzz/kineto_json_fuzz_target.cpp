@@ -18,7 +18,10 @@ namespace {
 const std::filesystem::path& workDir()
 {
     static const std::filesystem::path dir = [] {
-        auto path = std::filesystem::temp_directory_path() / ("placescope_fuzz_" + std::to_string(::getpid()));
+        // tmpfs when there is one: every input writes a file and a small SQLite trace.
+        std::filesystem::path base = std::filesystem::is_directory("/dev/shm") ? std::filesystem::path("/dev/shm")
+                                                                               : std::filesystem::temp_directory_path();
+        auto path = base / ("placescope_fuzz_" + std::to_string(::getpid()));
         std::filesystem::create_directories(path);
         std::atexit([] {
             std::error_code ignored;
