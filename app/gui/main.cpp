@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // placescope-gui [trace.sqlite | trace.json.gz | nsys.sqlite] [--model model.onnx] [--screenshot out.png]
 #include "ui/graphview/graph_view.h"
+#include "ui/placement/placement_session.h"
 #include "ui/timeline/timeline_view.h"
 #include "ui/window/main_window.h"
 
@@ -70,12 +71,26 @@ int main(int argc, char** argv)
         return app.exec();
 
     bool ok = input.isEmpty() || window.waitForOpen(120000);
-    if (parser.isSet(model) && !window.graphView()->waitForLayout(120000)) {
-        std::fprintf(stderr, "placescope-gui: %s: %s\n", qPrintable(parser.value(model)), qPrintable(window.graphView()->lastError()));
-        ok = false;
+    if (parser.isSet(model)) {
+        // The model is read and planned first, then laid out: wait for both.
+        if (!window.placementSession()->waitForPlan(120000)) {
+            std::fprintf(stderr, "placescope-gui: %s: %s\n", qPrintable(parser.value(model)),
+                         qPrintable(window.placementSession()->lastError()));
+            ok = false;
+        }
+        if (window.placementSession()->model() && !window.graphView()->waitForLayout(120000)) {
+            std::fprintf(stderr, "placescope-gui: %s: %s\n", qPrintable(parser.value(model)),
+                         qPrintable(window.graphView()->lastError()));
+            ok = false;
+        }
     }
     if (!ok)
         std::fprintf(stderr, "placescope-gui: %s: %s\n", qPrintable(input), qPrintable(window.lastError()));
+    // What the picture should show, for the screenshot test and for people reading CI logs.
+    if (auto plan = window.placementSession()->plan())
+        std::printf("placement: %zu ops, predicted step %.1f us (all GPU %.1f us); predicted lanes: %zu\n",
+                    plan->proposal.assignment.size(), plan->proposalUs, plan->allGpuUs,
+                    window.timeline()->predicted() ? window.timeline()->predicted()->lanes.size() : size_t(0));
     QApplication::processEvents();
     QImage image(window.size(), QImage::Format_ARGB32);
     image.fill(Qt::white);

@@ -68,6 +68,15 @@ struct LoadedTrace
     size_t memoryBytes() const;
 };
 
+// Lanes that are not read from the trace (the placement engine's predicted timeline): their own names and a time
+// base starting at 0. Shared with the timeline as an immutable snapshot, replaced whole when the plan changes.
+struct PredictedLanes
+{
+    std::vector<std::string> names;
+    std::vector<Lane> lanes;
+    int64_t lengthNs = 0; // end of the last span
+};
+
 // Assigns each event (sorted by start) the first row whose last event ended by its start: nesting depth for
 // properly nested ranges, extra rows for overlapping kernels. Events are given as parallel arrays.
 struct PendingEvent

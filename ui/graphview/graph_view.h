@@ -2,55 +2,101 @@
 #pragma once
 
 #include "ui/graph/graph_layout.h"
+#include "ui/graphview/graph_collapse.h"
 
 #include <QGraphicsView>
 
 #include <memory>
+#include <set>
 
-class QUndoStack;
+class QGraphicsPathItem;
+class QGraphicsRectItem;
+class QGraphicsSimpleTextItem;
+
+namespace placescope {
+struct ModelGraph;
+}
 
 namespace placescope::ui {
 
-// The op graph: an ONNX model read and laid out by Graphviz dot in a background job (a generation counter
-// drops stale layouts), drawn in a QGraphicsScene. Nodes are coloured by device; a context menu pins a node
-// to CPU or GPU through a QUndoStack. UI thread only.
+class PlacementSession;
+
+// The op graph of a ModelGraph (weights folded away), laid out by Graphviz dot in a background job (a
+// generation counter drops stale layouts) and drawn in a QGraphicsScene. With a PlacementSession attached,
+// nodes are coloured by their device in the current proposal, edges that cross devices are drawn red with
+// their bytes, and the context menu pins ops (through the session's undo stack). A left stripe marks the
+// layout of the op's first 4-D input (NCHW / NHWC). Graphs over kCollapseThreshold ops start collapsed by
+// scope; double-click a group to expand it, or an op to collapse its group again. UI thread only.
 class GraphView : public QGraphicsView
 {
     Q_OBJECT
 public:
     explicit GraphView(QWidget* parent = nullptr);
 
+    // Follows a session: its model is shown (and re-laid out) when it changes, its plan recolours the nodes.
+    void setSession(PlacementSession* session);
+    // Reads and shows a model without placement (standalone use).
     void openModel(const QString& path);
+    void setModel(std::shared_ptr<const ModelGraph> model);
     bool waitForLayout(int timeoutMs);
+    bool busy() const { return m_busy; }
     QString lastError() const { return m_error; }
-    int nodeCount() const { return static_cast<int>(m_graph.nodes.size()); }
-    int nodeGroup(int node) const { return m_graph.nodes[static_cast<size_t>(node)].group; }
-    void setNodeGroup(int node, int group); // recolours; used by the undo commands
-    void pinNode(int node, int group);      // undoable
-    QUndoStack* undoStack() const { return m_undo; }
+
+    int nodeCount() const { return static_cast<int>(m_visible.nodes.size()); }
+    const VisibleGraph& visibleGraph() const { return m_visible; }
+    int nodeOfModelOp(int modelOp) const;
+    QColor nodeColor(int node) const;
+    bool isCollapsed() const { return m_collapse; }
+    // Expands a group node one level (or collapses an op's innermost expanded group); re-lays out.
+    void toggleGroup(int node);
+    int crossDeviceEdgeCount() const { return m_crossEdges; }
+
     // Selects the first node whose op type matches the name (timeline -> graph); -1 when none.
     int selectByName(const QString& name);
+    // Selects a model op's node (table -> graph) without emitting modelOpSelected; false when not shown.
+    bool selectModelOp(int modelOp);
     int selectedNode() const { return m_selected; }
+    int selectedModelOp() const;
 
 signals:
     void layoutFinished(bool ok);
-    void nodeSelected(QString opType);
+    void nodeSelected(QString opType);  // graph -> timeline (by name)
+    void modelOpSelected(int modelOp);  // graph -> placement table
 
 protected:
     void mousePressEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
+    void drawForeground(QPainter* painter, const QRectF& rect) override;
 
 private:
+    void relayout();
     void buildScene(const GraphLayout& layout);
+    void recolour();
+    int nodeDevice(int node) const;
     int nodeAt(QPoint pos) const;
     void highlight(int node);
+    QString nodeTooltip(int node) const;
 
-    GraphInput m_graph;
-    std::vector<class QGraphicsRectItem*> m_boxes;
-    QUndoStack* m_undo = nullptr;
+    struct EdgeItem
+    {
+        QGraphicsPathItem* path = nullptr;
+        QGraphicsSimpleTextItem* label = nullptr;
+        QPointF middle;
+    };
+
+    PlacementSession* m_session = nullptr;
+    std::shared_ptr<const ModelGraph> m_model;
+    VisibleGraph m_visible;
+    std::set<std::string> m_expanded;
+    bool m_collapse = false;
+    std::vector<QGraphicsRectItem*> m_boxes;
+    std::vector<QGraphicsRectItem*> m_layoutMarks;
+    std::vector<EdgeItem> m_edges;
     uint64_t m_generation = 0;
     int m_selected = -1;
+    int m_crossEdges = 0;
     QString m_error;
     bool m_busy = false;
 };

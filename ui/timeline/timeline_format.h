@@ -20,12 +20,12 @@ inline QColor eventColor(EventKind kind, uint32_t nameIndex)
     case EventKind::Memset: return QColor(170, 170, 170);
     case EventKind::Runtime: return QColor(120, 190, 120);
     case EventKind::Nvtx: return QColor(180, 140, 220);
-    case EventKind::Predicted: return QColor(120, 200, 220);
     default: break;
     }
     // Hue from the name so the same kernel or op keeps its colour everywhere.
     const int hue = static_cast<int>((nameIndex * 2654435761u) % 360u);
-    return QColor::fromHsv(hue, kind == EventKind::Kernel ? 110 : 70, 235);
+    // Predicted spans: a hue per op, a little stronger than framework ops so they read as a different source.
+    return QColor::fromHsv(hue, kind == EventKind::Kernel ? 110 : kind == EventKind::Predicted ? 95 : 70, 235);
 }
 
 inline QColor foldedColor(const QPalette& palette)

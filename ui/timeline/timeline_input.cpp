@@ -15,6 +15,12 @@
 
 namespace placescope::ui {
 
+bool TimelineView::overPredicted(QPoint pos) const
+{
+    const int top = kRulerHeight - m_vbar->value();
+    return m_predicted && pos.y() >= std::max(top, kRulerHeight) && pos.y() < top + predictedHeight();
+}
+
 void TimelineView::wheelEvent(QWheelEvent* event)
 {
     if (event->modifiers() & Qt::ShiftModifier) {
@@ -22,14 +28,16 @@ void TimelineView::wheelEvent(QWheelEvent* event)
         return;
     }
     const double steps = event->angleDelta().y() / 120.0;
-    m_axis.zoomAround(event->position().x() - kHeaderWidth, std::pow(1.25, steps));
+    TimeAxis& axis = overPredicted(event->position().toPoint()) ? m_predictedAxis : m_axis;
+    axis.zoomAround(event->position().x() - kHeaderWidth, std::pow(1.25, steps));
     update();
 }
 
 void TimelineView::mousePressEvent(QMouseEvent* event)
 {
     m_dragFrom = event->pos();
-    m_rangeDrag = event->modifiers() & Qt::ShiftModifier;
+    m_dragPredicted = overPredicted(event->pos());
+    m_rangeDrag = (event->modifiers() & Qt::ShiftModifier) && !m_dragPredicted;
     if (m_rangeDrag) {
         m_rangeStartNs = m_rangeEndNs = m_axis.timeForX(event->position().x() - kHeaderWidth);
         m_hasRange = true;
@@ -43,7 +51,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event)
     if (m_rangeDrag) {
         m_rangeEndNs = m_axis.timeForX(event->position().x() - kHeaderWidth);
     } else {
-        m_axis.panPixels(m_dragFrom->x() - event->pos().x());
+        (m_dragPredicted ? m_predictedAxis : m_axis).panPixels(m_dragFrom->x() - event->pos().x());
         m_vbar->setValue(m_vbar->value() + m_dragFrom->y() - event->pos().y());
         m_dragFrom = event->pos();
     }
@@ -188,8 +196,40 @@ QString TimelineView::rangeSummary() const
         .arg(formatDuration(static_cast<double>(hostNs)));
 }
 
+QString TimelineView::predictedTooltip(QPoint pos) const
+{
+    if (!m_predicted || pos.x() < kHeaderWidth || pos.y() < kRulerHeight)
+        return {};
+    const int64_t t = m_predictedAxis.timeForX(pos.x() - kHeaderWidth);
+    const int64_t slack = static_cast<int64_t>(kMinEventPx * m_predictedAxis.nsPerPixel());
+    int top = kRulerHeight - m_vbar->value() + kRowHeight; // below its ruler
+    for (const Lane& lane : m_predicted->lanes) {
+        const int r = (pos.y() - top) / kRowHeight;
+        if (pos.y() >= top && r < static_cast<int>(lane.rows.size())) {
+            const LaneRow& row = lane.rows[static_cast<size_t>(r)];
+            const size_t i = firstVisibleEvent(row, t - slack);
+            if (i >= row.size() || row.startNs[i] > t + slack)
+                return {};
+            return "<b>" + QString::fromStdString(m_predicted->names[row.nameIndex[i]]).toHtmlEscaped() + "</b><br>"
+                + tr("%1: predicted %2, from %3").arg(QString::fromStdString(lane.title).toHtmlEscaped(),
+                                                      formatDuration(static_cast<double>(row.durationNs(i))),
+                                                      formatDuration(static_cast<double>(row.startNs[i])));
+        }
+        top += static_cast<int>(lane.rows.size()) * kRowHeight + 6;
+    }
+    return {};
+}
+
 bool TimelineView::event(QEvent* event)
 {
+    if (event->type() == QEvent::ToolTip && m_predicted && !m_dragFrom) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = predictedTooltip(help->pos());
+        if (!text.isEmpty()) {
+            QToolTip::showText(help->globalPos(), text, this);
+            return true;
+        }
+    }
     if (event->type() == QEvent::ToolTip && m_trace) {
         auto* help = static_cast<QHelpEvent*>(event);
         if (auto hit = hitTest(help->pos())) {

@@ -7,6 +7,7 @@
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QPainter>
+#include <QResizeEvent>
 #include <QScrollBar>
 #include <QToolTip>
 #include <QWheelEvent>
@@ -25,6 +26,27 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent)
     connect(m_vbar, &QScrollBar::valueChanged, this, qOverload<>(&QWidget::update));
 }
 
+void TimelineView::setPredicted(std::shared_ptr<const PredictedLanes> predicted)
+{
+    // A new plan keeps the user's zoom on the predicted lanes unless the step length changed a lot.
+    const int64_t before = m_predicted ? m_predicted->lengthNs : -1;
+    m_predicted = std::move(predicted);
+    if (m_predicted && (before <= 0 || m_predicted->lengthNs > before * 1.1 || m_predicted->lengthNs < before * 0.5))
+        m_predictedAxis.fit(0, std::max<int64_t>(m_predicted->lengthNs * 102 / 100, 1000), plotWidth());
+    updateScrollBar();
+    update();
+}
+
+int TimelineView::predictedHeight() const
+{
+    if (!m_predicted)
+        return 0;
+    int h = kRowHeight; // its own ruler
+    for (const auto& lane : m_predicted->lanes)
+        h += static_cast<int>(lane.rows.size()) * kRowHeight + 6;
+    return h;
+}
+
 void TimelineView::setTrace(std::shared_ptr<const LoadedTrace> trace)
 {
     m_trace = std::move(trace);
@@ -40,6 +62,8 @@ void TimelineView::zoomToFit()
 {
     if (m_trace)
         m_axis.fit(m_trace->firstNs, m_trace->lastNs, plotWidth());
+    if (m_predicted)
+        m_predictedAxis.fit(0, std::max<int64_t>(m_predicted->lengthNs * 102 / 100, 1000), plotWidth());
     update();
 }
 
@@ -55,7 +79,7 @@ void TimelineView::showRange(int64_t startNs, int64_t endNs)
 
 int TimelineView::laneTop(int lane) const
 {
-    int y = kRulerHeight - m_vbar->value();
+    int y = kRulerHeight - m_vbar->value() + predictedHeight();
     for (int i = 0; i < lane; ++i)
         y += static_cast<int>(m_trace->lanes[static_cast<size_t>(i)].rows.size()) * kRowHeight + 6;
     return y;
@@ -63,9 +87,9 @@ int TimelineView::laneTop(int lane) const
 
 int TimelineView::contentHeight() const
 {
+    int h = kRulerHeight + predictedHeight();
     if (!m_trace)
-        return 0;
-    int h = kRulerHeight;
+        return h;
     for (const auto& lane : m_trace->lanes)
         h += static_cast<int>(lane.rows.size()) * kRowHeight + 6;
     return h + static_cast<int>(m_trace->counters.size()) * (kCounterHeight + 6);
@@ -78,9 +102,41 @@ void TimelineView::updateScrollBar()
     m_vbar->setPageStep(height());
 }
 
-void TimelineView::resizeEvent(QResizeEvent*)
+void TimelineView::resizeEvent(QResizeEvent* event)
 {
+    // Keep what each axis shows when the width changes (the predicted step stays fitted).
+    if (m_predicted && event->oldSize().width() > 0)
+        m_predictedAxis.fit(0, std::max<int64_t>(m_predicted->lengthNs * 102 / 100, 1000), plotWidth());
     updateScrollBar();
+}
+
+void TimelineView::drawRow(QPainter& painter, const LaneRow& row, const std::vector<std::string>& names, int rowY,
+                           const TimeAxis& axis)
+{
+    const double widthPx = plotWidth();
+    const QFontMetrics metrics(painter.font());
+    m_items.clear();
+    foldVisible(row, axis, widthPx, kMinEventPx, m_items);
+    m_lastDrawItems += m_items.size();
+    for (const DrawItem& item : m_items) {
+        const double x0 = kHeaderWidth + axis.xForTime(item.startNs);
+        const double x1 = kHeaderWidth + axis.xForTime(item.endNs);
+        const QRectF box(x0, rowY + 1, std::max(1.0, x1 - x0), kRowHeight - 2);
+        if (item.count > 1) {
+            painter.fillRect(box, eventColor(row.kind[item.firstIndex], row.nameIndex[item.firstIndex]).darker(135));
+            if (box.width() > 30)
+                painter.setPen(Qt::black), painter.drawText(box, Qt::AlignCenter, QString::number(item.count));
+            continue;
+        }
+        const uint32_t name = row.nameIndex[item.firstIndex];
+        painter.fillRect(box, eventColor(row.kind[item.firstIndex], name));
+        if (box.width() > 24) {
+            painter.setPen(Qt::black);
+            painter.drawText(box.adjusted(2, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                             metrics.elidedText(QString::fromStdString(names[name]), Qt::ElideRight,
+                                                static_cast<int>(box.width()) - 4));
+        }
+    }
 }
 
 void TimelineView::paintEvent(QPaintEvent*)
@@ -89,7 +145,7 @@ void TimelineView::paintEvent(QPaintEvent*)
     const QPalette& pal = palette();
     painter.fillRect(rect(), pal.color(QPalette::Base));
     m_lastDrawItems = 0;
-    if (!m_trace) {
+    if (!m_trace && !m_predicted) {
         painter.setPen(pal.color(QPalette::Text));
         painter.drawText(rect(), Qt::AlignCenter, tr("Open a trace (File > Open) or record one (File > Record...)"));
         return;
@@ -101,41 +157,16 @@ void TimelineView::paintEvent(QPaintEvent*)
     painter.setFont(small);
     const QFontMetrics metrics(small);
     int y = kRulerHeight - m_vbar->value();
-    for (size_t laneIndex = 0; laneIndex < m_trace->lanes.size(); ++laneIndex) {
-        const Lane& lane = m_trace->lanes[laneIndex];
+    auto drawLane = [&](const Lane& lane, const std::vector<std::string>& names, const TimeAxis& axis, int laneIndex) {
         const int laneHeight = static_cast<int>(lane.rows.size()) * kRowHeight;
         if (y + laneHeight >= kRulerHeight && y < height()) {
             painter.setClipRect(plot);
             for (size_t r = 0; r < lane.rows.size(); ++r) {
                 const int rowY = y + static_cast<int>(r) * kRowHeight;
-                if (rowY + kRowHeight < kRulerHeight || rowY > height())
-                    continue;
-                m_items.clear();
-                foldVisible(lane.rows[r], m_axis, widthPx, kMinEventPx, m_items);
-                m_lastDrawItems += m_items.size();
-                for (const DrawItem& item : m_items) {
-                    const double x0 = kHeaderWidth + m_axis.xForTime(item.startNs);
-                    const double x1 = kHeaderWidth + m_axis.xForTime(item.endNs);
-                    const QRectF box(x0, rowY + 1, std::max(1.0, x1 - x0), kRowHeight - 2);
-                    const LaneRow& row = lane.rows[r];
-                    if (item.count > 1) {
-                        painter.fillRect(box, eventColor(row.kind[item.firstIndex], row.nameIndex[item.firstIndex]).darker(135));
-                        if (box.width() > 30)
-                            painter.setPen(Qt::black),
-                                painter.drawText(box, Qt::AlignCenter, QString::number(item.count));
-                        continue;
-                    }
-                    const uint32_t name = row.nameIndex[item.firstIndex];
-                    painter.fillRect(box, eventColor(row.kind[item.firstIndex], name));
-                    if (box.width() > 24) {
-                        painter.setPen(Qt::black);
-                        painter.drawText(box.adjusted(2, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                                         metrics.elidedText(QString::fromStdString(m_trace->names[name]), Qt::ElideRight,
-                                                            static_cast<int>(box.width()) - 4));
-                    }
-                }
+                if (rowY + kRowHeight >= kRulerHeight && rowY <= height())
+                    drawRow(painter, lane.rows[r], names, rowY, axis);
             }
-            if (m_selected && m_selected->lane == static_cast<int>(laneIndex)) {
+            if (laneIndex >= 0 && m_selected && m_selected->lane == laneIndex) {
                 const LaneRow& row = lane.rows[static_cast<size_t>(m_selected->row)];
                 const double x0 = kHeaderWidth + m_axis.xForTime(row.startNs[m_selected->index]);
                 const double x1 = kHeaderWidth + m_axis.xForTime(row.endNs[m_selected->index]);
@@ -143,7 +174,11 @@ void TimelineView::paintEvent(QPaintEvent*)
                 painter.drawRect(QRectF(x0, y + m_selected->row * kRowHeight, std::max(2.0, x1 - x0), kRowHeight));
             }
             painter.setClipping(false);
-            painter.fillRect(QRect(0, y, kHeaderWidth, laneHeight), pal.color(QPalette::AlternateBase));
+            // Predicted lanes get a tinted header so they never read as measured ones.
+            QColor header = pal.color(QPalette::AlternateBase);
+            if (lane.group == Lane::Group::Predicted)
+                header = QColor::fromHsv(190, 60, pal.color(QPalette::Base).value() > 128 ? 240 : 80);
+            painter.fillRect(QRect(0, y, kHeaderWidth, std::max(laneHeight, kRowHeight)), header);
             painter.setPen(pal.color(QPalette::Text));
             painter.drawText(QRect(4, y, kHeaderWidth - 8, std::max(laneHeight, kRowHeight)), Qt::AlignTop | Qt::AlignLeft,
                              metrics.elidedText(QString::fromStdString(lane.title), Qt::ElideMiddle, kHeaderWidth - 8));
@@ -151,9 +186,19 @@ void TimelineView::paintEvent(QPaintEvent*)
         y += laneHeight + 6;
         painter.setPen(pal.color(QPalette::Mid));
         painter.drawLine(0, y - 3, width(), y - 3);
+    };
+    if (m_predicted) {
+        drawPredictedRuler(painter, y);
+        y += kRowHeight;
+        for (const Lane& lane : m_predicted->lanes)
+            drawLane(lane, m_predicted->names, m_predictedAxis, -1);
     }
-    drawCounters(painter, y);
-    drawFlow(painter);
+    if (m_trace) {
+        for (size_t laneIndex = 0; laneIndex < m_trace->lanes.size(); ++laneIndex)
+            drawLane(m_trace->lanes[laneIndex], m_trace->names, m_axis, static_cast<int>(laneIndex));
+        drawCounters(painter, y);
+        drawFlow(painter);
+    }
     if (m_hasRange) {
         const double x0 = kHeaderWidth + m_axis.xForTime(m_rangeStartNs);
         const double x1 = kHeaderWidth + m_axis.xForTime(m_rangeEndNs);
@@ -164,6 +209,33 @@ void TimelineView::paintEvent(QPaintEvent*)
     drawRuler(painter);
 }
 
+void TimelineView::drawPredictedRuler(QPainter& painter, int y)
+{
+    if (y + kRowHeight < kRulerHeight || y > height())
+        return;
+    const QPalette& pal = palette();
+    const QColor tint = QColor::fromHsv(190, 60, pal.color(QPalette::Base).value() > 128 ? 240 : 80);
+    painter.fillRect(QRect(0, y, width(), kRowHeight), tint);
+    painter.setPen(pal.color(QPalette::Text));
+    painter.drawText(QRect(4, y, kHeaderWidth - 8, kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
+                     tr("Predicted step (own time base)"));
+    const double widthPx = plotWidth();
+    const double tickNs = niceTickNs(m_predictedAxis.nsPerPixel() * 100.0);
+    painter.setClipRect(QRectF(kHeaderWidth, y, widthPx, kRowHeight));
+    for (double t = std::ceil(static_cast<double>(m_predictedAxis.viewStartNs()) / tickNs) * tickNs;; t += tickNs) {
+        const double x = kHeaderWidth + m_predictedAxis.xForTime(static_cast<int64_t>(t));
+        if (x > kHeaderWidth + widthPx)
+            break;
+        painter.drawLine(QPointF(x, y + kRowHeight - 4), QPointF(x, y + kRowHeight));
+        painter.drawText(QPointF(x + 2, y + kRowHeight - 4), formatTick(t, tickNs));
+    }
+    // The predicted step's end, so its length reads at a glance.
+    const double end = kHeaderWidth + m_predictedAxis.xForTime(m_predicted->lengthNs);
+    painter.setPen(QPen(QColor(60, 130, 220), 2));
+    painter.drawLine(QPointF(end, y), QPointF(end, y + kRowHeight));
+    painter.setClipping(false);
+}
+
 void TimelineView::drawRuler(QPainter& painter)
 {
     const QPalette& pal = palette();
@@ -171,7 +243,7 @@ void TimelineView::drawRuler(QPainter& painter)
     painter.setPen(pal.color(QPalette::WindowText));
     const double widthPx = plotWidth();
     const double tickNs = niceTickNs(m_axis.nsPerPixel() * 100.0);
-    const int64_t origin = m_trace->firstNs;
+    const int64_t origin = originNs();
     const double firstTick = std::ceil(static_cast<double>(m_axis.viewStartNs() - origin) / tickNs) * tickNs;
     for (double t = firstTick; ; t += tickNs) {
         const double x = kHeaderWidth + m_axis.xForTime(origin + static_cast<int64_t>(t));
@@ -181,7 +253,7 @@ void TimelineView::drawRuler(QPainter& painter)
         painter.drawText(QPointF(x + 2, kRulerHeight - 8), formatTick(t, tickNs));
     }
     painter.drawText(QRect(4, 0, kHeaderWidth - 8, kRulerHeight), Qt::AlignVCenter,
-                     tr("%1 events").arg(m_trace->eventCount));
+                     m_trace ? tr("%1 events").arg(m_trace->eventCount) : tr("predicted"));
 }
 
 void TimelineView::drawCounters(QPainter& painter, int& y)

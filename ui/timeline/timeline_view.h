@@ -26,7 +26,14 @@ public:
 
     void setTrace(std::shared_ptr<const LoadedTrace> trace);
     const LoadedTrace* trace() const { return m_trace.get(); }
+    // The placement engine's predicted timeline: extra lanes above the trace's, on their own time base that
+    // starts at 0 with its own ruler and zoom (a predicted step is usually far shorter than a whole trace, so
+    // sharing the trace's scale would draw it as a sliver). Wheel and drag over them move their axis only.
+    // Null removes them.
+    void setPredicted(std::shared_ptr<const PredictedLanes> predicted);
+    const PredictedLanes* predicted() const { return m_predicted.get(); }
     const TimeAxis& axis() const { return m_axis; }
+    const TimeAxis& predictedAxis() const { return m_predictedAxis; }
     void showRange(int64_t startNs, int64_t endNs);
     void zoomToFit();
 
@@ -72,17 +79,26 @@ private:
     void drawCounters(QPainter& painter, int& y);
     void drawFlow(QPainter& painter);
     int laneTop(int lane) const;
+    int predictedHeight() const;
+    QString predictedTooltip(QPoint pos) const; // empty when pos is not on a predicted span
+    int64_t originNs() const { return m_trace ? m_trace->firstNs : 0; }
+    bool overPredicted(QPoint pos) const;
+    void drawRow(QPainter& painter, const LaneRow& row, const std::vector<std::string>& names, int rowY, const TimeAxis& axis);
+    void drawPredictedRuler(QPainter& painter, int y);
     QString describe(const EventRef& ref) const;
     void updateScrollBar();
 
     std::shared_ptr<const LoadedTrace> m_trace;
+    std::shared_ptr<const PredictedLanes> m_predicted;
     TimeAxis m_axis;
+    TimeAxis m_predictedAxis;
     QScrollBar* m_vbar = nullptr;
     std::vector<DrawItem> m_items; // reused between paints
     size_t m_lastDrawItems = 0;
     std::optional<EventRef> m_selected;
     std::optional<QPoint> m_dragFrom;
     bool m_rangeDrag = false;
+    bool m_dragPredicted = false; // the drag pans the predicted lanes' axis
     int64_t m_rangeStartNs = 0, m_rangeEndNs = 0;
     bool m_hasRange = false;
 };

@@ -3,6 +3,8 @@
 
 #include "ui/graphview/graph_view.h"
 #include "ui/models/table_model.h"
+#include "ui/placement/placement_panel.h"
+#include "ui/placement/placement_session.h"
 #include "ui/timeline/timeline_format.h"
 #include "ui/timeline/timeline_view.h"
 
@@ -47,6 +49,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_tempDir(std::ma
     addTableDock(tr("Findings"), m_findings, Qt::RightDockWidgetArea);
     addTableDock(tr("Kernels"), m_kernels, Qt::BottomDockWidgetArea);
     addTableDock(tr("Copies"), m_copies, Qt::BottomDockWidgetArea);
+    m_opSummary = new TableModel({ tr("Op"), tr("Count"), tr("CPU total ms"), tr("GPU total ms"), tr("Kernels"), tr("CPU avg us") }, this);
+    addTableDock(tr("Ops"), m_opSummary, Qt::BottomDockWidgetArea);
     addTableDock(tr("Import problems"), m_problems, Qt::BottomDockWidgetArea);
     m_status = new QLabel(this);
     m_progress = new QProgressBar(this);
@@ -63,7 +67,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_tempDir(std::ma
     connect(m_timeline, &TimelineView::eventSelected, m_status, &QLabel::setText);
     connect(m_timeline, &TimelineView::rangeSelected, m_status, &QLabel::setText);
     // Op graph dock; selection sync: a node finds its op's events on the timeline, an event selects its node.
+    m_placement = new PlacementSession(this);
     m_graphView = new GraphView(this);
+    m_graphView->setSession(m_placement);
     auto* graphDock = new QDockWidget(tr("Op graph"), this);
     graphDock->setObjectName("dock_graph");
     graphDock->setWidget(m_graphView);
@@ -75,9 +81,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_tempDir(std::ma
     });
     connect(m_timeline, &TimelineView::eventSelected, m_graphView, [this](const QString& name) { m_graphView->selectByName(name); });
     connect(m_graphView, &GraphView::layoutFinished, this, [this](bool ok) {
-        m_status->setText(ok ? tr("Op graph: %1 ops laid out").arg(m_graphView->nodeCount())
+        m_status->setText(ok ? tr("Op graph: %1 nodes laid out").arg(m_graphView->nodeCount())
                              : tr("Op graph: %1").arg(m_graphView->lastError()));
     });
+    buildPlacementDock();
     buildMenus();
     // Default layout (a saved one replaces it): kernels and findings in front, the timeline gets most room.
     auto* findingsDock = findChild<QDockWidget*>("dock_" + tr("Findings"));
@@ -85,7 +92,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_tempDir(std::ma
     kernelsDock->raise();
     findingsDock->raise();
     resizeDocks({ findingsDock }, { 440 }, Qt::Horizontal);
-    resizeDocks({ kernelsDock }, { 230 }, Qt::Vertical);
+    resizeDocks({ kernelsDock }, { 250 }, Qt::Vertical);
+    resizeDocks({ kernelsDock, findChild<QDockWidget*>("dock_placement") }, { 700, 700 }, Qt::Horizontal);
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
     restoreState(settings.value("window/state").toByteArray());
@@ -161,10 +169,10 @@ void MainWindow::buildMenus()
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    QAction* undo = m_graphView->undoStack()->createUndoAction(this, tr("&Undo"));
+    QAction* undo = m_placement->undoStack()->createUndoAction(this, tr("&Undo"));
     undo->setShortcut(QKeySequence::Undo);
     edit->addAction(undo);
-    QAction* redo = m_graphView->undoStack()->createRedoAction(this, tr("&Redo"));
+    QAction* redo = m_placement->undoStack()->createRedoAction(this, tr("&Redo"));
     redo->setShortcut(QKeySequence::Redo);
     edit->addAction(redo);
     QMenu* view = menuBar()->addMenu(tr("&View"));
@@ -245,9 +253,46 @@ void MainWindow::openFile(const QString& path)
 
 void MainWindow::openModel(const QString& path)
 {
-    m_graphView->openModel(path);
+    m_status->setText(tr("Opening model %1...").arg(path));
+    m_placement->openModel(path);
     if (auto* dock = qobject_cast<QDockWidget*>(m_graphView->parentWidget()))
         dock->raise();
+}
+
+void MainWindow::buildPlacementDock()
+{
+    // Bottom right, beside the tables: the per-op table needs the width.
+    m_placementPanel = new PlacementPanel(m_placement, this);
+    auto* dock = new QDockWidget(tr("Placement"), this);
+    dock->setObjectName("dock_placement");
+    dock->setWidget(m_placementPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, dock, Qt::Horizontal); // beside the table tabs, not among them
+    connect(m_placement, &PlacementSession::planChanged, this, &MainWindow::onPlanChanged);
+    connect(m_placement, &PlacementSession::modelChanged, this, [this] {
+        if (!m_placement->plan())
+            m_timeline->setPredicted(nullptr);
+        if (m_placement->model())
+            findChild<QDockWidget*>("dock_placement")->raise();
+    });
+    connect(m_placement, &PlacementSession::failed, this, [this](const QString& message) {
+        m_status->setText(tr("Placement: %1").arg(message));
+    });
+    // Selection sync between the graph and the per-op table (by model op).
+    connect(m_graphView, &GraphView::modelOpSelected, m_placementPanel, &PlacementPanel::selectModelOp);
+    connect(m_placementPanel, &PlacementPanel::modelOpSelected, m_graphView, &GraphView::selectModelOp);
+}
+
+void MainWindow::onPlanChanged()
+{
+    auto plan = m_placement->plan();
+    if (!plan) {
+        m_timeline->setPredicted(nullptr);
+        return;
+    }
+    // Shares the plan's lanes without copying them (aliasing constructor keeps the plan alive).
+    m_timeline->setPredicted(std::shared_ptr<const PredictedLanes>(plan, &plan->predicted));
+    m_status->setText(tr("Placement: predicted step %1 (all GPU %2)")
+                          .arg(formatDuration(plan->proposalUs * 1000.0), formatDuration(plan->allGpuUs * 1000.0)));
 }
 
 void MainWindow::cancelOpen()

@@ -20,6 +20,8 @@ namespace placescope::ui {
 class TableModel;
 class TimelineView;
 class GraphView;
+class PlacementPanel;
+class PlacementSession;
 
 // The main window: timeline in the centre, tables and findings in docks. Opening runs in a background job
 // (QtConcurrent) with a generation counter: a result from an older open is dropped (Hotspot's JobTracker).
@@ -42,6 +44,9 @@ public:
     TableModel* copyModel() const { return m_copies; }
     TableModel* problemModel() const { return m_problems; }
     TableModel* findingModel() const { return m_findings; }
+    TableModel* opSummaryModel() const { return m_opSummary; }
+    PlacementSession* placementSession() const { return m_placement; }
+    PlacementPanel* placementPanel() const { return m_placementPanel; }
     void setDarkPalette(bool dark);
     void selectFinding(int row);
 
@@ -59,6 +64,9 @@ private:
     void rememberRecent(const QString& path);
     void rebuildRecentMenu();
     void showRecordDialog();
+    void buildPlacementDock();
+    void onPlanChanged();
+    void setMeasuredStep(const OpenResult& result);
 
     TimelineView* m_timeline = nullptr;
     GraphView* m_graphView = nullptr;
@@ -66,6 +74,9 @@ private:
     TableModel* m_copies = nullptr;
     TableModel* m_problems = nullptr;
     TableModel* m_findings = nullptr;
+    TableModel* m_opSummary = nullptr;
+    PlacementSession* m_placement = nullptr;
+    PlacementPanel* m_placementPanel = nullptr;
     QLineEdit* m_search = nullptr;
     QLabel* m_status = nullptr;
     QProgressBar* m_progress = nullptr;

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // MainWindow: filling the panels from an open's result, findings -> timeline, recent files, Record..., settings.
 #include "ui/models/table_model.h"
+#include "ui/placement/placement_session.h"
 #include "ui/timeline/timeline_view.h"
 #include "ui/window/main_window.h"
 
 #include <QCloseEvent>
+#include <QDockWidget>
 #include <QCoreApplication>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -64,12 +66,40 @@ void MainWindow::onOpenFinished(uint64_t, const OpenResult& result)
     m_copies->setRows(std::move(copies));
     m_problems->setRows(std::move(problems));
     m_findings->setRows(std::move(findings));
+    std::vector<QVariantList> ops;
+    for (const auto& row : result.opSummary)
+        ops.push_back({ QString::fromStdString(row.name), QVariant::fromValue<qlonglong>(row.count), row.cpuNs / 1e6,
+                        row.gpuNs / 1e6, QVariant::fromValue<qlonglong>(row.kernelCount),
+                        row.count ? row.cpuNs / 1e3 / static_cast<double>(row.count) : 0.0 });
+    m_opSummary->setRows(std::move(ops));
+    // The op summary only means something for traces with framework ops (PyTorch / Kineto, NVTX op ranges).
+    if (auto* dock = findChild<QDockWidget*>("dock_" + tr("Ops")))
+        dock->setVisible(m_opSummary->rowCount() > 0);
+    setMeasuredStep(result);
     m_status->setText(tr("%1 events in %2 lanes, loaded in %3 s (%4 bytes/event in memory)")
                           .arg(result.trace->eventCount)
                           .arg(result.trace->lanes.size())
                           .arg(result.loadSeconds, 0, 'f', 2)
                           .arg(result.trace->eventCount ? result.trace->memoryBytes() / result.trace->eventCount : 0));
     emit openFinished(true);
+}
+
+void MainWindow::setMeasuredStep(const OpenResult& result)
+{
+    // The analyzer's steps when it found real ones; else the trace's total GPU busy time as one step.
+    if (result.findings && result.findings->stepCount > 0 && result.findings->stepSource.find("whole trace") == std::string::npos) {
+        m_placement->setMeasuredStepUs(result.findings->meanStepMs * 1000.0,
+                                       tr("mean of %1 steps (%2)").arg(result.findings->stepCount)
+                                           .arg(QString::fromStdString(result.findings->stepSource)));
+        return;
+    }
+    int64_t kernelNs = result.findings ? result.findings->kernelNs : 0;
+    if (!result.findings && result.stats)
+        kernelNs = result.stats->kernels.totalNs;
+    if (kernelNs > 0)
+        m_placement->setMeasuredStepUs(kernelNs / 1e3, tr("total GPU kernel time of the trace (no steps found)"));
+    else
+        m_placement->setMeasuredStepUs(-1, {});
 }
 
 bool MainWindow::waitForOpen(int timeoutMs)

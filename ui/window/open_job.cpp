@@ -59,6 +59,8 @@ OpenResult openAnyTrace(const std::string& input, const std::string& tempDir, co
             result.stats = std::move(stats).value();
         if (auto report = analyzeTrace(*db, AnalysisOptions {}))
             result.findings = std::move(report).value();
+        if (auto ops = summarizeFrameworkOps(*db))
+            result.opSummary = std::move(ops).value();
     }
     return result;
 }

@@ -4,6 +4,7 @@
 #include "placement/findings/analyzer.h"
 #include "profiler/base/progress.h"
 #include "profiler/stats/trace_stats.h"
+#include "ui/core/op_summary.h"
 #include "ui/core/trace_data.h"
 
 #include <memory>
@@ -20,6 +21,7 @@ struct OpenResult
     std::shared_ptr<const LoadedTrace> trace;
     std::optional<TraceStats> stats;
     std::optional<AnalysisReport> findings;
+    std::vector<OpSummaryRow> opSummary; // empty when the trace has no framework ops
     double loadSeconds = 0;
 };
 

@@ -3,6 +3,7 @@
 #include "ui/graphview/graph_view.h"
 #include "ui/models/table_model.h"
 #include "ui/timeline/timeline_view.h"
+#include "ui/placement/placement_session.h"
 #include "ui/window/main_window.h"
 
 #include <QAbstractItemModelTester>
@@ -210,20 +211,6 @@ private slots:
         QVERIFY(!bad.lastError().isEmpty());
     }
 
-    void pinningIsUndoable()
-    {
-        GraphView view;
-        view.openModel(QString(PLACESCOPE_DATA_DIR) + "/models/mnist.onnx");
-        QVERIFY(view.waitForLayout(60000));
-        QCOMPARE(view.nodeGroup(0), 0);
-        view.pinNode(0, 1);
-        QCOMPARE(view.nodeGroup(0), 1);
-        view.undoStack()->undo();
-        QCOMPARE(view.nodeGroup(0), 0);
-        view.undoStack()->redo();
-        QCOMPARE(view.nodeGroup(0), 1);
-    }
-
     void graphAndTimelineSelectionSync()
     {
         // Sync is by name until the placement engine links ops to kernels: a node selects the next event named
@@ -234,6 +221,7 @@ private slots:
         window.openFile(kNsysTrace);
         QVERIFY(window.waitForOpen(60000));
         window.openModel(QString(PLACESCOPE_DATA_DIR) + "/models/mnist.onnx");
+        QVERIFY2(window.placementSession()->waitForPlan(60000), qPrintable(window.placementSession()->lastError()));
         QVERIFY(window.graphView()->waitForLayout(60000));
         // Timeline -> graph: selecting an event named like an op selects that op's node.
         QVERIFY(window.timeline()->findNext("cudaMemcpy", true));
@@ -254,9 +242,13 @@ private slots:
         QTemporaryDir temp;
         const QString png = temp.filePath("shot.png");
         QProcess gui;
-        gui.start(QString(PLACESCOPE_BIN_DIR) + "/placescope-gui", { kNsysTrace, "--screenshot", png });
+        // A trace and a model: the placement panel and the predicted lanes are in the picture too.
+        gui.start(QString(PLACESCOPE_BIN_DIR) + "/placescope-gui",
+                  { kNsysTrace, "--model", QString(PLACESCOPE_DATA_DIR) + "/models/light_resnet50.onnx", "--screenshot", png });
         QVERIFY(gui.waitForFinished(120000));
-        QCOMPARE(gui.exitCode(), 0);
+        const QString out = QString::fromLocal8Bit(gui.readAllStandardOutput() + gui.readAllStandardError());
+        QVERIFY2(gui.exitCode() == 0, qPrintable(out));
+        QVERIFY2(out.contains("predicted lanes: 3"), qPrintable(out));
         QImage image(png);
         QVERIFY(!image.isNull());
         QVERIFY(image.width() >= 800 && image.height() >= 500);

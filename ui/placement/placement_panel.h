@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QWidget>
+
+#include <vector>
+
+class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace placescope::ui {
+
+class OpTableModel;
+class PlacementSession;
+class StepTimeChart;
+
+// The placement panel: predicted step time of the proposal next to all-GPU, all-CPU, the framework's default
+// and the measured step, then the per-op table (sortable, filterable) with a context menu to pin the selected
+// ops to the CPU or the GPU or unpin them. Reads and drives a PlacementSession. UI thread only.
+class PlacementPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit PlacementPanel(PlacementSession* session, QWidget* parent = nullptr);
+
+    OpTableModel* opModel() const { return m_model; }
+    QSortFilterProxyModel* proxy() const { return m_proxy; }
+    QTableView* table() const { return m_table; }
+    StepTimeChart* chart() const { return m_chart; }
+    // Selects the row of a model op (graph -> table); false when the op has no row (a folded weight).
+    bool selectModelOp(int modelOp);
+    int selectedModelOp() const;
+    // Pins the selected ops to a device (0 CPU, 1 GPU) or unpins them (device < 0), in one undo step.
+    // Returns how many ops it asked the session to change.
+    int pinSelected(int device);
+
+signals:
+    void modelOpSelected(int modelOp); // table -> graph
+
+private:
+    void refreshSummary();
+    void showContextMenu(QPoint pos);
+    std::vector<int> selectedGraphOps() const;
+
+    PlacementSession* m_session;
+    OpTableModel* m_model;
+    QSortFilterProxyModel* m_proxy;
+    QTableView* m_table;
+    StepTimeChart* m_chart;
+    QLabel* m_summary;
+    QLineEdit* m_filter;
+    bool m_syncing = false;
+};
+
+} // namespace placescope::ui

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+#include "ui/placement/placement_plan.h"
+
+#include "ui/graphview/graph_collapse.h"
+#include "ui/placement/model_source.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace placescope::ui {
+namespace {
+
+// Every op on `preferred` where it has a kernel there, else on the cheapest device that has one.
+std::vector<int> uniformAssignment(const OpGraph& graph, int preferred)
+{
+    std::vector<int> assignment(graph.ops.size(), preferred);
+    for (size_t i = 0; i < graph.ops.size(); ++i) {
+        const auto& cost = graph.ops[i].costUs;
+        if (static_cast<size_t>(preferred) < cost.size() && std::isfinite(cost[static_cast<size_t>(preferred)]))
+            continue;
+        const auto best = std::min_element(cost.begin(), cost.end());
+        assignment[i] = best == cost.end() ? preferred : static_cast<int>(best - cost.begin());
+    }
+    return assignment;
+}
+
+double stepUs(const OpGraph& graph, const std::vector<int>& assignment, const std::vector<int>& order)
+{
+    if (assignment.size() != graph.ops.size())
+        return -1;
+    const double makespan = simulate(graph, assignment, order).makespanUs;
+    return std::isfinite(makespan) ? makespan : -1;
+}
+
+int deviceIndex(const OpGraph& graph, DeviceKind kind, int fallback)
+{
+    for (size_t d = 0; d < graph.devices.size(); ++d)
+        if (graph.devices[d].kind == kind)
+            return static_cast<int>(d);
+    return fallback;
+}
+
+} // namespace
+
+Result<PlacementInputs> preparePlacementInputs(std::shared_ptr<const ModelGraph> model, const CostOptions& options)
+{
+    PlacementInputs inputs;
+    PLACESCOPE_ASSIGN_OR_RETURN(auto placement, buildPlacementModel(*model, options));
+    inputs.opLayout.reserve(model->ops.size());
+    for (const ModelOp& op : model->ops)
+        inputs.opLayout.push_back(inputLayout(*model, op));
+    inputs.placement = std::make_shared<const PlacementModel>(std::move(placement));
+    inputs.model = std::move(model);
+    return inputs;
+}
+
+Result<PlacementInputs> loadPlacementInputs(const std::string& modelPath, const CostOptions& options)
+{
+    PLACESCOPE_ASSIGN_OR_RETURN(auto model, readModelGraph(modelPath));
+    return preparePlacementInputs(std::make_shared<const ModelGraph>(std::move(model)), options);
+}
+
+Result<PlacementPlan> planPlacement(const PlacementInputs& inputs, const PinMap& pins)
+{
+    if (!inputs.placement)
+        return Status::error("no model is open");
+    const OpGraph& graph = inputs.placement->graph;
+    PlacementPlan result;
+    result.pins = pins;
+    PlanOptions options;
+    for (const auto& [op, device] : pins)
+        if (op >= 0 && static_cast<size_t>(op) < graph.ops.size())
+            options.pins.emplace_back(op, device);
+    PLACESCOPE_ASSIGN_OR_RETURN(result.proposal, plan(graph, options));
+    PLACESCOPE_ASSIGN_OR_RETURN(auto order, topologicalOrder(graph));
+    result.proposalUs = std::isfinite(result.proposal.timeline.makespanUs) ? result.proposal.timeline.makespanUs : -1;
+    result.allGpuUs = stepUs(graph, uniformAssignment(graph, deviceIndex(graph, DeviceKind::Gpu, 1)), order);
+    result.allCpuUs = stepUs(graph, uniformAssignment(graph, deviceIndex(graph, DeviceKind::Cpu, 0)), order);
+    result.frameworkDefaultUs = stepUs(graph, inputs.placement->frameworkDefault, order);
+    result.predicted = predictedLanes(inputs, result.proposal.timeline);
+    return result;
+}
+
+PredictedLanes predictedLanes(const PlacementInputs& inputs, const Timeline& timeline)
+{
+    PredictedLanes out;
+    if (!inputs.placement)
+        return out;
+    const OpGraph& graph = inputs.placement->graph;
+    // Names: op ids first (index = op), then one label per transfer edge as it is met.
+    out.names.reserve(graph.ops.size());
+    for (const auto& op : graph.ops)
+        out.names.push_back(op.type.empty() ? op.id : op.type + " " + op.id);
+    std::vector<std::vector<PendingEvent>> perDevice(graph.devices.size());
+    std::vector<PendingEvent> transfers;
+    for (const TimelineSpan& span : timeline.spans) {
+        const int64_t start = std::llround(span.startUs * 1000.0), end = std::llround(span.endUs * 1000.0);
+        out.lengthNs = std::max(out.lengthNs, end);
+        if (span.op >= 0 && span.device >= 0 && static_cast<size_t>(span.device) < perDevice.size()) {
+            perDevice[static_cast<size_t>(span.device)].push_back(
+                { start, end, static_cast<uint32_t>(span.op), static_cast<uint32_t>(span.op), 0, EventKind::Predicted });
+        } else if (span.edge >= 0 && static_cast<size_t>(span.edge) < graph.edges.size()) {
+            const PlacementEdge& edge = graph.edges[static_cast<size_t>(span.edge)];
+            out.names.push_back(graph.ops[static_cast<size_t>(edge.from)].id + " -> " + graph.ops[static_cast<size_t>(edge.to)].id);
+            transfers.push_back({ start, end, static_cast<uint32_t>(out.names.size() - 1), static_cast<uint32_t>(span.edge), 0,
+                                  EventKind::Memcpy });
+        }
+    }
+    for (size_t d = 0; d < perDevice.size(); ++d) {
+        Lane lane;
+        lane.group = Lane::Group::Predicted;
+        lane.title = "Predicted: " + (graph.devices[d].kind == DeviceKind::Gpu ? std::string("GPU") : std::string("CPU"));
+        lane.sortKey = static_cast<int64_t>(d);
+        buildRows(perDevice[d], lane);
+        if (lane.rows.empty())
+            lane.rows.emplace_back().finish(); // an idle device still gets its (empty) lane
+        out.lanes.push_back(std::move(lane));
+    }
+    Lane transferLane;
+    transferLane.group = Lane::Group::Predicted;
+    transferLane.title = "Predicted: transfers";
+    transferLane.sortKey = static_cast<int64_t>(perDevice.size());
+    buildRows(transfers, transferLane);
+    if (transferLane.rows.empty())
+        transferLane.rows.emplace_back().finish();
+    out.lanes.push_back(std::move(transferLane));
+    return out;
+}
+
+} // namespace placescope::ui

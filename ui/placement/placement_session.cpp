@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+#include "ui/placement/placement_session.h"
+
+#include "ui/placement/model_source.h"
+
+#include <QEventLoop>
+#include <QFutureWatcher>
+#include <QTimer>
+#include <QUndoStack>
+#include <QtConcurrent/QtConcurrent>
+
+namespace placescope::ui {
+namespace {
+
+class PinCommand : public QUndoCommand
+{
+public:
+    PinCommand(PlacementSession* session, PinMap before, PinMap after, QString text)
+        : m_session(session), m_before(std::move(before)), m_after(std::move(after))
+    {
+        setText(text);
+    }
+    void redo() override { m_session->applyPins(m_after); }
+    void undo() override { m_session->applyPins(m_before); }
+
+private:
+    PlacementSession* m_session;
+    PinMap m_before, m_after;
+};
+
+struct LoadJob
+{
+    std::string error;
+    std::shared_ptr<const ModelGraph> model;
+    std::shared_ptr<const PlacementInputs> inputs;
+    std::shared_ptr<const PlacementPlan> plan;
+};
+
+LoadJob runPlan(std::shared_ptr<const PlacementInputs> inputs, const PinMap& pins)
+{
+    LoadJob job;
+    job.inputs = inputs;
+    auto planned = planPlacement(*inputs, pins);
+    if (!planned.isOk())
+        job.error = planned.status().message();
+    else
+        job.plan = std::make_shared<const PlacementPlan>(std::move(planned).value());
+    return job;
+}
+
+} // namespace
+
+PlacementSession::PlacementSession(QObject* parent) : QObject(parent), m_undo(new QUndoStack(this)) { }
+
+PlacementSession::~PlacementSession() = default;
+
+void PlacementSession::setBusy(bool busy)
+{
+    if (busy != m_busy) {
+        m_busy = busy;
+        emit busyChanged(busy);
+    }
+}
+
+void PlacementSession::fail(const QString& message)
+{
+    m_error = message;
+    emit failed(message);
+}
+
+void PlacementSession::openModel(const QString& path, const CostOptions& options)
+{
+    const uint64_t generation = ++m_generation;
+    m_error.clear();
+    m_pins.clear();
+    m_undo->clear();
+    setBusy(true);
+    auto* watcher = new QFutureWatcher<LoadJob>(this);
+    connect(watcher, &QFutureWatcher<LoadJob>::finished, this, [this, watcher, generation] {
+        LoadJob job = watcher->result();
+        watcher->deleteLater();
+        if (generation != m_generation)
+            return; // a newer model or plan was asked for meanwhile
+        setBusy(false);
+        m_model = job.model;
+        m_inputs = job.inputs;
+        m_plan = job.plan;
+        emit modelChanged();
+        if (!job.error.empty()) {
+            fail(QString::fromStdString(job.error));
+            return;
+        }
+        emit planChanged();
+    });
+    watcher->setFuture(QtConcurrent::run([file = path.toStdString(), options] {
+        LoadJob job;
+        auto model = readModelGraph(file);
+        if (!model.isOk()) {
+            job.error = model.status().message();
+            return job;
+        }
+        // A model the cost model cannot price is still shown (graph without devices).
+        auto shared = std::make_shared<const ModelGraph>(std::move(model).value());
+        auto inputs = preparePlacementInputs(shared, options);
+        if (!inputs.isOk()) {
+            job.model = shared;
+            job.error = inputs.status().message();
+            return job;
+        }
+        job = runPlan(std::make_shared<const PlacementInputs>(std::move(inputs).value()), {});
+        job.model = shared;
+        return job;
+    }));
+}
+
+void PlacementSession::replan()
+{
+    if (!m_inputs)
+        return;
+    const uint64_t generation = ++m_generation;
+    m_error.clear();
+    setBusy(true);
+    auto* watcher = new QFutureWatcher<LoadJob>(this);
+    connect(watcher, &QFutureWatcher<LoadJob>::finished, this, [this, watcher, generation] {
+        LoadJob job = watcher->result();
+        watcher->deleteLater();
+        if (generation != m_generation)
+            return; // the pins changed again meanwhile: only the newest plan is shown
+        setBusy(false);
+        if (!job.error.empty()) {
+            fail(QString::fromStdString(job.error));
+            return;
+        }
+        m_plan = job.plan;
+        emit planChanged();
+    });
+    watcher->setFuture(QtConcurrent::run(runPlan, m_inputs, m_pins));
+}
+
+bool PlacementSession::waitForPlan(int timeoutMs)
+{
+    if (m_busy) {
+        QEventLoop loop;
+        connect(this, &PlacementSession::busyChanged, &loop, [&](bool busy) {
+            if (!busy)
+                loop.quit();
+        });
+        QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    return !m_busy && m_error.isEmpty() && m_plan;
+}
+
+int PlacementSession::deviceOf(int graphOp) const
+{
+    if (!m_plan || graphOp < 0 || static_cast<size_t>(graphOp) >= m_plan->proposal.assignment.size())
+        return -1;
+    return m_plan->proposal.assignment[static_cast<size_t>(graphOp)];
+}
+
+int PlacementSession::graphOpOfModelOp(int modelOp) const
+{
+    if (!m_inputs || modelOp < 0 || static_cast<size_t>(modelOp) >= m_inputs->placement->graphOpOfModelOp.size())
+        return -1;
+    return m_inputs->placement->graphOpOfModelOp[static_cast<size_t>(modelOp)];
+}
+
+int PlacementSession::deviceOfModelOp(int modelOp) const { return deviceOf(graphOpOfModelOp(modelOp)); }
+
+void PlacementSession::pinOp(int graphOp, int device)
+{
+    if (!m_inputs || graphOp < 0 || static_cast<size_t>(graphOp) >= m_inputs->placement->graph.ops.size())
+        return;
+    PinMap after = m_pins;
+    if (device < 0)
+        after.erase(graphOp);
+    else
+        after[graphOp] = device;
+    if (after == m_pins)
+        return;
+    const auto& op = m_inputs->placement->graph.ops[static_cast<size_t>(graphOp)];
+    const QString name = QString::fromStdString(op.id);
+    const QString text = device < 0 ? tr("Unpin %1").arg(name)
+                                    : tr("Pin %1 to %2").arg(name, device == 0 ? tr("CPU") : tr("GPU"));
+    m_undo->push(new PinCommand(this, m_pins, after, text));
+}
+
+void PlacementSession::applyPins(const PinMap& pins)
+{
+    m_pins = pins;
+    replan();
+}
+
+void PlacementSession::setMeasuredStepUs(double us, const QString& source)
+{
+    m_measuredUs = us;
+    m_measuredSource = source;
+    emit measuredChanged();
+}
+
+} // namespace placescope::ui
