@@ -7,6 +7,7 @@
 #include "placement/cost/op_work.h"
 #include "placement/cost/roofline.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -84,6 +85,15 @@ bool isFoldedWeightProducer(const ModelGraph& model, const ModelOp& op)
 
 int64_t knownBytes(const ModelValue& value) { return value.bytes > 0 ? value.bytes : 0; }
 
+// How much faster the GPU runs this kind of work than the CPU, by the two devices' peaks: FLOP/s for compute,
+// memory bandwidth for everything else.
+double gpuSpeedup(const OpWork& work, const DeviceSpec& cpu, const DeviceSpec& gpu)
+{
+    if (work.kind == WorkKind::Compute && cpu.fp32FlopsPerSecond > 0)
+        return gpu.fp32FlopsPerSecond / cpu.fp32FlopsPerSecond;
+    return cpu.memoryBytesPerSecond > 0 ? gpu.memoryBytesPerSecond / cpu.memoryBytesPerSecond : 1.0;
+}
+
 // Collects "the same thing happened to N ops" lines so the assumptions stay short.
 struct Tally
 {
@@ -146,9 +156,13 @@ Result<PlacementModel> buildPlacementModel(const ModelGraph& model, const CostOp
             continue;
         work[i] = opWork(model, static_cast<int>(i));
         const ModelOp& op = model.ops[i];
-        if (op.measuredCpuUs >= 0)
+        // Only compute-bound ops with known shapes say how far the roofline is off: the host time of a scalar or
+        // elementwise op (or of one whose output shape a trace only guessed) is mostly dispatch overhead and
+        // would scale every estimate by it.
+        const bool calibrates = work[i].shapesKnown && work[i].kind == WorkKind::Compute;
+        if (calibrates && op.measuredCpuUs >= 0 && isComputeBound(work[i], specs.cpu))
             cpuPairs.emplace_back(op.measuredCpuUs, rooflineUs(work[i], specs.cpu));
-        if (op.measuredGpuUs >= 0)
+        if (calibrates && op.measuredGpuUs >= 0 && isComputeBound(work[i], specs.gpu))
             gpuPairs.emplace_back(op.measuredGpuUs, rooflineUs(work[i], specs.gpu));
     }
     const Calibration cpuCalibration = Calibration::fromPairs(cpuPairs);
@@ -166,7 +180,7 @@ Result<PlacementModel> buildPlacementModel(const ModelGraph& model, const CostOp
 
     // Pass 2: one graph op per compute op.
     result.graphOpOfModelOp.assign(opCount, -1);
-    Tally unknownCapability, unknownWork, noGpuKernel, missingShapes, measuredDespiteTable;
+    Tally unknownCapability, unknownWork, noGpuKernel, missingShapes, measuredDespiteTable, scaledFromOtherDevice;
     int measuredCpu = 0, measuredGpu = 0, compute = 0;
     std::set<int> weightsCounted;
     for (size_t i = 0; i < opCount; ++i) {
@@ -190,6 +204,18 @@ Result<PlacementModel> buildPlacementModel(const ModelGraph& model, const CostOp
         placed.type = op.type;
         double cpuUs = cpuCalibration.costUs(op.measuredCpuUs, rooflineUs(work[i], specs.cpu));
         double gpuUs = gpuCalibration.costUs(op.measuredGpuUs, rooflineUs(work[i], specs.gpu));
+        // Without shapes the roofline knows nothing of the op; measured on one device, its cost on the other is the
+        // measurement scaled by the devices' peak ratio (a trace recorded without record_shapes).
+        if (!work[i].shapesKnown || work[i].kind == WorkKind::Unknown) {
+            const double speedup = gpuSpeedup(work[i], specs.cpu, specs.gpu);
+            if (op.measuredGpuUs >= 0 && op.measuredCpuUs < 0) {
+                cpuUs = std::max(specs.cpu.launchOverheadUs, op.measuredGpuUs * speedup);
+                scaledFromOtherDevice.add(op.type);
+            } else if (op.measuredCpuUs >= 0 && op.measuredGpuUs < 0) {
+                gpuUs = std::max(specs.gpu.launchOverheadUs, op.measuredCpuUs / speedup);
+                scaledFromOtherDevice.add(op.type);
+            }
+        }
         measuredCpu += op.measuredCpuUs >= 0;
         measuredGpu += op.measuredGpuUs >= 0;
         // A measurement proves a kernel exists, whatever the table says (a newer framework version).
@@ -281,6 +307,9 @@ Result<PlacementModel> buildPlacementModel(const ModelGraph& model, const CostOp
         assumptions.push_back("no cost formula, priced as memory-bound on bytes in + out: " + unknownWork.list());
     if (!missingShapes.countByType.empty())
         assumptions.push_back("values without static shapes, estimates are lower bounds: " + missingShapes.list());
+    if (!scaledFromOtherDevice.countByType.empty())
+        assumptions.push_back("no shapes, cost on the other device = measured time x the devices' peak ratio: "
+            + scaledFromOtherDevice.list());
     if (!noGpuKernel.countByType.empty())
         assumptions.push_back("no " + options.framework + " GPU kernel, CPU only: " + noGpuKernel.list());
     if (!measuredDespiteTable.countByType.empty())

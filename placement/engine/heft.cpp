@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The makespan solver: HEFT list scheduling (upward rank, earliest finish device) followed by single-op
-// moves kept when the simulated makespan drops; the result is never worse than the single-device
-// placements or the sum optimum, which are simulated as candidates too.
+// The makespan solver: plain HEFT (Topcuoglu, Hariri & Wu 2002: upward rank with mean costs, each op to
+// the device where it finishes first) on the ListScheduler model, the makespan lower bound, and
+// solveMakespan, which hands HEFT, the sum optimum and the single-device placements to PlacementSearch.
+#include "placement/engine/list_scheduler.h"
+#include "placement/engine/local_search.h"
 #include "placement/engine/planner.h"
 
 #include <algorithm>
@@ -18,95 +20,120 @@ bool allowed(const OpGraph& graph, const std::vector<std::optional<int>>& pins, 
 
 } // namespace
 
-Result<std::vector<int>> solveMakespan(const OpGraph& graph, const PlanOptions& options, const std::vector<int>& order,
-    double* lowerBoundUs)
+Schedule heftSchedule(const OpGraph& graph, const std::vector<std::optional<int>>& pins, const std::vector<int>& topoOrder)
 {
     const int n = static_cast<int>(graph.ops.size());
     const int devices = static_cast<int>(graph.devices.size());
-    std::vector<std::optional<int>> pins(n);
-    for (int i = 0; i < n; ++i)
-        pins[i] = graph.ops[i].pin;
-    for (auto [op, device] : options.pins) {
-        if (op < 0 || op >= n || device < 0 || device >= devices)
-            return Status::error("a pin names a missing op or device");
-        pins[op] = device;
-    }
-    std::vector<std::vector<std::pair<int, int64_t>>> succ(n), pred(n);
-    for (const PlacementEdge& e : graph.edges) {
-        succ[e.from].push_back({ e.to, e.bytes });
-        pred[e.to].push_back({ e.from, e.bytes });
-    }
-    // Upward rank with mean finite cost; the lower bound uses the cheapest allowed device per op.
-    std::vector<double> rank(n, 0), minPath(n, 0);
-    double minWork = 0;
-    for (auto it = order.rbegin(); it != order.rend(); ++it) {
-        int op = *it;
-        double mean = 0, cheapest = kNoKernel;
+    ListScheduler scheduler(graph);
+    // Mean transfer cost of one byte count over all ordered device pairs, the same device counting as 0.
+    auto meanTransfer = [&](int64_t bytes) {
+        double total = 0;
+        for (int a = 0; a < devices; ++a)
+            for (int b = 0; b < devices; ++b)
+                total += scheduler.transferUs(a, b, bytes);
+        return total / (devices * devices);
+    };
+    std::vector<double> rank(n, 0);
+    for (auto it = topoOrder.rbegin(); it != topoOrder.rend(); ++it) {
+        const int op = *it;
+        double mean = 0;
         int count = 0;
         for (int d = 0; d < devices; ++d)
             if (allowed(graph, pins, op, d)) {
                 mean += graph.ops[op].costUs[d];
-                cheapest = std::min(cheapest, graph.ops[op].costUs[d]);
                 ++count;
             }
-        if (count == 0)
-            return Status::error("op '" + graph.ops[op].id + "' is pinned to a device without its kernel");
-        mean /= count;
-        double best = 0, bestMin = 0;
-        for (auto [next, bytes] : succ[op]) {
-            best = std::max(best, rank[next] + (devices > 1 ? graph.transferUs(0, 1, bytes) / 2 : 0));
-            bestMin = std::max(bestMin, minPath[next]);
-        }
-        rank[op] = mean + best;
-        minPath[op] = cheapest + bestMin;
-        minWork += cheapest;
+        double tail = 0;
+        for (const int* e = scheduler.outBegin(op); e != scheduler.outEnd(op); ++e)
+            tail = std::max(tail, rank[graph.edges[*e].to] + meanTransfer(graph.edges[*e].bytes));
+        rank[op] = (count ? mean / count : 0) + tail;
     }
-    double bound = minWork / devices;
-    for (int op = 0; op < n; ++op)
-        bound = std::max(bound, minPath[op]);
-    if (lowerBoundUs)
-        *lowerBoundUs = bound;
-    // Priority order that is still topological: sort by rank descending (rank strictly decreases along
-    // edges when costs are positive; ties are broken by topological position).
-    std::vector<int> position(n);
+    std::vector<int> position(n), indegree(n, 0);
     for (int i = 0; i < n; ++i)
-        position[order[i]] = i;
-    std::vector<int> assignment(n, -1);
-    std::vector<double> finish(n, 0), deviceFree(devices, 0);
-    std::vector<int> indegree(n, 0);
+        position[topoOrder[i]] = i;
     for (const PlacementEdge& e : graph.edges)
         ++indegree[e.to];
-    // Ready ops leave a heap by rank (ties: topological position), so every op is placed after its inputs.
+    // Ready ops leave a heap by rank (ties: topological position), so every op is placed after its inputs
+    // even where zero costs make ranks equal along an edge.
     auto lower = [&](int a, int b) { return rank[a] != rank[b] ? rank[a] < rank[b] : position[a] > position[b]; };
     std::priority_queue<int, std::vector<int>, decltype(lower)> ready(lower);
     for (int op = 0; op < n; ++op)
         if (indegree[op] == 0)
             ready.push(op);
+    Schedule schedule;
+    schedule.assignment.assign(n, 0);
+    schedule.order.reserve(n);
     while (!ready.empty()) {
-        int op = ready.top();
+        const int op = ready.top();
         ready.pop();
         int bestDevice = -1;
         double bestFinish = kNoKernel;
         for (int d = 0; d < devices; ++d) {
             if (!allowed(graph, pins, op, d))
                 continue;
-            double start = deviceFree[d];
-            for (auto [from, bytes] : pred[op])
-                start = std::max(start, finish[from] + graph.transferUs(assignment[from], d, bytes));
-            double end = start + graph.ops[op].costUs[d];
-            if (end < bestFinish) {
+            const double end = scheduler.earliestStart(op, d) + graph.ops[op].costUs[d];
+            if (bestDevice < 0 || end < bestFinish) {
                 bestFinish = end;
                 bestDevice = d;
             }
         }
-        assignment[op] = bestDevice;
-        finish[op] = bestFinish;
-        deviceFree[bestDevice] = bestFinish;
-        for (auto [next, bytes] : succ[op])
-            if (--indegree[next] == 0)
-                ready.push(next);
+        schedule.assignment[op] = bestDevice;
+        scheduler.place(op, bestDevice);
+        schedule.order.push_back(op);
+        for (const int* e = scheduler.outBegin(op); e != scheduler.outEnd(op); ++e)
+            if (--indegree[graph.edges[*e].to] == 0)
+                ready.push(graph.edges[*e].to);
     }
-    return assignment;
+    return schedule;
+}
+
+double makespanLowerBound(const OpGraph& graph, const std::vector<std::optional<int>>& pins, const std::vector<int>& topoOrder)
+{
+    const int n = static_cast<int>(graph.ops.size());
+    const int devices = static_cast<int>(graph.devices.size());
+    std::vector<double> cheapest(n, kNoKernel), longest(n, 0);
+    double work = 0;
+    for (int op = 0; op < n; ++op) {
+        for (int d = 0; d < devices; ++d)
+            if (allowed(graph, pins, op, d))
+                cheapest[op] = std::min(cheapest[op], graph.ops[op].costUs[d]);
+        work += cheapest[op];
+    }
+    std::vector<std::vector<int>> predecessors(n);
+    for (const PlacementEdge& e : graph.edges)
+        predecessors[e.to].push_back(e.from);
+    double bound = devices > 0 ? work / devices : 0;
+    for (int op : topoOrder) {
+        double head = 0;
+        for (int from : predecessors[op])
+            head = std::max(head, longest[from]);
+        longest[op] = head + cheapest[op];
+        bound = std::max(bound, longest[op]);
+    }
+    return bound;
+}
+
+Result<Schedule> solveMakespan(const OpGraph& graph, const PlanOptions& options, const std::vector<int>& topoOrder)
+{
+    PLACESCOPE_ASSIGN_OR_RETURN(std::vector<std::optional<int>> pins, effectivePins(graph, options));
+    const int n = static_cast<int>(graph.ops.size());
+    const int devices = static_cast<int>(graph.devices.size());
+    std::vector<Schedule> starts;
+    starts.push_back(heftSchedule(graph, pins, topoOrder));
+    if (devices == 2) {
+        auto sum = solveSum(graph, options);
+        if (sum.isOk())
+            starts.push_back({ std::move(*sum), topoOrder });
+    }
+    for (int d = 0; d < devices; ++d) {
+        bool feasible = true;
+        for (int op = 0; op < n && feasible; ++op)
+            feasible = allowed(graph, pins, op, d);
+        if (feasible)
+            starts.push_back({ std::vector<int>(n, d), topoOrder });
+    }
+    PlacementSearch search(graph, pins, topoOrder, Objective::Makespan, options.searchEffort);
+    return search.improve(starts);
 }
 
 } // namespace placescope

@@ -39,24 +39,51 @@ bool MaxFlow::buildLevels(int source, int sink)
     return m_level[sink] >= 0;
 }
 
-// Iterative DFS would be safer for very deep graphs; the level graph bounds the depth by the BFS distance.
-double MaxFlow::push(int node, int sink, double limit)
+// One blocking-flow phase: augmenting paths along the level graph, found by an explicit stack (graphs of
+// 100k ops have level paths as long as the graph, too deep for recursion on a worker thread's stack).
+// m_next[node] remembers the first arc still worth trying; dead ends leave the level graph.
+double MaxFlow::augmentPhase(int source, int sink)
 {
-    if (node == sink)
-        return limit;
-    for (std::size_t& i = m_next[node]; i < m_adjacency[node].size(); ++i) {
-        int arc = m_adjacency[node][i];
-        Arc& a = m_arcs[arc];
-        if (a.capacity <= kEpsilon || m_level[a.to] != m_level[node] + 1)
+    double total = 0;
+    std::vector<int> path; // arcs from the source to `node`
+    int node = source;
+    for (;;) {
+        if (node == sink) {
+            double bottleneck = std::numeric_limits<double>::infinity();
+            for (int arc : path)
+                bottleneck = std::min(bottleneck, m_arcs[arc].capacity);
+            if (bottleneck == std::numeric_limits<double>::infinity())
+                return bottleneck; // an infinite path: both sides forbidden
+            for (int arc : path) {
+                m_arcs[arc].capacity -= bottleneck;
+                m_arcs[arc ^ 1].capacity += bottleneck;
+            }
+            total += bottleneck;
+            path.clear();
+            node = source;
             continue;
-        double pushed = push(a.to, sink, std::min(limit, a.capacity));
-        if (pushed > kEpsilon) {
-            a.capacity -= pushed;
-            m_arcs[arc ^ 1].capacity += pushed;
-            return pushed;
         }
+        bool advanced = false;
+        for (std::size_t& i = m_next[node]; i < m_adjacency[node].size(); ++i) {
+            const int arc = m_adjacency[node][i];
+            const Arc& a = m_arcs[arc];
+            if (a.capacity > kEpsilon && m_level[a.to] == m_level[node] + 1) {
+                path.push_back(arc);
+                node = a.to;
+                advanced = true;
+                break;
+            }
+        }
+        if (advanced)
+            continue;
+        if (node == source)
+            return total;
+        m_level[node] = -1; // nothing reaches the sink from here in this phase
+        const int arc = path.back();
+        path.pop_back();
+        node = m_arcs[arc ^ 1].to;
+        ++m_next[node];
     }
-    return 0;
 }
 
 double MaxFlow::run(int source, int sink)
@@ -64,11 +91,10 @@ double MaxFlow::run(int source, int sink)
     double total = 0;
     while (buildLevels(source, sink)) {
         std::fill(m_next.begin(), m_next.end(), 0);
-        while (double pushed = push(source, sink, std::numeric_limits<double>::infinity())) {
-            if (pushed == std::numeric_limits<double>::infinity())
-                return pushed; // an infinite path: both sides forbidden
-            total += pushed;
-        }
+        const double pushed = augmentPhase(source, sink);
+        if (pushed == std::numeric_limits<double>::infinity())
+            return pushed;
+        total += pushed;
     }
     return total;
 }

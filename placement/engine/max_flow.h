@@ -24,7 +24,7 @@ private:
         double capacity;
     };
     bool buildLevels(int source, int sink);
-    double push(int node, int sink, double limit);
+    double augmentPhase(int source, int sink);
 
     std::vector<std::vector<int>> m_adjacency;
     std::vector<Arc> m_arcs;

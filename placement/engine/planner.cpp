@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "placement/engine/planner.h"
 
+#include "placement/engine/list_scheduler.h"
+#include "placement/engine/local_search.h"
 #include "placement/engine/max_flow.h"
 
 #include <algorithm>
@@ -66,65 +68,35 @@ Status validateGraph(const OpGraph& graph)
 
 Timeline simulate(const OpGraph& graph, const std::vector<int>& assignment, const std::vector<int>& order)
 {
-    const size_t n = graph.ops.size();
+    ListScheduler scheduler(graph);
     Timeline timeline;
-    timeline.peakMemoryBytes.assign(graph.devices.size(), 0);
-    std::vector<std::vector<int>> incoming(n);
-    std::vector<int> lastConsumer(n, -1);
-    for (size_t e = 0; e < graph.edges.size(); ++e)
-        incoming[graph.edges[e].to].push_back(static_cast<int>(e));
-    std::vector<double> finish(n, 0);
-    std::vector<double> deviceFree(graph.devices.size(), 0);
-    std::vector<double> start(n, 0);
-    for (int op : order) {
-        const int device = assignment[op];
-        double ready = deviceFree[device];
-        for (int e : incoming[op]) {
-            const PlacementEdge& edge = graph.edges[e];
-            const int from = assignment[edge.from];
-            double arrive = finish[edge.from];
-            if (from != device) {
-                double cost = graph.transferUs(from, device, edge.bytes);
-                timeline.spans.push_back({ -1, e, device, arrive, arrive + cost });
-                arrive += cost;
-                timeline.transferredBytes += edge.bytes;
-                timeline.transferUs += cost;
-                ++timeline.transferCount;
-            }
-            ready = std::max(ready, arrive);
-        }
-        const double cost = graph.ops[op].costUs[device];
-        start[op] = ready;
-        finish[op] = ready + cost;
-        deviceFree[device] = finish[op];
-        timeline.sumUs += cost;
-        timeline.spans.push_back({ op, -1, device, ready, finish[op] });
-        timeline.makespanUs = std::max(timeline.makespanUs, finish[op]);
-    }
+    for (int op : order)
+        scheduler.place(op, assignment[op], &timeline);
+    timeline.makespanUs = scheduler.makespan();
     timeline.sumUs += timeline.transferUs;
-    // Liveness: an op's output occupies its device from the op's start until its last consumer ends.
-    std::vector<double> releaseAt(finish);
-    for (const PlacementEdge& edge : graph.edges)
-        releaseAt[edge.from] = std::max(releaseAt[edge.from], finish[edge.to]);
-    std::vector<std::vector<std::pair<double, int64_t>>> events(graph.devices.size());
-    for (size_t op = 0; op < n; ++op) {
-        int64_t bytes = graph.ops[op].memoryBytes;
-        if (bytes <= 0)
-            continue;
-        events[assignment[op]].push_back({ start[op], bytes });
-        events[assignment[op]].push_back({ releaseAt[op], -bytes });
-    }
-    for (size_t d = 0; d < events.size(); ++d) {
-        std::sort(events[d].begin(), events[d].end(), [](const auto& a, const auto& b) {
-            return a.first != b.first ? a.first < b.first : a.second < b.second; // frees before allocations
-        });
-        int64_t live = 0;
-        for (const auto& [time, delta] : events[d]) {
-            live += delta;
-            timeline.peakMemoryBytes[d] = std::max(timeline.peakMemoryBytes[d], live);
-        }
-    }
+    std::vector<double> peakTime;
+    scheduler.peakMemory(assignment, timeline.peakMemoryBytes, peakTime);
     return timeline;
+}
+
+Result<std::vector<std::optional<int>>> effectivePins(const OpGraph& graph, const PlanOptions& options)
+{
+    const int n = static_cast<int>(graph.ops.size());
+    const int devices = static_cast<int>(graph.devices.size());
+    std::vector<std::optional<int>> pins(n);
+    for (int i = 0; i < n; ++i)
+        pins[i] = graph.ops[i].pin;
+    for (auto [op, device] : options.pins) {
+        if (op < 0 || op >= n)
+            return Status::error("a pin names op index " + std::to_string(op) + ", which does not exist");
+        if (device < 0 || device >= devices)
+            return Status::error("op '" + graph.ops[op].id + "' is pinned to missing device index " + std::to_string(device));
+        if (!std::isfinite(graph.ops[op].costUs[device]))
+            return Status::error("op '" + graph.ops[op].id + "' is pinned to device '" + graph.devices[device].name
+                + "' which has no kernel for it");
+        pins[op] = device;
+    }
+    return pins;
 }
 
 Result<std::vector<int>> solveSum(const OpGraph& graph, const PlanOptions& options)
@@ -134,14 +106,7 @@ Result<std::vector<int>> solveSum(const OpGraph& graph, const PlanOptions& optio
         return std::vector<int>(n, 0);
     if (graph.devices.size() != 2)
         return Status::error("the sum objective is solved exactly for two devices only");
-    std::vector<std::optional<int>> pins(n);
-    for (int i = 0; i < n; ++i)
-        pins[i] = graph.ops[i].pin;
-    for (auto [op, device] : options.pins) {
-        if (op < 0 || op >= n || device < 0 || device > 1)
-            return Status::error("a pin names a missing op or device");
-        pins[op] = device;
-    }
+    PLACESCOPE_ASSIGN_OR_RETURN(std::vector<std::optional<int>> pins, effectivePins(graph, options));
     // Source = device 0, sink = device 1. Keeping v on the source side cuts v->t, so v->t carries the
     // cost on device 0 and s->v the cost on device 1; a pin or a missing kernel is an infinite capacity.
     const double inf = kNoKernel;
@@ -173,53 +138,124 @@ Result<std::vector<int>> solveSum(const OpGraph& graph, const PlanOptions& optio
     return assignment;
 }
 
+namespace {
+
+std::string bytesText(int64_t bytes)
+{
+    return std::to_string(bytes) + " bytes";
+}
+
+// An op that can only live on one device and whose output alone exceeds that device's memory makes every
+// placement infeasible; say which.
+Status checkForcedMemory(const OpGraph& graph, const std::vector<std::optional<int>>& pins)
+{
+    for (size_t op = 0; op < graph.ops.size(); ++op) {
+        std::optional<int> only = pins[op];
+        if (!only) {
+            int count = 0;
+            for (size_t d = 0; d < graph.devices.size(); ++d)
+                if (std::isfinite(graph.ops[op].costUs[d])) {
+                    only = static_cast<int>(d);
+                    ++count;
+                }
+            if (count != 1)
+                only.reset();
+        }
+        if (!only)
+            continue;
+        const PlacementDevice& device = graph.devices[*only];
+        if (device.memoryBytes > 0 && graph.ops[op].memoryBytes > device.memoryBytes)
+            return Status::error("op '" + graph.ops[op].id + "' must run on device '" + device.name + "' and needs "
+                + bytesText(graph.ops[op].memoryBytes) + ", over its memory limit of " + bytesText(device.memoryBytes));
+    }
+    return Status::ok();
+}
+
+Status memoryError(const OpGraph& graph, const Timeline& timeline)
+{
+    for (size_t d = 0; d < graph.devices.size(); ++d)
+        if (graph.devices[d].memoryBytes > 0 && timeline.peakMemoryBytes[d] > graph.devices[d].memoryBytes)
+            return Status::error("no placement found within device '" + graph.devices[d].name + "' memory limit of "
+                + bytesText(graph.devices[d].memoryBytes) + " (the best found peaks at "
+                + bytesText(timeline.peakMemoryBytes[d]) + ")");
+    return Status::ok();
+}
+
+bool hasMemoryLimits(const OpGraph& graph)
+{
+    for (const PlacementDevice& device : graph.devices)
+        if (device.memoryBytes > 0)
+            return true;
+    return false;
+}
+
+} // namespace
+
 Result<Proposal> plan(const OpGraph& graph, const PlanOptions& options)
 {
     PLACESCOPE_RETURN_IF_ERROR(validateGraph(graph));
-    PLACESCOPE_ASSIGN_OR_RETURN(std::vector<int> order, topologicalOrder(graph));
+    PLACESCOPE_ASSIGN_OR_RETURN(std::vector<int> topoOrder, topologicalOrder(graph));
+    PLACESCOPE_ASSIGN_OR_RETURN(std::vector<std::optional<int>> pins, effectivePins(graph, options));
+    PLACESCOPE_RETURN_IF_ERROR(checkForcedMemory(graph, pins));
+    const int n = static_cast<int>(graph.ops.size());
     Proposal proposal;
     if (options.objective == Objective::Sum || graph.devices.size() == 1) {
-        PLACESCOPE_ASSIGN_OR_RETURN(proposal.assignment, solveSum(graph, options));
-        proposal.timeline = simulate(graph, proposal.assignment, order);
-        proposal.exact = true;
-        proposal.objectiveUs = options.objective == Objective::Sum ? proposal.timeline.sumUs : proposal.timeline.makespanUs;
-        proposal.lowerBoundUs = proposal.objectiveUs;
-    } else {
-        PLACESCOPE_ASSIGN_OR_RETURN(proposal.assignment, solveMakespan(graph, options, order, &proposal.lowerBoundUs));
-        proposal.timeline = simulate(graph, proposal.assignment, order);
-        // The sum optimum is a candidate too (it often wins when transfers dominate).
-        if (graph.devices.size() == 2) {
-            auto sum = solveSum(graph, options);
-            if (sum.isOk()) {
-                Timeline other = simulate(graph, *sum, order);
-                if (other.makespanUs < proposal.timeline.makespanUs) {
-                    proposal.assignment = *sum;
-                    proposal.timeline = std::move(other);
+        std::vector<int> assignment(n, 0);
+        if (graph.devices.size() > 1) {
+            PLACESCOPE_ASSIGN_OR_RETURN(assignment, solveSum(graph, options));
+        }
+        // The order does not change the sum; the bottom-level order gives the timeline a sensible makespan
+        // and is the first order tried for memory.
+        Schedule chosen { assignment, ListScheduler(graph).bottomLevelOrder(assignment, topoOrder) };
+        if (hasMemoryLimits(graph)) {
+            PlacementSearch repair(graph, pins, topoOrder, options.objective, options.searchEffort);
+            chosen = repair.improve({ chosen });
+            if (repair.bestKey().overflowBytes > 0) {
+                // Eviction from the min cut did not fit (memory depends on the schedule, not only on the
+                // assignment): start again from HEFT's placement and order (compact schedules free memory
+                // early) and from the single-device placements, and keep the best.
+                std::vector<Schedule> singles { heftSchedule(graph, pins, topoOrder) };
+                for (int d = 0; d < static_cast<int>(graph.devices.size()); ++d) {
+                    bool feasible = true;
+                    for (int op = 0; op < n && feasible; ++op)
+                        feasible = std::isfinite(graph.ops[op].costUs[d]) && (!pins[op] || *pins[op] == d);
+                    if (feasible)
+                        singles.push_back({ std::vector<int>(n, d), topoOrder });
                 }
+                PlacementSearch grow(graph, pins, topoOrder, options.objective, options.searchEffort);
+                Schedule grown = grow.improve(singles);
+                const SearchKey a = grow.bestKey();
+                const SearchKey b = repair.bestKey();
+                if (a.overflowBytes < b.overflowBytes || (a.overflowBytes == b.overflowBytes && a.value < b.value))
+                    chosen = std::move(grown);
             }
         }
-        // Single-device placements are candidates too, so the proposal never loses to "all on one device".
-        for (int d = 0; d < static_cast<int>(graph.devices.size()); ++d) {
-            std::vector<int> single(graph.ops.size(), d);
-            bool feasible = true;
-            for (size_t i = 0; i < graph.ops.size(); ++i)
-                feasible = feasible && std::isfinite(graph.ops[i].costUs[d]) && (!graph.ops[i].pin || *graph.ops[i].pin == d);
-            for (auto [op, device] : options.pins)
-                feasible = feasible && device == d;
-            if (!feasible)
-                continue;
-            Timeline other = simulate(graph, single, order);
-            if (other.makespanUs < proposal.timeline.makespanUs) {
-                proposal.assignment = std::move(single);
-                proposal.timeline = std::move(other);
-            }
-        }
-        proposal.objectiveUs = proposal.timeline.makespanUs;
+        const double cutValue = simulate(graph, assignment, topoOrder).sumUs;
+        if (graph.devices.size() == 1 && options.objective == Objective::Makespan)
+            proposal.lowerBoundUs = makespanLowerBound(graph, pins, topoOrder);
+        else
+            proposal.lowerBoundUs = cutValue;
+        int moved = 0;
+        for (int op = 0; op < n; ++op)
+            moved += chosen.assignment[op] != assignment[op];
+        proposal.exact = moved == 0;
+        if (moved > 0)
+            proposal.notes.push_back("memory repair moved " + std::to_string(moved) + (moved == 1 ? " op" : " ops")
+                + " after the minimum cut: the result fits the memory limits but is no longer proven optimal");
+        proposal.assignment = std::move(chosen.assignment);
+        proposal.order = std::move(chosen.order);
+    } else {
+        PLACESCOPE_ASSIGN_OR_RETURN(Schedule chosen, solveMakespan(graph, options, topoOrder));
+        proposal.assignment = std::move(chosen.assignment);
+        proposal.order = std::move(chosen.order);
+        proposal.lowerBoundUs = makespanLowerBound(graph, pins, topoOrder);
     }
-    for (size_t d = 0; d < graph.devices.size(); ++d)
-        if (graph.devices[d].memoryBytes > 0 && proposal.timeline.peakMemoryBytes[d] > graph.devices[d].memoryBytes)
-            return Status::error("the placement needs " + std::to_string(proposal.timeline.peakMemoryBytes[d])
-                + " bytes on device '" + graph.devices[d].name + "', over its memory limit");
+    proposal.timeline = simulate(graph, proposal.assignment, proposal.order);
+    proposal.objectiveUs = options.objective == Objective::Sum ? proposal.timeline.sumUs : proposal.timeline.makespanUs;
+    if (proposal.exact)
+        proposal.lowerBoundUs = proposal.objectiveUs;
+    if (hasMemoryLimits(graph))
+        PLACESCOPE_RETURN_IF_ERROR(memoryError(graph, proposal.timeline));
     return proposal;
 }
 

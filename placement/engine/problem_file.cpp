@@ -126,9 +126,18 @@ std::string proposalToJson(const OpGraph& graph, const Proposal& proposal, Objec
         assignment[graph.ops[i].id] = graph.devices[proposal.assignment[i]].name;
     root["assignment"] = assignment;
     Json peak = Json::object();
-    for (size_t d = 0; d < graph.devices.size(); ++d)
+    Json limit = Json::object();
+    for (size_t d = 0; d < graph.devices.size(); ++d) {
         peak[graph.devices[d].name] = proposal.timeline.peakMemoryBytes[d];
+        limit[graph.devices[d].name] = graph.devices[d].memoryBytes;
+    }
     root["peak_memory_bytes"] = peak;
+    root["memory_limit_bytes"] = limit;
+    Json order = Json::array();
+    for (int op : proposal.order)
+        order.push_back(graph.ops[op].id);
+    root["order"] = order;
+    root["notes"] = proposal.notes;
     return root.dump(2);
 }
 

@@ -5,6 +5,7 @@
 // opens the trace and writes the report (atomically when -o is given).
 #include "app/cli/command_registry.h"
 #include "placement/findings/analyzer.h"
+#include "placement/proposal/engine_estimator.h"
 #include "placement/report/report_writer.h"
 #include "profiler/store/trace_file.h"
 
@@ -57,7 +58,9 @@ int runAnalyze(const AnalyzeArgs& args)
     }
     AnalysisOptions options;
     options.modelPath = args.model;
-    auto report = analyzeTrace(*db, options);
+    // With a model, the placement engine answers the layout and CPU-fallback rules' "what would it save".
+    EnginePlacementEstimator estimator;
+    auto report = analyzeTrace(*db, options, args.model.empty() ? nullptr : &estimator);
     if (!report.isOk()) {
         std::fprintf(stderr, "placescope analyze: %s: %s\n", args.trace.c_str(), report.status().message().c_str());
         return 1;

@@ -1,13 +1,30 @@
 // SPDX-License-Identifier: MIT
-// `placescope place --problem p.json [--objective sum|makespan] [--json]`: reads a placement problem,
-// plans it with the placement engine and prints the assignment and its totals. Errors: one line, exit 1.
+// `placescope place`: proposes a CPU/GPU placement and data layouts.
+//   --model model.onnx|et.json|run.sqlite [--trace run.sqlite] [--gpu h100|a100|v100|from-trace]
+//   [--gpu-memory 16GiB] [--framework tf|torch|ort] [--pin NAME=cpu|gpu]... [--objective sum|makespan]
+//   [-o proposal.json] [--json]
+//   --problem p.json [--objective sum|makespan] [--json]   (a hand-written problem, docs/placement_problem.md)
+// Prints the readable proposal (or JSON with --json); -o writes the JSON, complete or not at all.
+// Errors: one line on stderr, exit 1 (2 for a usage error).
 #include "app/cli/command_registry.h"
+#include "placement/cost/capability_table.h"
+#include "placement/cost/device_table.h"
+#include "placement/cost/placement_model.h"
 #include "placement/engine/planner.h"
 #include "placement/engine/problem_file.h"
+#include "placement/graph/model_loader.h"
+#include "placement/layout/layout_pass.h"
+#include "placement/proposal/byte_size.h"
+#include "placement/proposal/layout_facts.h"
+#include "placement/proposal/model_proposal.h"
 
+#include <algorithm>
+#include <cmath>
+#include <optional>
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace placescope::cli {
 namespace {
@@ -15,30 +32,61 @@ namespace {
 struct PlaceOptions
 {
     std::string problemPath;
+    std::string modelPath;
+    std::string tracePath;
+    std::string gpu = "h100";
+    std::string gpuMemory;
+    std::string framework = "torch";
+    std::vector<std::string> pins;
     std::string objective = "sum";
+    std::string outputPath;
     bool json = false;
 };
 
-int runPlace(const PlaceOptions& options)
+int fail(const std::string& message, int code = 1)
 {
-    if (options.problemPath.empty()) {
-        std::fprintf(stderr, "placescope place: give --problem FILE\n");
-        return 2;
+    std::string line = message;
+    for (char& c : line)
+        if (c == '\n' || c == '\r')
+            c = ' ';
+    std::fprintf(stderr, "placescope place: %s\n", line.c_str());
+    return code;
+}
+
+// Writes next to the target and renames, so a failure never leaves a half-written file under its name.
+Status writeFileAtomically(const std::string& path, const std::string& text)
+{
+    const std::string partial = path + ".partial";
+    FILE* file = std::fopen(partial.c_str(), "wb");
+    if (!file)
+        return Status::error("cannot write '" + path + "'");
+    const bool written = std::fwrite(text.data(), 1, text.size(), file) == text.size();
+    const bool closed = std::fclose(file) == 0;
+    if (!written || !closed || std::rename(partial.c_str(), path.c_str()) != 0) {
+        std::remove(partial.c_str());
+        return Status::error("cannot write '" + path + "'");
     }
+    return Status::ok();
+}
+
+int runProblem(const PlaceOptions& options)
+{
     auto graph = loadPlacementProblem(options.problemPath);
-    if (!graph.isOk()) {
-        std::fprintf(stderr, "placescope place: %s\n", graph.status().message().c_str());
-        return 1;
-    }
+    if (!graph.isOk())
+        return fail(graph.status().message());
     PlanOptions planOptions;
     planOptions.objective = options.objective == "makespan" ? Objective::Makespan : Objective::Sum;
     auto proposal = plan(*graph, planOptions);
-    if (!proposal.isOk()) {
-        std::fprintf(stderr, "placescope place: %s\n", proposal.status().message().c_str());
-        return 1;
+    if (!proposal.isOk())
+        return fail(proposal.status().message());
+    const std::string json = proposalToJson(*graph, *proposal, planOptions.objective);
+    if (!options.outputPath.empty()) {
+        Status written = writeFileAtomically(options.outputPath, json + "\n");
+        if (!written.isOk())
+            return fail(written.message());
     }
     if (options.json) {
-        std::printf("%s\n", proposalToJson(*graph, *proposal, planOptions.objective).c_str());
+        std::printf("%s\n", json.c_str());
         return 0;
     }
     std::printf("objective %s: %.3f us (%s)\n", options.objective.c_str(), proposal->objectiveUs,
@@ -52,12 +100,169 @@ int runPlace(const PlaceOptions& options)
     return 0;
 }
 
-const CommandRegistration kRegistration("place", "Propose a CPU/GPU placement for a placement problem", 60,
+// --pin NAME=cpu|gpu onto the graph op of the model op NAME; errors name the op and the cause.
+Status applyPins(const std::vector<std::string>& pins, const ModelGraph& model, const std::string& framework,
+    PlacementModel& placement)
+{
+    for (const std::string& pin : pins) {
+        const std::string::size_type equals = pin.rfind('=');
+        if (equals == std::string::npos || equals == 0)
+            return Status::error("--pin '" + pin + "' is not NAME=cpu or NAME=gpu");
+        const std::string name = pin.substr(0, equals);
+        const std::string device = pin.substr(equals + 1);
+        if (device != "cpu" && device != "gpu")
+            return Status::error("--pin '" + pin + "': device '" + device + "' is not cpu or gpu");
+        const int deviceIndex = device == "gpu" ? 1 : 0;
+        int modelOp = -1;
+        for (size_t i = 0; i < model.ops.size(); ++i)
+            if (model.ops[i].name == name) {
+                modelOp = static_cast<int>(i);
+                break;
+            }
+        if (modelOp < 0)
+            return Status::error("--pin: unknown op '" + name + "' (the model has " + std::to_string(model.ops.size())
+                + " ops; op names are in the --json output)");
+        const int graphOp = placement.graphOpOfModelOp[modelOp];
+        if (graphOp < 0)
+            return Status::error("--pin: op '" + name + "' produces a weight and is placed with its consumer; pin the consumer");
+        PlacementOp& op = placement.graph.ops[graphOp];
+        if (!std::isfinite(op.costUs[deviceIndex]))
+            return Status::error("--pin: op '" + name + "' (" + op.type + ") has no " + device + " kernel in the "
+                + framework + " table");
+        op.pin = deviceIndex;
+    }
+    return Status::ok();
+}
+
+// The measured step: the ops' measured times on the device each ran on, when the trace linked them.
+std::optional<double> measuredStepUs(const ModelGraph& model, int* measuredOps)
+{
+    double total = 0;
+    *measuredOps = 0;
+    for (const ModelOp& op : model.ops) {
+        double us = op.measuredDevice == "gpu" ? op.measuredGpuUs : op.measuredDevice == "cpu" ? op.measuredCpuUs : -1;
+        if (us < 0)
+            us = std::max(op.measuredGpuUs, op.measuredCpuUs);
+        if (us >= 0) {
+            total += us;
+            ++*measuredOps;
+        }
+    }
+    if (*measuredOps == 0)
+        return std::nullopt;
+    return total;
+}
+
+Result<LayoutFacts> layoutFacts(const PlaceOptions& options, std::vector<std::string>& notes)
+{
+    PLACESCOPE_ASSIGN_OR_RETURN(DeviceTable table, DeviceTable::builtin());
+    PLACESCOPE_ASSIGN_OR_RETURN(DeviceSpec cpu, table.device("host"));
+    DeviceSpec gpu;
+    if (options.gpu == "from-trace") {
+        std::vector<std::string> ignored;
+        PLACESCOPE_ASSIGN_OR_RETURN(gpu, gpuSpecFromTrace(options.tracePath, table, &ignored));
+    } else {
+        PLACESCOPE_ASSIGN_OR_RETURN(gpu, table.device(options.gpu));
+    }
+    LayoutFacts facts = layoutFactsFor(cpu, gpu);
+    if (facts.gpuComputeCapability > 0) {
+        char line[160];
+        std::snprintf(line, sizeof line, "layout: GPU compute capability %.1f (from the name '%s'); TF32 assumed on for "
+                      "fp32 convs on Ampere and newer (the TF and PyTorch default)", facts.gpuComputeCapability, gpu.name.c_str());
+        notes.push_back(line);
+    }
+    return facts;
+}
+
+int runModel(const PlaceOptions& options)
+{
+    CostOptions costOptions;
+    costOptions.gpu = options.gpu;
+    costOptions.framework = options.framework;
+    costOptions.tracePath = options.tracePath;
+    if (!options.gpuMemory.empty()) {
+        auto bytes = parseByteSize(options.gpuMemory);
+        if (!bytes.isOk())
+            return fail("--gpu-memory: " + bytes.status().message());
+        costOptions.gpuMemoryBytes = *bytes;
+    }
+    if (options.gpu == "from-trace" && options.tracePath.empty())
+        return fail("--gpu from-trace needs --trace run.sqlite");
+    auto model = loadModelGraph(options.modelPath);
+    if (!model.isOk())
+        return fail(model.status().message());
+    if (model->ops.empty())
+        return fail(options.modelPath + ": the model has no ops");
+    auto placement = buildPlacementModel(*model, costOptions);
+    if (!placement.isOk())
+        return fail(placement.status().message());
+    Status pinned = applyPins(options.pins, *model, options.framework, *placement);
+    if (!pinned.isOk())
+        return fail(pinned.message());
+    PlanOptions planOptions;
+    planOptions.objective = options.objective == "makespan" ? Objective::Makespan : Objective::Sum;
+    auto proposal = plan(placement->graph, planOptions);
+    if (!proposal.isOk())
+        return fail(proposal.status().message());
+
+    auto capabilities = CapabilityTable::forFramework(options.framework);
+    if (!capabilities.isOk())
+        return fail(capabilities.status().message());
+    ModelProposalContext context;
+    context.modelPath = options.modelPath;
+    context.framework = options.framework;
+    context.gpu = options.gpu;
+    context.objective = planOptions.objective;
+    auto facts = layoutFacts(options, context.extraAssumptions);
+    if (!facts.isOk())
+        return fail(facts.status().message());
+    const std::vector<int> devices = deviceOfModelOps(*model, *placement, proposal->assignment);
+    const LayoutResult layout = runLayoutPass(*model, devices, *capabilities, *facts);
+    if (!options.tracePath.empty()) {
+        int measuredOps = 0;
+        context.measuredStepUs = measuredStepUs(*model, &measuredOps);
+        context.measuredNote = context.measuredStepUs
+            ? "sum of the trace's times of " + std::to_string(measuredOps) + " linked ops"
+            : "the trace links no op of this model to what it ran";
+    }
+    const ModelProposal result = buildModelProposal(*model, *placement, *proposal, layout, context);
+    const std::string json = options.json || !options.outputPath.empty() ? modelProposalJson(result) : std::string();
+    if (!options.outputPath.empty()) {
+        Status written = writeFileAtomically(options.outputPath, json + "\n");
+        if (!written.isOk())
+            return fail(written.message());
+    }
+    if (options.json)
+        std::printf("%s\n", json.c_str());
+    else
+        std::fputs(proposalText(result).c_str(), stdout);
+    return 0;
+}
+
+int runPlace(const PlaceOptions& options)
+{
+    if (options.problemPath.empty() == options.modelPath.empty())
+        return fail("give --model FILE or --problem FILE (one of them)", 2);
+    return options.problemPath.empty() ? runModel(options) : runProblem(options);
+}
+
+const CommandRegistration kRegistration("place", "Propose a CPU/GPU placement and data layouts for a model", 60,
     [](CLI::App& app) -> std::function<int()> {
         auto options = std::make_shared<PlaceOptions>();
+        app.add_option("--model", options->modelPath, "ONNX model, PyTorch execution trace (JSON) or Placescope trace");
         app.add_option("--problem", options->problemPath, "placement problem JSON (docs/placement_problem.md)");
+        app.add_option("--trace", options->tracePath, "Placescope trace of a run: measured op costs and links");
+        app.add_option("--gpu", options->gpu, "GPU: a device table key (h100, a100, v100, ...) or from-trace")
+            ->capture_default_str();
+        app.add_option("--gpu-memory", options->gpuMemory, "GPU memory limit, e.g. 16GiB");
+        app.add_option("--framework", options->framework, "whose kernels and placement rules: tf, torch or ort")
+            ->check(CLI::IsMember({ "tf", "torch", "ort" }))
+            ->capture_default_str();
+        app.add_option("--pin", options->pins, "NAME=cpu or NAME=gpu: keep the op on that device (repeatable)");
         app.add_option("--objective", options->objective, "sum or makespan")
-            ->check(CLI::IsMember({ "sum", "makespan" }));
+            ->check(CLI::IsMember({ "sum", "makespan" }))
+            ->capture_default_str();
+        app.add_option("-o,--output", options->outputPath, "write the proposal JSON to this file");
         app.add_flag("--json", options->json, "print the proposal as JSON");
         return [options] { return runPlace(*options); };
     });

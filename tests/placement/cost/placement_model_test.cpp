@@ -136,25 +136,35 @@ TEST(PlacementModel, CapabilityLimitsAndFrameworkDefault)
 TEST(PlacementModel, MeasuredCostsWinAndCalibrateTheRest)
 {
     Pipeline p;
-    p.b.graph.ops[p.relu].measuredGpuUs = 70.0;
-    p.b.graph.ops[p.relu].measuredCpuUs = 900.0;
+    p.b.graph.ops[p.conv].measuredGpuUs = 70.0;
+    p.b.graph.ops[p.conv].measuredCpuUs = 900.0;
     CostOptions options;
     options.gpu = "a100";
     options.gpuMemoryBytes = int64_t(16) << 30;
     PlacementModel model = build(p.b.graph, options);
     EXPECT_EQ(model.graph.devices[1].memoryBytes, int64_t(16) << 30);
-    const PlacementOp& relu = model.graph.ops[model.graphOpOfModelOp[p.relu]];
-    EXPECT_DOUBLE_EQ(relu.costUs[0], 900.0);
-    EXPECT_DOUBLE_EQ(relu.costUs[1], 70.0);
+    const PlacementOp& conv = model.graph.ops[model.graphOpOfModelOp[p.conv]];
+    EXPECT_DOUBLE_EQ(conv.costUs[0], 900.0);
+    EXPECT_DOUBLE_EQ(conv.costUs[1], 70.0);
 
+    // The measured conv (a compute op with known shapes) scales the estimate of the unmeasured relu.
     auto table = DeviceTable::builtin();
     ASSERT_TRUE(table.isOk());
     DeviceSpec a100 = table->device("a100").value();
-    double reluEstimate = rooflineUs(opWork(p.b.graph, p.relu), a100);
-    double scale = std::clamp(70.0 / reluEstimate, Calibration::kMinScale, Calibration::kMaxScale);
     double convEstimate = rooflineUs(opWork(p.b.graph, p.conv), a100);
-    EXPECT_NEAR(model.graph.ops[model.graphOpOfModelOp[p.conv]].costUs[1], convEstimate * scale, 1e-9);
+    double scale = std::clamp(70.0 / convEstimate, Calibration::kMinScale, Calibration::kMaxScale);
+    double reluEstimate = rooflineUs(opWork(p.b.graph, p.relu), a100);
+    EXPECT_NEAR(model.graph.ops[model.graphOpOfModelOp[p.relu]].costUs[1], reluEstimate * scale, 1e-9);
     EXPECT_TRUE(mentions(model.assumptions, "GPU estimates scaled"));
+}
+
+TEST(PlacementModel, HostTimeOfAMemoryOpDoesNotCalibrate)
+{
+    Pipeline p;
+    p.b.graph.ops[p.relu].measuredCpuUs = 900.0; // dispatch-dominated or shape-guessed: not a roofline sample
+    PlacementModel model = build(p.b.graph, CostOptions {});
+    EXPECT_DOUBLE_EQ(model.graph.ops[model.graphOpOfModelOp[p.relu]].costUs[0], 900.0);
+    EXPECT_FALSE(mentions(model.assumptions, "CPU estimates scaled"));
 }
 
 TEST(PlacementModel, ErrorsAreOneLine)

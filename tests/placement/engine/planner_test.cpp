@@ -88,8 +88,9 @@ TEST(PlannerTest, MakespanBetweenLowerBoundAndSingleDevice)
             bool feasible = true;
             for (const PlacementOp& op : graph.ops)
                 feasible = feasible && std::isfinite(op.costUs[d]) && (!op.pin || *op.pin == d);
-            if (feasible)
+            if (feasible) {
                 EXPECT_LE(proposal->objectiveUs, simulate(graph, std::vector<int>(graph.ops.size(), d), *order).makespanUs + 1e-6);
+            }
         }
     }
 }

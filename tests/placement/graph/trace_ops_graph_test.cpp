@@ -53,7 +53,8 @@ TEST_F(AlexNetTrace, TopLevelOpsOfOneIterationWithMeasuredTimes)
     const int convs = countType(*graph, "aten::conv2d");
     EXPECT_EQ(convs, 5) << "AlexNet has five convolutions per forward pass; notes: " << graph->notes.front();
     for (const ModelOp& op : graph->ops) {
-        EXPECT_GE(op.measuredCpuUs, 0) << op.name;
+        // Host time is a CPU cost only for ops that ran on the host; a GPU op's host time is its dispatch.
+        EXPECT_EQ(op.measuredCpuUs >= 0, op.measuredDevice == "cpu") << op.name;
         if (op.type == "aten::conv2d" || op.type == "aten::linear") {
             EXPECT_EQ(op.measuredDevice, "gpu") << op.name;
             EXPECT_GT(op.measuredGpuUs, 0) << op.name;
@@ -178,8 +179,9 @@ TEST(TraceOpsGraph, ShapesStridesAndKernelLinksOfAKinetoTrace)
     EXPECT_EQ(conv.type, "aten::conv2d");
     EXPECT_EQ(conv.measuredDevice, "gpu");
     EXPECT_DOUBLE_EQ(conv.measuredGpuUs, 30.0) << "the nested cudnn op's kernel counts for conv2d";
-    EXPECT_DOUBLE_EQ(conv.measuredCpuUs, 20.0);
+    EXPECT_LT(conv.measuredCpuUs, 0) << "its 20 us on the host were dispatch, not a CPU convolution";
     EXPECT_EQ(relu.measuredDevice, "cpu");
+    EXPECT_GT(relu.measuredCpuUs, 0);
     EXPECT_LT(relu.measuredGpuUs, 0);
 
     ASSERT_EQ(conv.inputs.size(), 3u); // image, weight, bias

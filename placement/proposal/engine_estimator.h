@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+// EnginePlacementEstimator: the placement engine behind the findings' PlacementEstimator seam
+// (placement/findings/placement_estimator.h). For `placescope analyze run.sqlite --model m.onnx` it loads the
+// model, costs it for the trace's GPU, plans it, and answers the two questions the rules ask:
+// - layout: the layout pass over the planned model says which regions would run NHWC and which transposes
+//   would remain; the saving is the trace's measured conversion time minus those remaining transposes;
+// - CPU fallback: the model ops named like the trace's host ops, and the predicted step time of the
+//   framework's default placement (those ops on the CPU, copies around them) against the engine's proposal.
+// Thread-safe: every call works on its own copies.
+#pragma once
+
+#include "placement/findings/placement_estimator.h"
+
+namespace placescope {
+
+class EnginePlacementEstimator : public PlacementEstimator
+{
+public:
+    // `framework`: which capability table applies ("torch", "tf", "ort").
+    explicit EnginePlacementEstimator(std::string framework = "torch") : m_framework(std::move(framework)) { }
+
+    std::string name() const override { return "placement engine"; }
+    std::optional<EngineEstimate> estimateLayout(const LayoutQuery& query) const override;
+    std::optional<EngineEstimate> estimateFallback(const FallbackQuery& query) const override;
+
+private:
+    std::string m_framework;
+};
+
+} // namespace placescope
