@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// placescope-gui [trace.sqlite | trace.json.gz | nsys.sqlite] [--model model.onnx] [--screenshot out.png]
+// placescope-gui [trace.sqlite | trace.json.gz | nsys.sqlite] [--model model.onnx] [--screenshot out.png [--select-op name]]
 #include "ui/graphview/graph_view.h"
+#include "ui/placement/placement_panel.h"
 #include "ui/placement/placement_session.h"
 #include "ui/timeline/timeline_view.h"
 #include "ui/window/main_window.h"
@@ -18,6 +19,23 @@
 namespace {
 
 // The bundled sample: resources/samples/ when the project ships one there, else the AlexNet Kineto trace.
+// Selects a model op by name in the graph (centred) and the placement table; false when there is no such op.
+bool selectModelOp(placescope::ui::MainWindow& window, const QString& name)
+{
+    auto model = window.placementSession()->model();
+    if (!model)
+        return false;
+    for (size_t op = 0; op < model->ops.size(); ++op) {
+        if (QString::fromStdString(model->ops[op].name) != name)
+            continue;
+        window.graphView()->selectModelOp(static_cast<int>(op));
+        window.graphView()->centerOnNode(window.graphView()->nodeOfModelOp(static_cast<int>(op)));
+        window.placementPanel()->selectModelOp(static_cast<int>(op));
+        return true;
+    }
+    return false;
+}
+
 QString bundledSample()
 {
     for (const QString& dir : { QCoreApplication::applicationDirPath() + "/../../resources/samples",
@@ -49,14 +67,16 @@ int main(int argc, char** argv)
     QCommandLineOption screenshot("screenshot", "Render the window offscreen to a PNG and exit", "out.png");
     QCommandLineOption dark("dark", "Use the dark palette");
     QCommandLineOption finding("finding", "Select finding N once the trace is open (shows its evidence)", "N");
-    parser.addOptions({ model, screenshot, dark, finding });
+    QCommandLineOption selectOp("select-op", "With --screenshot: select a model op (by name) in the graph, centred, and the op table", "name");
+    parser.addOptions({ model, screenshot, dark, finding, selectOp });
     parser.process(app);
 
     placescope::ui::MainWindow window;
     if (parser.isSet(dark))
         window.setDarkPalette(true);
     QString input = parser.positionalArguments().value(0);
-    if (input.isEmpty())
+    // The bundled sample only when nothing was asked for: next to a model it would be another program's trace.
+    if (input.isEmpty() && !parser.isSet(model))
         input = bundledSample();
     if (parser.isSet(model))
         window.openModel(parser.value(model));
@@ -86,11 +106,17 @@ int main(int argc, char** argv)
     }
     if (!ok)
         std::fprintf(stderr, "placescope-gui: %s: %s\n", qPrintable(input), qPrintable(window.lastError()));
+    if (parser.isSet(selectOp) && !selectModelOp(window, parser.value(selectOp))) {
+        std::fprintf(stderr, "placescope-gui: --select-op: no op named %s in the model\n", qPrintable(parser.value(selectOp)));
+        ok = false;
+    }
     // What the picture should show, for the screenshot test and for people reading CI logs.
     if (auto plan = window.placementSession()->plan())
-        std::printf("placement: %zu ops, predicted step %.1f us (all GPU %.1f us); predicted lanes: %zu\n",
+        std::printf("placement: %zu ops, predicted step %.1f us (all GPU %.1f us); predicted lanes: %zu; %s, gpu %s\n",
                     plan->proposal.assignment.size(), plan->proposalUs, plan->allGpuUs,
-                    window.timeline()->predicted() ? window.timeline()->predicted()->lanes.size() : size_t(0));
+                    window.timeline()->predicted() ? window.timeline()->predicted()->lanes.size() : size_t(0),
+                    window.placementSession()->costOptions().framework.c_str(),
+                    window.placementSession()->costOptions().gpu.c_str());
     QApplication::processEvents();
     QImage image(window.size(), QImage::Format_ARGB32);
     image.fill(Qt::white);

@@ -2,6 +2,7 @@
 #include "ui/graphview/graph_view.h"
 
 #include "ui/placement/model_source.h"
+#include "ui/placement/pin_actions.h"
 #include "ui/placement/placement_session.h"
 #include "ui/timeline/timeline_format.h"
 
@@ -13,7 +14,6 @@
 #include <QGraphicsSimpleTextItem>
 #include <QMenu>
 #include <QTimer>
-#include <QUndoStack>
 #include <QWheelEvent>
 #include <QtConcurrent/QtConcurrent>
 
@@ -388,6 +388,12 @@ bool GraphView::selectModelOp(int modelOp)
     return true;
 }
 
+void GraphView::centerOnNode(int node)
+{
+    if (node >= 0 && node < static_cast<int>(m_boxes.size()) && m_boxes[static_cast<size_t>(node)])
+        centerOn(m_boxes[static_cast<size_t>(node)]);
+}
+
 int GraphView::selectedModelOp() const
 {
     return m_selected >= 0 && m_selected < nodeCount() ? m_visible.nodes[static_cast<size_t>(m_selected)].ops.front() : -1;
@@ -418,35 +424,34 @@ void GraphView::mouseDoubleClickEvent(QMouseEvent* event)
 
 void GraphView::contextMenuEvent(QContextMenuEvent* event)
 {
-    const int node = nodeAt(event->pos());
-    if (node < 0)
-        return;
+    if (QMenu* menu = createContextMenu(nodeAt(event->pos()), this)) {
+        menu->exec(event->globalPos());
+        delete menu;
+    }
+}
+
+QMenu* GraphView::createContextMenu(int node, QWidget* parent)
+{
+    if (node < 0 || node >= nodeCount())
+        return nullptr;
     const auto& n = m_visible.nodes[static_cast<size_t>(node)];
-    QMenu menu(this);
+    auto* menu = new QMenu(parent);
     if (m_session && m_session->inputs() && m_session->inputs()->model == m_model) {
         std::vector<int> graphOps;
         for (int op : n.ops)
             if (const int g = m_session->graphOpOfModelOp(op); g >= 0)
                 graphOps.push_back(g);
-        const auto& graph = m_session->inputs()->placement->graph;
-        auto pinAll = [this, graphOps](int device) {
-            m_session->undoStack()->beginMacro(device < 0 ? tr("Unpin") : tr("Pin"));
-            for (int g : graphOps)
-                m_session->pinOp(g, device);
-            m_session->undoStack()->endMacro();
-        };
-        for (size_t d = 0; d < graph.devices.size() && !graphOps.empty(); ++d)
-            menu.addAction(graph.devices[d].kind == DeviceKind::Gpu ? tr("Pin to GPU") : tr("Pin to CPU"), this,
-                           [pinAll, d] { pinAll(static_cast<int>(d)); });
-        if (!graphOps.empty())
-            menu.addAction(tr("Unpin"), this, [pinAll] { pinAll(-1); });
+        addPinActions(menu, m_session, graphOps);
     }
     if (n.isGroup())
-        menu.addAction(tr("Expand group"), this, [this, node] { toggleGroup(node); });
+        menu->addAction(tr("Expand group"), this, [this, node] { toggleGroup(node); });
     else if (m_collapse && !m_expanded.empty())
-        menu.addAction(tr("Collapse group"), this, [this, node] { toggleGroup(node); });
-    if (!menu.isEmpty())
-        menu.exec(event->globalPos());
+        menu->addAction(tr("Collapse group"), this, [this, node] { toggleGroup(node); });
+    if (menu->isEmpty()) {
+        delete menu;
+        return nullptr;
+    }
+    return menu;
 }
 
 void GraphView::wheelEvent(QWheelEvent* event)
@@ -478,13 +483,16 @@ void GraphView::drawForeground(QPainter* painter, const QRectF&)
     int textWidth = 0;
     for (const Item& item : items)
         textWidth = std::max(textWidth, metrics.horizontalAdvance(item.text));
-    QColor back = palette().color(QPalette::Base);
-    back.setAlpha(220);
+    // Opaque with a frame: nodes scrolling under it must not show through the text.
+    const QColor back = palette().color(QPalette::Base);
     const int lineHeight = h + 2;
     // Bottom-left corner: the layout starts at the top, where the graph's inputs are.
     const int boxHeight = lineHeight * static_cast<int>(std::size(items)) + 6;
     const int boxTop = viewport()->height() - boxHeight - 2;
-    painter->fillRect(QRect(2, boxTop, textWidth + h + 12, boxHeight), back);
+    const QRect box(2, boxTop, textWidth + h + 12, boxHeight);
+    painter->fillRect(box, back);
+    painter->setPen(palette().color(QPalette::Mid));
+    painter->drawRect(box.adjusted(0, 0, -1, -1));
     int y = boxTop + 3;
     for (const Item& item : items) {
         painter->fillRect(item.stripe ? QRect(6 + (h - 4) / 2 - 2, y + 2, 5, h - 4) : QRect(6, y + 2, h - 4, h - 4), item.color);

@@ -13,6 +13,8 @@ class QGraphicsPathItem;
 class QGraphicsRectItem;
 class QGraphicsSimpleTextItem;
 
+class QMenu;
+
 namespace placescope {
 struct ModelGraph;
 }
@@ -50,12 +52,17 @@ public:
     // Expands a group node one level (or collapses an op's innermost expanded group); re-lays out.
     void toggleGroup(int node);
     int crossDeviceEdgeCount() const { return m_crossEdges; }
+    // A node's context menu: pin its ops (disabled where they have no kernel), expand or collapse its group.
+    // Null for no node or an empty menu; the caller owns it.
+    QMenu* createContextMenu(int node, QWidget* parent);
 
     // Selects the first node whose op type matches the name (timeline -> graph); -1 when none.
     int selectByName(const QString& name);
     // Selects a model op's node (table -> graph) without emitting modelOpSelected; false when not shown.
     bool selectModelOp(int modelOp);
     int selectedNode() const { return m_selected; }
+    // Scrolls so that a node is in the middle of the view (--select-op, screenshots).
+    void centerOnNode(int node);
     int selectedModelOp() const;
 
 signals:

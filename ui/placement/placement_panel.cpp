@@ -1,36 +1,81 @@
 // SPDX-License-Identifier: MIT
 #include "ui/placement/placement_panel.h"
 
+#include "placement/cost/device_table.h"
 #include "ui/placement/op_table_model.h"
+#include "ui/placement/pin_actions.h"
 #include "ui/placement/placement_session.h"
 #include "ui/placement/step_time_chart.h"
 #include "ui/timeline/timeline_format.h"
 
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QRegularExpression>
 #include <QSortFilterProxyModel>
+#include <QStandardItemModel>
 #include <QTableView>
-#include <QUndoStack>
+#include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <set>
 
 namespace placescope::ui {
 
 PlacementPanel::PlacementPanel(PlacementSession* session, QWidget* parent)
     : QWidget(parent), m_session(session), m_model(new OpTableModel(session, this)), m_proxy(new QSortFilterProxyModel(this)),
-      m_table(new QTableView(this)), m_chart(new StepTimeChart(this)), m_summary(new QLabel(this)), m_filter(new QLineEdit(this))
+      m_table(new QTableView(this)), m_chart(new StepTimeChart(this)), m_summary(new QLabel(this)), m_filter(new QLineEdit(this)),
+      m_framework(new QComboBox(this)), m_gpu(new QComboBox(this)), m_assumptionsButton(new QToolButton(this)),
+      m_assumptions(new QLabel(this))
 {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 2, 4, 2);
     auto* left = new QVBoxLayout;
     m_summary->setWordWrap(true);
     m_summary->setTextFormat(Qt::PlainText);
+    // What the model is costed for: the capability table of a framework, the GPU's spec.
+    m_framework->addItem(tr("PyTorch"), "torch");
+    m_framework->addItem(tr("TensorFlow"), "tf");
+    m_framework->addItem(tr("ONNX Runtime"), "ort");
+    m_framework->setToolTip(tr("Framework whose kernels and default placement the costs assume"));
+    m_gpu->addItem(tr("from trace"), "from-trace");
+    if (auto table = DeviceTable::builtin(); table.isOk()) {
+        for (const std::string& key : table.value().deviceKeys()) {
+            auto spec = table.value().device(key);
+            if (spec.isOk() && spec.value().isGpu)
+                m_gpu->addItem(QString::fromStdString(key), QString::fromStdString(key));
+        }
+    }
+    auto* options = new QHBoxLayout;
+    options->addWidget(new QLabel(tr("Framework"), this));
+    options->addWidget(m_framework);
+    options->addWidget(new QLabel(tr("GPU"), this));
+    options->addWidget(m_gpu, 1);
+    connect(m_framework, &QComboBox::activated, this, &PlacementPanel::applyOptions);
+    connect(m_gpu, &QComboBox::activated, this, &PlacementPanel::applyOptions);
+    // The cost model's assumptions (GPU spec, link model, estimates) fold away: the chart matters more.
+    m_assumptionsButton->setText(tr("Assumptions"));
+    m_assumptionsButton->setCheckable(true);
+    m_assumptionsButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_assumptionsButton->setArrowType(Qt::RightArrow);
+    m_assumptionsButton->setAutoRaise(true);
+    m_assumptions->setWordWrap(true);
+    m_assumptions->setTextFormat(Qt::PlainText);
+    m_assumptions->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_assumptions->setVisible(false);
+    connect(m_assumptionsButton, &QToolButton::toggled, this, [this](bool open) {
+        m_assumptionsButton->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+        m_assumptions->setVisible(open);
+    });
+    left->addLayout(options);
     left->addWidget(m_chart);
     left->addWidget(m_summary);
+    left->addWidget(m_assumptionsButton, 0, Qt::AlignLeft);
+    left->addWidget(m_assumptions);
     left->addStretch(1);
     auto* right = new QVBoxLayout;
     m_filter->setPlaceholderText(tr("Filter ops..."));
@@ -69,6 +114,8 @@ PlacementPanel::PlacementPanel(PlacementSession* session, QWidget* parent)
     connect(session, &PlacementSession::measuredChanged, this, &PlacementPanel::refreshSummary);
     connect(session, &PlacementSession::busyChanged, this, &PlacementPanel::refreshSummary);
     connect(session, &PlacementSession::failed, this, &PlacementPanel::refreshSummary);
+    connect(session, &PlacementSession::costOptionsChanged, this, &PlacementPanel::refreshOptions);
+    refreshOptions();
     refreshSummary();
 }
 
@@ -109,7 +156,57 @@ void PlacementPanel::refreshSummary()
     }
     if (m_session->measuredStepUs() >= 0)
         lines << tr("Measured: %1").arg(m_session->measuredSource());
+    const QStringList assumptions = m_session->assumptions();
+    if (const auto inputs = m_session->inputs()) {
+        // Which GPU and link the predictions are for, in one line; the expander below has the details.
+        const OpGraph& graph = inputs->placement->graph;
+        QString gpuName;
+        for (const auto& device : graph.devices)
+            if (device.kind == DeviceKind::Gpu)
+                gpuName = QString::fromStdString(device.name);
+        const bool fitted = !assumptions.filter(QRegularExpression("^PCIe .* fitted from")).isEmpty();
+        if (graph.links.size() >= 2)
+            lines << tr("Costed for %1; link %2 GB/s up, %3 GB/s down (%4)")
+                         .arg(gpuName)
+                         .arg(graph.links[0].bandwidthGBps, 0, 'f', 1)
+                         .arg(graph.links[1].bandwidthGBps, 0, 'f', 1)
+                         .arg(fitted ? tr("fitted to the trace's copies") : tr("device table estimate"));
+    }
     m_summary->setText(lines.join('\n'));
+    m_assumptions->setText(assumptions.join('\n'));
+    // The lines that say which GPU and link the numbers are for, also without opening the expander.
+    QStringList basis;
+    for (const QString& line : assumptions)
+        if (line.startsWith("GPU:") || line.startsWith("PCIe"))
+            basis << line;
+    const QString tip = basis.isEmpty() ? tr("Open a model to see what its costs assume") : basis.join('\n');
+    m_assumptionsButton->setToolTip(tip);
+    m_gpu->setToolTip(tip);
+    m_assumptionsButton->setEnabled(!assumptions.isEmpty());
+}
+
+void PlacementPanel::refreshOptions()
+{
+    const CostOptions& options = m_session->costOptions();
+    m_framework->setCurrentIndex(std::max(0, m_framework->findData(QString::fromStdString(options.framework))));
+    // "from trace" only means something with a trace that records its GPU.
+    const QString traceGpu = m_session->traceGpuName();
+    if (auto* items = qobject_cast<QStandardItemModel*>(m_gpu->model()))
+        items->item(0)->setEnabled(!traceGpu.isEmpty());
+    m_gpu->setItemData(0, traceGpu.isEmpty() ? tr("Open a trace that records its GPU (TARGET_INFO_GPU) to use it")
+                                             : tr("The traced GPU: %1").arg(traceGpu), Qt::ToolTipRole);
+    const int gpu = m_gpu->findData(QString::fromStdString(options.gpu));
+    if (gpu >= 0)
+        m_gpu->setCurrentIndex(gpu);
+}
+
+void PlacementPanel::applyOptions()
+{
+    CostOptions options = m_session->costOptions();
+    options.framework = m_framework->currentData().toString().toStdString();
+    options.gpu = m_gpu->currentData().toString().toStdString();
+    if (options.framework != m_session->costOptions().framework || options.gpu != m_session->costOptions().gpu)
+        m_session->setCostOptions(options);
 }
 
 bool PlacementPanel::selectModelOp(int modelOp)
@@ -144,14 +241,7 @@ std::vector<int> PlacementPanel::selectedGraphOps() const
 int PlacementPanel::pinSelected(int device)
 {
     const auto ops = selectedGraphOps();
-    if (ops.empty() || !m_session->inputs())
-        return 0;
-    m_session->undoStack()->beginMacro(device < 0 ? tr("Unpin %n op(s)", nullptr, static_cast<int>(ops.size()))
-                                                  : tr("Pin %n op(s)", nullptr, static_cast<int>(ops.size())));
-    for (int op : ops)
-        m_session->pinOp(op, device);
-    m_session->undoStack()->endMacro();
-    return static_cast<int>(ops.size());
+    return m_session->pinOps(ops, device);
 }
 
 void PlacementPanel::showContextMenu(QPoint pos)
@@ -159,15 +249,20 @@ void PlacementPanel::showContextMenu(QPoint pos)
     const QModelIndex at = m_table->indexAt(pos);
     if (at.isValid() && !m_table->selectionModel()->isRowSelected(at.row(), at.parent()))
         m_table->selectionModel()->setCurrentIndex(at, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-    if (selectedGraphOps().empty() || !m_session->inputs())
-        return;
-    const auto& graph = m_session->inputs()->placement->graph;
-    QMenu menu(this);
-    for (size_t d = 0; d < graph.devices.size(); ++d)
-        menu.addAction(graph.devices[d].kind == DeviceKind::Gpu ? tr("Pin to GPU") : tr("Pin to CPU"), this,
-                       [this, d] { pinSelected(static_cast<int>(d)); });
-    menu.addAction(tr("Unpin"), this, [this] { pinSelected(-1); });
-    menu.exec(m_table->viewport()->mapToGlobal(pos));
+    if (QMenu* menu = createContextMenu(this)) {
+        menu->exec(m_table->viewport()->mapToGlobal(pos));
+        delete menu;
+    }
+}
+
+QMenu* PlacementPanel::createContextMenu(QWidget* parent)
+{
+    const auto ops = selectedGraphOps();
+    if (ops.empty() || !m_session->inputs())
+        return nullptr;
+    auto* menu = new QMenu(parent);
+    addPinActions(menu, m_session, ops);
+    return menu;
 }
 
 } // namespace placescope::ui

@@ -5,8 +5,11 @@
 
 #include <vector>
 
+class QComboBox;
 class QLabel;
 class QLineEdit;
+class QMenu;
+class QToolButton;
 class QSortFilterProxyModel;
 class QTableView;
 
@@ -16,9 +19,11 @@ class OpTableModel;
 class PlacementSession;
 class StepTimeChart;
 
-// The placement panel: predicted step time of the proposal next to all-GPU, all-CPU, the framework's default
-// and the measured step, then the per-op table (sortable, filterable) with a context menu to pin the selected
-// ops to the CPU or the GPU or unpin them. Reads and drives a PlacementSession. UI thread only.
+// The placement panel: the framework and GPU the model is costed for (changing either re-costs it), the predicted
+// step time of the proposal next to all-GPU, all-CPU, the framework's default and the measured step, the cost
+// model's assumptions (GPU spec, link model) behind an expander, then the per-op table (sortable, filterable)
+// with a context menu to pin the selected ops to the CPU or the GPU or unpin them. Reads and drives a
+// PlacementSession. UI thread only.
 class PlacementPanel : public QWidget
 {
     Q_OBJECT
@@ -29,6 +34,12 @@ public:
     QSortFilterProxyModel* proxy() const { return m_proxy; }
     QTableView* table() const { return m_table; }
     StepTimeChart* chart() const { return m_chart; }
+    QComboBox* frameworkBox() const { return m_framework; }
+    QComboBox* gpuBox() const { return m_gpu; }
+    QToolButton* assumptionsButton() const { return m_assumptionsButton; }
+    QLabel* assumptionsLabel() const { return m_assumptions; }
+    // The table's context menu for the current selection (null when nothing is selected or nothing is costed).
+    QMenu* createContextMenu(QWidget* parent);
     // Selects the row of a model op (graph -> table); false when the op has no row (a folded weight).
     bool selectModelOp(int modelOp);
     int selectedModelOp() const;
@@ -41,6 +52,8 @@ signals:
 
 private:
     void refreshSummary();
+    void refreshOptions();
+    void applyOptions();
     void showContextMenu(QPoint pos);
     std::vector<int> selectedGraphOps() const;
 
@@ -51,6 +64,10 @@ private:
     StepTimeChart* m_chart;
     QLabel* m_summary;
     QLineEdit* m_filter;
+    QComboBox* m_framework;
+    QComboBox* m_gpu;
+    QToolButton* m_assumptionsButton;
+    QLabel* m_assumptions;
     bool m_syncing = false;
 };
 

@@ -9,6 +9,8 @@
 #include <QUndoStack>
 #include <QtConcurrent/QtConcurrent>
 
+#include <cmath>
+
 namespace placescope::ui {
 namespace {
 
@@ -70,6 +72,15 @@ void PlacementSession::fail(const QString& message)
 
 void PlacementSession::openModel(const QString& path, const CostOptions& options)
 {
+    m_options = options;
+    emit costOptionsChanged();
+    openModel(path);
+}
+
+void PlacementSession::openModel(const QString& path)
+{
+    m_modelPath = path;
+    m_recosting = false;
     const uint64_t generation = ++m_generation;
     m_error.clear();
     m_pins.clear();
@@ -92,7 +103,7 @@ void PlacementSession::openModel(const QString& path, const CostOptions& options
         }
         emit planChanged();
     });
-    watcher->setFuture(QtConcurrent::run([file = path.toStdString(), options] {
+    watcher->setFuture(QtConcurrent::run([file = path.toStdString(), options = m_options] {
         LoadJob job;
         auto model = readModelGraph(file);
         if (!model.isOk()) {
@@ -113,8 +124,103 @@ void PlacementSession::openModel(const QString& path, const CostOptions& options
     }));
 }
 
+namespace {
+
+// Pins the new costs still allow: same op count and a kernel on the pinned device.
+PinMap possiblePins(const PinMap& pins, const OpGraph& graph)
+{
+    PinMap kept;
+    for (const auto& [op, device] : pins)
+        if (op >= 0 && static_cast<size_t>(op) < graph.ops.size() && device >= 0
+            && static_cast<size_t>(device) < graph.ops[static_cast<size_t>(op)].costUs.size()
+            && std::isfinite(graph.ops[static_cast<size_t>(op)].costUs[static_cast<size_t>(device)]))
+            kept.emplace(op, device);
+    return kept;
+}
+
+} // namespace
+
+void PlacementSession::setCostOptions(const CostOptions& options)
+{
+    m_options = options;
+    emit costOptionsChanged();
+    recost();
+}
+
+void PlacementSession::setTrace(const QString& tracePath, const QString& gpuName)
+{
+    m_traceGpuName = gpuName;
+    CostOptions options = m_options;
+    options.tracePath = tracePath.toStdString();
+    if (!gpuName.isEmpty())
+        options.gpu = "from-trace";
+    else if (options.gpu == "from-trace")
+        options.gpu = CostOptions {}.gpu;
+    setCostOptions(options);
+}
+
+QStringList PlacementSession::assumptions() const
+{
+    QStringList lines;
+    if (m_inputs)
+        for (const std::string& line : m_inputs->placement->assumptions)
+            lines << QString::fromStdString(line);
+    return lines;
+}
+
+void PlacementSession::recost()
+{
+    if (!m_model) {
+        // Not read yet (or unreadable): read it again with the new options; the running open is dropped.
+        if (!m_modelPath.isEmpty())
+            openModel(m_modelPath);
+        return;
+    }
+    const uint64_t generation = ++m_generation;
+    m_recosting = true;
+    m_error.clear();
+    m_undo->clear();
+    setBusy(true);
+    auto* watcher = new QFutureWatcher<LoadJob>(this);
+    connect(watcher, &QFutureWatcher<LoadJob>::finished, this, [this, watcher, generation] {
+        LoadJob job = watcher->result();
+        watcher->deleteLater();
+        if (generation != m_generation)
+            return; // the options, pins or model changed again meanwhile
+        m_recosting = false;
+        setBusy(false);
+        m_inputs = job.inputs;
+        m_plan = job.plan;
+        if (job.plan)
+            m_pins = job.plan->pins;
+        emit modelChanged();
+        if (!job.error.empty()) {
+            fail(QString::fromStdString(job.error));
+            return;
+        }
+        emit planChanged();
+    });
+    watcher->setFuture(QtConcurrent::run([model = m_model, options = m_options, pins = m_pins] {
+        auto inputs = preparePlacementInputs(model, options);
+        if (!inputs.isOk()) {
+            LoadJob job;
+            job.model = model;
+            job.error = inputs.status().message();
+            return job;
+        }
+        auto shared = std::make_shared<const PlacementInputs>(std::move(inputs).value());
+        LoadJob job = runPlan(shared, possiblePins(pins, shared->placement->graph));
+        job.model = model;
+        return job;
+    }));
+}
+
 void PlacementSession::replan()
 {
+    if (m_recosting) {
+        recost(); // new costs are on their way: plan the pins with them, not with the old ones
+        return;
+    }
     if (!m_inputs)
         return;
     const uint64_t generation = ++m_generation;
@@ -183,6 +289,18 @@ void PlacementSession::pinOp(int graphOp, int device)
     const QString text = device < 0 ? tr("Unpin %1").arg(name)
                                     : tr("Pin %1 to %2").arg(name, device == 0 ? tr("CPU") : tr("GPU"));
     m_undo->push(new PinCommand(this, m_pins, after, text));
+}
+
+int PlacementSession::pinOps(const std::vector<int>& graphOps, int device)
+{
+    if (graphOps.empty() || !m_inputs)
+        return 0;
+    const int count = static_cast<int>(graphOps.size());
+    m_undo->beginMacro(device < 0 ? tr("Unpin %n op(s)", nullptr, count) : tr("Pin %n op(s)", nullptr, count));
+    for (int op : graphOps)
+        pinOp(op, device);
+    m_undo->endMacro();
+    return count;
 }
 
 void PlacementSession::applyPins(const PinMap& pins)

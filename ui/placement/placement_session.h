@@ -5,8 +5,10 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
+#include <vector>
 
 class QUndoStack;
 
@@ -23,7 +25,21 @@ public:
     explicit PlacementSession(QObject* parent = nullptr);
     ~PlacementSession() override;
 
-    void openModel(const QString& path, const CostOptions& options = {});
+    // Opens a model and costs it with the current cost options (costOptions()); the second form replaces them first.
+    void openModel(const QString& path);
+    void openModel(const QString& path, const CostOptions& options);
+    // What the model is costed with: GPU spec, framework, trace. Changing them re-costs the open model in the
+    // background (a newer request drops an older one's result); pins that are still possible are kept, the
+    // undo history is cleared (its steps refer to the old costs).
+    const CostOptions& costOptions() const { return m_options; }
+    void setCostOptions(const CostOptions& options);
+    // The open trace (a Placescope trace; an imported input's temp copy), costing gets its PCIe link fit and
+    // measured op costs from it. gpuName: the trace's TARGET_INFO_GPU name, empty when it records none; when
+    // set, the GPU spec switches to "from-trace", else a "from-trace" choice falls back to the default GPU.
+    void setTrace(const QString& tracePath, const QString& gpuName);
+    QString traceGpuName() const { return m_traceGpuName; }
+    // The cost model's assumptions for the open model (GPU spec, link model, estimates); empty until costed.
+    QStringList assumptions() const;
     // Blocks with a local event loop until no load or plan is running; false on error or timeout.
     bool waitForPlan(int timeoutMs);
     bool busy() const { return m_busy; }
@@ -42,6 +58,8 @@ public:
 
     // Pins a graph op to a device (0 CPU, 1 GPU) or unpins it (device < 0); undoable, re-plans.
     void pinOp(int graphOp, int device);
+    // The same for several ops in one undo step; returns how many it was given.
+    int pinOps(const std::vector<int>& graphOps, int device);
     QUndoStack* undoStack() const { return m_undo; }
     // Replaces the pins without an undo entry (the undo commands call this) and re-plans.
     void applyPins(const PinMap& pins);
@@ -56,14 +74,19 @@ signals:
     void planChanged();    // plan() replaced
     void measuredChanged();
     void failed(QString message);
+    void costOptionsChanged(); // costOptions() or traceGpuName() changed
     void busyChanged(bool busy);
 
 private:
     void replan();
+    void recost();
     void setBusy(bool busy);
     void fail(const QString& message);
 
     QUndoStack* m_undo = nullptr;
+    QString m_modelPath;
+    CostOptions m_options;
+    QString m_traceGpuName;
     std::shared_ptr<const ModelGraph> m_model;
     std::shared_ptr<const PlacementInputs> m_inputs;
     std::shared_ptr<const PlacementPlan> m_plan;
@@ -71,6 +94,7 @@ private:
     uint64_t m_generation = 0;
     int m_running = 0;
     bool m_busy = false;
+    bool m_recosting = false; // a re-cost is running: pins changed meanwhile go with it
     QString m_error;
     double m_measuredUs = -1;
     QString m_measuredSource;

@@ -91,12 +91,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_tempDir(std::ma
     auto* kernelsDock = findChild<QDockWidget*>("dock_" + tr("Kernels"));
     kernelsDock->raise();
     findingsDock->raise();
-    resizeDocks({ findingsDock }, { 440 }, Qt::Horizontal);
-    resizeDocks({ kernelsDock }, { 250 }, Qt::Vertical);
-    resizeDocks({ kernelsDock, findChild<QDockWidget*>("dock_placement") }, { 700, 700 }, Qt::Horizontal);
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
-    restoreState(settings.value("window/state").toByteArray());
+    m_defaultDockSizes = !restoreState(settings.value("window/state").toByteArray());
     setDarkPalette(settings.value("view/dark", false).toBool());
     resize(settings.contains("window/geometry") ? size() : QSize(1400, 850));
 }

@@ -55,6 +55,7 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     void buildMenus();
@@ -87,6 +88,7 @@ private:
     std::optional<AnalysisReport> m_report;
     QString m_lastError;
     bool m_busy = false;
+    bool m_defaultDockSizes = false; // no saved layout: size the docks when first shown
 };
 
 } // namespace placescope::ui

@@ -6,6 +6,7 @@
 #include "ui/window/main_window.h"
 
 #include <QCloseEvent>
+#include <QShowEvent>
 #include <QDockWidget>
 #include <QCoreApplication>
 #include <QDialog>
@@ -25,6 +26,8 @@
 #include <QSettings>
 #include <QTimer>
 
+#include <algorithm>
+
 namespace placescope::ui {
 
 void MainWindow::onOpenFinished(uint64_t, const OpenResult& result)
@@ -38,6 +41,8 @@ void MainWindow::onOpenFinished(uint64_t, const OpenResult& result)
         return;
     }
     m_timeline->setTrace(result.trace);
+    // Placement prices transfers with this trace's memcpys and, when it names its GPU, costs for that GPU.
+    m_placement->setTrace(QString::fromStdString(result.tracePath), QString::fromStdString(result.traceGpuName));
     setWindowTitle(QString("Placescope - %1").arg(QFileInfo(QString::fromStdString(result.trace->path)).fileName()));
     std::vector<QVariantList> kernels, copies, problems, findings;
     if (result.stats) {
@@ -149,6 +154,25 @@ void MainWindow::rebuildRecentMenu()
     for (const QString& path : QSettings().value("recentFiles").toStringList())
         m_recentMenu->addAction(path, this, [this, path] { openFile(path); });
     m_recentMenu->setEnabled(!m_recentMenu->isEmpty());
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    if (!m_defaultDockSizes)
+        return;
+    m_defaultDockSizes = false;
+    // Default dock sizes (a saved state replaces them), set once the window has its size: before that the
+    // docks' shares are of a small default window. The timeline keeps most room; the op graph gets enough
+    // width for two columns of nodes; the kernel tables and the placement panel share the bottom.
+    QTimer::singleShot(0, this, [this] {
+        auto* findingsDock = findChild<QDockWidget*>("dock_" + tr("Findings"));
+        auto* kernelsDock = findChild<QDockWidget*>("dock_" + tr("Kernels"));
+        resizeDocks({ findingsDock }, { std::max(440, width() / 4) }, Qt::Horizontal);
+        resizeDocks({ kernelsDock }, { std::max(250, height() * 3 / 10) }, Qt::Vertical);
+        resizeDocks({ kernelsDock, findChild<QDockWidget*>("dock_placement") }, { width() * 2 / 5, width() * 3 / 5 },
+                    Qt::Horizontal);
+    });
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/window/open_job.h"
 
+#include "placement/cost/device_table.h"
 #include "profiler/importers/importer.h"
 #include "profiler/store/trace_file.h"
 #include "ui/core/trace_loader.h"
@@ -51,6 +52,10 @@ OpenResult openAnyTrace(const std::string& input, const std::string& tempDir, co
         result.error = "cancelled";
         return result;
     }
+    // Whether placement can cost the traced GPU (--gpu from-trace): the same reading the cost model does.
+    if (auto table = DeviceTable::builtin(); table.isOk())
+        if (auto gpu = gpuSpecFromTrace(tracePath, table.value(), nullptr); gpu.isOk())
+            result.traceGpuName = gpu.value().name;
     // Stats and findings are extras: a failure there leaves the timeline usable.
     if (auto db = openTrace(tracePath)) {
         StatsOptions statsOptions;

@@ -18,6 +18,7 @@ struct OpenResult
 {
     std::string error;       // empty on success
     std::string tracePath;   // the Placescope trace actually read (a temp file for imported inputs)
+    std::string traceGpuName; // the GPU its TARGET_INFO_GPU row names (placement can cost "from-trace"); empty if none
     std::shared_ptr<const LoadedTrace> trace;
     std::optional<TraceStats> stats;
     std::optional<AnalysisReport> findings;

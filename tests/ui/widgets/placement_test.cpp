@@ -2,6 +2,7 @@
 // The placement panel, its session and what follows a plan: the per-op table, pins with undo, predicted lanes,
 // graph colours and collapse, selection sync between the graph and the table, the op summary table.
 #include "placement/engine/op_graph.h"
+#include "ui/placement/model_source.h"
 #include "ui/graphview/graph_collapse.h"
 #include "ui/graphview/graph_view.h"
 #include "ui/models/table_model.h"
@@ -14,7 +15,12 @@
 
 #include <QAbstractItemModelTester>
 #include <QAction>
+#include <QComboBox>
+#include <QLabel>
+#include <QMenu>
+#include <QToolButton>
 #include <QDir>
+#include <QFileInfo>
 #include <QGraphicsRectItem>
 #include <QGraphicsScene>
 #include <QSortFilterProxyModel>
@@ -23,6 +29,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <memory>
 
 using namespace placescope;
 using namespace placescope::ui;
@@ -56,6 +63,42 @@ int costliestGpuOpWithCpuKernel(const PlacementSession& session)
             best = static_cast<int>(op), bestDelta = delta;
     }
     return best;
+}
+
+// The first graph op with a CPU kernel and no GPU kernel (the super-resolution model's image decode), -1 if none.
+int cpuOnlyOp(const OpGraph& graph)
+{
+    const int cpu = deviceOfKind(graph, DeviceKind::Cpu), gpu = deviceOfKind(graph, DeviceKind::Gpu);
+    for (size_t op = 0; op < graph.ops.size(); ++op) {
+        const auto& cost = graph.ops[op].costUs;
+        if (cost[static_cast<size_t>(gpu)] == kNoKernel && std::isfinite(cost[static_cast<size_t>(cpu)]))
+            return static_cast<int>(op);
+    }
+    return -1;
+}
+
+QAction* actionNamed(QMenu* menu, const QString& text)
+{
+    for (QAction* action : menu->actions())
+        if (action->text() == text)
+            return action;
+    return nullptr;
+}
+
+// The cost model's assumption lines for a model costed for a framework, computed here without the GUI.
+QStringList assumptionsFor(const QString& model, const std::string& framework)
+{
+    auto graph = readModelGraph(model.toStdString());
+    if (!graph.isOk())
+        return {};
+    CostOptions options;
+    options.framework = framework;
+    auto placement = buildPlacementModel(graph.value(), options);
+    QStringList lines;
+    if (placement.isOk())
+        for (const std::string& line : placement.value().assumptions)
+            lines << QString::fromStdString(line);
+    return lines;
 }
 
 ModelGraph scopedGraph()
@@ -316,6 +359,156 @@ private slots:
         QVERIFY(view.waitForLayout(120000));
         QVERIFY(view.nodeCount() > collapsed);
         QVERIFY(view.nodeCount() <= collapsed - 1 + static_cast<int>(members));
+    }
+
+    void pinActionsAreDisabledWhereTheOpHasNoKernel()
+    {
+        // The super-resolution model decodes and encodes images: CPU-only ops, no GPU kernel to pin them to.
+        PlacementSession session;
+        PlacementPanel panel(&session);
+        GraphView view;
+        view.setSession(&session);
+        session.openModel(kModels + "/superres_prepost_op18.onnx");
+        QVERIFY2(session.waitForPlan(120000), qPrintable(session.lastError()));
+        QVERIFY2(view.waitForLayout(120000), qPrintable(view.lastError()));
+        const OpGraph& graph = session.inputs()->placement->graph;
+        const int op = cpuOnlyOp(graph);
+        QVERIFY2(op >= 0, "no CPU-only op in the super-resolution model");
+        const QString id = QString::fromStdString(graph.ops[static_cast<size_t>(op)].id);
+        // Table: select the op's row; "Pin to GPU" is disabled and says why, "Pin to CPU" is not.
+        panel.table()->selectionModel()->setCurrentIndex(panel.proxy()->mapFromSource(panel.opModel()->index(op, 0)),
+                                                         QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        std::unique_ptr<QMenu> menu(panel.createContextMenu(nullptr));
+        QVERIFY(menu);
+        QAction* toGpu = actionNamed(menu.get(), "Pin to GPU");
+        QAction* toCpu = actionNamed(menu.get(), "Pin to CPU");
+        QVERIFY(toGpu && toCpu);
+        QVERIFY(!toGpu->isEnabled());
+        QVERIFY2(toGpu->toolTip().contains(id) && toGpu->toolTip().contains("No GPU kernel"), qPrintable(toGpu->toolTip()));
+        QCOMPARE(toGpu->statusTip(), toGpu->toolTip());
+        QVERIFY(toCpu->isEnabled());
+        // Graph: the op's node offers the same.
+        const int node = view.nodeOfModelOp(session.inputs()->placement->modelOpOfGraphOp[static_cast<size_t>(op)]);
+        QVERIFY(node >= 0);
+        std::unique_ptr<QMenu> nodeMenu(view.createContextMenu(node, nullptr));
+        QVERIFY(nodeMenu);
+        QAction* nodeToGpu = actionNamed(nodeMenu.get(), "Pin to GPU");
+        QVERIFY(nodeToGpu && !nodeToGpu->isEnabled());
+        QVERIFY(actionNamed(nodeMenu.get(), "Pin to CPU")->isEnabled());
+        // An op with kernels on both devices can go either way.
+        int both = -1;
+        for (size_t g = 0; g < graph.ops.size() && both < 0; ++g)
+            if (std::isfinite(graph.ops[g].costUs[0]) && std::isfinite(graph.ops[g].costUs[1])
+                && session.inputs()->placement->modelOpOfGraphOp[g] >= 0)
+                both = static_cast<int>(g);
+        QVERIFY(both >= 0);
+        panel.table()->selectionModel()->setCurrentIndex(panel.proxy()->mapFromSource(panel.opModel()->index(both, 0)),
+                                                         QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        menu.reset(panel.createContextMenu(nullptr));
+        QVERIFY(actionNamed(menu.get(), "Pin to GPU")->isEnabled());
+        // Triggering the enabled action pins through the undo stack.
+        actionNamed(menu.get(), "Pin to CPU")->trigger();
+        QVERIFY(session.waitForPlan(120000));
+        QCOMPARE(session.pins().at(both), deviceOfKind(graph, DeviceKind::Cpu));
+        QVERIFY(session.undoStack()->canUndo());
+    }
+
+    void switchingTheFrameworkRecostsAndDropsStaleResults()
+    {
+        const QString model = kModels + "/superres_prepost_op18.onnx";
+        const QStringList torchCosts = assumptionsFor(model, "torch");
+        const QStringList tfCosts = assumptionsFor(model, "tf");
+        const QStringList ortCosts = assumptionsFor(model, "ort");
+        // The image decode/encode ops have no GPU kernel in any of the three tables, and the cost model says
+        // whose table it applied: that line tells the frameworks apart (the kernel sets agree on this model).
+        QVERIFY2(torchCosts.filter("no torch GPU kernel").size() == 1, qPrintable(torchCosts.join('\n')));
+        QVERIFY2(tfCosts.filter("no tf GPU kernel").size() == 1, qPrintable(tfCosts.join('\n')));
+        QVERIFY(tfCosts != torchCosts && ortCosts != tfCosts);
+        PlacementSession session;
+        PlacementPanel panel(&session);
+        session.openModel(model);
+        QVERIFY2(session.waitForPlan(120000), qPrintable(session.lastError()));
+        QCOMPARE(session.assumptions(), torchCosts);
+        QCOMPARE(panel.frameworkBox()->currentData().toString(), QString("torch"));
+        const auto plannedInputs = session.inputs();
+        const double torchUpGBps = session.inputs()->placement->graph.links.at(0).bandwidthGBps;
+        const double torchAllGpuUs = session.plan()->allGpuUs;
+        // Pick TensorFlow in the combo box: the model is costed again in the background.
+        const int tf = panel.frameworkBox()->findData("tf");
+        QVERIFY(tf >= 0);
+        panel.frameworkBox()->setCurrentIndex(tf);
+        emit panel.frameworkBox()->activated(tf);
+        QVERIFY(session.busy());
+        QCOMPARE(session.costOptions().framework, std::string("tf"));
+        QVERIFY2(session.waitForPlan(120000), qPrintable(session.lastError()));
+        QVERIFY(session.inputs() != plannedInputs);
+        QCOMPARE(session.assumptions(), tfCosts);
+        QVERIFY(panel.assumptionsLabel()->text().contains("no tf GPU kernel"));
+        QCOMPARE(session.inputs()->model, plannedInputs->model); // same graph, new costs
+        // TensorFlow stages host tensors in pinned memory: faster copies, so the all-GPU run (it still decodes
+        // and encodes on the CPU and copies across) is predicted faster.
+        QVERIFY(session.inputs()->placement->graph.links.at(0).bandwidthGBps > torchUpGBps);
+        QVERIFY2(session.plan()->allGpuUs < torchAllGpuUs,
+                 qPrintable(QString("tf %1 us vs torch %2 us").arg(session.plan()->allGpuUs).arg(torchAllGpuUs)));
+        // Two changes in a row: only the newest one's result is kept.
+        const int ort = panel.frameworkBox()->findData("ort");
+        panel.frameworkBox()->setCurrentIndex(0);
+        emit panel.frameworkBox()->activated(0);
+        panel.frameworkBox()->setCurrentIndex(ort);
+        emit panel.frameworkBox()->activated(ort);
+        QVERIFY(session.waitForPlan(120000));
+        QCOMPARE(session.costOptions().framework, std::string("ort"));
+        QCOMPARE(session.assumptions(), ortCosts);
+        // The GPU box re-costs too, and the assumptions name the GPU used.
+        const int a100 = panel.gpuBox()->findData("a100");
+        QVERIFY(a100 >= 0);
+        QVERIFY(!panel.gpuBox()->model()->index(0, 0).flags().testFlag(Qt::ItemIsEnabled)); // no trace: no "from trace"
+        const double allGpuOnH100 = session.plan()->allGpuUs;
+        panel.gpuBox()->setCurrentIndex(a100);
+        emit panel.gpuBox()->activated(a100);
+        QVERIFY(session.waitForPlan(120000));
+        QCOMPARE(session.costOptions().gpu, std::string("a100"));
+        QVERIFY2(session.plan()->allGpuUs > allGpuOnH100, qPrintable(QString("A100 %1 us vs H100 %2 us")
+                                                                         .arg(session.plan()->allGpuUs).arg(allGpuOnH100)));
+        QVERIFY2(session.assumptions().filter("GPU: ").join(' ').contains("A100"), qPrintable(session.assumptions().join('\n')));
+        QVERIFY2(panel.assumptionsButton()->toolTip().contains("A100"), qPrintable(panel.assumptionsButton()->toolTip()));
+        QVERIFY(!panel.assumptionsLabel()->isVisibleTo(&panel));
+        panel.assumptionsButton()->toggle();
+        QVERIFY(panel.assumptionsLabel()->isVisibleTo(&panel));
+        QCOMPARE(panel.assumptionsLabel()->text(), session.assumptions().join('\n'));
+    }
+
+    void anOpenTraceSetsTheGpuAndLinkOfTheCosts()
+    {
+        // An nsys export is imported to a temp trace: the costs read that copy's GPU row and memcpys.
+        MainWindow window;
+        const QString input = QString(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite";
+        window.openModel(kModels + "/mnist.onnx");
+        window.openFile(input);
+        QVERIFY2(window.waitForOpen(120000), qPrintable(window.lastError()));
+        PlacementSession* session = window.placementSession();
+        QVERIFY2(session->waitForPlan(120000), qPrintable(session->lastError()));
+        const CostOptions& options = session->costOptions();
+        QVERIFY(!options.tracePath.empty());
+        QVERIFY(QString::fromStdString(options.tracePath) != input);
+        QVERIFY2(QFileInfo::exists(QString::fromStdString(options.tracePath)), options.tracePath.c_str());
+        QCOMPARE(options.gpu, std::string("from-trace"));
+        QVERIFY2(session->traceGpuName().contains("A100"), qPrintable(session->traceGpuName()));
+        const QStringList assumptions = session->assumptions();
+        QVERIFY2(assumptions.filter("GPU: ").join(' ').contains("A100"), qPrintable(assumptions.join('\n')));
+        QVERIFY2(assumptions.filter("PCIe").size() > 0 && assumptions.filter("no trace").isEmpty(),
+                 qPrintable(assumptions.join('\n')));
+        PlacementPanel* panel = window.placementPanel();
+        QCOMPARE(panel->gpuBox()->currentData().toString(), QString("from-trace"));
+        QVERIFY(panel->gpuBox()->itemData(0, Qt::ToolTipRole).toString().contains("A100"));
+        QVERIFY(panel->assumptionsButton()->toolTip().contains("PCIe"));
+        // The summary says it in one line: the traced GPU, the link fitted to the trace's memcpys.
+        QString summary;
+        for (QLabel* label : panel->findChildren<QLabel*>())
+            if (label->text().startsWith(QString::number(session->plan()->proposal.assignment.size()) + " ops"))
+                summary = label->text();
+        QVERIFY2(summary.contains("Costed for NVIDIA A100") && summary.contains("fitted to the trace's copies"),
+                 qPrintable(summary));
     }
 
     void everyModelIsPlanned()
