@@ -23,16 +23,6 @@ double secondsSince(std::chrono::steady_clock::time_point start)
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-GraphInput layoutInput(const VisibleGraph& visible)
-{
-    GraphInput input;
-    for (const auto& node : visible.nodes)
-        input.nodes.push_back({ node.label, {}, 0 });
-    for (const auto& edge : visible.edges)
-        input.edges.push_back({ edge.from, edge.to, {}, false });
-    return input;
-}
-
 } // namespace
 
 int main(int argc, char** argv)
@@ -73,10 +63,10 @@ int main(int argc, char** argv)
         }
         const auto& model = *inputs->model;
         start = std::chrono::steady_clock::now();
-        auto full = layoutGraph(layoutInput(buildVisibleGraph(model, false, {})));
+        auto full = layoutGraph(toLayoutInput(buildVisibleGraph(model, false, {})));
         const double fullS = secondsSince(start);
         start = std::chrono::steady_clock::now();
-        auto collapsed = layoutGraph(layoutInput(buildVisibleGraph(model, true, {})));
+        auto collapsed = layoutGraph(toLayoutInput(buildVisibleGraph(model, true, {})));
         const double collapsedS = secondsSince(start);
         std::printf("%-28s %6zu %9.1f %9.1f %9.1f %12.1f %12.1f %6.1fx\n", std::filesystem::path(path).filename().c_str(),
                     inputs->placement->graph.ops.size(), loadS * 1e3, planS * 1e3, replanS * 1e3, fullS * 1e3,

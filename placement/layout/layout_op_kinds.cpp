@@ -91,17 +91,4 @@ bool permutationsCancel(const std::vector<int64_t>& a, const std::vector<int64_t
     return true;
 }
 
-const char* layoutLabel(DataLayout layout)
-{
-    switch (layout) {
-    case DataLayout::Nchw:
-        return "NCHW";
-    case DataLayout::Nhwc:
-        return "NHWC";
-    case DataLayout::None:
-        break;
-    }
-    return "none";
-}
-
 } // namespace placescope

@@ -303,15 +303,15 @@ std::string regionReason(const LayoutRegion& region, const RegionCost& chosen, c
     std::string reason;
     if (region.chosen == region.sourceLayout) {
         if (region.nchwCostUs == region.nhwcCostUs && chosen.transposes.empty() && chosen.penaltyUs == 0)
-            return std::string("every kernel accepts ") + layoutLabel(region.sourceLayout) + ": no change";
-        reason = std::string("keeps ") + layoutLabel(region.sourceLayout);
+            return std::string("every kernel accepts ") + layoutName(region.sourceLayout) + ": no change";
+        reason = std::string("keeps ") + layoutName(region.sourceLayout);
     } else {
-        reason = std::string("switches to ") + layoutLabel(region.chosen);
+        reason = std::string("switches to ") + layoutName(region.chosen);
     }
     reason += ": " + microseconds(std::min(region.nchwCostUs, region.nhwcCostUs)) + " of conversions vs "
-        + microseconds(std::max(region.nchwCostUs, region.nhwcCostUs)) + " in " + layoutLabel(other(region.chosen));
+        + microseconds(std::max(region.nchwCostUs, region.nhwcCostUs)) + " in " + layoutName(other(region.chosen));
     if (rejected.forcedOps > 0)
-        reason += "; in " + std::string(layoutLabel(other(region.chosen))) + " " + std::to_string(rejected.forcedOps)
+        reason += "; in " + std::string(layoutName(other(region.chosen))) + " " + std::to_string(rejected.forcedOps)
             + " kernel(s) (" + rejected.forcedExample + ") would need transposes";
     if (chosen.forcedOps > 0)
         reason += "; " + std::to_string(chosen.forcedOps) + " kernel(s) (" + chosen.forcedExample

@@ -94,6 +94,5 @@ LayoutResult runLayoutPass(const ModelGraph& model, const std::vector<int>& devi
 LayoutOpKind classifyLayoutOp(const ModelOp& op, const OpCapability& capability);
 // True when perm b applied after perm a gives back the original order (Grappler: b[a[i]] == i).
 bool permutationsCancel(const std::vector<int64_t>& a, const std::vector<int64_t>& b);
-const char* layoutLabel(DataLayout layout);
 
 } // namespace placescope

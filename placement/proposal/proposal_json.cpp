@@ -25,8 +25,8 @@ Json layoutJson(const ModelProposal& p)
         Json ops = Json::array();
         for (int op : region.ops)
             ops.push_back(p.modelOpNames[op]);
-        regions.push_back({ { "id", region.id }, { "layout", layoutLabel(region.chosen) },
-            { "source_layout", layoutLabel(region.sourceLayout) }, { "ops", ops },
+        regions.push_back({ { "id", region.id }, { "layout", layoutName(region.chosen) },
+            { "source_layout", layoutName(region.sourceLayout) }, { "ops", ops },
             { "cpu_ops", region.cpuOps }, { "gpu_ops", region.gpuOps }, { "tensor_core_convs", region.tensorCoreConvs },
             { "nchw_cost_us", region.nchwCostUs }, { "nhwc_cost_us", region.nhwcCostUs }, { "reason", region.reason } });
     }
@@ -34,7 +34,7 @@ Json layoutJson(const ModelProposal& p)
     for (const LayoutTranspose& t : layout.added)
         added.push_back({ { "region", t.region }, { "value", p.valueNames[t.value] }, { "op", p.modelOpNames[t.op] },
             { "position", t.beforeOp ? "before" : "after" }, { "device", p.deviceNames[t.device] },
-            { "from", layoutLabel(t.from) }, { "to", layoutLabel(t.to) }, { "bytes", t.bytes }, { "cost_us", t.costUs },
+            { "from", layoutName(t.from) }, { "to", layoutName(t.to) }, { "bytes", t.bytes }, { "cost_us", t.costUs },
             { "where", t.where } });
     Json removed = Json::array();
     for (const RemovedTransposePair& r : layout.removed)

@@ -160,7 +160,7 @@ void layoutSection(const ModelProposal& p, std::string& out)
         appendf(out, "  transposes added: %zu, %s, %s\n", layout.added.size(), bytes(totalBytes).c_str(), us(total).c_str());
         for (size_t i = 0; i < layout.added.size() && i < kListLimit; ++i) {
             const LayoutTranspose& t = layout.added[i];
-            appendf(out, "    %s->%s on %s %s: %s, %s\n", layoutLabel(t.from), layoutLabel(t.to),
+            appendf(out, "    %s->%s on %s %s: %s, %s\n", layoutName(t.from), layoutName(t.to),
                 p.deviceNames[t.device].c_str(), t.where.c_str(), bytes(t.bytes).c_str(), us(t.costUs).c_str());
         }
         if (layout.added.size() > kListLimit)

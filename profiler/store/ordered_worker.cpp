@@ -1,12 +1,44 @@
 // SPDX-License-Identifier: MIT
 #include "profiler/store/ordered_worker.h"
 
+#include <algorithm>
+#include <cstdint>
+
 namespace placescope {
 
-OrderedWorker::OrderedWorker(size_t batchSize, size_t maxBatches)
-    : m_batchSize(batchSize), m_maxBatches(maxBatches), m_thread([this] { loop(); })
+OrderedWorker::Batch::~Batch()
 {
-    m_current.reserve(m_batchSize);
+    for (size_t i = m_ran; i < tasks.size(); ++i)
+        tasks[i].finish(tasks[i].object, false);
+}
+
+void* OrderedWorker::Batch::allocate(size_t size, size_t alignment)
+{
+    size_t padding = (alignment - reinterpret_cast<uintptr_t>(m_free) % alignment) % alignment;
+    if (m_free == nullptr || padding + size > m_freeBytes) {
+        size_t bytes = std::max(kBlockBytes, size + alignment);
+        m_blocks.push_back(std::make_unique_for_overwrite<std::byte[]>(bytes));
+        m_free = m_blocks.back().get();
+        m_freeBytes = bytes;
+        padding = (alignment - reinterpret_cast<uintptr_t>(m_free) % alignment) % alignment;
+    }
+    void* place = m_free + padding;
+    m_free += padding + size;
+    m_freeBytes -= padding + size;
+    return place;
+}
+
+void OrderedWorker::Batch::runAll()
+{
+    for (; m_ran < tasks.size(); ++m_ran)
+        tasks[m_ran].finish(tasks[m_ran].object, true);
+}
+
+OrderedWorker::OrderedWorker(size_t batchSize, size_t maxBatches)
+    : m_batchSize(batchSize), m_maxBatches(maxBatches), m_current(std::make_unique<Batch>()),
+      m_thread([this] { loop(); })
+{
+    m_current->tasks.reserve(m_batchSize);
 }
 
 OrderedWorker::~OrderedWorker()
@@ -20,24 +52,17 @@ OrderedWorker::~OrderedWorker()
     m_thread.join();
 }
 
-void OrderedWorker::post(std::function<void()> task)
-{
-    m_current.push_back(std::move(task));
-    if (m_current.size() >= m_batchSize)
-        handOver();
-}
-
 void OrderedWorker::handOver()
 {
-    if (m_current.empty())
+    if (m_current->tasks.empty())
         return;
     std::unique_lock lock(m_mutex);
     m_changed.wait(lock, [this] { return m_queue.size() < m_maxBatches; });
     m_queue.push_back(std::move(m_current));
     lock.unlock();
     m_changed.notify_all();
-    m_current = Batch();
-    m_current.reserve(m_batchSize);
+    m_current = std::make_unique<Batch>();
+    m_current->tasks.reserve(m_batchSize);
 }
 
 void OrderedWorker::drain()
@@ -54,14 +79,13 @@ void OrderedWorker::loop()
         m_changed.wait(lock, [this] { return m_stop || !m_queue.empty(); });
         if (m_queue.empty())
             return; // stopping, and nothing left
-        Batch batch = std::move(m_queue.front());
+        std::unique_ptr<Batch> batch = std::move(m_queue.front());
         m_queue.pop_front();
         m_running = true;
         lock.unlock();
         m_changed.notify_all(); // a queue slot is free
-        for (auto& task : batch)
-            task();
-        batch.clear(); // destroy the tasks (and what they captured) off the producer's thread
+        batch->runAll();
+        batch.reset(); // free the task storage off the producer's thread
         lock.lock();
         m_running = false;
         m_changed.notify_all();

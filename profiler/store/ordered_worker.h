@@ -3,15 +3,20 @@
 // handed over in batches (one lock per batch, not per task) and at most `maxBatches` wait at any time, so a
 // producer faster than the worker blocks instead of growing memory. drain() returns once every task posted
 // before it has run; what the tasks wrote is then visible to the caller.
+// A batch stores its tasks back to back in a few large blocks instead of one heap allocation per task
+// (std::function): the importers post one task per row, hundreds of thousands of them.
 // One producer thread; post() and drain() must not be called concurrently.
 #pragma once
 
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
-#include <functional>
+#include <memory>
 #include <mutex>
+#include <new>
 #include <thread>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace placescope {
@@ -24,20 +29,58 @@ public:
     OrderedWorker(const OrderedWorker&) = delete;
     OrderedWorker& operator=(const OrderedWorker&) = delete;
 
-    void post(std::function<void()> task);
+    template <typename Task>
+    void post(Task&& task)
+    {
+        using Stored = std::decay_t<Task>;
+        void* place = m_current->allocate(sizeof(Stored), alignof(Stored));
+        auto* stored = new (place) Stored(std::forward<Task>(task));
+        m_current->tasks.push_back({ stored, [](void* object, bool run) {
+                                        auto* self = static_cast<Stored*>(object);
+                                        if (run)
+                                            (*self)();
+                                        self->~Stored();
+                                    } });
+        if (m_current->tasks.size() >= m_batchSize)
+            handOver();
+    }
     void drain();
 
 private:
-    using Batch = std::vector<std::function<void()>>;
+    class Batch
+    {
+    public:
+        struct Task
+        {
+            void* object;
+            void (*finish)(void* object, bool run); // runs the task if asked, then destroys it
+        };
+        Batch() = default;
+        Batch(const Batch&) = delete;
+        Batch& operator=(const Batch&) = delete;
+        ~Batch(); // destroys the tasks that never ran
+        void* allocate(size_t size, size_t alignment);
+        void runAll();
+
+        std::vector<Task> tasks;
+
+    private:
+        static constexpr size_t kBlockBytes = 64 * 1024;
+        std::vector<std::unique_ptr<std::byte[]>> m_blocks; // task storage; a task never moves once placed
+        std::byte* m_free = nullptr;
+        size_t m_freeBytes = 0;
+        size_t m_ran = 0;
+    };
+
     void handOver();
     void loop();
 
     const size_t m_batchSize;
     const size_t m_maxBatches;
-    Batch m_current;
+    std::unique_ptr<Batch> m_current;
     std::mutex m_mutex;
     std::condition_variable m_changed;
-    std::deque<Batch> m_queue;
+    std::deque<std::unique_ptr<Batch>> m_queue;
     bool m_running = false; // the worker is running a batch it took from the queue
     bool m_stop = false;
     std::thread m_thread;

@@ -206,13 +206,13 @@ Status TraceWriter::prepareStatements()
 }
 
 template <typename Row, typename Write>
-void TraceWriter::submit(const Row& row, Write write)
+void TraceWriter::submit(Row&& row, Write write)
 {
     if (!m_worker) {
         write(row);
         return;
     }
-    m_worker->post([write = std::move(write), copy = row]() { write(copy); });
+    m_worker->post([write = std::move(write), copy = std::forward<Row>(row)]() { write(copy); });
 }
 
 void TraceWriter::settle()
@@ -231,7 +231,7 @@ void TraceWriter::run(SqliteStatement& stmt)
 
 int64_t TraceWriter::internString(std::string_view text)
 {
-    auto found = m_strings.find(std::string(text));
+    auto found = m_strings.find(text);
     if (found != m_strings.end())
         return found->second;
     int64_t id = static_cast<int64_t>(m_strings.size());
@@ -246,11 +246,19 @@ int64_t TraceWriter::internString(std::string_view text)
     return id;
 }
 
-void TraceWriter::add(const KernelEvent& e)
+void TraceWriter::add(KernelEvent e)
 {
     int64_t nameId = internString(e.demangledName);
-    int64_t shortId = internString(e.shortName.empty() ? shortKernelName(e.demangledName) : e.shortName);
-    submit(e, [this, nameId, shortId](const KernelEvent& e) {
+    int64_t shortId = 0;
+    if (!e.shortName.empty())
+        shortId = internString(e.shortName);
+    else if (auto known = m_shortNameIds.find(nameId); known != m_shortNameIds.end())
+        shortId = known->second;
+    else
+        shortId = m_shortNameIds[nameId] = internString(shortKernelName(e.demangledName));
+    e.demangledName = std::string(); // the row carries the ids, not the text
+    e.shortName = std::string();
+    submit(std::move(e), [this, nameId, shortId](const KernelEvent& e) {
         auto& s = statement(kKernel);
         bindAll(s, e.start, e.end, e.deviceId, e.contextId, e.streamId, e.correlationId, e.globalPid, nameId, shortId,
                 e.gridX, e.gridY, e.gridZ, e.blockX, e.blockY, e.blockZ, e.registersPerThread, e.staticSharedMemory,
@@ -260,9 +268,9 @@ void TraceWriter::add(const KernelEvent& e)
     });
 }
 
-void TraceWriter::add(const MemcpyEvent& e)
+void TraceWriter::add(MemcpyEvent e)
 {
-    submit(e, [this](const MemcpyEvent& e) {
+    submit(std::move(e), [this](const MemcpyEvent& e) {
         auto& s = statement(kMemcpy);
         bindAll(s, e.start, e.end, e.deviceId, e.contextId, e.streamId, e.correlationId, e.globalPid, e.bytes, e.copyKind,
                 e.srcKind, e.dstKind, e.srcDeviceId, e.dstDeviceId, e.srcContextId, e.dstContextId, e.graphNodeId);
@@ -270,9 +278,9 @@ void TraceWriter::add(const MemcpyEvent& e)
     });
 }
 
-void TraceWriter::add(const MemsetEvent& e)
+void TraceWriter::add(MemsetEvent e)
 {
-    submit(e, [this](const MemsetEvent& e) {
+    submit(std::move(e), [this](const MemsetEvent& e) {
         auto& s = statement(kMemset);
         bindAll(s, e.start, e.end, e.deviceId, e.contextId, e.streamId, e.correlationId, e.globalPid, e.value, e.bytes,
                 e.memKind, e.graphNodeId);
@@ -280,10 +288,11 @@ void TraceWriter::add(const MemsetEvent& e)
     });
 }
 
-void TraceWriter::add(const RuntimeEvent& e)
+void TraceWriter::add(RuntimeEvent e)
 {
     int64_t nameId = internString(e.name);
-    submit(e, [this, nameId](const RuntimeEvent& e) {
+    e.name = std::string();
+    submit(std::move(e), [this, nameId](const RuntimeEvent& e) {
         auto& s = statement(kRuntime);
         bindAll(s, e.start, e.end, static_cast<int64_t>(e.eventClass), e.globalTid, e.correlationId, nameId,
                 e.returnValue);
@@ -291,9 +300,9 @@ void TraceWriter::add(const RuntimeEvent& e)
     });
 }
 
-void TraceWriter::add(const SyncEvent& e)
+void TraceWriter::add(SyncEvent e)
 {
-    submit(e, [this](const SyncEvent& e) {
+    submit(std::move(e), [this](const SyncEvent& e) {
         auto& s = statement(kSync);
         bindAll(s, e.start, e.end, e.deviceId, e.contextId, e.streamId, e.correlationId, e.globalPid, e.syncType,
                 e.eventId);
@@ -301,10 +310,11 @@ void TraceWriter::add(const SyncEvent& e)
     });
 }
 
-void TraceWriter::add(const NvtxEvent& e)
+void TraceWriter::add(NvtxEvent e)
 {
     int64_t textId = internString(e.text);
-    submit(e, [this, textId](const NvtxEvent& e) {
+    e.text = std::string();
+    submit(std::move(e), [this, textId](const NvtxEvent& e) {
         auto& s = statement(kNvtx);
         bindAll(s, e.start, OptInt(e.end), e.eventType, e.rangeId, e.category, e.color, e.globalTid, e.globalTid, textId,
                 e.domainId);
@@ -312,9 +322,9 @@ void TraceWriter::add(const NvtxEvent& e)
     });
 }
 
-void TraceWriter::add(const GpuMemoryEvent& e)
+void TraceWriter::add(GpuMemoryEvent e)
 {
-    submit(e, [this](const GpuMemoryEvent& e) {
+    submit(std::move(e), [this](const GpuMemoryEvent& e) {
         auto& s = statement(kGpuMemory);
         bindAll(s, e.start, e.globalPid, e.deviceId, e.contextId, e.address, e.pc, e.bytes, e.memKind,
                 e.memoryOperationType, e.correlationId, e.memoryPoolAddress, e.memoryPoolReleaseThreshold,
@@ -323,10 +333,11 @@ void TraceWriter::add(const GpuMemoryEvent& e)
     });
 }
 
-void TraceWriter::add(const OverheadEvent& e)
+void TraceWriter::add(OverheadEvent e)
 {
     int64_t nameId = internString(e.name);
-    submit(e, [this, nameId](const OverheadEvent& e) {
+    e.name = std::string();
+    submit(std::move(e), [this, nameId](const OverheadEvent& e) {
         auto& s = statement(kOverhead);
         bindAll(s, e.start, e.end, e.globalTid, nameId);
         run(s);
@@ -369,10 +380,11 @@ void TraceWriter::add(const ThreadInfo& t)
     });
 }
 
-void TraceWriter::add(const FrameworkOp& op)
+void TraceWriter::add(FrameworkOp op)
 {
     int64_t nameId = internString(op.name);
-    submit(op, [this, nameId](const FrameworkOp& op) {
+    op.name = std::string();
+    submit(std::move(op), [this, nameId](const FrameworkOp& op) {
         auto& s = statement(kOp);
         bindAll(s, op.start, op.end, op.globalTid, nameId, op.category, op.externalId, op.sequenceNumber, op.fwdThreadId,
                 op.depth, op.inputDims, op.inputTypes, op.inputStrides, op.extra);
@@ -389,18 +401,18 @@ void TraceWriter::add(const ExternalCorrelation& link)
     });
 }
 
-void TraceWriter::add(const MemoryEvent& e)
+void TraceWriter::add(MemoryEvent e)
 {
-    submit(e, [this](const MemoryEvent& e) {
+    submit(std::move(e), [this](const MemoryEvent& e) {
         auto& s = statement(kMemory);
         bindAll(s, e.start, e.globalTid, e.deviceType, e.deviceId, e.address, e.bytes, e.totalAllocated, e.totalReserved);
         run(s);
     });
 }
 
-void TraceWriter::add(const FlowEvent& f)
+void TraceWriter::add(FlowEvent f)
 {
-    submit(f, [this](const FlowEvent& f) {
+    submit(std::move(f), [this](const FlowEvent& f) {
         auto& s = statement(kFlow);
         bindAll(s, f.id, f.category, f.fromTs, f.fromGlobalTid, f.fromDeviceId, f.fromStreamId, f.toTs, f.toGlobalTid,
                 f.toDeviceId, f.toStreamId);

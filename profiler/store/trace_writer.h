@@ -56,21 +56,23 @@ public:
 
     int64_t internString(std::string_view text);
 
-    void add(const KernelEvent& event);
-    void add(const MemcpyEvent& event);
-    void add(const MemsetEvent& event);
-    void add(const RuntimeEvent& event);
-    void add(const SyncEvent& event);
-    void add(const NvtxEvent& event);
-    void add(const GpuMemoryEvent& event);
-    void add(const OverheadEvent& event);
+    // Rows are taken by value: a caller done with a row moves it in, and it reaches the writer's thread without
+    // a copy (names are interned here, so their text is not carried along).
+    void add(KernelEvent event);
+    void add(MemcpyEvent event);
+    void add(MemsetEvent event);
+    void add(RuntimeEvent event);
+    void add(SyncEvent event);
+    void add(NvtxEvent event);
+    void add(GpuMemoryEvent event);
+    void add(OverheadEvent event);
     void add(const GpuInfo& gpu);
     void add(const ProcessInfo& process);
     void add(const ThreadInfo& thread);
-    void add(const FrameworkOp& op);
+    void add(FrameworkOp op);
     void add(const ExternalCorrelation& link);
-    void add(const MemoryEvent& event);
-    void add(const FlowEvent& flow);
+    void add(MemoryEvent event);
+    void add(FlowEvent flow);
     void add(const StepRange& step);
 
     void setMeta(std::string_view key, std::string_view value);
@@ -101,7 +103,7 @@ private:
     SqliteStatement& statement(int index) { return m_statements[index]; }
     // Writes `row` now, or queues a copy of it for the background thread.
     template <typename Row, typename Write>
-    void submit(const Row& row, Write write);
+    void submit(Row&& row, Write write);
     // Waits until every queued row is written (before the connection is used from this thread).
     void settle();
     void run(SqliteStatement& stmt);
@@ -123,7 +125,14 @@ private:
     std::atomic<uint64_t> m_eventCount = 0;
     std::vector<SqliteStatement> m_statements;
     SqliteStatement m_insertString;
-    std::unordered_map<std::string, int64_t> m_strings;
+    struct StringHash
+    {
+        using is_transparent = void;
+        size_t operator()(std::string_view text) const { return std::hash<std::string_view>()(text); }
+    };
+    // Looked up by string_view: no allocation for a string seen before (nearly every event's name).
+    std::unordered_map<std::string, int64_t, StringHash, std::equal_to<>> m_strings;
+    std::unordered_map<int64_t, int64_t> m_shortNameIds; // demangled name id -> derived short name id
     std::map<std::string, std::string, std::less<>> m_meta;
     std::map<std::string, Problem, std::less<>> m_problems;
     std::unique_ptr<OrderedWorker> m_worker; // declared last: stopped before the statements and the connection

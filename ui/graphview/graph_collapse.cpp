@@ -152,4 +152,15 @@ VisibleGraph buildVisibleGraph(const ModelGraph& model, bool collapse, const std
     return graph;
 }
 
+GraphInput toLayoutInput(const VisibleGraph& visible)
+{
+    GraphInput input;
+    input.nodes.reserve(visible.nodes.size());
+    for (const auto& node : visible.nodes)
+        input.nodes.push_back({ node.label, {}, 0 });
+    for (const auto& edge : visible.edges)
+        input.edges.push_back({ edge.from, edge.to, {}, false });
+    return input;
+}
+
 } // namespace placescope::ui

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "placement/graph/model_graph.h"
+#include "ui/graph/graph_layout.h"
 
 #include <set>
 #include <string>
@@ -45,5 +46,8 @@ std::vector<std::string> scopePath(const ModelGraph& model, const ModelOp& op);
 // prefix of its scope path that is not in `expanded` (an op without a scope path takes the one of the op feeding
 // its last input), and groups of one op are shown as the op.
 VisibleGraph buildVisibleGraph(const ModelGraph& model, bool collapse, const std::set<std::string>& expanded);
+
+// What Graphviz lays out for a visible graph: its nodes' labels and its edges (colours and labels are drawn later).
+GraphInput toLayoutInput(const VisibleGraph& visible);
 
 } // namespace placescope::ui

@@ -34,17 +34,6 @@ struct LayoutJob
     GraphLayout layout;
 };
 
-GraphInput layoutInput(const VisibleGraph& visible)
-{
-    GraphInput input;
-    input.nodes.reserve(visible.nodes.size());
-    for (const auto& node : visible.nodes)
-        input.nodes.push_back({ node.label, {}, 0 });
-    for (const auto& edge : visible.edges)
-        input.edges.push_back({ edge.from, edge.to, {}, false });
-    return input;
-}
-
 } // namespace
 
 GraphView::GraphView(QWidget* parent) : QGraphicsView(parent)
@@ -130,7 +119,7 @@ void GraphView::relayout()
         emit layoutFinished(job.error.empty());
     });
     // Graphviz runs off the UI thread; it only sees labels and edges.
-    watcher->setFuture(QtConcurrent::run([input = layoutInput(m_visible)] {
+    watcher->setFuture(QtConcurrent::run([input = toLayoutInput(m_visible)] {
         LayoutJob job;
         auto layout = layoutGraph(input);
         if (!layout.isOk())

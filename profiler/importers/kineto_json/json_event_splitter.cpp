@@ -1,10 +1,62 @@
 // SPDX-License-Identifier: MIT
 #include "profiler/importers/kineto_json/json_event_splitter.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace placescope {
 namespace {
 
 bool isBlank(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+// Index of the first byte in data[i, size) that matters inside a captured value outside strings ('"', '{',
+// '}', '[', ']', ','), or size. Kineto indents every event line, so blanks and numbers are most of those bytes.
+size_t findStructural(const char* data, size_t i, size_t size)
+{
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi8('"');
+    const __m128i comma = _mm_set1_epi8(',');
+    const __m128i lowerCase = _mm_set1_epi8(0x20); // '[' | 0x20 == '{', ']' | 0x20 == '}'
+    const __m128i openBrace = _mm_set1_epi8('{');
+    const __m128i closeBrace = _mm_set1_epi8('}');
+    for (; i + 16 <= size; i += 16) {
+        __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + i));
+        __m128i folded = _mm_or_si128(bytes, lowerCase);
+        __m128i hits = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, comma)),
+                                    _mm_or_si128(_mm_cmpeq_epi8(folded, openBrace), _mm_cmpeq_epi8(folded, closeBrace)));
+        if (int mask = _mm_movemask_epi8(hits))
+            return i + static_cast<size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+    }
+#endif
+    for (; i < size; ++i) {
+        char c = data[i];
+        if (c == '"' || c == ',' || c == '{' || c == '}' || c == '[' || c == ']')
+            return i;
+    }
+    return size;
+}
+
+// Index of the first '"', '\\' or raw newline in data[i, size), or size: the only bytes that matter inside a
+// string. String bodies (kernel names, shapes) are most of a trace, so they are skipped 16 bytes at a time.
+size_t findStringStop(const char* data, size_t i, size_t size)
+{
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi8('"');
+    const __m128i backslash = _mm_set1_epi8('\\');
+    const __m128i newline = _mm_set1_epi8('\n');
+    for (; i + 16 <= size; i += 16) {
+        __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + i));
+        __m128i hits = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, backslash)),
+                                    _mm_cmpeq_epi8(bytes, newline));
+        if (int mask = _mm_movemask_epi8(hits))
+            return i + static_cast<size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+    }
+#endif
+    while (i < size && data[i] != '"' && data[i] != '\\' && data[i] != '\n')
+        ++i;
+    return i;
+}
 
 } // namespace
 
@@ -15,9 +67,8 @@ bool JsonEventSplitter::feed(std::string_view data)
     return m_state != State::Bad;
 }
 
-void JsonEventSplitter::emitValue()
+void JsonEventSplitter::emitValue(std::string_view text)
 {
-    std::string_view text(m_pending);
     while (!text.empty() && isBlank(text.back()))
         text.remove_suffix(1);
     if (m_state == State::InEvents) {
@@ -38,13 +89,23 @@ void JsonEventSplitter::scan(const char* data, size_t size)
 {
     size_t captureStart = 0;
     auto flushCapture = [&](size_t end) { m_pending.append(data + captureStart, end - captureStart); };
+    // Ends the captured value at data[end]: straight from the input when it lies within this chunk (most do),
+    // else from m_pending.
+    auto emitCaptured = [&](size_t end) {
+        if (m_pending.empty()) {
+            emitValue(std::string_view(data + captureStart, end - captureStart));
+            return;
+        }
+        flushCapture(end);
+        emitValue(m_pending);
+    };
     for (size_t i = 0; i < size; ++i) {
         char c = data[i];
         if (m_capturing) {
             if (m_inString) {
                 // Fast path through string bodies: only three bytes matter there.
-                while (i < size && !m_escape && data[i] != '"' && data[i] != '\\' && data[i] != '\n')
-                    ++i;
+                if (!m_escape)
+                    i = findStringStop(data, i, size);
                 if (i == size)
                     break;
                 c = data[i];
@@ -60,30 +121,30 @@ void JsonEventSplitter::scan(const char* data, size_t size)
                     if (m_state == State::InEvents) {
                         // Kineto writes one event per line: the broken event ends here, and the next line
                         // starts clean instead of being swallowed by a bracket count that is off.
-                        flushCapture(i);
-                        emitValue();
+                        emitCaptured(i);
                     }
                 }
                 continue;
             }
+            i = findStructural(data, i, size);
+            if (i == size)
+                break;
+            c = data[i];
             if (c == '"') {
                 m_inString = true;
             } else if (c == '{' || c == '[') {
                 ++m_depth;
             } else if (c == '}' || c == ']') {
                 if (m_depth == 0) { // closes the enclosing container: a scalar value ends here
-                    flushCapture(i);
-                    emitValue();
+                    emitCaptured(i);
                     --i; // the enclosing state sees the bracket again
                     continue;
                 }
                 if (--m_depth == 0 && m_state == State::InEvents) {
-                    flushCapture(i + 1);
-                    emitValue();
+                    emitCaptured(i + 1);
                 }
             } else if (c == ',' && m_depth == 0) {
-                flushCapture(i);
-                emitValue();
+                emitCaptured(i);
                 if (m_state == State::InValue)
                     m_state = State::ExpectKey;
             }
@@ -156,9 +217,8 @@ void JsonEventSplitter::scan(const char* data, size_t size)
                 break;
             }
             if (c == '}') { // a stray closer left by a broken event: a bad record, not the start of one
-                m_pending.assign(1, c);
                 m_suspect = true;
-                emitValue();
+                emitValue(std::string_view(data + i, 1));
                 break;
             }
             m_capturing = true;

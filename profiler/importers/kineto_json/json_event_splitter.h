@@ -41,7 +41,7 @@ private:
     enum class State { Start, ExpectKey, InKey, ExpectColon, ExpectValue, InValue, InEvents, AfterValue, Done, Bad };
 
     void scan(const char* data, size_t size);
-    void emitValue();
+    void emitValue(std::string_view text); // clears m_pending after the handler ran
 
     Handler m_handler;
     State m_state = State::Start;

@@ -7,6 +7,7 @@
 
 #include <charconv>
 #include <cstring>
+#include <utility>
 
 namespace placescope {
 
@@ -16,19 +17,33 @@ std::optional<int64_t> parseMicrosecondsToNs(std::string_view token)
 {
     while (!token.empty() && (token.front() == '"' || token.front() == ' '))
         token.remove_prefix(1);
-    // raw tokens run up to the next structural character: keep the number's own characters
+    // raw tokens run up to the next structural character: keep the number's own characters (one pass that
+    // also notes the dot and an exponent: this runs twice per event)
     size_t length = 0;
-    while (length < token.size()
-           && ((token[length] >= '0' && token[length] <= '9') || token[length] == '.' || token[length] == '-'
-               || token[length] == '+' || token[length] == 'e' || token[length] == 'E'))
-        ++length;
+    size_t dot = std::string_view::npos;
+    bool exponent = false;
+    for (; length < token.size(); ++length) {
+        char c = token[length];
+        if (c >= '0' && c <= '9')
+            continue;
+        if (c == '.') {
+            if (dot == std::string_view::npos)
+                dot = length;
+        } else if (c == 'e' || c == 'E')
+            exponent = true;
+        else if (c != '-' && c != '+')
+            break;
+    }
     token = token.substr(0, length);
     bool negative = !token.empty() && token.front() == '-';
-    if (negative)
+    if (negative) {
         token.remove_prefix(1);
+        if (dot != std::string_view::npos)
+            --dot;
+    }
     if (token.empty() || token.size() > 40)
         return std::nullopt;
-    if (token.find_first_of("eE") != std::string_view::npos) {
+    if (exponent) {
         double value = 0;
         auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
         if (ec != std::errc() || ptr != token.data() + token.size() || !(value * 1000.0 < 9.2e18))
@@ -36,7 +51,6 @@ std::optional<int64_t> parseMicrosecondsToNs(std::string_view token)
         int64_t ns = static_cast<int64_t>(value * 1000.0 + 0.5);
         return negative ? -ns : ns;
     }
-    size_t dot = token.find('.');
     std::string_view whole = token.substr(0, dot);
     std::string_view frac = dot == std::string_view::npos ? std::string_view() : token.substr(dot + 1);
     if (whole.empty() || whole.size() > 16) // int64 ns holds up to 9.2e15 us
@@ -249,20 +263,37 @@ KinetoEventMapper::Id KinetoEventMapper::readId(ondemand::value value, bool isTi
 
 void KinetoEventMapper::addEvent(std::string_view json, bool suspect)
 {
-    ++m_eventsSeen;
-    if (suspect)
-        problem("kineto.resynchronized", json.substr(0, 200));
-    if (!simdjson::validate_utf8(json.data(), json.size())) {
-        problem("kineto.invalid_utf8", json.substr(0, 200));
-        m_cleaned = repairKinetoUtf8(json);
-        json = m_cleaned;
-    }
     m_buffer.resize(json.size() + SIMDJSON_PADDING);
     std::memcpy(m_buffer.data(), json.data(), json.size());
     std::memset(m_buffer.data() + json.size(), 0, SIMDJSON_PADDING);
+    addPaddedEvent(std::string_view(m_buffer.data(), json.size()), suspect);
+}
+
+void KinetoEventMapper::addPaddedEvent(std::string_view json, bool suspect)
+{
+    ++m_eventsSeen;
+    if (suspect)
+        problem("kineto.resynchronized", json.substr(0, 200));
+    parseAndMap(json.data(), json.size(), json.size() + SIMDJSON_PADDING, json);
+}
+
+void KinetoEventMapper::parseAndMap(const char* data, size_t size, size_t capacity, std::string_view json)
+{
     ondemand::document doc;
     ondemand::object object;
-    if (m_parser.iterate(m_buffer.data(), json.size(), m_buffer.size()).get(doc) || doc.get_object().get(object)) {
+    // simdjson validates UTF-8 while indexing the record, so a record it accepts is valid and is not scanned a
+    // second time (nearly all are). A rejected one may be rejected for another reason first (an unclosed
+    // string): check it, and repair and retry it as before.
+    error_code error = m_parser.iterate(data, size, capacity).get(doc);
+    if (error && !isValidUtf8(json)) {
+        problem("kineto.invalid_utf8", json.substr(0, 200));
+        m_cleaned = repairKinetoUtf8(json);
+        m_cleaned.append(SIMDJSON_PADDING, '\0');
+        size_t cleanedSize = m_cleaned.size() - SIMDJSON_PADDING;
+        error = m_parser.iterate(m_cleaned.data(), cleanedSize, m_cleaned.size()).get(doc);
+        json = std::string_view(m_cleaned.data(), cleanedSize);
+    }
+    if (error || doc.get_object().get(object)) {
         problem("kineto.bad_json_record", json.substr(0, 200));
         return;
     }
@@ -424,7 +455,7 @@ void KinetoEventMapper::mapEvent(ondemand::object& object)
         } else
             point.globalTid = globalTid(pid.value, tid.value);
         if (auto flow = m_flows.add(cat, *flowId, ph == "s", point))
-            m_writer.add(*flow);
+            m_writer.add(std::move(*flow));
         return;
     }
     if (ph == "i" || ph == "I") {
@@ -439,7 +470,7 @@ void KinetoEventMapper::mapEvent(ondemand::object& object)
             memory.bytes = a.bytes.value_or(0);
             memory.totalAllocated = a.totalAllocated;
             memory.totalReserved = a.totalReserved;
-            m_writer.add(memory);
+            m_writer.add(std::move(memory));
         }
         return;
     }
@@ -475,7 +506,7 @@ void KinetoEventMapper::mapEvent(ondemand::object& object)
         if (k.start < lastEnd)
             problem("kineto.overlapping_kernels", name);
         lastEnd = std::max(lastEnd, end);
-        m_writer.add(k);
+        m_writer.add(std::move(k));
     } else if (isOneOf(cat, { "gpu_memcpy", "Memcpy" })) {
         MemcpyEvent c;
         c.start = *start;
@@ -487,7 +518,7 @@ void KinetoEventMapper::mapEvent(ondemand::object& object)
         c.globalPid = ownerGlobalPid();
         c.bytes = a.bytes.value_or(0);
         parseCopyName(name, c);
-        m_writer.add(c);
+        m_writer.add(std::move(c));
     } else if (isOneOf(cat, { "gpu_memset", "Memset" })) {
         MemsetEvent m;
         m.start = *start;
@@ -502,7 +533,7 @@ void KinetoEventMapper::mapEvent(ondemand::object& object)
         if (open != std::string_view::npos && close != std::string_view::npos && open < close)
             if (auto kind = memKindFromLabel(name.substr(open + 1, close - open - 1)))
                 m.memKind = static_cast<int64_t>(*kind);
-        m_writer.add(m);
+        m_writer.add(std::move(m));
     } else if (isOneOf(cat, { "cuda_runtime", "cuda_driver", "Runtime" })) {
         noteHostThread(pid.value, tid.value);
         RuntimeEvent r;
@@ -512,7 +543,7 @@ void KinetoEventMapper::mapEvent(ondemand::object& object)
         r.globalTid = globalTid(pid.value, tid.value);
         r.correlationId = a.correlation;
         r.name = std::string(name);
-        m_writer.add(r);
+        m_writer.add(std::move(r));
         if (a.correlation && a.externalId)
             m_writer.add(ExternalCorrelation { *a.correlation, *a.externalId, globalPid(pid.value), 0 });
     } else if (cat == "cuda_sync") {
@@ -525,7 +556,7 @@ void KinetoEventMapper::mapEvent(ondemand::object& object)
         s.correlationId = a.correlation;
         s.globalPid = ownerGlobalPid();
         s.syncType = syncTypeFromKind(a.syncKind.empty() ? name : a.syncKind);
-        m_writer.add(s);
+        m_writer.add(std::move(s));
     } else if (isOneOf(cat, { "cpu_op", "user_annotation", "python_function", "Operator", "Python" })) {
         noteHostThread(pid.value, tid.value);
         FrameworkOp op;
@@ -545,7 +576,7 @@ void KinetoEventMapper::mapEvent(ondemand::object& object)
         op.inputDims = std::string(a.inputDims);
         op.inputTypes = std::string(a.inputTypes);
         op.inputStrides = std::string(a.inputStrides);
-        m_writer.add(op);
+        m_writer.add(std::move(op));
         if (name.rfind("ProfilerStep#", 0) == 0) {
             int64_t step = 0;
             std::string_view digits = name.substr(13);
@@ -559,7 +590,7 @@ void KinetoEventMapper::mapEvent(ondemand::object& object)
         n.start = *start;
         n.end = end;
         n.text = std::string(name);
-        m_writer.add(n);
+        m_writer.add(std::move(n));
     } else {
         problem("kineto.unknown_category", cat);
     }

@@ -39,6 +39,8 @@ public:
     KinetoEventMapper(TraceWriter& writer, int inputIndex);
 
     void addEvent(std::string_view json, bool suspect);
+    // The same for text followed by at least SIMDJSON_PADDING readable bytes: parsed in place, without a copy.
+    void addPaddedEvent(std::string_view json, bool suspect);
     // Writes what depends on the whole input (processes and threads with their names and rank, unpaired flows).
     void finish(std::optional<int64_t> rank, const std::string& hostname);
     uint64_t eventsSeen() const { return m_eventsSeen; }
@@ -50,6 +52,7 @@ private:
         bool isString = false;
     };
     struct Args;
+    void parseAndMap(const char* data, size_t size, size_t capacity, std::string_view json);
     void mapEvent(simdjson::ondemand::object& object);
     bool parseArgs(simdjson::ondemand::value value, Args& args);
     Id readId(simdjson::ondemand::value value, bool isTid);

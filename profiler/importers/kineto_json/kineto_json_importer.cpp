@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Kineto (PyTorch profiler) JSON importer: streams the file (plain or gzip) through JsonEventSplitter, parses
-// each event with simdjson on-demand (KinetoEventMapper) and the small top-level members (deviceProperties,
-// distributedInfo, versions) with the simdjson DOM. Memory: one read chunk plus the largest event.
+// Kineto (PyTorch profiler) JSON importer: streams the file (plain or gzip) through JsonEventSplitter on a
+// reader thread (EventBatchReader), parses each event with simdjson on-demand (KinetoEventMapper) and the small
+// top-level members (deviceProperties, distributedInfo, versions) with the simdjson DOM. Memory: a few batches
+// of events plus the largest event.
 #include "profiler/importers/common/byte_source.h"
 #include "profiler/importers/importer.h"
-#include "profiler/importers/kineto_json/json_event_splitter.h"
+#include "profiler/importers/kineto_json/event_batch_reader.h"
 #include "profiler/importers/kineto_json/kineto_event_mapper.h"
 #include "profiler/importers/kineto_json/kineto_problems.h"
 #include "profiler/store/trace_writer.h"
@@ -16,9 +17,6 @@
 
 namespace placescope {
 namespace {
-
-constexpr size_t kChunkBytes = 4 << 20;
-constexpr size_t kMaxEventBytes = 256u << 20; // one event larger than this is not a trace we can read
 
 struct TopLevel
 {
@@ -145,39 +143,36 @@ Status importKinetoJson(const std::string& path, TraceWriter& writer, const Impo
     TopLevel top;
     simdjson::dom::parser domParser;
     std::string metaSuffix = options.inputIndex == 0 ? std::string() : "_" + std::to_string(options.inputIndex);
-    bool eventTooLarge = false;
-    JsonEventSplitter splitter(JsonEventSplitter::Handler {
-        [&](std::string_view key, std::string_view raw) { readTopLevel(key, raw, writer, top, domParser, metaSuffix); },
-        [&](std::string_view event, bool suspect) { mapper.addEvent(event, suspect); } });
-    std::vector<char> chunk(kChunkBytes);
+    // Decompression and splitting run on the reader's thread; this one parses and maps (and the writer's
+    // thread inserts), so the three overlap.
+    EventBatchReader reader(std::move(source));
     uint64_t lastProgress = 0;
     for (;;) {
-        PLACESCOPE_ASSIGN_OR_RETURN(size_t n, source->read(chunk.data(), chunk.size()));
-        if (n == 0)
+        PLACESCOPE_ASSIGN_OR_RETURN(std::unique_ptr<EventBatch> batch, reader.next());
+        if (batch->items.empty())
             break;
-        if (!splitter.feed(std::string_view(chunk.data(), n)))
-            return Status::error("not a PyTorch profiler trace (the file is not a JSON object or array)");
-        if (splitter.bufferedBytes() > kMaxEventBytes) {
-            eventTooLarge = true;
-            break;
+        for (const EventBatch::Item& item : batch->items) {
+            if (item.isEvent)
+                mapper.addPaddedEvent(batch->value(item), item.suspect);
+            else
+                readTopLevel(batch->key(item), batch->value(item), writer, top, domParser, metaSuffix);
         }
         if (options.cancel && options.cancel->isCancelled())
             return Status::error("import cancelled");
-        if (options.progress && source->fileBytesRead() - lastProgress > source->fileBytes() / 200) {
-            lastProgress = source->fileBytesRead();
-            options.progress(lastProgress, source->fileBytes());
+        if (options.progress && batch->fileBytesRead - lastProgress > reader.fileBytes() / 200) {
+            lastProgress = batch->fileBytesRead;
+            options.progress(lastProgress, reader.fileBytes());
         }
     }
-    if (eventTooLarge)
+    const EventStreamEnd& end = reader.end();
+    if (end.eventTooLarge)
         return Status::error("not a PyTorch profiler trace (a single value is larger than 256 MB)");
-    if (!splitter.sawTraceEvents())
-        return Status::error(source->contentBytesRead() == 0
-                                 ? std::string("empty file")
-                                 : std::string("not a PyTorch profiler trace (no traceEvents array)"));
-    if (!splitter.finish())
+    if (!end.sawTraceEvents)
+        return Status::error(end.contentBytes == 0 ? std::string("empty file")
+                                                   : std::string("not a PyTorch profiler trace (no traceEvents array)"));
+    if (!end.closed)
         writer.countProblem(kinetoProblem("kineto.truncated_json").kind, ProblemSeverity::DataLoss,
-                            kinetoProblem("kineto.truncated_json").help,
-                            std::to_string(splitter.eventCount()) + " events read");
+                            kinetoProblem("kineto.truncated_json").help, std::to_string(end.events) + " events read");
     std::optional<int64_t> rank = options.rank ? options.rank : top.rank;
     if (!rank && options.inputCount > 1)
         rank = options.inputIndex;
@@ -190,7 +185,7 @@ Status importKinetoJson(const std::string& path, TraceWriter& writer, const Impo
     if (rank)
         writer.setMeta("rank" + metaSuffix, std::to_string(*rank));
     if (options.progress)
-        options.progress(source->fileBytes(), source->fileBytes());
+        options.progress(reader.fileBytes(), reader.fileBytes());
     return writer.flush();
 }
 

@@ -98,6 +98,23 @@ TEST(KinetoImporter, PitfallsAreCountedAndImportGoesOn)
     std::filesystem::remove(out);
 }
 
+TEST(KinetoImporter, InvalidUtf8IsCountedAlsoInARecordThatIsBadJson)
+{
+    // An unescaped quote leaves the record's last string open at the newline: simdjson reports that before the
+    // bad byte, and the invalid UTF-8 must still be counted (the importer once relied on simdjson's error alone
+    // and lost it). The next line is read intact.
+    std::string json = "{\"traceEvents\": [\n{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\xff\",\"x\":\"open\n"
+                       ",{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":1}\n]}";
+    std::string out = (tempDir() / "utf8_bad_json.sqlite").string();
+    auto summary = importTraces({ writeFile("utf8_bad_json.json", json) }, out, {});
+    ASSERT_TRUE(summary.isOk()) << summary.status().message();
+    EXPECT_EQ(queryInt(out, "SELECT count FROM PS_PROBLEMS WHERE kind = 'kineto.invalid_utf8'"), 1);
+    EXPECT_EQ(queryInt(out, "SELECT count FROM PS_PROBLEMS WHERE kind = 'kineto.bad_json_record'"), 1);
+    EXPECT_EQ(queryInt(out, "SELECT count FROM PS_PROBLEMS WHERE kind = 'kineto.resynchronized'"), 1);
+    EXPECT_EQ(queryInt(out, "SELECT COUNT(*) FROM PS_FRAMEWORK_OPS"), 1);
+    std::filesystem::remove(out);
+}
+
 TEST(KinetoImporter, StrayClosersInTheEventListAreBadRecordsNotAHang)
 {
     // Found by the pitfall fixture above: a '}' where an event should start once sent the splitter round

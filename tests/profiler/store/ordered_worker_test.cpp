@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <memory>
+#include <string>
 #include <chrono>
 #include <filesystem>
 #include <thread>
@@ -38,6 +40,29 @@ TEST(OrderedWorkerTest, DrainWaitsForASlowTask)
     });
     worker.drain();
     EXPECT_TRUE(done);
+}
+
+// Tasks live in the batch's own storage: each must run once with what it captured intact (large captures
+// included, which do not fit a storage block) and be destroyed after it ran.
+TEST(OrderedWorkerTest, TasksKeepTheirCapturesAndAreDestroyedAfterRunning)
+{
+    auto token = std::make_shared<int>(0);
+    std::string sum;
+    {
+        OrderedWorker worker(5, 2);
+        for (int i = 0; i < 300; ++i) {
+            std::string text(static_cast<size_t>(i % 40), static_cast<char>('a' + i % 26)); // heap beyond 15
+            worker.post([token, text, &sum] { sum += text.empty() ? '-' : text.back(); });
+        }
+        std::vector<char> big(200 * 1024, 'z');
+        worker.post([token, big = std::move(big), &sum] { sum += big.back(); });
+        worker.drain();
+        EXPECT_EQ(token.use_count(), 1) << "tasks not destroyed after they ran";
+    }
+    ASSERT_EQ(sum.size(), 301u);
+    EXPECT_EQ(sum[0], '-');
+    EXPECT_EQ(sum[1], 'b');
+    EXPECT_EQ(sum[300], 'z');
 }
 
 // Same events through a direct and a background writer: the two files hold the same rows and string ids.

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+// EventBatchReader: reads a Kineto file (ByteSource: plain or gzip) and cuts it with JsonEventSplitter on a
+// thread of its own, handing the raw events and top-level members to the importing thread in batches. So
+// decompression and scanning overlap with parsing and mapping; a bounded queue keeps memory at a few batches
+// however large the file is. Items arrive in file order; each event's text is followed by SIMDJSON_PADDING
+// bytes of the batch buffer, so the parser can read it in place.
+// One consumer thread calls next() until it returns an empty batch or an error.
+#pragma once
+
+#include "profiler/base/status.h"
+#include "profiler/importers/common/byte_source.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+namespace placescope {
+
+struct EventBatch
+{
+    struct Item
+    {
+        uint32_t keyOffset = 0, keySize = 0; // top-level member name; empty for an event
+        uint32_t textOffset = 0, textSize = 0;
+        bool isEvent = true;
+        bool suspect = false;
+    };
+    std::string text; // keys and values back to back, each value followed by padding
+    std::vector<Item> items;
+    uint64_t fileBytesRead = 0; // compressed bytes consumed when the batch was closed, for progress
+
+    std::string_view key(const Item& item) const { return std::string_view(text).substr(item.keyOffset, item.keySize); }
+    std::string_view value(const Item& item) const
+    {
+        return std::string_view(text).substr(item.textOffset, item.textSize);
+    }
+};
+
+// What the reader found at the end of the input (valid once next() returned an empty batch).
+struct EventStreamEnd
+{
+    bool sawTraceEvents = false;
+    bool closed = false;         // the top-level value was closed
+    bool eventTooLarge = false;  // one value was larger than the limit: reading stopped
+    uint64_t contentBytes = 0;   // uncompressed bytes read
+    uint64_t events = 0;
+};
+
+class EventBatchReader
+{
+public:
+    // Starts reading `source` at once.
+    explicit EventBatchReader(std::unique_ptr<ByteSource> source);
+    ~EventBatchReader(); // stops the reading thread
+    EventBatchReader(const EventBatchReader&) = delete;
+    EventBatchReader& operator=(const EventBatchReader&) = delete;
+
+    // The next batch in file order; an empty batch at the end of the input. An error when the input cannot be
+    // read (corrupt or truncated gzip) or is not a JSON object or array.
+    Result<std::unique_ptr<EventBatch>> next();
+    const EventStreamEnd& end() const { return m_end; }
+    uint64_t fileBytes() const { return m_fileBytes; }
+
+private:
+    void readAll();
+    void publish(std::unique_ptr<EventBatch> batch);
+
+    std::unique_ptr<ByteSource> m_source;
+    uint64_t m_fileBytes = 0;
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    std::deque<std::unique_ptr<EventBatch>> m_queue;
+    bool m_finished = false; // the reading thread has published its last batch
+    Status m_error;
+    EventStreamEnd m_end;
+    std::atomic<bool> m_stop = false;
+    std::thread m_thread;
+};
+
+} // namespace placescope
