@@ -12,11 +12,14 @@
 #include "placement/cost/placement_model.h"
 #include "placement/engine/planner.h"
 #include "placement/engine/problem_file.h"
+#include "placement/findings/step_detector.h"
+#include "placement/findings/trace_data.h"
 #include "placement/graph/model_loader.h"
 #include "placement/layout/layout_pass.h"
 #include "placement/proposal/byte_size.h"
 #include "placement/proposal/layout_facts.h"
 #include "placement/proposal/model_proposal.h"
+#include "profiler/store/trace_file.h"
 
 #include <algorithm>
 #include <cmath>
@@ -153,6 +156,23 @@ std::optional<double> measuredStepUs(const ModelGraph& model, int* measuredOps)
     return total;
 }
 
+// The measured step of the trace: the mean of the steps the findings' step detector finds (recorded steps,
+// step-like annotations or a repeating kernel pattern); nothing when it only sees the whole trace.
+std::optional<double> detectedStepUs(const std::string& tracePath, std::string* note)
+{
+    auto db = openTrace(tracePath);
+    if (!db.isOk())
+        return std::nullopt;
+    auto trace = TraceData::load(*db);
+    if (!trace.isOk())
+        return std::nullopt;
+    const StepSet steps = detectSteps(*trace);
+    if (steps.source == StepSet::Source::WholeTrace || steps.count() == 0)
+        return std::nullopt;
+    *note = "mean of " + std::to_string(steps.count()) + " steps in the trace (" + steps.description + ")";
+    return static_cast<double>(steps.totalNs()) / 1000.0 / static_cast<double>(steps.count());
+}
+
 Result<LayoutFacts> layoutFacts(const PlaceOptions& options, std::vector<std::string>& notes)
 {
     PLACESCOPE_ASSIGN_OR_RETURN(DeviceTable table, DeviceTable::builtin());
@@ -219,11 +239,14 @@ int runModel(const PlaceOptions& options)
     const std::vector<int> devices = deviceOfModelOps(*model, *placement, proposal->assignment);
     const LayoutResult layout = runLayoutPass(*model, devices, *capabilities, *facts);
     if (!options.tracePath.empty()) {
+        context.measuredStepUs = detectedStepUs(options.tracePath, &context.measuredNote);
         int measuredOps = 0;
-        context.measuredStepUs = measuredStepUs(*model, &measuredOps);
-        context.measuredNote = context.measuredStepUs
-            ? "sum of the trace's times of " + std::to_string(measuredOps) + " linked ops"
-            : "the trace links no op of this model to what it ran";
+        if (!context.measuredStepUs)
+            context.measuredStepUs = measuredStepUs(*model, &measuredOps);
+        if (measuredOps > 0)
+            context.measuredNote = "sum of the trace's times of " + std::to_string(measuredOps) + " linked ops";
+        else if (!context.measuredStepUs)
+            context.measuredNote = "the trace shows no steps and links no op of this model to what it ran";
     }
     const ModelProposal result = buildModelProposal(*model, *placement, *proposal, layout, context);
     const std::string json = options.json || !options.outputPath.empty() ? modelProposalJson(result) : std::string();

@@ -185,3 +185,27 @@ TEST(PlaceModelCliTest, BadInputsFailWithOneLine)
 
 } // namespace
 } // namespace placescope
+
+namespace placescope {
+namespace {
+
+// With --trace, the proposal sits next to the measured step: the mean of the trace's steps (the bundled
+// ResNet-50 capture has three NVTX ranges 'step 0'..'step 2', ~36 ms each on an H100).
+TEST(PlaceModelCliTest, MeasuredStepComesFromTheTracesSteps)
+{
+    const std::string trace = ::testing::TempDir() + "/place_sample.sqlite";
+    {
+        std::ifstream in(std::string(PLACESCOPE_SOURCE_DIR) + "/resources/samples/resnet50_train_3steps.sqlite",
+            std::ios::binary);
+        std::ofstream out(trace, std::ios::binary);
+        out << in.rdbuf(); // a copy: opening a WAL trace writes -shm/-wal files next to it
+    }
+    nlohmann::json proposal
+        = placeJson("--model " + model("light_resnet50.onnx") + " --trace " + trace + " --gpu from-trace");
+    ASSERT_TRUE(proposal["measured_step_us"].is_number()) << proposal.dump().substr(0, 400);
+    EXPECT_GT(proposal["measured_step_us"].get<double>(), 20000.0);
+    EXPECT_LT(proposal["measured_step_us"].get<double>(), 60000.0);
+}
+
+} // namespace
+} // namespace placescope
