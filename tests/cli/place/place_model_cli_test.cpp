@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -38,9 +39,11 @@ bool exists(const std::string& path)
 
 CliRun runPlace(const std::string& args)
 {
-    const std::string dir = ::testing::TempDir();
-    const std::string outPath = dir + "/place_stdout.txt";
-    const std::string errPath = dir + "/place_stderr.txt";
+    // CTest runs these tests in parallel processes: each needs its own capture files.
+    const std::string prefix = ::testing::TempDir() + "/place_" + std::to_string(::getpid()) + "_"
+        + ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    const std::string outPath = prefix + "_stdout.txt";
+    const std::string errPath = prefix + "_stderr.txt";
     const std::string command = std::string(PLACESCOPE_BIN_DIR) + "/placescope place " + args + " >" + outPath
         + " 2>" + errPath;
     const int status = std::system(command.c_str());
