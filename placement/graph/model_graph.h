@@ -55,6 +55,10 @@ struct ModelOp
     double measuredGpuUs = -1;
     double measuredCpuUs = -1;
     std::string measuredDevice;
+    // Which framework-op occurrence of the trace this op is ("trace-ops" graphs; -1 otherwise): its start and
+    // thread as the trace records them, so a viewer can go from the node to the event and back.
+    int64_t traceStartNs = -1;
+    int64_t traceGlobalTid = -1;
 };
 
 struct ModelGraph

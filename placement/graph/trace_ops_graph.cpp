@@ -409,6 +409,8 @@ Result<ModelGraph> modelGraphFromTrace(const std::string& tracePath)
             op.type = trace.name(top.range->nameId);
             op.name = op.type + "#" + std::to_string(typeCount[op.type]++);
             op.scope = top.scope;
+            op.traceStartNs = top.range->startNs;
+            op.traceGlobalTid = top.range->globalTid;
             // An op that launched GPU work spent its host time dispatching, which says nothing about what it
             // would cost computed on the CPU: only ops that ran on the host get a measured CPU time.
             const double hostUs = static_cast<double>(top.range->endNs - top.range->startNs) / 1000.0;

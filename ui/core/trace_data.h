@@ -38,6 +38,7 @@ struct Lane
     Group group = Group::Host;
     std::string title;
     int64_t sortKey = 0;
+    int64_t globalTid = -1; // host lanes: the thread (PS_THREADS globalTid), to find an event by thread and start
     std::vector<LaneRow> rows;
     size_t eventCount() const;
 };

@@ -51,6 +51,7 @@ struct PendingLane
     std::string title;
     int64_t sortKey;
     std::vector<PendingEvent> events;
+    int64_t globalTid = -1;
 };
 
 class Loader
@@ -164,6 +165,7 @@ public:
             lane.group = pending.group;
             lane.title = pending.title;
             lane.sortKey = pending.sortKey;
+            lane.globalTid = pending.globalTid;
             buildRows(pending.events, lane);
             for (const auto& row : lane.rows) {
                 first = std::min(first, row.startNs.front());
@@ -196,7 +198,7 @@ private:
             if (gpu != m_gpuName.end() && !gpu->second.empty())
                 title += " (" + gpu->second + ")";
             it = m_lanes.emplace(key, PendingLane { Lane::Group::Device, title + " stream " + std::to_string(stream),
-                                                    device * 1'000'000 + stream, {} }).first;
+                                                    device * 1'000'000 + stream, {}, -1 }).first;
         }
         return it->second;
     }
@@ -208,7 +210,7 @@ private:
             auto named = m_threadTitle.find(tid);
             std::string title = named != m_threadTitle.end() ? named->second : "thread " + std::to_string(tid & 0xffffff);
             it = m_lanes.emplace(key, PendingLane { Lane::Group::Host, title + " " + suffix,
-                                                    tid * 8 + static_cast<int64_t>(kind), {} }).first;
+                                                    tid * 8 + static_cast<int64_t>(kind), {}, tid }).first;
         }
         return it->second;
     }

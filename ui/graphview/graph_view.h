@@ -64,6 +64,8 @@ public:
     // Scrolls so that a node is in the middle of the view (--select-op, screenshots).
     void centerOnNode(int node);
     int selectedModelOp() const;
+    // The model shown (null before one is read).
+    const ModelGraph* model() const { return m_model.get(); }
 
 signals:
     void layoutFinished(bool ok);

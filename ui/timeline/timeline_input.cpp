@@ -119,6 +119,11 @@ QString TimelineView::describe(const EventRef& ref) const
 void TimelineView::selectEvent(const EventRef& ref, bool reveal)
 {
     m_selected = ref;
+    // A framework op's launches are found once here, not on every paint.
+    m_flows = launchedWork(ref);
+    m_linked.clear();
+    for (const auto& flow : m_flows)
+        m_linked.push_back(flow.second);
     if (reveal) {
         const LaneRow& row = m_trace->lanes[static_cast<size_t>(ref.lane)].rows[static_cast<size_t>(ref.row)];
         const int64_t center = (row.startNs[ref.index] + row.endNs[ref.index]) / 2;

@@ -51,6 +51,8 @@ void TimelineView::setTrace(std::shared_ptr<const LoadedTrace> trace)
 {
     m_trace = std::move(trace);
     m_selected.reset();
+    m_flows.clear();
+    m_linked.clear();
     m_hasRange = false;
     zoomToFit();
     updateScrollBar();
@@ -301,7 +303,30 @@ void TimelineView::drawFlow(QPainter& painter)
     const LaneRow& row = m_trace->lanes[static_cast<size_t>(m_selected->lane)].rows[static_cast<size_t>(m_selected->row)];
     const uint32_t correlation = row.correlationId[m_selected->index];
     const EventKind kind = row.kind[m_selected->index];
-    if (correlation == 0 || kind == EventKind::FrameworkOp)
+    if (kind == EventKind::FrameworkOp) {
+        // Every launch of the op: a flow from the runtime call to its device event, which is outlined too.
+        auto centre = [&](const EventRef& ref) {
+            const LaneRow& of = m_trace->lanes[static_cast<size_t>(ref.lane)].rows[static_cast<size_t>(ref.row)];
+            return QPointF(kHeaderWidth + m_axis.xForTime(of.startNs[ref.index]),
+                           laneTop(ref.lane) + ref.row * kRowHeight + kRowHeight / 2);
+        };
+        painter.setClipRect(QRectF(kHeaderWidth, kRulerHeight, plotWidth(), height() - kRulerHeight));
+        painter.setBrush(Qt::NoBrush);
+        for (const EventRef& linked : m_linked) {
+            const LaneRow& of = m_trace->lanes[static_cast<size_t>(linked.lane)].rows[static_cast<size_t>(linked.row)];
+            const double x0 = kHeaderWidth + m_axis.xForTime(of.startNs[linked.index]);
+            const double x1 = kHeaderWidth + m_axis.xForTime(of.endNs[linked.index]);
+            painter.setPen(QPen(QColor(220, 60, 60), 2));
+            painter.drawRect(QRectF(x0, laneTop(linked.lane) + linked.row * kRowHeight, std::max(2.0, x1 - x0), kRowHeight));
+        }
+        for (const auto& [call, launched] : m_flows) {
+            painter.setPen(QPen(QColor(220, 60, 60), 1.5));
+            painter.drawLine(centre(call), centre(launched));
+        }
+        painter.setClipping(false);
+        return;
+    }
+    if (correlation == 0)
         return;
     const bool fromHost = kind == EventKind::Runtime;
     for (size_t l = 0; l < m_trace->lanes.size(); ++l) {

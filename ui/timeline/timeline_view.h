@@ -9,6 +9,8 @@
 
 #include <memory>
 #include <optional>
+#include <utility>
+#include <vector>
 
 class QScrollBar;
 
@@ -49,6 +51,19 @@ public:
     // Search by name (case-insensitive substring) from the selection; forward or back. False when none.
     bool findNext(const QString& text, bool forward);
     QString rangeSummary() const;
+
+    // Links between a framework op and the GPU work it launched (ui/timeline/timeline_links.cpp).
+    // The event of a host thread's lane of the given kind that starts at startNs; none when absent.
+    std::optional<EventRef> findHostEvent(int64_t globalTid, EventKind kind, int64_t startNs) const;
+    // The framework ops around an event, outermost first: for a framework op, itself and the ops around it;
+    // for a runtime call, the ops on its thread around its start; for a kernel, memcpy or memset, those of the
+    // runtime call that launched it (same correlation id).
+    std::vector<EventRef> enclosingFrameworkOps(const EventRef& ref) const;
+    // What a framework op launched: pairs of (runtime call inside the op on its thread, device event with that
+    // call's correlation id). Empty for other kinds.
+    std::vector<std::pair<EventRef, EventRef>> launchedWork(const EventRef& op) const;
+    // The device events marked with the selection: the kernels a selected framework op launched.
+    const std::vector<EventRef>& linkedEvents() const { return m_linked; }
     // Stats of the last paint, for the bench and tests.
     size_t lastDrawItemCount() const { return m_lastDrawItems; }
     static constexpr int kHeaderWidth = 220;
@@ -96,6 +111,8 @@ private:
     std::vector<DrawItem> m_items; // reused between paints
     size_t m_lastDrawItems = 0;
     std::optional<EventRef> m_selected;
+    std::vector<std::pair<EventRef, EventRef>> m_flows; // launches of the selected framework op, drawn as flows
+    std::vector<EventRef> m_linked;                     // their device events, outlined
     std::optional<QPoint> m_dragFrom;
     bool m_rangeDrag = false;
     bool m_dragPredicted = false; // the drag pans the predicted lanes' axis

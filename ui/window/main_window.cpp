@@ -75,11 +75,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_tempDir(std::ma
     graphDock->setWidget(m_graphView);
     addDockWidget(Qt::RightDockWidgetArea, graphDock);
     tabifyDockWidget(findChild<QDockWidget*>("dock_" + tr("Findings")), graphDock);
-    connect(m_graphView, &GraphView::nodeSelected, this, [this](const QString& opType) {
-        if (!m_timeline->findNext(opType, true))
-            m_status->setText(tr("No timeline event named like '%1'").arg(opType));
-    });
-    connect(m_timeline, &TimelineView::eventSelected, m_graphView, [this](const QString& name) { m_graphView->selectByName(name); });
+    connect(m_graphView, &GraphView::nodeSelected, this, &MainWindow::selectTimelineForNode);
+    connect(m_timeline, &TimelineView::eventSelected, this, &MainWindow::selectNodeForEvent);
     connect(m_graphView, &GraphView::layoutFinished, this, [this](bool ok) {
         m_status->setText(ok ? tr("Op graph: %1 nodes laid out").arg(m_graphView->nodeCount())
                              : tr("Op graph: %1").arg(m_graphView->lastError()));

@@ -68,6 +68,10 @@ private:
     void buildPlacementDock();
     void onPlanChanged();
     void setMeasuredStep(const OpenResult& result);
+    // Graph <-> timeline selection (ui/window/selection_sync.cpp): exact for ops of a trace-ops graph, by name
+    // otherwise.
+    void selectTimelineForNode(const QString& opType);
+    void selectNodeForEvent(const QString& description);
 
     TimelineView* m_timeline = nullptr;
     GraphView* m_graphView = nullptr;

@@ -4,11 +4,15 @@
 #include "placement/graph/trace_ops_graph.h"
 
 #include "graph_test_files.h"
+#include "placement/findings/trace_data.h"
 #include "profiler/importers/importer.h"
+#include "profiler/store/trace_file.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
+#include <utility>
 
 namespace placescope {
 namespace {
@@ -84,6 +88,43 @@ TEST_F(AlexNetTrace, OpsChainInProgramOrder)
     const bool hasOutput = std::any_of(graph->values.begin(), graph->values.end(),
                                        [](const ModelValue& value) { return value.isGraphOutput; });
     EXPECT_TRUE(hasOutput);
+}
+
+TEST_F(AlexNetTrace, EachOpNamesItsOccurrenceInsideTheChosenPass)
+{
+    auto graph = modelGraphFromTrace(s_trace->path());
+    ASSERT_TRUE(graph) << graph.status().message();
+    auto db = openTrace(s_trace->path(), TraceAccess::ReadOnly);
+    ASSERT_TRUE(db) << db.status().message();
+    auto trace = TraceData::load(*db);
+    ASSERT_TRUE(trace) << trace.status().message();
+    // The chosen pass is one of the benchmark's annotated passes ("[param|...|warmup|forward]", then
+    // "[param|...|measure|forward]", each with a nested one of the same name): the shortest one that holds the
+    // first op (which clears the cache, in a "[param|clear_cache]" inside the pass).
+    const ModelOp& front = graph->ops.front();
+    const HostRange* pass = nullptr;
+    for (const HostRange& range : trace->hostRanges)
+        if (range.category == "user_annotation" && range.globalTid == front.traceGlobalTid
+            && trace->name(range.nameId).find("|forward]") != std::string::npos
+            && range.startNs <= front.traceStartNs && front.traceStartNs < range.endNs
+            && (!pass || range.endNs - range.startNs < pass->endNs - pass->startNs))
+            pass = &range;
+    ASSERT_NE(pass, nullptr) << "the first op lies in no annotated pass";
+    // Of the two passes the step chooser takes the shorter, warm one.
+    EXPECT_NE(trace->name(pass->nameId).find("|measure|"), std::string::npos) << trace->name(pass->nameId);
+    std::set<std::pair<int64_t, int64_t>> occurrences;
+    for (const ModelOp& op : graph->ops) {
+        ASSERT_GE(op.traceStartNs, 0) << op.name;
+        EXPECT_GE(op.traceStartNs, pass->startNs) << op.name;
+        EXPECT_LT(op.traceStartNs, pass->endNs) << op.name;
+        EXPECT_TRUE(occurrences.insert({ op.traceGlobalTid, op.traceStartNs }).second) << op.name << " shares its occurrence";
+        // The occurrence is a framework op of that name on that thread at that time.
+        const bool recorded = std::any_of(trace->hostRanges.begin(), trace->hostRanges.end(), [&](const HostRange& range) {
+            return range.globalTid == op.traceGlobalTid && range.startNs == op.traceStartNs && range.category == "cpu_op"
+                && trace->name(range.nameId) == op.type;
+        });
+        EXPECT_TRUE(recorded) << op.name;
+    }
 }
 
 TEST(TraceOpsGraph, NonTracesAreOneLineErrors)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "placement/graph/model_graph.h"
 #include "ui/graph/graph_layout.h"
 #include "ui/graphview/graph_view.h"
 #include "ui/models/table_model.h"
@@ -17,9 +18,13 @@
 #include <QGraphicsScene>
 #include <QtTest>
 
+#include <algorithm>
 #include <set>
+#include <vector>
 
 using namespace placescope::ui;
+using placescope::ModelGraph;
+using placescope::ModelOp;
 
 namespace {
 const QString kNsysTrace = QString(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite";
@@ -235,6 +240,71 @@ private slots:
         QVERIFY(after && !(before && *after == *before));
         const LaneRow& row = window.timeline()->trace()->lanes[after->lane].rows[after->row];
         QVERIFY(QString::fromStdString(window.timeline()->trace()->names[row.nameIndex[after->index]]).contains("cudaLaunchKernel"));
+    }
+
+    void traceOpsGraphSyncsWithTheExactOccurrence()
+    {
+        // The AlexNet trace runs the forward pass twice (warmup, measured); its op graph holds one pass, so a
+        // name search would land on the warmup's conv while the exact sync must land on the graph's own one.
+        MainWindow window;
+        window.resize(1400, 800);
+        window.show();
+        window.openFile(QString(PLACESCOPE_DATA_DIR) + "/traces/hta_alexnet_a100_1rank.json.gz");
+        QVERIFY2(window.waitForOpen(120000), qPrintable(window.lastError()));
+        TimelineView* timeline = window.timeline();
+        QVERIFY(timeline->trace());
+        window.openModel(QString::fromStdString(timeline->trace()->path)); // the imported trace as a model
+        QVERIFY2(window.placementSession()->waitForPlan(120000), qPrintable(window.placementSession()->lastError()));
+        GraphView* graph = window.graphView();
+        QVERIFY2(graph->waitForLayout(120000), qPrintable(graph->lastError()));
+        const ModelGraph* model = graph->model();
+        QVERIFY(model && model->source == "trace-ops");
+        std::vector<int> convs;
+        for (size_t i = 0; i < model->ops.size(); ++i)
+            if (model->ops[i].type == "aten::conv2d")
+                convs.push_back(static_cast<int>(i));
+        QVERIFY(convs.size() >= 2);
+        const LoadedTrace& trace = *timeline->trace();
+        auto startOf = [&](const TimelineView::EventRef& ref) {
+            return trace.lanes[static_cast<size_t>(ref.lane)].rows[static_cast<size_t>(ref.row)].startNs[ref.index];
+        };
+        auto kindOf = [&](const TimelineView::EventRef& ref) {
+            return trace.lanes[static_cast<size_t>(ref.lane)].rows[static_cast<size_t>(ref.row)].kind[ref.index];
+        };
+
+        // Graph -> timeline: the node of the last conv selects that very op event and marks its kernels.
+        const ModelOp& last = model->ops[static_cast<size_t>(convs.back())];
+        QVERIFY(graph->selectModelOp(convs.back()));
+        emit graph->nodeSelected(QString::fromStdString(last.type)); // what a click on the node emits
+        auto selected = timeline->selectedEvent();
+        QVERIFY(selected);
+        QCOMPARE(startOf(*selected), last.traceStartNs);
+        QCOMPARE(trace.lanes[static_cast<size_t>(selected->lane)].globalTid, last.traceGlobalTid);
+        QCOMPARE(kindOf(*selected), EventKind::FrameworkOp);
+        QVERIFY(!timeline->linkedEvents().empty());
+        for (const TimelineView::EventRef& kernel : timeline->linkedEvents()) {
+            QCOMPARE(trace.lanes[static_cast<size_t>(kernel.lane)].group, Lane::Group::Device);
+            QVERIFY(startOf(kernel) >= last.traceStartNs); // launched by the op, so it runs after it starts
+        }
+        QCOMPARE(graph->selectedModelOp(), convs.back()); // the event's own sync keeps the node selected
+        timeline->repaint(); // draws the op's flows
+
+        // Timeline -> graph: a kernel of the first conv selects the first conv's node, not another conv's.
+        const ModelOp& first = model->ops[static_cast<size_t>(convs.front())];
+        auto firstEvent = timeline->findHostEvent(first.traceGlobalTid, EventKind::FrameworkOp, first.traceStartNs);
+        QVERIFY(firstEvent);
+        const auto launched = timeline->launchedWork(*firstEvent);
+        auto kernel = std::find_if(launched.begin(), launched.end(),
+                                   [&](const auto& flow) { return kindOf(flow.second) == EventKind::Kernel; });
+        QVERIFY(kernel != launched.end());
+        QVERIFY(graph->selectModelOp(convs.back()));
+        timeline->selectEvent(kernel->second, true);
+        QCOMPARE(graph->selectedModelOp(), convs.front());
+        // Its launching runtime call selects the same node.
+        QVERIFY(graph->selectModelOp(convs.back()));
+        QCOMPARE(kindOf(kernel->first), EventKind::Runtime);
+        timeline->selectEvent(kernel->first, false);
+        QCOMPARE(graph->selectedModelOp(), convs.front());
     }
 
     void screenshotIsNotBlank()
