@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "profiler/capture/activity_translator.h"
 
+#include <utility>
+
 namespace placescope::capture {
 namespace {
 
@@ -102,35 +104,35 @@ void ActivityTranslator::translate(const CUpti_Activity* record)
         if (!inWindow(event.start))
             return;
         event.demangledName = kernelName(r.name);
-        m_writer.add(event);
+        m_writer.add(std::move(event));
         break;
     }
     case CUPTI_ACTIVITY_KIND_MEMCPY: {
         MemcpyEvent event = memcpyEvent(*reinterpret_cast<const CUpti_ActivityMemcpy6*>(record), m_context);
         if (!inWindow(event.start))
             return;
-        m_writer.add(event);
+        m_writer.add(std::move(event));
         break;
     }
     case CUPTI_ACTIVITY_KIND_MEMCPY2: {
         MemcpyEvent event = peerMemcpyEvent(*reinterpret_cast<const CUpti_ActivityMemcpyPtoP4*>(record), m_context);
         if (!inWindow(event.start))
             return;
-        m_writer.add(event);
+        m_writer.add(std::move(event));
         break;
     }
     case CUPTI_ACTIVITY_KIND_MEMSET: {
         MemsetEvent event = memsetEvent(*reinterpret_cast<const CUpti_ActivityMemset4*>(record), m_context);
         if (!inWindow(event.start))
             return;
-        m_writer.add(event);
+        m_writer.add(std::move(event));
         break;
     }
     case CUPTI_ACTIVITY_KIND_MEMORY2: {
         GpuMemoryEvent event = gpuMemoryEvent(*reinterpret_cast<const CUpti_ActivityMemory4*>(record), m_context);
         if (!inWindow(event.start))
             return;
-        m_writer.add(event);
+        m_writer.add(std::move(event));
         break;
     }
     case CUPTI_ACTIVITY_KIND_RUNTIME:
@@ -141,7 +143,7 @@ void ActivityTranslator::translate(const CUpti_Activity* record)
             return;
         event.name = apiName(r.kind, r.cbid);
         noteThread(r.processId, r.threadId);
-        m_writer.add(event);
+        m_writer.add(std::move(event));
         break;
     }
     case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: {
@@ -153,7 +155,7 @@ void ActivityTranslator::translate(const CUpti_Activity* record)
             if (device != m_contextDevice.end())
                 event.deviceId = device->second;
         }
-        m_writer.add(event);
+        m_writer.add(std::move(event));
         break;
     }
     case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION:
@@ -164,7 +166,7 @@ void ActivityTranslator::translate(const CUpti_Activity* record)
         OverheadEvent event = overheadEvent(*reinterpret_cast<const CUpti_ActivityOverhead3*>(record), m_context);
         if (!inWindow(event.start))
             return;
-        m_writer.add(event);
+        m_writer.add(std::move(event));
         break;
     }
     case CUPTI_ACTIVITY_KIND_MARKER:
@@ -238,7 +240,7 @@ void ActivityTranslator::marker(const CUpti_ActivityMarker2& r)
     }
     if (!inWindow(event.start))
         return;
-    m_writer.add(event);
+    m_writer.add(std::move(event));
     ++m_rowsWritten;
 }
 

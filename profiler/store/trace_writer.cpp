@@ -505,8 +505,7 @@ Status TraceWriter::closePartial()
 
 Status TraceWriter::commit()
 {
-    settle();
-    m_worker.reset();
+    m_worker.reset(); // writes the queued rows, then stops: the rest of the commit is on this thread
     PLACESCOPE_RETURN_IF_ERROR(m_firstError);
     setMeta("created_at_utc", utcNowIso8601());
     PLACESCOPE_RETURN_IF_ERROR(writeProblemsAndMeta());

@@ -261,30 +261,17 @@ KinetoEventMapper::Id KinetoEventMapper::readId(ondemand::value value, bool isTi
     return { syntheticId("?"), true };
 }
 
-void KinetoEventMapper::addEvent(std::string_view json, bool suspect)
-{
-    m_buffer.resize(json.size() + SIMDJSON_PADDING);
-    std::memcpy(m_buffer.data(), json.data(), json.size());
-    std::memset(m_buffer.data() + json.size(), 0, SIMDJSON_PADDING);
-    addPaddedEvent(std::string_view(m_buffer.data(), json.size()), suspect);
-}
-
 void KinetoEventMapper::addPaddedEvent(std::string_view json, bool suspect)
 {
     ++m_eventsSeen;
     if (suspect)
         problem("kineto.resynchronized", json.substr(0, 200));
-    parseAndMap(json.data(), json.size(), json.size() + SIMDJSON_PADDING, json);
-}
-
-void KinetoEventMapper::parseAndMap(const char* data, size_t size, size_t capacity, std::string_view json)
-{
     ondemand::document doc;
     ondemand::object object;
     // simdjson validates UTF-8 while indexing the record, so a record it accepts is valid and is not scanned a
     // second time (nearly all are). A rejected one may be rejected for another reason first (an unclosed
     // string): check it, and repair and retry it as before.
-    error_code error = m_parser.iterate(data, size, capacity).get(doc);
+    error_code error = m_parser.iterate(json.data(), json.size(), json.size() + SIMDJSON_PADDING).get(doc);
     if (error && !isValidUtf8(json)) {
         problem("kineto.invalid_utf8", json.substr(0, 200));
         m_cleaned = repairKinetoUtf8(json);

@@ -38,8 +38,8 @@ public:
     // `inputIndex` separates the process ids of different inputs (the same OS pid on two hosts).
     KinetoEventMapper(TraceWriter& writer, int inputIndex);
 
-    void addEvent(std::string_view json, bool suspect);
-    // The same for text followed by at least SIMDJSON_PADDING readable bytes: parsed in place, without a copy.
+    // One event's JSON text, followed in memory by at least SIMDJSON_PADDING readable bytes (the batch reader
+    // pads every event) so that it is parsed in place, without a copy.
     void addPaddedEvent(std::string_view json, bool suspect);
     // Writes what depends on the whole input (processes and threads with their names and rank, unpaired flows).
     void finish(std::optional<int64_t> rank, const std::string& hostname);
@@ -52,7 +52,6 @@ private:
         bool isString = false;
     };
     struct Args;
-    void parseAndMap(const char* data, size_t size, size_t capacity, std::string_view json);
     void mapEvent(simdjson::ondemand::object& object);
     bool parseArgs(simdjson::ondemand::value value, Args& args);
     Id readId(simdjson::ondemand::value value, bool isTid);
@@ -66,7 +65,6 @@ private:
     TraceWriter& m_writer;
     int64_t m_pidSalt;
     simdjson::ondemand::parser m_parser;
-    std::vector<char> m_buffer; // padded copy of the current event for simdjson
     std::string m_cleaned;      // UTF-8-repaired copy when needed
     uint64_t m_eventsSeen = 0;
     FlowTracker m_flows;

@@ -2,6 +2,8 @@
 // GPU activity tables of an nsys export: kernels, memcpys, memsets, synchronizations, GPU memory usage.
 #include "profiler/importers/nsys_sqlite/nsys_import.h"
 
+#include <utility>
+
 namespace placescope::nsys {
 
 Status NsysImport::importKernels()
@@ -41,7 +43,7 @@ Status NsysImport::importKernels()
                              &k.launchType, &k.cacheConfig, &k.gridId, &k.graphNodeId };
         for (int i = 0; i < 16; ++i)
             *fields[i] = t.integer(9 + i);
-        m_writer.add(k);
+        m_writer.add(std::move(k));
     }
     return t.status();
 }
@@ -80,7 +82,7 @@ Status NsysImport::importMemcpys()
         m.srcContextId = t.integer(13);
         m.dstContextId = t.integer(14);
         m.graphNodeId = t.integer(15);
-        m_writer.add(m);
+        m_writer.add(std::move(m));
     }
     return t.status();
 }
@@ -113,7 +115,7 @@ Status NsysImport::importMemsets()
         m.bytes = t.integer(8).value_or(0);
         m.memKind = t.integer(9);
         m.graphNodeId = t.integer(10);
-        m_writer.add(m);
+        m_writer.add(std::move(m));
     }
     return t.status();
 }
@@ -141,7 +143,7 @@ Status NsysImport::importSyncs()
         s.globalPid = process(t.integer(6));
         s.syncType = t.integer(7);
         s.eventId = t.integer(8);
-        m_writer.add(s);
+        m_writer.add(std::move(s));
     }
     return t.status();
 }
@@ -179,7 +181,7 @@ Status NsysImport::importGpuMemory()
         m.memoryPoolReleaseThreshold = t.integer(11);
         m.memoryPoolSize = t.integer(12);
         m.memoryPoolUtilizedSize = t.integer(13);
-        m_writer.add(m);
+        m_writer.add(std::move(m));
     }
     return t.status();
 }

@@ -8,6 +8,7 @@
 #include "profiler/importers/nsys_sqlite/nsys_import.h"
 #include "profiler/store/trace_file.h"
 
+#include <utility>
 #include <filesystem>
 #include <map>
 
@@ -214,7 +215,7 @@ Status NsysImport::importApiCalls(const char* table, std::optional<ApiClass> for
         r.correlationId = t.integer(4);
         r.name = name(t, 5, "API call nameId");
         r.returnValue = t.integer(6);
-        m_writer.add(r);
+        m_writer.add(std::move(r));
     }
     return t.status();
 }
@@ -249,7 +250,7 @@ Status NsysImport::importNvtx()
         if (auto tid = t.integer(8))
             n.globalTid = thread(*tid);
         n.domainId = t.integer(9);
-        m_writer.add(n);
+        m_writer.add(std::move(n));
     }
     return t.status();
 }
@@ -270,7 +271,7 @@ Status NsysImport::importOverhead()
         if (auto tid = t.integer(2))
             o.globalTid = thread(*tid);
         o.name = name(t, 3, "overhead nameId");
-        m_writer.add(o);
+        m_writer.add(std::move(o));
     }
     return t.status();
 }
