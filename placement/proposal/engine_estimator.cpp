@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
 #include <set>
 
 namespace placescope {
@@ -64,16 +63,6 @@ std::string opKey(const std::string& name)
     return key;
 }
 
-std::string formatTime(double us)
-{
-    char text[32];
-    if (us < 1000.0)
-        std::snprintf(text, sizeof text, "%.1f us", us);
-    else
-        std::snprintf(text, sizeof text, "%.3f ms", us / 1000.0);
-    return text;
-}
-
 } // namespace
 
 std::optional<EngineEstimate> EnginePlacementEstimator::estimateLayout(const LayoutQuery& query) const
@@ -99,9 +88,9 @@ std::optional<EngineEstimate> EnginePlacementEstimator::estimateLayout(const Lay
     estimate.savingMsPerStep = std::max(0.0, measuredUs - remainingUs) / 1000.0;
     estimate.explanation = "the layout pass over " + std::to_string(layout.regions.size()) + " region(s) of the model ("
         + std::to_string(nhwcRegions) + " run NHWC on " + planned->gpu.name + ") keeps "
-        + std::to_string(layout.added.size()) + " transpose(s) at region borders (" + formatTime(remainingUs)
+        + std::to_string(layout.added.size()) + " transpose(s) at region borders (" + formatMicroseconds(remainingUs)
         + " per step); the trace's " + std::to_string(query.conversionKernelsPerStep) + " conversion kernels per step ("
-        + formatTime(measuredUs) + ") go";
+        + formatMicroseconds(measuredUs) + ") go";
     return estimate;
 }
 
@@ -132,8 +121,8 @@ std::optional<EngineEstimate> EnginePlacementEstimator::estimateFallback(const F
     EngineEstimate estimate;
     estimate.savingMsPerStep = std::max(0.0, defaultUs - planned->proposal.objectiveUs) / 1000.0;
     estimate.explanation = "the model's " + names + " op(s) placed by the engine (min-cut over CPU and "
-        + planned->gpu.name + " costs, transfers included): predicted step " + formatTime(planned->proposal.objectiveUs)
-        + " against " + formatTime(defaultUs) + " with the framework's default placement";
+        + planned->gpu.name + " costs, transfers included): predicted step " + formatMicroseconds(planned->proposal.objectiveUs)
+        + " against " + formatMicroseconds(defaultUs) + " with the framework's default placement";
     return estimate;
 }
 

@@ -70,6 +70,23 @@ void PlacementSession::fail(const QString& message)
     emit failed(message);
 }
 
+template <typename Work, typename Done>
+void PlacementSession::startJob(Work work, Done done)
+{
+    const uint64_t generation = ++m_generation;
+    setBusy(true);
+    auto* watcher = new QFutureWatcher<LoadJob>(this);
+    connect(watcher, &QFutureWatcher<LoadJob>::finished, this, [this, watcher, generation, done = std::move(done)] {
+        LoadJob job = watcher->result();
+        watcher->deleteLater();
+        if (generation != m_generation)
+            return; // a newer model, cost option or pin was asked for meanwhile
+        setBusy(false);
+        done(std::move(job));
+    });
+    watcher->setFuture(QtConcurrent::run(std::move(work)));
+}
+
 void PlacementSession::openModel(const QString& path, const CostOptions& options)
 {
     m_options = options;
@@ -81,47 +98,40 @@ void PlacementSession::openModel(const QString& path)
 {
     m_modelPath = path;
     m_recosting = false;
-    const uint64_t generation = ++m_generation;
     m_error.clear();
     m_pins.clear();
     m_undo->clear();
-    setBusy(true);
-    auto* watcher = new QFutureWatcher<LoadJob>(this);
-    connect(watcher, &QFutureWatcher<LoadJob>::finished, this, [this, watcher, generation] {
-        LoadJob job = watcher->result();
-        watcher->deleteLater();
-        if (generation != m_generation)
-            return; // a newer model or plan was asked for meanwhile
-        setBusy(false);
-        m_model = job.model;
-        m_inputs = job.inputs;
-        m_plan = job.plan;
-        emit modelChanged();
-        if (!job.error.empty()) {
-            fail(QString::fromStdString(job.error));
-            return;
-        }
-        emit planChanged();
-    });
-    watcher->setFuture(QtConcurrent::run([file = path.toStdString(), options = m_options] {
-        LoadJob job;
-        auto model = readModelGraph(file);
-        if (!model.isOk()) {
-            job.error = model.status().message();
-            return job;
-        }
-        // A model the cost model cannot price is still shown (graph without devices).
-        auto shared = std::make_shared<const ModelGraph>(std::move(model).value());
-        auto inputs = preparePlacementInputs(shared, options);
-        if (!inputs.isOk()) {
+    startJob(
+        [file = path.toStdString(), options = m_options] {
+            LoadJob job;
+            auto model = readModelGraph(file);
+            if (!model.isOk()) {
+                job.error = model.status().message();
+                return job;
+            }
+            // A model the cost model cannot price is still shown (graph without devices).
+            auto shared = std::make_shared<const ModelGraph>(std::move(model).value());
+            auto inputs = preparePlacementInputs(shared, options);
+            if (!inputs.isOk()) {
+                job.model = shared;
+                job.error = inputs.status().message();
+                return job;
+            }
+            job = runPlan(std::make_shared<const PlacementInputs>(std::move(inputs).value()), {});
             job.model = shared;
-            job.error = inputs.status().message();
             return job;
-        }
-        job = runPlan(std::make_shared<const PlacementInputs>(std::move(inputs).value()), {});
-        job.model = shared;
-        return job;
-    }));
+        },
+        [this](LoadJob job) {
+            m_model = job.model;
+            m_inputs = job.inputs;
+            m_plan = job.plan;
+            emit modelChanged();
+            if (!job.error.empty()) {
+                fail(QString::fromStdString(job.error));
+                return;
+            }
+            emit planChanged();
+        });
 }
 
 namespace {
@@ -176,43 +186,36 @@ void PlacementSession::recost()
             openModel(m_modelPath);
         return;
     }
-    const uint64_t generation = ++m_generation;
     m_recosting = true;
     m_error.clear();
     m_undo->clear();
-    setBusy(true);
-    auto* watcher = new QFutureWatcher<LoadJob>(this);
-    connect(watcher, &QFutureWatcher<LoadJob>::finished, this, [this, watcher, generation] {
-        LoadJob job = watcher->result();
-        watcher->deleteLater();
-        if (generation != m_generation)
-            return; // the options, pins or model changed again meanwhile
-        m_recosting = false;
-        setBusy(false);
-        m_inputs = job.inputs;
-        m_plan = job.plan;
-        if (job.plan)
-            m_pins = job.plan->pins;
-        emit modelChanged();
-        if (!job.error.empty()) {
-            fail(QString::fromStdString(job.error));
-            return;
-        }
-        emit planChanged();
-    });
-    watcher->setFuture(QtConcurrent::run([model = m_model, options = m_options, pins = m_pins] {
-        auto inputs = preparePlacementInputs(model, options);
-        if (!inputs.isOk()) {
-            LoadJob job;
+    startJob(
+        [model = m_model, options = m_options, pins = m_pins] {
+            auto inputs = preparePlacementInputs(model, options);
+            if (!inputs.isOk()) {
+                LoadJob job;
+                job.model = model;
+                job.error = inputs.status().message();
+                return job;
+            }
+            auto shared = std::make_shared<const PlacementInputs>(std::move(inputs).value());
+            LoadJob job = runPlan(shared, possiblePins(pins, shared->placement->graph));
             job.model = model;
-            job.error = inputs.status().message();
             return job;
-        }
-        auto shared = std::make_shared<const PlacementInputs>(std::move(inputs).value());
-        LoadJob job = runPlan(shared, possiblePins(pins, shared->placement->graph));
-        job.model = model;
-        return job;
-    }));
+        },
+        [this](LoadJob job) {
+            m_recosting = false;
+            m_inputs = job.inputs;
+            m_plan = job.plan;
+            if (job.plan)
+                m_pins = job.plan->pins;
+            emit modelChanged();
+            if (!job.error.empty()) {
+                fail(QString::fromStdString(job.error));
+                return;
+            }
+            emit planChanged();
+        });
 }
 
 void PlacementSession::replan()
@@ -223,24 +226,17 @@ void PlacementSession::replan()
     }
     if (!m_inputs)
         return;
-    const uint64_t generation = ++m_generation;
     m_error.clear();
-    setBusy(true);
-    auto* watcher = new QFutureWatcher<LoadJob>(this);
-    connect(watcher, &QFutureWatcher<LoadJob>::finished, this, [this, watcher, generation] {
-        LoadJob job = watcher->result();
-        watcher->deleteLater();
-        if (generation != m_generation)
-            return; // the pins changed again meanwhile: only the newest plan is shown
-        setBusy(false);
-        if (!job.error.empty()) {
-            fail(QString::fromStdString(job.error));
-            return;
-        }
-        m_plan = job.plan;
-        emit planChanged();
-    });
-    watcher->setFuture(QtConcurrent::run(runPlan, m_inputs, m_pins));
+    // The pins changed: only the newest plan is shown.
+    startJob([inputs = m_inputs, pins = m_pins] { return runPlan(inputs, pins); },
+        [this](LoadJob job) {
+            if (!job.error.empty()) {
+                fail(QString::fromStdString(job.error));
+                return;
+            }
+            m_plan = job.plan;
+            emit planChanged();
+        });
 }
 
 bool PlacementSession::waitForPlan(int timeoutMs)

@@ -80,6 +80,10 @@ signals:
 private:
     void replan();
     void recost();
+    // Runs `work` on a worker thread and hands its result to `done` on this thread, unless a newer job was
+    // started meanwhile (the generation counter drops stale results). Busy from start to result.
+    template <typename Work, typename Done>
+    void startJob(Work work, Done done);
     void setBusy(bool busy);
     void fail(const QString& message);
 
@@ -92,7 +96,6 @@ private:
     std::shared_ptr<const PlacementPlan> m_plan;
     PinMap m_pins;
     uint64_t m_generation = 0;
-    int m_running = 0;
     bool m_busy = false;
     bool m_recosting = false; // a re-cost is running: pins changed meanwhile go with it
     QString m_error;
