@@ -116,6 +116,8 @@ Result<PlacementModel> buildPlacementModel(const ModelGraph& model, const CostOp
     std::vector<std::string>& assumptions = result.assumptions;
     PLACESCOPE_ASSIGN_OR_RETURN(CapabilityTable capabilities, CapabilityTable::forFramework(options.framework));
     PLACESCOPE_ASSIGN_OR_RETURN(Specs specs, resolveSpecs(options, assumptions));
+    result.cpu = specs.cpu;
+    result.gpu = specs.gpu;
     for (size_t i = 0; i < model.ops.size(); ++i)
         for (const auto* list : { &model.ops[i].inputs, &model.ops[i].outputs })
             for (int v : *list)

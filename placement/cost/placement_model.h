@@ -5,6 +5,7 @@
 // Pure function: the GUI calls it from a worker thread.
 #pragma once
 
+#include "placement/cost/device_table.h"
 #include "placement/engine/op_graph.h"
 #include "placement/graph/model_graph.h"
 #include "profiler/base/status.h"
@@ -31,6 +32,8 @@ struct PlacementModel
                                          // inputs ("input:<value>") and outputs ("output:<value>"), pinned to the CPU
     std::vector<int> frameworkDefault;   // device per graph op as the framework would place it
     std::vector<std::string> assumptions; // unknown ops allowed everywhere, estimated costs, link defaults
+    DeviceSpec cpu;                       // the specs the costs were computed for (the layout pass needs them too)
+    DeviceSpec gpu;
 };
 
 Result<PlacementModel> buildPlacementModel(const ModelGraph& model, const CostOptions& options);

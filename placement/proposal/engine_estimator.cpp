@@ -24,8 +24,6 @@ struct PlannedModel
     ModelGraph model;
     PlacementModel placement;
     Proposal proposal;
-    DeviceSpec cpu;
-    DeviceSpec gpu;
 };
 
 std::optional<PlannedModel> planModel(const std::string& modelPath, const std::string& deviceName,
@@ -42,14 +40,12 @@ std::optional<PlannedModel> planModel(const std::string& modelPath, const std::s
     if (const DeviceSpec* match = table->matchGpuName(deviceName))
         options.gpu = match->key;
     auto placement = buildPlacementModel(*model, options);
-    auto cpu = table->device(options.cpu);
-    auto gpu = table->device(options.gpu);
-    if (!placement || !cpu || !gpu)
+    if (!placement)
         return std::nullopt;
     auto proposal = plan(placement->graph, PlanOptions {});
     if (!proposal)
         return std::nullopt;
-    return PlannedModel { std::move(*model), std::move(*placement), std::move(*proposal), *cpu, *gpu };
+    return PlannedModel { std::move(*model), std::move(*placement), std::move(*proposal) };
 }
 
 // "aten::nonzero" and "NonZero" name the same op: compare without the namespace, case and underscores.
@@ -76,7 +72,7 @@ std::optional<EngineEstimate> EnginePlacementEstimator::estimateLayout(const Lay
     const std::vector<int> devices
         = deviceOfModelOps(planned->model, planned->placement, planned->proposal.assignment);
     LayoutResult layout
-        = runLayoutPass(planned->model, devices, *capabilities, layoutFactsFor(planned->cpu, planned->gpu));
+        = runLayoutPass(planned->model, devices, *capabilities, layoutFactsFor(planned->placement.cpu, planned->placement.gpu));
     int nhwcRegions = 0;
     for (const LayoutRegion& region : layout.regions)
         nhwcRegions += region.chosen == DataLayout::Nhwc;
@@ -87,7 +83,7 @@ std::optional<EngineEstimate> EnginePlacementEstimator::estimateLayout(const Lay
     EngineEstimate estimate;
     estimate.savingMsPerStep = std::max(0.0, measuredUs - remainingUs) / 1000.0;
     estimate.explanation = "the layout pass over " + std::to_string(layout.regions.size()) + " region(s) of the model ("
-        + std::to_string(nhwcRegions) + " run NHWC on " + planned->gpu.name + ") keeps "
+        + std::to_string(nhwcRegions) + " run NHWC on " + planned->placement.gpu.name + ") keeps "
         + std::to_string(layout.added.size()) + " transpose(s) at region borders (" + formatMicroseconds(remainingUs)
         + " per step); the trace's " + std::to_string(query.conversionKernelsPerStep) + " conversion kernels per step ("
         + formatMicroseconds(measuredUs) + ") go";
@@ -121,7 +117,7 @@ std::optional<EngineEstimate> EnginePlacementEstimator::estimateFallback(const F
     EngineEstimate estimate;
     estimate.savingMsPerStep = std::max(0.0, defaultUs - planned->proposal.objectiveUs) / 1000.0;
     estimate.explanation = "the model's " + names + " op(s) placed by the engine (min-cut over CPU and "
-        + planned->gpu.name + " costs, transfers included): predicted step " + formatMicroseconds(planned->proposal.objectiveUs)
+        + planned->placement.gpu.name + " costs, transfers included): predicted step " + formatMicroseconds(planned->proposal.objectiveUs)
         + " against " + formatMicroseconds(defaultUs) + " with the framework's default placement";
     return estimate;
 }

@@ -8,7 +8,6 @@
 // Errors: one line on stderr, exit 1 (2 for a usage error).
 #include "app/cli/command_registry.h"
 #include "placement/cost/capability_table.h"
-#include "placement/cost/device_table.h"
 #include "placement/cost/placement_model.h"
 #include "placement/engine/planner.h"
 #include "placement/engine/problem_file.h"
@@ -173,22 +172,15 @@ std::optional<double> detectedStepUs(const std::string& tracePath, std::string* 
     return static_cast<double>(steps.totalNs()) / 1000.0 / static_cast<double>(steps.count());
 }
 
-Result<LayoutFacts> layoutFacts(const PlaceOptions& options, std::vector<std::string>& notes)
+// The layout pass's device facts for the specs the model was costed with; a note says what they assume.
+LayoutFacts layoutFacts(const PlacementModel& placement, std::vector<std::string>& notes)
 {
-    PLACESCOPE_ASSIGN_OR_RETURN(DeviceTable table, DeviceTable::builtin());
-    PLACESCOPE_ASSIGN_OR_RETURN(DeviceSpec cpu, table.device("host"));
-    DeviceSpec gpu;
-    if (options.gpu == "from-trace") {
-        std::vector<std::string> ignored;
-        PLACESCOPE_ASSIGN_OR_RETURN(gpu, gpuSpecFromTrace(options.tracePath, table, &ignored));
-    } else {
-        PLACESCOPE_ASSIGN_OR_RETURN(gpu, table.device(options.gpu));
-    }
-    LayoutFacts facts = layoutFactsFor(cpu, gpu);
+    LayoutFacts facts = layoutFactsFor(placement.cpu, placement.gpu);
     if (facts.gpuComputeCapability > 0) {
         char line[160];
         std::snprintf(line, sizeof line, "layout: GPU compute capability %.1f (from the name '%s'); TF32 assumed on for "
-                      "fp32 convs on Ampere and newer (the TF and PyTorch default)", facts.gpuComputeCapability, gpu.name.c_str());
+                      "fp32 convs on Ampere and newer (the TF and PyTorch default)", facts.gpuComputeCapability,
+                      placement.gpu.name.c_str());
         notes.push_back(line);
     }
     return facts;
@@ -233,11 +225,9 @@ int runModel(const PlaceOptions& options)
     context.framework = options.framework;
     context.gpu = options.gpu;
     context.objective = planOptions.objective;
-    auto facts = layoutFacts(options, context.extraAssumptions);
-    if (!facts.isOk())
-        return fail(facts.status().message());
+    const LayoutFacts facts = layoutFacts(*placement, context.extraAssumptions);
     const std::vector<int> devices = deviceOfModelOps(*model, *placement, proposal->assignment);
-    const LayoutResult layout = runLayoutPass(*model, devices, *capabilities, *facts);
+    const LayoutResult layout = runLayoutPass(*model, devices, *capabilities, facts);
     if (!options.tracePath.empty()) {
         context.measuredStepUs = detectedStepUs(options.tracePath, &context.measuredNote);
         int measuredOps = 0;
