@@ -18,7 +18,6 @@
 
 namespace {
 
-// The bundled sample: resources/samples/ when the project ships one there, else the AlexNet Kineto trace.
 // Selects a model op by name in the graph (centred) and the placement table; false when there is no such op.
 bool selectModelOp(placescope::ui::MainWindow& window, const QString& name)
 {
@@ -36,6 +35,7 @@ bool selectModelOp(placescope::ui::MainWindow& window, const QString& name)
     return false;
 }
 
+// The bundled sample: resources/samples/ when the project ships one there, else the AlexNet Kineto trace.
 QString bundledSample()
 {
     for (const QString& dir : { QCoreApplication::applicationDirPath() + "/../../resources/samples",

@@ -32,9 +32,21 @@ void TimelineView::setPredicted(std::shared_ptr<const PredictedLanes> predicted)
     const int64_t before = m_predicted ? m_predicted->lengthNs : -1;
     m_predicted = std::move(predicted);
     if (m_predicted && (before <= 0 || m_predicted->lengthNs > before * 1.1 || m_predicted->lengthNs < before * 0.5))
-        m_predictedAxis.fit(0, std::max<int64_t>(m_predicted->lengthNs * 102 / 100, 1000), plotWidth());
+        fitPredictedAxis();
     updateScrollBar();
     update();
+}
+
+void TimelineView::fitPredictedAxis()
+{
+    // The whole predicted step and a little room after it (at least 1 us, for an empty plan).
+    m_predictedAxis.fit(0, std::max<int64_t>(m_predicted->lengthNs * 102 / 100, 1000), plotWidth());
+}
+
+QColor TimelineView::predictedTint() const
+{
+    // Predicted lanes and their ruler are tinted so they never read as measured ones.
+    return QColor::fromHsv(190, 60, palette().color(QPalette::Base).value() > 128 ? 240 : 80);
 }
 
 int TimelineView::predictedHeight() const
@@ -65,7 +77,7 @@ void TimelineView::zoomToFit()
     if (m_trace)
         m_axis.fit(m_trace->firstNs, m_trace->lastNs, plotWidth());
     if (m_predicted)
-        m_predictedAxis.fit(0, std::max<int64_t>(m_predicted->lengthNs * 102 / 100, 1000), plotWidth());
+        fitPredictedAxis();
     update();
 }
 
@@ -108,7 +120,7 @@ void TimelineView::resizeEvent(QResizeEvent* event)
 {
     // Keep what each axis shows when the width changes (the predicted step stays fitted).
     if (m_predicted && event->oldSize().width() > 0)
-        m_predictedAxis.fit(0, std::max<int64_t>(m_predicted->lengthNs * 102 / 100, 1000), plotWidth());
+        fitPredictedAxis();
     updateScrollBar();
 }
 
@@ -176,10 +188,9 @@ void TimelineView::paintEvent(QPaintEvent*)
                 painter.drawRect(QRectF(x0, y + m_selected->row * kRowHeight, std::max(2.0, x1 - x0), kRowHeight));
             }
             painter.setClipping(false);
-            // Predicted lanes get a tinted header so they never read as measured ones.
             QColor header = pal.color(QPalette::AlternateBase);
             if (lane.group == Lane::Group::Predicted)
-                header = QColor::fromHsv(190, 60, pal.color(QPalette::Base).value() > 128 ? 240 : 80);
+                header = predictedTint();
             painter.fillRect(QRect(0, y, kHeaderWidth, std::max(laneHeight, kRowHeight)), header);
             painter.setPen(pal.color(QPalette::Text));
             painter.drawText(QRect(4, y, kHeaderWidth - 8, std::max(laneHeight, kRowHeight)), Qt::AlignTop | Qt::AlignLeft,
@@ -216,8 +227,7 @@ void TimelineView::drawPredictedRuler(QPainter& painter, int y)
     if (y + kRowHeight < kRulerHeight || y > height())
         return;
     const QPalette& pal = palette();
-    const QColor tint = QColor::fromHsv(190, 60, pal.color(QPalette::Base).value() > 128 ? 240 : 80);
-    painter.fillRect(QRect(0, y, width(), kRowHeight), tint);
+    painter.fillRect(QRect(0, y, width(), kRowHeight), predictedTint());
     painter.setPen(pal.color(QPalette::Text));
     painter.drawText(QRect(4, y, kHeaderWidth - 8, kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
                      tr("Predicted step (own time base)"));

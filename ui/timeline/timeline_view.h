@@ -95,6 +95,8 @@ private:
     void drawFlow(QPainter& painter);
     int laneTop(int lane) const;
     int predictedHeight() const;
+    void fitPredictedAxis();
+    QColor predictedTint() const;
     QString predictedTooltip(QPoint pos) const; // empty when pos is not on a predicted span
     int64_t originNs() const { return m_trace ? m_trace->firstNs : 0; }
     bool overPredicted(QPoint pos) const;
