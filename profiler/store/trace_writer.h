@@ -45,6 +45,8 @@ struct TraceWriterOptions
 };
 
 class OrderedWorker;
+template <typename Row>
+class BatchedInsert;
 
 class TraceWriter
 {
@@ -99,14 +101,14 @@ public:
 
 private:
     TraceWriter() = default;
-    Status prepareStatements();
-    SqliteStatement& statement(int index) { return m_statements[index]; }
-    // Writes `row` now, or queues a copy of it for the background thread.
-    template <typename Row, typename Write>
-    void submit(Row&& row, Write write);
-    // Waits until every queued row is written (before the connection is used from this thread).
+    struct RowInserts;
+    // Hands `row` to its table's batched insert, now or on the background thread. Strings are not events.
+    template <typename Row>
+    void queue(BatchedInsert<Row>& table, Row&& row, bool isEvent = true);
+    // Writes every queued row, including those waiting for a full multi-row statement (before the connection
+    // is used from this thread).
     void settle();
-    void run(SqliteStatement& stmt);
+    void closeStatements();
     Status writeProblemsAndMeta();
 
     struct Problem
@@ -123,8 +125,7 @@ private:
     bool m_committed = false;
     Status m_firstError;
     std::atomic<uint64_t> m_eventCount = 0;
-    std::vector<SqliteStatement> m_statements;
-    SqliteStatement m_insertString;
+    std::unique_ptr<RowInserts> m_inserts;
     struct StringHash
     {
         using is_transparent = void;

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+// BatchedInsert: appends rows of one table with a multi-row INSERT ... VALUES (...),(...),... that carries
+// kRowsPerStatement rows per step. SQLite's cost per statement step (transaction checks, statement journal,
+// halt and reset) is most of the cost of inserting a narrow row; sharing one step among 32 rows halves the
+// writer's time on a Kineto import (bench/import). Rows wait in a small typed queue until a statement's worth
+// is there; flush() writes the rest one row at a time, so rows land in the order they were added.
+// Not thread-safe, like the connection it writes to.
+#pragma once
+
+#include "profiler/base/status.h"
+#include "profiler/store/sqlite_db.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace placescope {
+
+inline constexpr int kRowsPerInsertStatement = 32;
+
+// "INSERT INTO t (a, b) VALUES (?,?),(?,?),..." with `rows` copies of `rowValues` ("(?,?)").
+std::string multiRowInsertSql(std::string_view head, std::string_view rowValues, int rows);
+// The number of '?' parameters in `rowValues`.
+int countParameters(std::string_view rowValues);
+
+template <typename Row>
+class BatchedInsert
+{
+public:
+    // Binds one row's values starting at parameter `first` (1-based, as in SQLite).
+    using BindRow = void (*)(SqliteStatement& statement, int first, const Row& row);
+
+    BatchedInsert() = default;
+
+    // head: "INSERT INTO t (a, b)"; rowValues: "(?,?)", which may hold constants ("(?,NULL,?)").
+    Status prepare(SqliteDb& db, std::string_view head, std::string_view rowValues, BindRow bind)
+    {
+        m_bind = bind;
+        m_parameters = countParameters(rowValues);
+        PLACESCOPE_ASSIGN_OR_RETURN(m_single, db.prepare(multiRowInsertSql(head, rowValues, 1)));
+        PLACESCOPE_ASSIGN_OR_RETURN(m_full, db.prepare(multiRowInsertSql(head, rowValues, kRowsPerInsertStatement)));
+        m_rows.reserve(kRowsPerInsertStatement);
+        return Status::ok();
+    }
+
+    Status add(Row&& row)
+    {
+        m_rows.push_back(std::move(row));
+        if (m_rows.size() < static_cast<size_t>(kRowsPerInsertStatement))
+            return Status::ok();
+        for (size_t i = 0; i < m_rows.size(); ++i)
+            m_bind(m_full, static_cast<int>(i) * m_parameters + 1, m_rows[i]);
+        m_rows.clear();
+        return m_full.execute();
+    }
+
+    // Writes the rows still waiting for a full statement.
+    Status flush()
+    {
+        Status first;
+        for (const Row& row : m_rows) {
+            m_bind(m_single, 1, row);
+            Status status = m_single.execute();
+            if (first.isOk())
+                first = status;
+        }
+        m_rows.clear();
+        return first;
+    }
+
+    // Drops the statements (before their connection closes) and any rows not yet written.
+    void close()
+    {
+        m_single = SqliteStatement();
+        m_full = SqliteStatement();
+        m_rows.clear();
+    }
+
+private:
+    BindRow m_bind = nullptr;
+    int m_parameters = 0;
+    SqliteStatement m_single;
+    SqliteStatement m_full;
+    std::vector<Row> m_rows;
+};
+
+} // namespace placescope
