@@ -47,13 +47,37 @@ void EventBatchReader::publish(std::unique_ptr<EventBatch> batch)
     m_changed.notify_all();
 }
 
+std::unique_ptr<EventBatch> EventBatchReader::emptyBatch()
+{
+    {
+        std::lock_guard lock(m_mutex);
+        if (!m_spare.empty()) {
+            std::unique_ptr<EventBatch> batch = std::move(m_spare.back());
+            m_spare.pop_back();
+            return batch;
+        }
+    }
+    auto batch = std::make_unique<EventBatch>();
+    batch->text.reserve(kBatchBytes + (16 << 10)); // a batch closes just past kBatchBytes
+    return batch;
+}
+
+void EventBatchReader::recycle(std::unique_ptr<EventBatch> batch)
+{
+    batch->text.clear();
+    batch->items.clear();
+    std::lock_guard lock(m_mutex);
+    if (m_spare.size() < kMaxQueuedBatches)
+        m_spare.push_back(std::move(batch));
+}
+
 void EventBatchReader::readAll()
 {
-    auto batch = std::make_unique<EventBatch>();
+    auto batch = emptyBatch();
     auto closeBatch = [&] {
         batch->fileBytesRead = m_source->fileBytesRead();
         publish(std::move(batch));
-        batch = std::make_unique<EventBatch>();
+        batch = emptyBatch();
     };
     JsonEventSplitter splitter(JsonEventSplitter::Handler {
         [&](std::string_view key, std::string_view raw) {

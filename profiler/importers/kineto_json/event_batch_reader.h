@@ -65,18 +65,23 @@ public:
     // The next batch in file order; an empty batch at the end of the input. An error when the input cannot be
     // read (corrupt or truncated gzip) or is not a JSON object or array.
     Result<std::unique_ptr<EventBatch>> next();
+    // Gives a batch the consumer is done with back to the reader, which refills it instead of allocating (and
+    // page-faulting in) a new buffer for every batch.
+    void recycle(std::unique_ptr<EventBatch> batch);
     const EventStreamEnd& end() const { return m_end; }
     uint64_t fileBytes() const { return m_fileBytes; }
 
 private:
     void readAll();
     void publish(std::unique_ptr<EventBatch> batch);
+    std::unique_ptr<EventBatch> emptyBatch();
 
     std::unique_ptr<ByteSource> m_source;
     uint64_t m_fileBytes = 0;
     std::mutex m_mutex;
     std::condition_variable m_changed;
     std::deque<std::unique_ptr<EventBatch>> m_queue;
+    std::vector<std::unique_ptr<EventBatch>> m_spare; // recycled batches, emptied, their buffers kept
     bool m_finished = false; // the reading thread has published its last batch
     Status m_error;
     EventStreamEnd m_end;

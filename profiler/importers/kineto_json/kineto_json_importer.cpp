@@ -163,6 +163,7 @@ Status importKinetoJson(const std::string& path, TraceWriter& writer, const Impo
             lastProgress = batch->fileBytesRead;
             options.progress(lastProgress, reader.fileBytes());
         }
+        reader.recycle(std::move(batch));
     }
     const EventStreamEnd& end = reader.end();
     if (end.eventTooLarge)
