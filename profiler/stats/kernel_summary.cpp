@@ -1,44 +1,56 @@
 // SPDX-License-Identifier: MIT
-// Kernel summary (nsys cuda_gpu_kern_sum): one GROUP BY for counts/sums/extremes, then median and standard
-// deviation for the rows shown only, each read from the (name, duration) index in duration order.
+// Kernel summary (nsys cuda_gpu_kern_sum) in one plain scan of the kernel table, with no index of its own (an
+// index used by this one command would cost every import its build): every name's durations are kept (8 bytes
+// a kernel), totalled, and for the names shown sorted for their median and standard deviation.
 #include "profiler/stats/trace_stats.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <unordered_map>
 
 namespace placescope {
 
 namespace {
 
-// Median and sample standard deviation of one name's durations. With idx_kernel_*_duration the median is
-// an index seek and the deviation one covering-index scan of that name's rows.
-Status fillDistribution(SqliteDb& db, const std::string& column, int64_t nameId, DurationStats& stats)
+constexpr int64_t kNoName = std::numeric_limits<int64_t>::min(); // a kernel row whose name column is NULL
+
+struct NameGroup
 {
-    const std::string duration = "(end - start)";
-    PLACESCOPE_ASSIGN_OR_RETURN(
-        SqliteStatement median,
-        db.prepare("SELECT " + duration + " FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE " + column + " = ?1 ORDER BY "
-                   + duration + " LIMIT 2 - (?2 % 2) OFFSET (?2 - 1) / 2"));
-    median.bind(1, nameId);
-    median.bind(2, stats.count);
-    double sum = 0;
-    int values = 0;
-    while (median.step()) {
-        sum += static_cast<double>(median.columnInt(0));
-        ++values;
+    int64_t nameId = kNoName;
+    std::string name;
+    DurationStats time;
+};
+
+Result<std::string> nameText(SqliteStatement& lookup, int64_t nameId)
+{
+    if (nameId == kNoName)
+        return std::string("[unknown]");
+    lookup.bind(1, nameId);
+    std::string text = lookup.step() ? lookup.columnText(0) : std::string("[unknown]");
+    lookup.reset();
+    PLACESCOPE_RETURN_IF_ERROR(lookup.status());
+    return text;
+}
+
+// Median (the mean of the middle two for an even count) and sample standard deviation; the squared deviations
+// are summed in ascending duration order, as SQLite's TOTAL() over the old (name, duration) index did.
+void fillDistribution(std::vector<int64_t>& durations, DurationStats& stats)
+{
+    std::sort(durations.begin(), durations.end());
+    const size_t n = durations.size();
+    if (n == 0)
+        return;
+    stats.medianNs = n % 2 ? static_cast<double>(durations[n / 2])
+                           : (static_cast<double>(durations[n / 2 - 1]) + static_cast<double>(durations[n / 2])) / 2;
+    if (n < 2)
+        return;
+    double squares = 0;
+    for (int64_t duration : durations) {
+        double deviation = static_cast<double>(duration) - stats.averageNs;
+        squares += deviation * deviation;
     }
-    PLACESCOPE_RETURN_IF_ERROR(median.status());
-    stats.medianNs = values ? sum / values : 0;
-    if (stats.count < 2)
-        return Status::ok();
-    PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement deviation,
-                                db.prepare("SELECT TOTAL((" + duration + " - ?2) * (" + duration + " - ?2)) FROM"
-                                           " CUPTI_ACTIVITY_KIND_KERNEL WHERE " + column + " = ?1"));
-    deviation.bind(1, nameId);
-    deviation.bind(2, stats.averageNs);
-    if (!deviation.step())
-        return deviation.status().isOk() ? Status::error("no deviation row") : deviation.status();
-    stats.stddevNs = std::sqrt(deviation.columnDouble(0) / static_cast<double>(stats.count - 1));
-    return Status::ok();
+    stats.stddevNs = std::sqrt(squares / static_cast<double>(n - 1));
 }
 
 } // namespace
@@ -46,36 +58,53 @@ Status fillDistribution(SqliteDb& db, const std::string& column, int64_t nameId,
 Result<KernelSummary> kernelSummary(SqliteDb& db, size_t topN, KernelNameKind nameKind)
 {
     const std::string column = nameKind == KernelNameKind::Short ? "shortName" : "demangledName";
+    std::unordered_map<int64_t, std::vector<int64_t>> durationsByName;
+    PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement scan,
+                                db.prepare("SELECT " + column + ", end - start FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+    int64_t lastName = kNoName;
+    std::vector<int64_t>* lastDurations = nullptr; // kernels of one name often come in runs
+    while (scan.step()) {
+        int64_t nameId = scan.isNull(0) ? kNoName : scan.columnInt(0);
+        if (!lastDurations || nameId != lastName) {
+            lastName = nameId;
+            lastDurations = &durationsByName[nameId];
+        }
+        lastDurations->push_back(scan.columnInt(1));
+    }
+    PLACESCOPE_RETURN_IF_ERROR(scan.status());
+
     KernelSummary summary;
-    // One pass over the (name, duration) index gives every group; the totals are their sums.
-    PLACESCOPE_ASSIGN_OR_RETURN(
-        SqliteStatement groups,
-        db.prepare("SELECT g.nameId, COALESCE(s.value, '[unknown]'), g.n, g.total, g.lo, g.hi FROM (SELECT " + column
-                   + " AS nameId, COUNT(*) AS n, SUM(end - start) AS total, MIN(end - start) AS lo,"
-                     " MAX(end - start) AS hi FROM CUPTI_ACTIVITY_KIND_KERNEL GROUP BY " + column
-                   + ") g LEFT JOIN StringIds s ON s.id = g.nameId ORDER BY g.total DESC, s.value"));
-    std::vector<int64_t> nameIds;
-    while (groups.step()) {
-        ++summary.distinctNames;
-        summary.kernelCount += groups.columnInt(2);
-        summary.totalNs += groups.columnInt(3);
-        if (topN > 0 && summary.rows.size() >= topN)
-            continue;
+    PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement lookup, db.prepare("SELECT value FROM StringIds WHERE id = ?1"));
+    std::vector<NameGroup> groups;
+    groups.reserve(durationsByName.size());
+    for (const auto& [nameId, durations] : durationsByName) {
+        NameGroup group;
+        group.nameId = nameId;
+        PLACESCOPE_ASSIGN_OR_RETURN(group.name, nameText(lookup, nameId));
+        group.time.count = static_cast<int64_t>(durations.size());
+        group.time.minNs = *std::min_element(durations.begin(), durations.end());
+        group.time.maxNs = *std::max_element(durations.begin(), durations.end());
+        for (int64_t duration : durations)
+            group.time.totalNs += duration;
+        summary.kernelCount += group.time.count;
+        summary.totalNs += group.time.totalNs;
+        groups.push_back(std::move(group));
+    }
+    summary.distinctNames = static_cast<int64_t>(groups.size());
+    std::sort(groups.begin(), groups.end(), [](const NameGroup& a, const NameGroup& b) {
+        return a.time.totalNs != b.time.totalNs ? a.time.totalNs > b.time.totalNs : a.name < b.name;
+    });
+    if (topN > 0 && groups.size() > topN)
+        groups.resize(topN);
+    for (NameGroup& group : groups) {
         KernelSummaryRow row;
-        nameIds.push_back(groups.columnInt(0));
-        row.name = groups.columnText(1);
-        row.time.count = groups.columnInt(2);
-        row.time.totalNs = groups.columnInt(3);
-        row.time.minNs = groups.columnInt(4);
-        row.time.maxNs = groups.columnInt(5);
+        row.name = std::move(group.name);
+        row.time = group.time;
         row.time.averageNs = static_cast<double>(row.time.totalNs) / static_cast<double>(row.time.count);
+        fillDistribution(durationsByName[group.nameId], row.time);
+        row.timePercent = summary.totalNs ? 100.0 * static_cast<double>(row.time.totalNs) / summary.totalNs : 0;
         summary.rows.push_back(std::move(row));
     }
-    PLACESCOPE_RETURN_IF_ERROR(groups.status());
-    for (auto& row : summary.rows)
-        row.timePercent = summary.totalNs ? 100.0 * static_cast<double>(row.time.totalNs) / summary.totalNs : 0;
-    for (size_t i = 0; i < summary.rows.size(); ++i)
-        PLACESCOPE_RETURN_IF_ERROR(fillDistribution(db, column, nameIds[i], summary.rows[i].time));
     return summary;
 }
 

@@ -11,12 +11,13 @@ namespace {
 bool isBlank(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
 // Index of the first byte in data[i, size) that matters inside a captured value outside strings ('"', '{',
-// '}', '[', ']', ','), or size. Kineto indents every event line, so blanks and numbers are most of those bytes.
-size_t findStructural(const char* data, size_t i, size_t size)
+// '}', '[', ']', and ',' when `commas`), or size. Kineto indents every event line, so blanks and numbers are
+// most of those bytes. Commas only end a value at depth 0: inside an event (one per field) they are skipped.
+size_t findStructural(const char* data, size_t i, size_t size, bool commas)
 {
 #if defined(__SSE2__)
     const __m128i quote = _mm_set1_epi8('"');
-    const __m128i comma = _mm_set1_epi8(',');
+    const __m128i comma = commas ? _mm_set1_epi8(',') : quote;
     const __m128i lowerCase = _mm_set1_epi8(0x20); // '[' | 0x20 == '{', ']' | 0x20 == '}'
     const __m128i openBrace = _mm_set1_epi8('{');
     const __m128i closeBrace = _mm_set1_epi8('}');
@@ -31,7 +32,7 @@ size_t findStructural(const char* data, size_t i, size_t size)
 #endif
     for (; i < size; ++i) {
         char c = data[i];
-        if (c == '"' || c == ',' || c == '{' || c == '}' || c == '[' || c == ']')
+        if (c == '"' || (c == ',' && commas) || c == '{' || c == '}' || c == '[' || c == ']')
             return i;
     }
     return size;
@@ -126,7 +127,7 @@ void JsonEventSplitter::scan(const char* data, size_t size)
                 }
                 continue;
             }
-            i = findStructural(data, i, size);
+            i = findStructural(data, i, size, m_depth == 0);
             if (i == size)
                 break;
             c = data[i];
