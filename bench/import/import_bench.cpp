@@ -6,13 +6,13 @@
 // child's own (wait4). Prints the speed ratio (goal: >= 4x), peak RSS over the uncompressed JSON size
 // (goal: < 2x), and bytes per event in the store. With --synthetic it also writes a gzipped synthetic trace
 // of that many events (10M in the issue) and imports it, printing time, peak RSS and bytes per event.
+#include "profiler/importers/common/byte_source.h"
 #include "profiler/importers/importer.h"
 #include "synthetic_kineto.h"
 
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <chrono>
@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <vector>
 
 using namespace placescope;
 
@@ -55,15 +56,17 @@ ChildRun runInChild(const std::function<int()>& body)
 
 uint64_t uncompressedBytes(const std::string& path)
 {
-    gzFile in = gzopen(path.c_str(), "rb");
-    if (!in)
+    auto source = ByteSource::open(path);
+    if (!source.isOk())
         return 0;
-    std::string buffer(1 << 20, '\0');
+    std::vector<char> buffer(1 << 20);
     uint64_t total = 0;
-    int n = 0;
-    while ((n = gzread(in, buffer.data(), static_cast<unsigned>(buffer.size()))) > 0)
-        total += static_cast<uint64_t>(n);
-    gzclose(in);
+    for (;;) {
+        auto n = (*source)->read(buffer.data(), buffer.size());
+        if (!n.isOk() || *n == 0)
+            break;
+        total += *n;
+    }
     return total;
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "profiler/importers/common/byte_source.h"
 
-#include <zlib.h>
+#include <isa-l/igzip_lib.h>
 
 #include <cerrno>
 #include <cstring>
@@ -10,17 +10,38 @@
 
 namespace placescope {
 
+// ISA-L's inflate: gzip header, deflate and CRC-32 check, about four times zlib's speed (bench/import).
 struct ByteSource::Inflater
 {
-    z_stream stream {};
+    inflate_state state {};
     std::vector<unsigned char> input = std::vector<unsigned char>(1 << 18);
-    bool initialized = false;
-    ~Inflater()
+
+    void startMember()
     {
-        if (initialized)
-            inflateEnd(&stream);
+        isal_inflate_reset(&state);
+        state.crc_flag = ISAL_GZIP; // parse the member's header, check its trailer's CRC
     }
 };
+
+namespace {
+
+std::string inflateError(int code)
+{
+    switch (code) {
+    case ISAL_INVALID_WRAPPER:
+        return "not a gzip header";
+    case ISAL_UNSUPPORTED_METHOD:
+        return "unsupported compression method";
+    case ISAL_INCORRECT_CHECKSUM:
+        return "CRC mismatch";
+    case ISAL_INVALID_LOOKBACK:
+        return "invalid distance";
+    default:
+        return "invalid deflate data";
+    }
+}
+
+} // namespace
 
 Result<std::unique_ptr<ByteSource>> ByteSource::open(const std::string& path)
 {
@@ -39,10 +60,8 @@ Result<std::unique_ptr<ByteSource>> ByteSource::open(const std::string& path)
     source->m_gzip = n == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
     if (source->m_gzip) {
         source->m_inflater = std::make_unique<Inflater>();
-        // 15 + 32: zlib or gzip header, detected automatically.
-        if (inflateInit2(&source->m_inflater->stream, 15 + 32) != Z_OK)
-            return Status::error("cannot start gzip decompression of " + path);
-        source->m_inflater->initialized = true;
+        isal_inflate_init(&source->m_inflater->state);
+        source->m_inflater->startMember();
     }
     return source;
 }
@@ -68,9 +87,20 @@ Result<size_t> ByteSource::read(char* out, size_t capacity)
 
 Result<size_t> ByteSource::readGzip(char* out, size_t capacity)
 {
-    z_stream& z = m_inflater->stream;
+    inflate_state& z = m_inflater->state;
     size_t produced = 0;
     while (produced < capacity) {
+        if (m_streamEnded) {
+            // Between gzip members (concatenated .gz files) zero bytes are padding; anything else starts a member.
+            while (z.avail_in > 0 && *z.next_in == 0) {
+                ++z.next_in;
+                --z.avail_in;
+            }
+            if (z.avail_in > 0) {
+                m_inflater->startMember();
+                m_streamEnded = false;
+            }
+        }
         if (z.avail_in == 0) {
             size_t n = std::fread(m_inflater->input.data(), 1, m_inflater->input.size(), m_file);
             if (n == 0) {
@@ -82,36 +112,18 @@ Result<size_t> ByteSource::readGzip(char* out, size_t capacity)
             }
             m_fileBytesRead += n;
             z.next_in = m_inflater->input.data();
-            z.avail_in = static_cast<uInt>(n);
-            if (m_streamEnded) {
-                // Another gzip member follows (concatenated .gz files), unless this is trailing zero padding.
-                bool allZero = true;
-                for (size_t i = 0; i < n && allZero; ++i)
-                    allZero = m_inflater->input[i] == 0;
-                if (allZero) {
-                    z.avail_in = 0;
-                    continue;
-                }
-                inflateReset(&z);
-                m_streamEnded = false;
-            }
-        } else if (m_streamEnded) {
-            inflateReset(&z);
-            m_streamEnded = false;
-        }
-        z.next_out = reinterpret_cast<Bytef*>(out + produced);
-        z.avail_out = static_cast<uInt>(std::min<size_t>(capacity - produced, 1u << 30));
-        size_t before = z.avail_out;
-        int rc = inflate(&z, Z_NO_FLUSH);
-        produced += before - z.avail_out;
-        if (rc == Z_STREAM_END) {
-            m_streamEnded = true;
+            z.avail_in = static_cast<uint32_t>(n);
             continue;
         }
-        if (rc == Z_BUF_ERROR && z.avail_in == 0)
-            continue; // needs more input
-        if (rc != Z_OK)
-            return Status::error(std::string("corrupt gzip data") + (z.msg ? std::string(" (") + z.msg + ")" : ""));
+        z.next_out = reinterpret_cast<uint8_t*>(out + produced);
+        z.avail_out = static_cast<uint32_t>(std::min<size_t>(capacity - produced, 1u << 30));
+        size_t before = z.avail_out;
+        int rc = isal_inflate(&z);
+        produced += before - z.avail_out;
+        if (rc < 0)
+            return Status::error("corrupt gzip data (" + inflateError(rc) + ")");
+        if (z.block_state == ISAL_BLOCK_FINISH)
+            m_streamEnded = true;
     }
     m_contentBytesRead += produced;
     return produced;
