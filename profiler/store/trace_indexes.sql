@@ -1,10 +1,12 @@
 -- SPDX-License-Identifier: MIT
--- Indexes created once a trace is complete (bulk inserts run faster without them). They make the
--- timeline's time-range queries per device/stream and per thread, and the correlation joins, fast.
+-- Indexes created once their table stops growing (EarlyIndexer) or else when the trace is complete (bulk
+-- inserts run faster without them). They make the timeline's time-range queries per device/stream and per
+-- thread, and the correlation joins, fast. Statements end with ';' and comments hold none (EarlyIndexer splits
+-- this text by table).
 -- The GPU lane indexes include `end` so a lane's intervals read in start order without touching the table
 -- (GPU busy time in placescope stats merges lanes this way). Every index here is built at every import, on one
 -- thread once the rows are in (a third of an import's time): one that only a single command would use is left
--- out (placescope stats reads the kernel table in two scans instead).
+-- out (placescope stats reads the kernel table in one scan instead).
 CREATE INDEX IF NOT EXISTS idx_kernel_lane_time ON CUPTI_ACTIVITY_KIND_KERNEL(deviceId, streamId, start, end);
 CREATE INDEX IF NOT EXISTS idx_kernel_corr ON CUPTI_ACTIVITY_KIND_KERNEL(correlationId);
 CREATE INDEX IF NOT EXISTS idx_memcpy_lane_time ON CUPTI_ACTIVITY_KIND_MEMCPY(deviceId, streamId, start, end);

@@ -3,6 +3,7 @@
 
 #include "profiler/model/cuda_enums.h"
 #include "profiler/store/batched_insert.h"
+#include "profiler/store/early_indexer.h"
 #include "profiler/store/ordered_worker.h"
 #include "profiler/store/trace_indexes_sql.h"
 #include "profiler/store/trace_schema_sql.h"
@@ -287,6 +288,7 @@ struct TraceWriter::RowInserts
     BatchedInsert<FlowEvent> flows;
     BatchedInsert<StepRange> steps;
     BatchedInsert<StringRow> strings;
+    EarlyIndexer indexer { kTraceIndexesSql };
 
     Status prepare(SqliteDb& db)
     {
@@ -333,6 +335,7 @@ struct TraceWriter::RowInserts
     void close()
     {
         forEach([](auto& table) { table.close(); });
+        indexer.close();
     }
 };
 
@@ -413,6 +416,8 @@ void TraceWriter::queue(BatchedInsert<Row>& table, Row&& row, bool isEvent)
 {
     auto write = [this, &table, isEvent](Row&& row) {
         Status status = table.add(std::move(row));
+        if (status.isOk())
+            status = m_inserts->indexer.rowsWritten(m_db, 1);
         if (!status.isOk() && m_firstError.isOk())
             m_firstError = status;
         if (isEvent)
