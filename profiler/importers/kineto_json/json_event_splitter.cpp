@@ -59,6 +59,51 @@ size_t findStringStop(const char* data, size_t i, size_t size)
     return i;
 }
 
+#if defined(__SSE2__)
+// One bit per byte of a 64-byte block for each byte class the block scan needs.
+struct BlockMasks
+{
+    uint64_t quote = 0, backslash = 0, newline = 0, open = 0, close = 0;
+};
+
+BlockMasks classifyBlock(const char* block)
+{
+    const __m128i quote = _mm_set1_epi8('"');
+    const __m128i backslash = _mm_set1_epi8('\\');
+    const __m128i newline = _mm_set1_epi8('\n');
+    const __m128i lowerCase = _mm_set1_epi8(0x20); // '[' | 0x20 == '{', ']' | 0x20 == '}'
+    const __m128i openBrace = _mm_set1_epi8('{');
+    const __m128i closeBrace = _mm_set1_epi8('}');
+    BlockMasks masks;
+    for (int part = 0; part < 4; ++part) {
+        __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 16 * part));
+        __m128i folded = _mm_or_si128(bytes, lowerCase);
+        auto bits = [&](__m128i hits) {
+            return static_cast<uint64_t>(static_cast<uint16_t>(_mm_movemask_epi8(hits))) << (16 * part);
+        };
+        masks.quote |= bits(_mm_cmpeq_epi8(bytes, quote));
+        masks.backslash |= bits(_mm_cmpeq_epi8(bytes, backslash));
+        masks.newline |= bits(_mm_cmpeq_epi8(bytes, newline));
+        masks.open |= bits(_mm_cmpeq_epi8(folded, openBrace));
+        masks.close |= bits(_mm_cmpeq_epi8(folded, closeBrace));
+    }
+    return masks;
+}
+
+// Bit k set when an odd number of bits at or below k are set in `bits`: with quote bits, the bytes from an
+// opening quote up to (not including) its closing quote.
+uint64_t prefixXor(uint64_t bits)
+{
+    bits ^= bits << 1;
+    bits ^= bits << 2;
+    bits ^= bits << 4;
+    bits ^= bits << 8;
+    bits ^= bits << 16;
+    bits ^= bits << 32;
+    return bits;
+}
+#endif
+
 } // namespace
 
 bool JsonEventSplitter::feed(std::string_view data)
@@ -66,6 +111,34 @@ bool JsonEventSplitter::feed(std::string_view data)
     if (m_state != State::Bad)
         scan(data.data(), data.size());
     return m_state != State::Bad;
+}
+
+size_t JsonEventSplitter::skipBlocks(const char* data, size_t i, size_t size)
+{
+#if defined(__SSE2__)
+    for (; i + 64 <= size; i += 64) {
+        BlockMasks masks = classifyBlock(data + i);
+        uint64_t inString = prefixXor(masks.quote) ^ (m_inString ? ~uint64_t(0) : 0);
+        if (masks.backslash || (masks.newline & inString))
+            return i; // an escape or a broken string: the byte-by-byte scan settles this block
+        for (uint64_t brackets = (masks.open | masks.close) & ~inString; brackets; brackets &= brackets - 1) {
+            int bit = __builtin_ctzll(brackets);
+            if ((masks.open >> bit) & 1) {
+                ++m_depth;
+            } else if (m_depth == 1) {
+                m_inString = false;
+                return i + static_cast<size_t>(bit); // the bracket that closes the value: the caller ends it
+            } else {
+                --m_depth;
+            }
+        }
+        m_inString = (inString >> 63) & 1;
+    }
+#else
+    (void)data;
+    (void)size;
+#endif
+    return i;
 }
 
 void JsonEventSplitter::emitValue(std::string_view text)
@@ -100,9 +173,20 @@ void JsonEventSplitter::scan(const char* data, size_t size)
         flushCapture(end);
         emitValue(m_pending);
     };
+    size_t bytewiseUntil = 0; // skipBlocks left the bytes before this to the byte-by-byte scan
     for (size_t i = 0; i < size; ++i) {
         char c = data[i];
         if (m_capturing) {
+            if (m_depth > 0 && !m_escape && i >= bytewiseUntil) {
+                // Inside an event only brackets outside strings matter: find them 64 bytes at a time.
+                size_t next = skipBlocks(data, i, size);
+                if (next == i)
+                    bytewiseUntil = i + 64;
+                i = next;
+                if (i == size)
+                    break;
+                c = data[i];
+            }
             if (m_inString) {
                 // Fast path through string bodies: only three bytes matter there.
                 if (!m_escape)

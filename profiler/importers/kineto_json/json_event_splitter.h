@@ -41,6 +41,10 @@ private:
     enum class State { Start, ExpectKey, InKey, ExpectColon, ExpectValue, InValue, InEvents, AfterValue, Done, Bad };
 
     void scan(const char* data, size_t size);
+    // From data[i], inside a captured value at depth > 0 and not after a backslash: tracks strings and brackets
+    // 64 bytes at a time. Returns where the byte-by-byte scan takes over: the bracket closing the value, the
+    // start of a block it cannot settle (a backslash, a raw newline in a string), or the last partial block.
+    size_t skipBlocks(const char* data, size_t i, size_t size);
     void emitValue(std::string_view text); // clears m_pending after the handler ran
 
     Handler m_handler;

@@ -80,3 +80,37 @@ TEST(JsonEventSplitterTest, UnescapedQuoteCostsOnlyItsOwnLine)
 
 } // namespace
 } // namespace placescope
+
+namespace placescope {
+namespace {
+
+// The 64-byte block scan must cut exactly where the byte-by-byte scan does (fed one byte at a time, the splitter
+// never has a whole block). Every tricky byte (quotes, brackets and braces inside strings, escapes, nesting, a
+// raw newline in a string) is shifted through every offset of a block.
+TEST(JsonEventSplitterTest, BlockScanCutsWhereTheByteScanDoes)
+{
+    std::string text = "{\"traceEvents\": [\n";
+    for (int shift = 0; shift < 70; ++shift) {
+        const std::string pad(static_cast<size_t>(shift), 'p');
+        text += "{\"name\": \"" + pad + "a } ] { [ \\\" \\\\\", \"args\": {\"grid\": [1, [2, 3]], \"s\": \"" + pad
+                + "}\"}, \"x\": {}},\n";
+        text += "{\"name\": \"" + pad + "\\\\\\\\\", \"args\": {\"t\": \"]]]}}}\"}},\n";
+        if (shift % 10 == 3)
+            text += "{\"name\": \"" + pad + "broken\n\"},\n"; // raw newline in a string: resynchronised
+    }
+    text += "{\"last\": true}\n]}\n";
+    Cut blocks = split(text, text.size());
+    Cut bytes = split(text, 1);
+    ASSERT_EQ(blocks.events.size(), bytes.events.size());
+    EXPECT_GE(blocks.events.size(), 140u);
+    for (size_t i = 0; i < blocks.events.size(); ++i) {
+        EXPECT_EQ(blocks.events[i], bytes.events[i]) << "event " << i;
+        EXPECT_EQ(blocks.suspect[i], bytes.suspect[i]) << "event " << i;
+    }
+    EXPECT_EQ(blocks.closed, bytes.closed);
+    EXPECT_TRUE(blocks.closed);
+    EXPECT_EQ(blocks.events.back(), "{\"last\": true}");
+}
+
+} // namespace
+} // namespace placescope
