@@ -393,7 +393,9 @@ Result<std::unique_ptr<TraceWriter>> TraceWriter::create(const std::string& path
     writer->setMeta("schema_version", std::to_string(kTraceSchemaVersion));
     PLACESCOPE_RETURN_IF_ERROR(writer->m_db.exec("BEGIN"));
     if (options.backgroundWriting)
-        writer->m_worker = std::make_unique<OrderedWorker>();
+        // Up to 64 batches of 2048 rows wait: an early index build holds the writer for tens of milliseconds,
+        // and a shorter queue would stop the parser (and with it the reader) for that long.
+        writer->m_worker = std::make_unique<OrderedWorker>(2048, 64);
     return writer;
 }
 
