@@ -3,7 +3,8 @@
 // kRowsPerStatement rows per step. SQLite's cost per statement step (transaction checks, statement journal,
 // halt and reset) is most of the cost of inserting a narrow row; sharing one step among 32 rows halves the
 // writer's time on a Kineto import (bench/import). Rows wait in a small typed queue until a statement's worth
-// is there; flush() writes the rest one row at a time, so rows land in the order they were added.
+// is there; flush() writes the rest one row at a time, so rows land in the order they were added. A row lives
+// until its statement has run, so its text can be bound in place (SqliteStatement::bindBorrowed).
 // Not thread-safe, like the connection it writes to.
 #pragma once
 
@@ -52,8 +53,9 @@ public:
             return Status::ok();
         for (size_t i = 0; i < m_rows.size(); ++i)
             m_bind(m_full, static_cast<int>(i) * m_parameters + 1, m_rows[i]);
+        Status status = m_full.execute(); // before the rows go: their text may be bound in place
         m_rows.clear();
-        return m_full.execute();
+        return status;
     }
 
     // Writes the rows still waiting for a full statement.

@@ -31,6 +31,10 @@ void SqliteStatement::bind(int index, std::string_view value)
 {
     sqlite3_bind_text(m_stmt, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
 }
+void SqliteStatement::bindBorrowed(int index, std::string_view value)
+{
+    sqlite3_bind_text(m_stmt, index, value.data(), static_cast<int>(value.size()), SQLITE_STATIC);
+}
 void SqliteStatement::bind(int index, std::optional<int64_t> value)
 {
     if (value)

@@ -29,7 +29,10 @@ public:
     // Binding is 1-based as in SQLite. Binding std::nullopt binds NULL.
     void bind(int index, int64_t value);
     void bind(int index, double value);
-    void bind(int index, std::string_view value);
+    void bind(int index, std::string_view value); // SQLite copies the text
+    // SQLite reads the text in place when the statement runs: it must stay valid until then (no copy, no
+    // allocation; the bulk writers bind the text of rows they hold until the step).
+    void bindBorrowed(int index, std::string_view value);
     void bind(int index, std::optional<int64_t> value);
     void bindNull(int index);
 

@@ -73,6 +73,8 @@ constexpr const char* kStringInsert = "INSERT INTO StringIds (id, value)";
 constexpr const char* kStringValues = "(?,?)";
 
 // Binds arguments to ?first, ?first+1, ... in order. Empty strings bind NULL (optional text columns).
+// A std::string is bound in place: every caller executes the statement while the string it bound lives (rows
+// wait in their BatchedInsert until their statement runs). Other text is copied.
 void bindAt(SqliteStatement& stmt, int index, int64_t value) { stmt.bind(index, value); }
 void bindAt(SqliteStatement& stmt, int index, const OptInt& value) { stmt.bind(index, value); }
 void bindAt(SqliteStatement& stmt, int index, const std::string& value)
@@ -80,8 +82,9 @@ void bindAt(SqliteStatement& stmt, int index, const std::string& value)
     if (value.empty())
         stmt.bindNull(index);
     else
-        stmt.bind(index, std::string_view(value));
+        stmt.bindBorrowed(index, value);
 }
+void bindAt(SqliteStatement& stmt, int index, std::string_view value) { stmt.bind(index, value); }
 void bindAt(SqliteStatement& stmt, int index, const char* value) { stmt.bind(index, std::string_view(value)); }
 
 template <typename... Args>
@@ -560,7 +563,7 @@ Status TraceWriter::writeProblemsAndMeta()
                                 m_db.prepare("INSERT INTO PS_PROBLEMS (kind, severity, count, help, example)"
                                              " VALUES (?,?,?,?,?)"));
     for (const auto& [kind, p] : m_problems) {
-        bindFrom(problem, 1, kind, std::string(problemSeverityName(p.severity)), p.count, p.help, p.example);
+        bindFrom(problem, 1, kind, problemSeverityName(p.severity), p.count, p.help, p.example);
         PLACESCOPE_RETURN_IF_ERROR(problem.execute());
     }
     PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement meta, m_db.prepare("INSERT INTO PS_META (key, value) VALUES (?,?)"));

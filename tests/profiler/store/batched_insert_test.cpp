@@ -18,11 +18,15 @@ struct Pair
     std::string text;
 };
 
+// Text is bound in place, as TraceWriter does: a row must outlive its statement's step.
 void bindPair(SqliteStatement& statement, int first, const Pair& row)
 {
     statement.bind(first, row.key);
-    statement.bind(first + 1, std::string_view(row.text));
+    statement.bindBorrowed(first + 1, row.text);
 }
+
+// Long enough to live on the heap, so a row freed before its step would show as changed text.
+std::string rowText(int i) { return "row " + std::to_string(i) + std::string(40, '.'); }
 
 class BatchedInsertTest : public ::testing::Test
 {
@@ -59,7 +63,7 @@ TEST_F(BatchedInsertTest, EveryRowLandsOnceInOrderAcrossFullStatementsAndTheTail
     ASSERT_TRUE(insert.prepare(m_db, "INSERT INTO t (key, marker, text)", "(?,7,?)", bindPair).isOk());
     const int rows = 3 * kRowsPerInsertStatement + 5; // three full statements and a tail of five
     for (int i = 0; i < rows; ++i) {
-        ASSERT_TRUE(insert.add(Pair { i * 10, "row" + std::to_string(i) }).isOk());
+        ASSERT_TRUE(insert.add(Pair { i * 10, rowText(i) }).isOk());
         if (i == kRowsPerInsertStatement - 2) // not yet a full statement: nothing written
             EXPECT_EQ(*m_db.queryInt("SELECT count(*) FROM t"), 0);
     }
@@ -72,7 +76,7 @@ TEST_F(BatchedInsertTest, EveryRowLandsOnceInOrderAcrossFullStatementsAndTheTail
         ASSERT_TRUE(read->step());
         EXPECT_EQ(read->columnInt(0), i * 10);
         EXPECT_EQ(read->columnInt(1), 7);
-        EXPECT_EQ(read->columnText(2), "row" + std::to_string(i));
+        EXPECT_EQ(read->columnText(2), rowText(i));
     }
     EXPECT_FALSE(read->step());
     ASSERT_TRUE(insert.flush().isOk()); // nothing left: writes nothing more
