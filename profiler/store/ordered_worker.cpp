@@ -6,6 +6,10 @@
 
 namespace placescope {
 
+namespace {
+constexpr size_t kMaxSpareBatches = 4;
+}
+
 OrderedWorker::Batch::~Batch()
 {
     for (size_t i = m_ran; i < tasks.size(); ++i)
@@ -14,13 +18,21 @@ OrderedWorker::Batch::~Batch()
 
 void* OrderedWorker::Batch::allocate(size_t size, size_t alignment)
 {
-    size_t padding = (alignment - reinterpret_cast<uintptr_t>(m_free) % alignment) % alignment;
+    auto paddingAt = [alignment](std::byte* at) {
+        return (alignment - reinterpret_cast<uintptr_t>(at) % alignment) % alignment;
+    };
+    size_t padding = paddingAt(m_free);
     if (m_free == nullptr || padding + size > m_freeBytes) {
-        size_t bytes = std::max(kBlockBytes, size + alignment);
-        m_blocks.push_back(std::make_unique_for_overwrite<std::byte[]>(bytes));
-        m_free = m_blocks.back().get();
-        m_freeBytes = bytes;
-        padding = (alignment - reinterpret_cast<uintptr_t>(m_free) % alignment) % alignment;
+        if (size + alignment > kBlockBytes) {
+            m_largeBlocks.push_back(std::make_unique_for_overwrite<std::byte[]>(size + alignment));
+            std::byte* block = m_largeBlocks.back().get();
+            return block + paddingAt(block);
+        }
+        if (m_blocksUsed == m_blocks.size())
+            m_blocks.push_back(std::make_unique_for_overwrite<std::byte[]>(kBlockBytes));
+        m_free = m_blocks[m_blocksUsed++].get();
+        m_freeBytes = kBlockBytes;
+        padding = paddingAt(m_free);
     }
     void* place = m_free + padding;
     m_free += padding + size;
@@ -32,6 +44,16 @@ void OrderedWorker::Batch::runAll()
 {
     for (; m_ran < tasks.size(); ++m_ran)
         tasks[m_ran].finish(tasks[m_ran].object, true);
+}
+
+void OrderedWorker::Batch::reuse()
+{
+    tasks.clear();
+    m_ran = 0;
+    m_blocksUsed = 0;
+    m_largeBlocks.clear();
+    m_free = nullptr;
+    m_freeBytes = 0;
 }
 
 OrderedWorker::OrderedWorker(size_t batchSize, size_t maxBatches)
@@ -59,10 +81,16 @@ void OrderedWorker::handOver()
     std::unique_lock lock(m_mutex);
     m_changed.wait(lock, [this] { return m_queue.size() < m_maxBatches; });
     m_queue.push_back(std::move(m_current));
+    if (!m_spare.empty()) {
+        m_current = std::move(m_spare.back());
+        m_spare.pop_back();
+    }
     lock.unlock();
     m_changed.notify_all();
-    m_current = std::make_unique<Batch>();
-    m_current->tasks.reserve(m_batchSize);
+    if (!m_current) {
+        m_current = std::make_unique<Batch>();
+        m_current->tasks.reserve(m_batchSize);
+    }
 }
 
 void OrderedWorker::drain()
@@ -85,8 +113,10 @@ void OrderedWorker::loop()
         lock.unlock();
         m_changed.notify_all(); // a queue slot is free
         batch->runAll();
-        batch.reset(); // free the task storage off the producer's thread
+        batch->reuse();
         lock.lock();
+        if (m_spare.size() < kMaxSpareBatches)
+            m_spare.push_back(std::move(batch)); // else freed here, off the producer's thread (rare)
         m_running = false;
         m_changed.notify_all();
     }

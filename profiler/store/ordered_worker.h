@@ -61,12 +61,16 @@ private:
         ~Batch(); // destroys the tasks that never ran
         void* allocate(size_t size, size_t alignment);
         void runAll();
+        // Empties a batch whose tasks all ran, keeping its blocks and task list for the next batch.
+        void reuse();
 
         std::vector<Task> tasks;
 
     private:
         static constexpr size_t kBlockBytes = 64 * 1024;
         std::vector<std::unique_ptr<std::byte[]>> m_blocks; // task storage; a task never moves once placed
+        size_t m_blocksUsed = 0;
+        std::vector<std::unique_ptr<std::byte[]>> m_largeBlocks; // one per task larger than a block, not reused
         std::byte* m_free = nullptr;
         size_t m_freeBytes = 0;
         size_t m_ran = 0;
@@ -81,6 +85,9 @@ private:
     std::mutex m_mutex;
     std::condition_variable m_changed;
     std::deque<std::unique_ptr<Batch>> m_queue;
+    // Batches the worker has run, handed back for the producer to refill: no allocation (and no page faults)
+    // per batch once a few exist.
+    std::vector<std::unique_ptr<Batch>> m_spare;
     bool m_running = false; // the worker is running a batch it took from the queue
     bool m_stop = false;
     std::thread m_thread;

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <atomic>
 #include <memory>
 #include <string>
@@ -66,6 +67,28 @@ TEST(OrderedWorkerTest, TasksKeepTheirCapturesAndAreDestroyedAfterRunning)
 }
 
 // Same events through a direct and a background writer: the two files hold the same rows and string ids.
+TEST(OrderedWorkerTest, ReusedBatchesKeepSmallAndLargeTasksIntact)
+{
+    // Many small batches cycle through the worker's spares; now and then a task larger than a storage block.
+    std::vector<int64_t> sums;
+    OrderedWorker worker(5, 2);
+    for (int i = 0; i < 3000; ++i) {
+        if (i % 97 == 0) {
+            auto big = std::make_shared<int>(i); // also checks that captures are destroyed once
+            std::array<int64_t, 10000> values; // 80 KB: more than a block
+            values.fill(i);
+            worker.post([&sums, values, big] { sums.push_back(values.front() + values.back() + *big); });
+        } else {
+            std::string text = "task " + std::to_string(i);
+            worker.post([&sums, text, i] { sums.push_back(text == "task " + std::to_string(i) ? i : -1); });
+        }
+    }
+    worker.drain();
+    ASSERT_EQ(sums.size(), 3000u);
+    for (int i = 0; i < 3000; ++i)
+        ASSERT_EQ(sums[i], i % 97 == 0 ? 3 * i : i) << i;
+}
+
 TEST(OrderedWorkerTest, BackgroundWriterWritesWhatTheDirectWriterWrites)
 {
     auto dir = std::filesystem::temp_directory_path() / ("ps_bgwriter_" + std::to_string(::getpid()));
