@@ -17,6 +17,21 @@ std::optional<int64_t> parseMicrosecondsToNs(std::string_view token)
 {
     while (!token.empty() && (token.front() == '"' || token.front() == ' '))
         token.remove_prefix(1);
+    // Most timestamps and durations are whole microseconds: read those in one pass. Anything else (a fraction,
+    // an exponent, a sign, more than 16 digits) takes the general path below.
+    int64_t wholeUs = 0;
+    size_t wholeDigits = 0;
+    for (; wholeDigits < token.size() && wholeDigits <= 16; ++wholeDigits) {
+        char c = token[wholeDigits];
+        if (c < '0' || c > '9')
+            break;
+        wholeUs = wholeUs * 10 + (c - '0');
+    }
+    if (wholeDigits > 0 && wholeDigits <= 16 && wholeUs <= 9'000'000'000'000'000) {
+        char next = wholeDigits < token.size() ? token[wholeDigits] : '\0';
+        if (next != '.' && next != 'e' && next != 'E' && next != '-' && next != '+')
+            return wholeUs * 1000;
+    }
     // raw tokens run up to the next structural character: keep the number's own characters (one pass that
     // also notes the dot and an exponent: this runs twice per event)
     size_t length = 0;

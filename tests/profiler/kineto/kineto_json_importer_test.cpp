@@ -48,6 +48,15 @@ TEST(KinetoTimestamps, FloatMicrosecondsToExactNanoseconds)
     EXPECT_EQ(parseMicrosecondsToNs("0.0005"), 1);
     EXPECT_EQ(parseMicrosecondsToNs("1.5e3"), 1500000);
     EXPECT_FALSE(parseMicrosecondsToNs("abc").has_value());
+    // Whole microseconds (the fast path) as raw tokens end: at a comma, a brace, blanks, a closing quote.
+    EXPECT_EQ(parseMicrosecondsToNs("7,"), 7000);
+    EXPECT_EQ(parseMicrosecondsToNs("42 }"), 42000);
+    EXPECT_EQ(parseMicrosecondsToNs("\"15\""), 15000);
+    EXPECT_EQ(parseMicrosecondsToNs("-3"), -3000);
+    EXPECT_EQ(parseMicrosecondsToNs("9000000000000000"), 9'000'000'000'000'000'000);
+    EXPECT_FALSE(parseMicrosecondsToNs("9000000000000001").has_value()); // beyond int64 nanoseconds
+    EXPECT_FALSE(parseMicrosecondsToNs("12345678901234567").has_value());
+    EXPECT_FALSE(parseMicrosecondsToNs("12-3").has_value());
 }
 
 TEST(KinetoImporter, AlexnetMatchesReferenceFigures)
