@@ -66,6 +66,7 @@ void EventBatchReader::recycle(std::unique_ptr<EventBatch> batch)
 {
     batch->text.clear();
     batch->items.clear();
+    batch->arena.clear();
     std::lock_guard lock(m_mutex);
     if (m_spare.size() < kMaxQueuedBatches)
         m_spare.push_back(std::move(batch));
@@ -75,6 +76,11 @@ void EventBatchReader::readAll()
 {
     auto batch = emptyBatch();
     auto closeBatch = [&] {
+        // The batch's text no longer grows, so the records' views into it stay valid.
+        batch->records.resize(batch->items.size());
+        for (size_t i = 0; i < batch->items.size(); ++i)
+            if (batch->items[i].isEvent)
+                m_parser.parse(batch->value(batch->items[i]), batch->items[i].suspect, batch->arena, batch->records[i]);
         batch->fileBytesRead = m_source->fileBytesRead();
         publish(std::move(batch));
         batch = emptyBatch();

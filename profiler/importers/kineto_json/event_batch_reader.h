@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
-// EventBatchReader: reads a Kineto file (ByteSource: plain or gzip) and cuts it with JsonEventSplitter on a
-// thread of its own, handing the raw events and top-level members to the importing thread in batches. So
-// decompression and scanning overlap with parsing and mapping; a bounded queue keeps memory at a few batches
-// however large the file is. Items arrive in file order; each event's text is followed by SIMDJSON_PADDING
-// bytes of the batch buffer, so the parser can read it in place.
+// EventBatchReader: reads a Kineto file (ByteSource: plain or gzip), cuts it with JsonEventSplitter and parses
+// every event into a KinetoRecord, on a thread of its own, handing batches of records and the raw top-level
+// members to the importing thread. So decompression, scanning and JSON parsing overlap with mapping and
+// writing; a bounded queue keeps memory at a few batches however large the file is. Items arrive in file
+// order; each event's text is followed by SIMDJSON_PADDING bytes of the batch buffer, so it is parsed in place.
 // One consumer thread calls next() until it returns an empty batch or an error.
 #pragma once
 
 #include "profiler/base/status.h"
 #include "profiler/importers/common/byte_source.h"
+#include "profiler/importers/kineto_json/kineto_record.h"
 
 #include <atomic>
 #include <condition_variable>
@@ -34,6 +35,8 @@ struct EventBatch
     };
     std::string text; // keys and values back to back, each value followed by padding
     std::vector<Item> items;
+    std::vector<KinetoRecord> records; // records[i] is items[i] parsed, for the events
+    TextArena arena;                   // strings the records point to that are not in `text`
     uint64_t fileBytesRead = 0; // compressed bytes consumed when the batch was closed, for progress
 
     std::string_view key(const Item& item) const { return std::string_view(text).substr(item.keyOffset, item.keySize); }
@@ -82,6 +85,7 @@ private:
     std::condition_variable m_changed;
     std::deque<std::unique_ptr<EventBatch>> m_queue;
     std::vector<std::unique_ptr<EventBatch>> m_spare; // recycled batches, emptied, their buffers kept
+    KinetoRecordParser m_parser; // used on the reading thread only
     bool m_finished = false; // the reading thread has published its last batch
     Status m_error;
     EventStreamEnd m_end;

@@ -11,8 +11,6 @@
 
 namespace placescope {
 
-using namespace simdjson;
-
 std::optional<int64_t> parseMicrosecondsToNs(std::string_view token)
 {
     while (!token.empty() && (token.front() == '"' || token.front() == ' '))
@@ -96,72 +94,7 @@ std::optional<int64_t> parseMicrosecondsToNs(std::string_view token)
     return negative ? -total : total;
 }
 
-struct KinetoEventMapper::Args
-{
-    OptInt externalId, correlation, device, context, stream, sequence, fwdThread, bytes;
-    OptInt registers, sharedMemory, deviceType, deviceId, address, totalAllocated, totalReserved;
-    OptInt grid[3], block[3];
-    std::string_view streamText, syncKind, inputDims, inputTypes, inputStrides, labelName;
-};
-
 namespace {
-
-// Reads an int64 argument; an integer beyond int64 is counted (e.g. NCCL ids) and left NULL.
-OptInt readInt(ondemand::value value, bool* outOfRange)
-{
-    int64_t number = 0;
-    if (!value.get_int64().get(number))
-        return number;
-    ondemand::number_type type;
-    if (!value.get_number_type().get(type)) {
-        if (type == ondemand::number_type::unsigned_integer) {
-            *outOfRange = true;
-            return std::nullopt;
-        }
-        double real = 0;
-        if (!value.get_double().get(real) && real > -9.2e18 && real < 9.2e18)
-            return static_cast<int64_t>(real);
-    } else {
-        std::string_view raw = value.raw_json_token();
-        if (!raw.empty() && (raw.front() == '-' || (raw.front() >= '0' && raw.front() <= '9')))
-            *outOfRange = true; // a number simdjson cannot hold (beyond 64 bits)
-    }
-    return std::nullopt;
-}
-
-void readTriple(ondemand::value value, OptInt out[3])
-{
-    ondemand::array array;
-    if (value.get_array().get(array))
-        return;
-    int i = 0;
-    for (auto element : array) {
-        int64_t number = 0;
-        if (i < 3 && !element.get_int64().get(number))
-            out[i] = number;
-        ++i;
-    }
-}
-
-std::string_view rawArray(ondemand::value value)
-{
-    ondemand::array array;
-    std::string_view raw;
-    if (value.get_array().get(array) || array.raw_json().get(raw))
-        return {};
-    return raw;
-}
-
-OptInt streamFromText(std::string_view text)
-{
-    // Legacy 2021 files: tid "stream 7".
-    size_t digits = text.find_first_of("0123456789");
-    if (digits == std::string_view::npos)
-        return std::nullopt;
-    int64_t value = 0;
-    auto [ptr, ec] = std::from_chars(text.data() + digits, text.data() + text.size(), value);
-    return ec == std::errc() ? OptInt(value) : std::nullopt;
-}
 
 int64_t syncTypeFromKind(std::string_view kind)
 {
@@ -213,30 +146,6 @@ bool isOneOf(std::string_view value, std::initializer_list<std::string_view> opt
 }
 } // namespace
 
-namespace {
-bool isValidUtf8(std::string_view text) { return simdjson::validate_utf8(text.data(), text.size()); }
-} // namespace
-
-// Replaces every byte of an invalid UTF-8 sequence with '?', so the rest of the record survives.
-std::string repairKinetoUtf8(std::string_view text)
-{
-    std::string out;
-    out.reserve(text.size());
-    size_t i = 0;
-    while (i < text.size()) {
-        unsigned char c = static_cast<unsigned char>(text[i]);
-        size_t length = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-        if (length > 0 && i + length <= text.size() && isValidUtf8(text.substr(i, length))) {
-            out.append(text.substr(i, length));
-            i += length;
-        } else {
-            out += '?';
-            ++i;
-        }
-    }
-    return out;
-}
-
 KinetoEventMapper::KinetoEventMapper(TraceWriter& writer, int inputIndex)
     : m_writer(writer)
     , m_pidSalt(static_cast<int64_t>(inputIndex) << 48)
@@ -257,116 +166,6 @@ int64_t KinetoEventMapper::syntheticId(std::string_view text)
     return it->second;
 }
 
-KinetoEventMapper::Id KinetoEventMapper::readId(ondemand::value value, bool isTid)
-{
-    int64_t number = 0;
-    if (!value.get_int64().get(number))
-        return { number, false };
-    std::string_view text;
-    if (!value.get_string().get(text)) {
-        m_lastIdText = std::string(text);
-        if (isTid && text.rfind("stream ", 0) == 0)
-            if (auto stream = streamFromText(text))
-                return { *stream, false };
-        return { syntheticId(text), true };
-    }
-    double real = 0;
-    if (!value.get_double().get(real) && real >= 0 && real < 9e15)
-        return { static_cast<int64_t>(real), false };
-    return { syntheticId("?"), true };
-}
-
-void KinetoEventMapper::addPaddedEvent(std::string_view json, bool suspect)
-{
-    ++m_eventsSeen;
-    if (suspect)
-        problem("kineto.resynchronized", json.substr(0, 200));
-    ondemand::document doc;
-    ondemand::object object;
-    // simdjson validates UTF-8 while indexing the record, so a record it accepts is valid and is not scanned a
-    // second time (nearly all are). A rejected one may be rejected for another reason first (an unclosed
-    // string): check it, and repair and retry it as before.
-    error_code error = m_parser.iterate(json.data(), json.size(), json.size() + SIMDJSON_PADDING).get(doc);
-    if (error && !isValidUtf8(json)) {
-        problem("kineto.invalid_utf8", json.substr(0, 200));
-        m_cleaned = repairKinetoUtf8(json);
-        m_cleaned.append(SIMDJSON_PADDING, '\0');
-        size_t cleanedSize = m_cleaned.size() - SIMDJSON_PADDING;
-        error = m_parser.iterate(m_cleaned.data(), cleanedSize, m_cleaned.size()).get(doc);
-        json = std::string_view(m_cleaned.data(), cleanedSize);
-    }
-    if (error || doc.get_object().get(object)) {
-        problem("kineto.bad_json_record", json.substr(0, 200));
-        return;
-    }
-    mapEvent(object);
-}
-
-bool KinetoEventMapper::parseArgs(ondemand::value value, Args& a)
-{
-    ondemand::object args;
-    if (value.get_object().get(args))
-        return true; // args that are not an object are ignored
-    bool outOfRange = false;
-    for (auto field : args) {
-        std::string_view key;
-        ondemand::value v;
-        if (field.unescaped_key().get(key) || field.value().get(v))
-            return false;
-        if (key == "External id" || key == "external id")
-            a.externalId = readInt(v, &outOfRange);
-        else if (key == "correlation")
-            a.correlation = readInt(v, &outOfRange);
-        else if (key == "device")
-            a.device = readInt(v, &outOfRange);
-        else if (key == "context")
-            a.context = readInt(v, &outOfRange);
-        else if (key == "stream") {
-            a.stream = readInt(v, &outOfRange);
-        } else if (key == "Sequence number")
-            a.sequence = readInt(v, &outOfRange);
-        else if (key == "Fwd thread id")
-            a.fwdThread = readInt(v, &outOfRange);
-        else if (key == "bytes" || key == "Bytes")
-            a.bytes = readInt(v, &outOfRange);
-        else if (key == "registers per thread")
-            a.registers = readInt(v, &outOfRange);
-        else if (key == "shared memory")
-            a.sharedMemory = readInt(v, &outOfRange);
-        else if (key == "Device Type")
-            a.deviceType = readInt(v, &outOfRange);
-        else if (key == "Device Id")
-            a.deviceId = readInt(v, &outOfRange);
-        else if (key == "Addr")
-            a.address = readInt(v, &outOfRange);
-        else if (key == "Total Allocated")
-            a.totalAllocated = readInt(v, &outOfRange);
-        else if (key == "Total Reserved")
-            a.totalReserved = readInt(v, &outOfRange);
-        else if (key == "grid")
-            readTriple(v, a.grid);
-        else if (key == "block")
-            readTriple(v, a.block);
-        else if (key == "cuda_sync_kind")
-            {
-            if (v.get_string().get(a.syncKind)) { }
-        }
-        else if (key == "Input Dims")
-            a.inputDims = rawArray(v);
-        else if (key == "Input type")
-            a.inputTypes = rawArray(v);
-        else if (key == "Input Strides")
-            a.inputStrides = rawArray(v);
-        else if (key == "name")
-            {
-            if (v.get_string().get(a.labelName)) { }
-        }
-    }
-    if (outOfRange)
-        problem("kineto.id_out_of_range", "args");
-    return true;
-}
-
 void KinetoEventMapper::noteHostThread(int64_t pid, int64_t tid)
 {
     if (!m_firstHostPid)
@@ -376,56 +175,45 @@ void KinetoEventMapper::noteHostThread(int64_t pid, int64_t tid)
 
 int64_t KinetoEventMapper::ownerGlobalPid() { return globalPid(m_firstHostPid.value_or(0)); }
 
-void KinetoEventMapper::mapEvent(ondemand::object& object)
+KinetoEventMapper::Id KinetoEventMapper::resolveId(const RawId& id)
 {
-    std::string_view ph, cat, name, tsToken, durToken;
-    Id pid, tid;
-    std::string pidText, tidText;
-    OptInt flowId;
-    bool hasPid = false, hasTid = false, flowIdOutOfRange = false;
-    Args a;
-    for (auto field : object) {
-        std::string_view key;
-        ondemand::value v;
-        if (field.unescaped_key().get(key) || field.value().get(v)) {
-            problem("kineto.bad_json_record", "event field");
-            return;
-        }
-        bool ok = true;
-        if (key == "ph")
-            ok = !v.get_string().get(ph);
-        else if (key == "cat")
-            ok = !v.get_string().get(cat);
-        else if (key == "name")
-            ok = !v.get_string().get(name);
-        else if (key == "ts")
-            tsToken = v.raw_json_token();
-        else if (key == "dur")
-            durToken = v.raw_json_token();
-        else if (key == "pid") {
-            m_lastIdText.clear();
-            pid = readId(v, false);
-            pidText = m_lastIdText;
-            hasPid = true;
-        } else if (key == "tid") {
-            m_lastIdText.clear();
-            tid = readId(v, true);
-            tidText = m_lastIdText;
-            hasTid = true;
-        } else if (key == "id") {
-            flowId = readInt(v, &flowIdOutOfRange);
-            if (!flowId) {
-                std::string_view text;
-                if (!v.get_string().get(text))
-                    flowId = syntheticId(text);
-            }
-        } else if (key == "args")
-            ok = parseArgs(v, a);
-        if (!ok) {
-            problem("kineto.bad_json_record", key);
-            return;
-        }
+    switch (id.kind) {
+    case RawId::Kind::Number:
+        return { id.number, false };
+    case RawId::Kind::Text:
+        return { syntheticId(id.text), true };
+    case RawId::Kind::Unreadable:
+        break;
     }
+    return { syntheticId("?"), true };
+}
+
+void KinetoEventMapper::addRecord(const KinetoRecord& record)
+{
+    ++m_eventsSeen;
+    if (record.suspect)
+        problem("kineto.resynchronized", record.json.substr(0, 200));
+    if (record.invalidUtf8)
+        problem("kineto.invalid_utf8", record.json.substr(0, 200));
+    for (int i = 0; i < record.argsIdsOutOfRange; ++i)
+        problem("kineto.id_out_of_range", "args");
+    // String ids are numbered in the order the event gave them, even when a later field makes it unreadable.
+    for (int i = 0; i < record.idTextCount; ++i)
+        syntheticId(record.idTexts[static_cast<size_t>(i)]);
+    if (!record.badJson.empty()) {
+        problem("kineto.bad_json_record", record.badJson);
+        return;
+    }
+    const std::string_view ph = record.ph, cat = record.cat, name = record.name;
+    const KinetoArgs& a = record.args;
+    const bool hasPid = record.hasPid, hasTid = record.hasTid, flowIdOutOfRange = record.flowIdOutOfRange;
+    Id pid = hasPid ? resolveId(record.pid) : Id {};
+    Id tid = hasTid ? resolveId(record.tid) : Id {};
+    std::string_view pidText = record.pid.kind == RawId::Kind::Text ? record.pid.text : std::string_view();
+    std::string_view tidText = record.tid.kind == RawId::Kind::Text ? record.tid.text : std::string_view();
+    OptInt flowId = record.flowId;
+    if (!flowId && record.hasFlowIdText)
+        flowId = syntheticId(record.flowIdText);
     if (ph.empty() || !hasPid)
         return; // not a trace event we can place
     if (ph == "M") {
@@ -436,10 +224,10 @@ void KinetoEventMapper::mapEvent(ondemand::object& object)
         return;
     }
     if (pid.isString && !m_processNames.count(pid.value))
-        m_processNames[pid.value] = pidText;
+        m_processNames[pid.value] = std::string(pidText);
     if (tid.isString && hasTid && !m_threadNames.count({ pid.value, tid.value }))
-        m_threadNames[{ pid.value, tid.value }] = tidText;
-    auto start = parseMicrosecondsToNs(tsToken);
+        m_threadNames[{ pid.value, tid.value }] = std::string(tidText);
+    auto start = parseMicrosecondsToNs(record.tsToken);
     if (!start) {
         problem("kineto.bad_timestamp", name);
         return;
@@ -478,7 +266,7 @@ void KinetoEventMapper::mapEvent(ondemand::object& object)
     }
     if (ph != "X")
         return;
-    auto duration = parseMicrosecondsToNs(durToken.empty() ? std::string_view("0") : durToken);
+    auto duration = parseMicrosecondsToNs(record.durToken.empty() ? std::string_view("0") : record.durToken);
     if (!duration) {
         problem("kineto.bad_timestamp", name);
         return;

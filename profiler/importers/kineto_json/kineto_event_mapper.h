@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: MIT
-// KinetoEventMapper: turns one Kineto (PyTorch profiler) trace event, given as its JSON text, into rows of the
-// trace tables (kernels, copies, memsets, API calls, syncs, framework ops, memory events, flows, steps...).
+// KinetoEventMapper: turns one Kineto (PyTorch profiler) trace event, parsed into a KinetoRecord, into rows of
+// the trace tables (kernels, copies, memsets, API calls, syncs, framework ops, memory events, flows, steps...).
 // Bad records are counted in PS_PROBLEMS by kind and skipped or kept with NULLs; the mapper never fails.
 // One mapper per input file; it keeps per-input state (thread nesting, open flows, pid/tid names, stream ends).
 // Not thread-safe.
 #pragma once
 
 #include "profiler/importers/common/flow_tracker.h"
+#include "profiler/importers/kineto_json/kineto_record.h"
 #include "profiler/model/trace_events.h"
-
-#include <simdjson.h>
 
 #include <cstdint>
 #include <map>
@@ -29,18 +28,14 @@ class TraceWriter;
 // without going through double for plain decimals (base times are ~1.7e15 us). Rounds beyond 3 decimals.
 std::optional<int64_t> parseMicrosecondsToNs(std::string_view token);
 
-// Replaces each byte of an invalid UTF-8 sequence with '?' so the rest of a record survives.
-std::string repairKinetoUtf8(std::string_view text);
-
 class KinetoEventMapper
 {
 public:
     // `inputIndex` separates the process ids of different inputs (the same OS pid on two hosts).
     KinetoEventMapper(TraceWriter& writer, int inputIndex);
 
-    // One event's JSON text, followed in memory by at least SIMDJSON_PADDING readable bytes (the batch reader
-    // pads every event) so that it is parsed in place, without a copy.
-    void addPaddedEvent(std::string_view json, bool suspect);
+    // Maps one event, in file order, counting the problems its parse found.
+    void addRecord(const KinetoRecord& record);
     // Writes what depends on the whole input (processes and threads with their names and rank, unpaired flows).
     void finish(std::optional<int64_t> rank, const std::string& hostname);
     uint64_t eventsSeen() const { return m_eventsSeen; }
@@ -51,10 +46,7 @@ private:
         int64_t value = 0;
         bool isString = false;
     };
-    struct Args;
-    void mapEvent(simdjson::ondemand::object& object);
-    bool parseArgs(simdjson::ondemand::value value, Args& args);
-    Id readId(simdjson::ondemand::value value, bool isTid);
+    Id resolveId(const RawId& id);
     int64_t syntheticId(std::string_view text);
     int64_t globalPid(int64_t pid) const { return m_pidSalt + makeGlobalPid(pid); }
     int64_t globalTid(int64_t pid, int64_t tid) const { return m_pidSalt + makeGlobalTid(pid, tid); }
@@ -64,8 +56,6 @@ private:
 
     TraceWriter& m_writer;
     int64_t m_pidSalt;
-    simdjson::ondemand::parser m_parser;
-    std::string m_cleaned;      // UTF-8-repaired copy when needed
     uint64_t m_eventsSeen = 0;
     FlowTracker m_flows;
     std::unordered_map<std::string, int64_t> m_stringIds;
@@ -76,7 +66,6 @@ private:
     std::unordered_map<int64_t, std::vector<TimeNs>> m_openOps; // globalTid -> end times of enclosing ops
     std::unordered_map<int64_t, TimeNs> m_streamEnds;           // device<<32|stream -> last kernel end
     int64_t m_nextSyntheticId = 0xFFFFFF;
-    std::string m_lastIdText; // text of the last string pid/tid read
 };
 
 } // namespace placescope

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Kineto (PyTorch profiler) JSON importer: streams the file (plain or gzip) through JsonEventSplitter on a
-// reader thread (EventBatchReader), parses each event with simdjson on-demand (KinetoEventMapper) and the small
-// top-level members (deviceProperties, distributedInfo, versions) with the simdjson DOM. Memory: a few batches
-// of events plus the largest event.
+// Kineto (PyTorch profiler) JSON importer: streams the file (plain or gzip) through JsonEventSplitter and parses
+// each event with simdjson on-demand into a KinetoRecord on a reader thread (EventBatchReader), maps the records
+// to rows here (KinetoEventMapper), and parses the small top-level members (deviceProperties, distributedInfo,
+// versions) with the simdjson DOM. Memory: a few batches of events plus the largest event.
 #include "profiler/importers/common/byte_source.h"
 #include "profiler/importers/importer.h"
 #include "profiler/importers/kineto_json/event_batch_reader.h"
@@ -151,9 +151,10 @@ Status importKinetoJson(const std::string& path, TraceWriter& writer, const Impo
         PLACESCOPE_ASSIGN_OR_RETURN(std::unique_ptr<EventBatch> batch, reader.next());
         if (batch->items.empty())
             break;
-        for (const EventBatch::Item& item : batch->items) {
+        for (size_t i = 0; i < batch->items.size(); ++i) {
+            const EventBatch::Item& item = batch->items[i];
             if (item.isEvent)
-                mapper.addPaddedEvent(batch->value(item), item.suspect);
+                mapper.addRecord(batch->records[i]);
             else
                 readTopLevel(batch->key(item), batch->value(item), writer, top, domParser, metaSuffix);
         }

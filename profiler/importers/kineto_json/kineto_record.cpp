@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: MIT
+#include "profiler/importers/kineto_json/kineto_record.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+
+namespace placescope {
+
+using namespace simdjson;
+
+namespace {
+
+bool isValidUtf8(std::string_view text) { return simdjson::validate_utf8(text.data(), text.size()); }
+
+// Reads an int64 argument; an integer beyond int64 is flagged (e.g. NCCL ids) and left NULL.
+OptInt readInt(ondemand::value value, bool* outOfRange)
+{
+    int64_t number = 0;
+    if (!value.get_int64().get(number))
+        return number;
+    ondemand::number_type type;
+    if (!value.get_number_type().get(type)) {
+        if (type == ondemand::number_type::unsigned_integer) {
+            *outOfRange = true;
+            return std::nullopt;
+        }
+        double real = 0;
+        if (!value.get_double().get(real) && real > -9.2e18 && real < 9.2e18)
+            return static_cast<int64_t>(real);
+    } else {
+        std::string_view raw = value.raw_json_token();
+        if (!raw.empty() && (raw.front() == '-' || (raw.front() >= '0' && raw.front() <= '9')))
+            *outOfRange = true; // a number simdjson cannot hold (beyond 64 bits)
+    }
+    return std::nullopt;
+}
+
+void readTriple(ondemand::value value, OptInt out[3])
+{
+    ondemand::array array;
+    if (value.get_array().get(array))
+        return;
+    int i = 0;
+    for (auto element : array) {
+        int64_t number = 0;
+        if (i < 3 && !element.get_int64().get(number))
+            out[i] = number;
+        ++i;
+    }
+}
+
+std::string_view rawArray(ondemand::value value)
+{
+    ondemand::array array;
+    std::string_view raw;
+    if (value.get_array().get(array) || array.raw_json().get(raw))
+        return {};
+    return raw;
+}
+
+OptInt streamFromText(std::string_view text)
+{
+    // Legacy 2021 files: tid "stream 7".
+    size_t digits = text.find_first_of("0123456789");
+    if (digits == std::string_view::npos)
+        return std::nullopt;
+    int64_t value = 0;
+    auto [ptr, ec] = std::from_chars(text.data() + digits, text.data() + text.size(), value);
+    return ec == std::errc() ? OptInt(value) : std::nullopt;
+}
+
+// Reads a string value into `out` (kept in the arena: simdjson's unescaped copy lasts only until the next
+// parse). False when the value is not a string.
+bool readString(ondemand::value value, TextArena& arena, std::string_view& out)
+{
+    std::string_view text;
+    if (value.get_string().get(text)) {
+        out = {};
+        return false;
+    }
+    out = arena.store(text);
+    return true;
+}
+
+void noteIdText(KinetoRecord& record, std::string_view text)
+{
+    if (record.idTextCount < static_cast<int>(record.idTexts.size()))
+        record.idTexts[static_cast<size_t>(record.idTextCount++)] = text;
+}
+
+} // namespace
+
+// Replaces every byte of an invalid UTF-8 sequence with '?', so the rest of the record survives.
+std::string repairKinetoUtf8(std::string_view text)
+{
+    std::string out;
+    out.reserve(text.size());
+    size_t i = 0;
+    while (i < text.size()) {
+        unsigned char c = static_cast<unsigned char>(text[i]);
+        size_t length = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+        if (length > 0 && i + length <= text.size() && isValidUtf8(text.substr(i, length))) {
+            out.append(text.substr(i, length));
+            i += length;
+        } else {
+            out += '?';
+            ++i;
+        }
+    }
+    return out;
+}
+
+std::string_view TextArena::store(std::string_view text)
+{
+    if (text.size() > kBlockBytes) {
+        m_largeBlocks.push_back(std::make_unique_for_overwrite<char[]>(text.size()));
+        std::memcpy(m_largeBlocks.back().get(), text.data(), text.size());
+        return std::string_view(m_largeBlocks.back().get(), text.size());
+    }
+    if (text.size() > m_freeBytes) {
+        if (m_blocksUsed == m_blocks.size())
+            m_blocks.push_back(std::make_unique_for_overwrite<char[]>(kBlockBytes));
+        m_free = m_blocks[m_blocksUsed++].get();
+        m_freeBytes = kBlockBytes;
+    }
+    if (text.empty())
+        return std::string_view(m_free, 0);
+    std::memcpy(m_free, text.data(), text.size());
+    std::string_view stored(m_free, text.size());
+    m_free += text.size();
+    m_freeBytes -= text.size();
+    return stored;
+}
+
+void TextArena::clear()
+{
+    m_blocksUsed = 0;
+    m_largeBlocks.clear();
+    m_free = nullptr;
+    m_freeBytes = 0;
+}
+
+void KinetoRecordParser::parse(std::string_view json, bool suspect, TextArena& arena, KinetoRecord& record)
+{
+    record = KinetoRecord();
+    record.json = json;
+    record.suspect = suspect;
+    ondemand::document doc;
+    ondemand::object object;
+    // simdjson validates UTF-8 while indexing the record, so a record it accepts is valid and is not scanned a
+    // second time (nearly all are). A rejected one may be rejected for another reason first (an unclosed
+    // string): check it, and repair and retry it.
+    error_code error = m_parser.iterate(json.data(), json.size(), json.size() + SIMDJSON_PADDING).get(doc);
+    if (error && !isValidUtf8(json)) {
+        record.invalidUtf8 = true;
+        std::string cleaned = repairKinetoUtf8(json);
+        size_t cleanedSize = cleaned.size();
+        cleaned.append(SIMDJSON_PADDING, '\0');
+        json = arena.store(cleaned).substr(0, cleanedSize);
+        error = m_parser.iterate(json.data(), json.size(), json.size() + SIMDJSON_PADDING).get(doc);
+    }
+    if (error || doc.get_object().get(object)) {
+        record.badJson = json.substr(0, 200);
+        return;
+    }
+    readFields(object, arena, record);
+}
+
+void KinetoRecordParser::readFields(ondemand::object& object, TextArena& arena, KinetoRecord& record)
+{
+    for (auto field : object) {
+        std::string_view key;
+        ondemand::value v;
+        if (field.unescaped_key().get(key) || field.value().get(v)) {
+            record.badJson = "event field";
+            return;
+        }
+        const char* failed = nullptr; // the key whose value has the wrong type
+        if (key == "ph") {
+            if (!readString(v, arena, record.ph))
+                failed = "ph";
+        } else if (key == "cat") {
+            if (!readString(v, arena, record.cat))
+                failed = "cat";
+        } else if (key == "name") {
+            if (!readString(v, arena, record.name))
+                failed = "name";
+        } else if (key == "ts") {
+            record.tsToken = v.raw_json_token();
+        } else if (key == "dur") {
+            record.durToken = v.raw_json_token();
+        } else if (key == "pid") {
+            record.pid = readId(v, false, arena, record);
+            record.hasPid = true;
+        } else if (key == "tid") {
+            record.tid = readId(v, true, arena, record);
+            record.hasTid = true;
+        } else if (key == "id") {
+            record.flowId = readInt(v, &record.flowIdOutOfRange);
+            std::string_view text;
+            if (!record.flowId && !v.get_string().get(text)) {
+                record.flowIdText = arena.store(text);
+                record.hasFlowIdText = true;
+                noteIdText(record, record.flowIdText);
+            }
+        } else if (key == "args") {
+            if (!readArgs(v, arena, record))
+                failed = "args";
+        }
+        if (failed) {
+            record.badJson = failed;
+            return;
+        }
+    }
+}
+
+RawId KinetoRecordParser::readId(ondemand::value value, bool isTid, TextArena& arena, KinetoRecord& record)
+{
+    RawId id;
+    int64_t number = 0;
+    if (!value.get_int64().get(number)) {
+        id.kind = RawId::Kind::Number;
+        id.number = number;
+        return id;
+    }
+    std::string_view text;
+    if (!value.get_string().get(text)) {
+        id.text = arena.store(text);
+        if (isTid && text.rfind("stream ", 0) == 0) {
+            if (auto stream = streamFromText(text)) {
+                id.kind = RawId::Kind::Number;
+                id.number = *stream;
+                return id;
+            }
+        }
+        id.kind = RawId::Kind::Text;
+        noteIdText(record, id.text);
+        return id;
+    }
+    double real = 0;
+    if (!value.get_double().get(real) && real >= 0 && real < 9e15) {
+        id.kind = RawId::Kind::Number;
+        id.number = static_cast<int64_t>(real);
+        return id;
+    }
+    id.kind = RawId::Kind::Unreadable;
+    noteIdText(record, "?");
+    return id;
+}
+
+bool KinetoRecordParser::readArgs(ondemand::value value, TextArena& arena, KinetoRecord& record)
+{
+    ondemand::object args;
+    if (value.get_object().get(args))
+        return true; // args that are not an object are ignored
+    KinetoArgs& a = record.args;
+    bool outOfRange = false;
+    for (auto field : args) {
+        std::string_view key;
+        ondemand::value v;
+        if (field.unescaped_key().get(key) || field.value().get(v))
+            return false;
+        if (key == "External id" || key == "external id")
+            a.externalId = readInt(v, &outOfRange);
+        else if (key == "correlation")
+            a.correlation = readInt(v, &outOfRange);
+        else if (key == "device")
+            a.device = readInt(v, &outOfRange);
+        else if (key == "context")
+            a.context = readInt(v, &outOfRange);
+        else if (key == "stream")
+            a.stream = readInt(v, &outOfRange);
+        else if (key == "Sequence number")
+            a.sequence = readInt(v, &outOfRange);
+        else if (key == "Fwd thread id")
+            a.fwdThread = readInt(v, &outOfRange);
+        else if (key == "bytes" || key == "Bytes")
+            a.bytes = readInt(v, &outOfRange);
+        else if (key == "registers per thread")
+            a.registers = readInt(v, &outOfRange);
+        else if (key == "shared memory")
+            a.sharedMemory = readInt(v, &outOfRange);
+        else if (key == "Device Type")
+            a.deviceType = readInt(v, &outOfRange);
+        else if (key == "Device Id")
+            a.deviceId = readInt(v, &outOfRange);
+        else if (key == "Addr")
+            a.address = readInt(v, &outOfRange);
+        else if (key == "Total Allocated")
+            a.totalAllocated = readInt(v, &outOfRange);
+        else if (key == "Total Reserved")
+            a.totalReserved = readInt(v, &outOfRange);
+        else if (key == "grid")
+            readTriple(v, a.grid);
+        else if (key == "block")
+            readTriple(v, a.block);
+        else if (key == "cuda_sync_kind")
+            readString(v, arena, a.syncKind);
+        else if (key == "Input Dims")
+            a.inputDims = rawArray(v);
+        else if (key == "Input type")
+            a.inputTypes = rawArray(v);
+        else if (key == "Input Strides")
+            a.inputStrides = rawArray(v);
+        else if (key == "name")
+            readString(v, arena, a.labelName);
+    }
+    if (outOfRange)
+        ++record.argsIdsOutOfRange;
+    return true;
+}
+
+} // namespace placescope

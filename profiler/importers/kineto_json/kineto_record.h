@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+// KinetoRecord: one Kineto event's fields as read from its JSON, before any mapping. The batch reader's thread
+// parses every event of a batch into records (KinetoRecordParser, simdjson on-demand), so the importing thread
+// only maps them to rows (KinetoEventMapper): JSON parsing is most of an import's work and the reader's thread
+// has the time. A record's text views point into its batch (the event's own JSON, or the batch's TextArena for
+// strings simdjson had to unescape) and live as long as the batch. Problems found while parsing are carried in
+// the record and counted by the mapper, in file order.
+#pragma once
+
+#include "profiler/model/trace_events.h"
+
+#include <simdjson.h>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace placescope {
+
+// Replaces each byte of an invalid UTF-8 sequence with '?' so the rest of a record survives.
+std::string repairKinetoUtf8(std::string_view text);
+
+// Copies of strings in blocks that never move, so views into them stay valid until clear(). Reused batch
+// after batch (clear() keeps the blocks).
+class TextArena
+{
+public:
+    std::string_view store(std::string_view text);
+    void clear();
+
+private:
+    static constexpr size_t kBlockBytes = 64 * 1024;
+    std::vector<std::unique_ptr<char[]>> m_blocks;
+    size_t m_blocksUsed = 0;
+    std::vector<std::unique_ptr<char[]>> m_largeBlocks; // one per text larger than a block, not reused
+    char* m_free = nullptr;
+    size_t m_freeBytes = 0;
+};
+
+// A pid, tid or flow id as written.
+struct RawId
+{
+    enum class Kind { Number, Text, Unreadable };
+    Kind kind = Kind::Unreadable;
+    int64_t number = 0;
+    std::string_view text;
+};
+
+struct KinetoArgs
+{
+    OptInt externalId, correlation, device, context, stream, sequence, fwdThread, bytes;
+    OptInt registers, sharedMemory, deviceType, deviceId, address, totalAllocated, totalReserved;
+    OptInt grid[3], block[3];
+    std::string_view syncKind, inputDims, inputTypes, inputStrides, labelName;
+};
+
+struct KinetoRecord
+{
+    std::string_view json;        // as read (the example for kineto.resynchronized and kineto.invalid_utf8)
+    bool suspect = false;         // the splitter resynchronised inside it
+    bool invalidUtf8 = false;     // repaired before parsing
+    std::string_view badJson;     // non-empty: the record is not mapped; the example for kineto.bad_json_record
+    int argsIdsOutOfRange = 0;    // ids in args beyond int64 (kineto.id_out_of_range, once per args object)
+    std::string_view ph, cat, name, tsToken, durToken;
+    bool hasPid = false, hasTid = false;
+    RawId pid, tid;               // a tid "stream 7" (legacy GPU lanes) is read as the number 7
+    OptInt flowId;
+    std::string_view flowIdText;  // a flow id given as a string (used when flowId is empty)
+    bool hasFlowIdText = false;
+    bool flowIdOutOfRange = false;
+    // The string ids (pid, tid, flow id; "?" for an unreadable pid or tid) in the order they were read, so the
+    // mapper numbers them in file order (an event with more than four, repeating keys, keeps its first four).
+    std::array<std::string_view, 4> idTexts;
+    int idTextCount = 0;
+    KinetoArgs args;
+};
+
+class KinetoRecordParser
+{
+public:
+    // `paddedJson` is followed in memory by at least SIMDJSON_PADDING readable bytes (the batch reader pads every
+    // event), so it is parsed in place. Strings that must outlive the parse go to `arena`.
+    void parse(std::string_view paddedJson, bool suspect, TextArena& arena, KinetoRecord& record);
+
+private:
+    void readFields(simdjson::ondemand::object& object, TextArena& arena, KinetoRecord& record);
+    bool readArgs(simdjson::ondemand::value value, TextArena& arena, KinetoRecord& record);
+    RawId readId(simdjson::ondemand::value value, bool isTid, TextArena& arena, KinetoRecord& record);
+
+    simdjson::ondemand::parser m_parser;
+};
+
+} // namespace placescope
