@@ -45,6 +45,7 @@ struct TraceWriterOptions
 };
 
 class OrderedWorker;
+class RowInserts;
 template <typename Row>
 class BatchedInsert;
 
@@ -101,7 +102,6 @@ public:
 
 private:
     TraceWriter() = default;
-    struct RowInserts;
     // Hands `row` to its table's batched insert, now or on the background thread. Strings are not events.
     template <typename Row>
     void queue(BatchedInsert<Row>& table, Row&& row, bool isEvent = true);

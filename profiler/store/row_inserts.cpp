@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+#include "profiler/store/row_inserts.h"
+
+#include "profiler/store/sqlite_bind.h"
+#include "profiler/store/trace_indexes_sql.h"
+
+namespace placescope {
+namespace {
+
+// Each table's "INSERT INTO t (columns)" and its row of values, in the order the bind functions below bind them.
+constexpr const char* kKernelInsert = "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId,"
+    " streamId, correlationId, globalPid, demangledName, shortName, gridX, gridY, gridZ, blockX, blockY, blockZ,"
+    " registersPerThread, staticSharedMemory, dynamicSharedMemory, localMemoryPerThread, localMemoryTotal,"
+    " sharedMemoryExecuted, launchType, cacheConfig, gridId, graphNodeId)";
+constexpr const char* kKernelValues = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+constexpr const char* kMemcpyInsert = "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (start, end, deviceId, contextId,"
+    " streamId, correlationId, globalPid, bytes, copyKind, srcKind, dstKind, srcDeviceId, dstDeviceId, srcContextId,"
+    " dstContextId, graphNodeId)";
+constexpr const char* kMemcpyValues = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+constexpr const char* kMemsetInsert = "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET (start, end, deviceId, contextId,"
+    " streamId, correlationId, globalPid, value, bytes, memKind, graphNodeId)";
+constexpr const char* kMemsetValues = "(?,?,?,?,?,?,?,?,?,?,?)";
+constexpr const char* kRuntimeInsert = "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end, eventClass, globalTid,"
+    " correlationId, nameId, returnValue)";
+constexpr const char* kRuntimeValues = "(?,?,?,?,?,?,?)";
+constexpr const char* kSyncInsert = "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start, end, deviceId,"
+    " contextId, streamId, correlationId, globalPid, syncType, eventId)";
+constexpr const char* kSyncValues = "(?,?,?,?,?,?,?,?,?)";
+constexpr const char* kNvtxInsert = "INSERT INTO NVTX_EVENTS (start, end, eventType, rangeId, category, color, text,"
+    " globalTid, endGlobalTid, textId, domainId)";
+constexpr const char* kNvtxValues = "(?,?,?,?,?,?,NULL,?,?,?,?)";
+constexpr const char* kGpuMemoryInsert = "INSERT INTO CUDA_GPU_MEMORY_USAGE_EVENTS (start, globalPid, deviceId,"
+    " contextId, address, pc, bytes, memKind, memoryOperationType, correlationId, localMemoryPoolAddress,"
+    " localMemoryPoolReleaseThreshold, localMemoryPoolSize, localMemoryPoolUtilizedSize)";
+constexpr const char* kGpuMemoryValues = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+constexpr const char* kOverheadInsert = "INSERT INTO PROFILER_OVERHEAD (start, end, globalTid, nameId)";
+constexpr const char* kOverheadValues = "(?,?,?,?)";
+constexpr const char* kGpuInsert = "INSERT INTO TARGET_INFO_GPU (id, name, busLocation, uuid, totalMemory,"
+    " memoryBandwidth, clockRate, smCount, l2CacheSize, computeMajor, computeMinor, maxThreadsPerBlock,"
+    " maxRegistersPerBlock, maxShmemPerBlock, maxShmemPerBlockOptin, maxShmemPerSm, maxRegistersPerSm,"
+    " threadsPerWarp, maxWarpsPerSm, asyncEngines, isDiscrete, cuDevice)";
+constexpr const char* kGpuValues = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,1,?)";
+constexpr const char* kProcessInsert = "INSERT OR REPLACE INTO PS_PROCESSES (globalPid, pid, rank, name, hostname)";
+constexpr const char* kProcessValues = "(?,?,?,?,?)";
+constexpr const char* kThreadInsert = "INSERT OR REPLACE INTO PS_THREADS (globalTid, globalPid, tid, name)";
+constexpr const char* kThreadValues = "(?,?,?,?)";
+constexpr const char* kThreadNameInsert = "INSERT INTO ThreadNames (nameId, priority, globalTid)";
+constexpr const char* kThreadNameValues = "(?,0,?)";
+constexpr const char* kOpInsert = "INSERT INTO PS_FRAMEWORK_OPS (start, end, globalTid, nameId, category,"
+    " externalId, sequenceNumber, fwdThreadId, depth, inputDims, inputTypes, inputStrides, extra)";
+constexpr const char* kOpValues = "(?,?,?,?,?,?,?,?,?,?,?,?,?)";
+constexpr const char* kExternalCorrelationInsert = "INSERT INTO PS_EXTERNAL_CORRELATION (correlationId, externalId,"
+    " globalPid, externalKind)";
+constexpr const char* kExternalCorrelationValues = "(?,?,?,?)";
+constexpr const char* kMemoryInsert = "INSERT INTO PS_MEMORY_EVENTS (start, globalTid, deviceType, deviceId,"
+    " address, bytes, totalAllocated, totalReserved)";
+constexpr const char* kMemoryValues = "(?,?,?,?,?,?,?,?)";
+constexpr const char* kFlowInsert = "INSERT INTO PS_FLOWS (id, category, fromTs, fromGlobalTid, fromDeviceId,"
+    " fromStreamId, toTs, toGlobalTid, toDeviceId, toStreamId)";
+constexpr const char* kFlowValues = "(?,?,?,?,?,?,?,?,?,?)";
+constexpr const char* kStepInsert = "INSERT INTO PS_STEPS (stepNumber, start, end, globalPid)";
+constexpr const char* kStepValues = "(?,?,?,?)";
+constexpr const char* kStringInsert = "INSERT INTO StringIds (id, value)";
+constexpr const char* kStringValues = "(?,?)";
+
+void bindKernel(SqliteStatement& s, int first, const KernelRow& row)
+{
+    const KernelEvent& e = row.event;
+    bindFrom(s, first, e.start, e.end, e.deviceId, e.contextId, e.streamId, e.correlationId, e.globalPid, row.nameId,
+             row.shortId, e.gridX, e.gridY, e.gridZ, e.blockX, e.blockY, e.blockZ, e.registersPerThread,
+             e.staticSharedMemory, e.dynamicSharedMemory, e.localMemoryPerThread, e.localMemoryTotal,
+             e.sharedMemoryExecuted, e.launchType, e.cacheConfig, e.gridId, e.graphNodeId);
+}
+void bindMemcpy(SqliteStatement& s, int first, const MemcpyEvent& e)
+{
+    bindFrom(s, first, e.start, e.end, e.deviceId, e.contextId, e.streamId, e.correlationId, e.globalPid, e.bytes,
+             e.copyKind, e.srcKind, e.dstKind, e.srcDeviceId, e.dstDeviceId, e.srcContextId, e.dstContextId,
+             e.graphNodeId);
+}
+void bindMemset(SqliteStatement& s, int first, const MemsetEvent& e)
+{
+    bindFrom(s, first, e.start, e.end, e.deviceId, e.contextId, e.streamId, e.correlationId, e.globalPid, e.value,
+             e.bytes, e.memKind, e.graphNodeId);
+}
+void bindRuntime(SqliteStatement& s, int first, const RuntimeRow& row)
+{
+    const RuntimeEvent& e = row.event;
+    bindFrom(s, first, e.start, e.end, static_cast<int64_t>(e.eventClass), e.globalTid, e.correlationId, row.nameId,
+             e.returnValue);
+}
+void bindSync(SqliteStatement& s, int first, const SyncEvent& e)
+{
+    bindFrom(s, first, e.start, e.end, e.deviceId, e.contextId, e.streamId, e.correlationId, e.globalPid, e.syncType,
+             e.eventId);
+}
+void bindNvtx(SqliteStatement& s, int first, const NvtxRow& row)
+{
+    const NvtxEvent& e = row.event;
+    bindFrom(s, first, e.start, OptInt(e.end), e.eventType, e.rangeId, e.category, e.color, e.globalTid, e.globalTid,
+             row.textId, e.domainId);
+}
+void bindGpuMemory(SqliteStatement& s, int first, const GpuMemoryEvent& e)
+{
+    bindFrom(s, first, e.start, e.globalPid, e.deviceId, e.contextId, e.address, e.pc, e.bytes, e.memKind,
+             e.memoryOperationType, e.correlationId, e.memoryPoolAddress, e.memoryPoolReleaseThreshold,
+             e.memoryPoolSize, e.memoryPoolUtilizedSize);
+}
+void bindOverhead(SqliteStatement& s, int first, const OverheadRow& row)
+{
+    bindFrom(s, first, row.event.start, row.event.end, row.event.globalTid, row.nameId);
+}
+void bindGpu(SqliteStatement& s, int first, const GpuInfo& g)
+{
+    bindFrom(s, first, g.id, g.name, g.busLocation, g.uuid, g.totalMemory, g.memoryBandwidth, g.clockRate, g.smCount,
+             g.l2CacheSize, g.computeMajor, g.computeMinor, g.maxThreadsPerBlock, g.maxRegistersPerBlock,
+             g.maxShmemPerBlock, g.maxShmemPerBlockOptin, g.maxShmemPerSm, g.maxRegistersPerSm, g.threadsPerWarp,
+             g.maxWarpsPerSm, g.asyncEngines, g.id);
+}
+void bindProcess(SqliteStatement& s, int first, const ProcessInfo& p)
+{
+    bindFrom(s, first, p.globalPid, p.pid, p.rank, p.name, p.hostname);
+}
+void bindThread(SqliteStatement& s, int first, const ThreadInfo& t)
+{
+    bindFrom(s, first, t.globalTid, t.globalPid, t.tid, t.name);
+}
+void bindThreadName(SqliteStatement& s, int first, const ThreadNameRow& row)
+{
+    bindFrom(s, first, row.nameId, row.globalTid);
+}
+void bindOp(SqliteStatement& s, int first, const OpRow& row)
+{
+    const FrameworkOp& op = row.op;
+    bindFrom(s, first, op.start, op.end, op.globalTid, row.nameId, op.category, op.externalId, op.sequenceNumber,
+             op.fwdThreadId, op.depth, op.inputDims, op.inputTypes, op.inputStrides, op.extra);
+}
+void bindExternalCorrelation(SqliteStatement& s, int first, const ExternalCorrelation& link)
+{
+    bindFrom(s, first, link.correlationId, link.externalId, link.globalPid, link.externalKind);
+}
+void bindMemory(SqliteStatement& s, int first, const MemoryEvent& e)
+{
+    bindFrom(s, first, e.start, e.globalTid, e.deviceType, e.deviceId, e.address, e.bytes, e.totalAllocated,
+             e.totalReserved);
+}
+void bindFlow(SqliteStatement& s, int first, const FlowEvent& f)
+{
+    bindFrom(s, first, f.id, f.category, f.fromTs, f.fromGlobalTid, f.fromDeviceId, f.fromStreamId, f.toTs,
+             f.toGlobalTid, f.toDeviceId, f.toStreamId);
+}
+void bindStep(SqliteStatement& s, int first, const StepRange& step)
+{
+    bindFrom(s, first, step.stepNumber, step.start, step.end, step.globalPid);
+}
+void bindString(SqliteStatement& s, int first, const StringRow& row) { bindFrom(s, first, row.id, row.value); }
+
+} // namespace
+
+RowInserts::RowInserts() : indexer(kTraceIndexesSql) { }
+
+Status RowInserts::flush()
+{
+    Status first;
+    forEach([&first](auto& table) {
+        Status status = table.flush();
+        if (first.isOk())
+            first = status;
+    });
+    return first;
+}
+
+void RowInserts::close()
+{
+    forEach([](auto& table) { table.close(); });
+    indexer.close();
+}
+
+Status RowInserts::prepare(SqliteDb& db)
+{
+    PLACESCOPE_RETURN_IF_ERROR(kernels.prepare(db, kKernelInsert, kKernelValues, bindKernel));
+    PLACESCOPE_RETURN_IF_ERROR(memcpys.prepare(db, kMemcpyInsert, kMemcpyValues, bindMemcpy));
+    PLACESCOPE_RETURN_IF_ERROR(memsets.prepare(db, kMemsetInsert, kMemsetValues, bindMemset));
+    PLACESCOPE_RETURN_IF_ERROR(runtime.prepare(db, kRuntimeInsert, kRuntimeValues, bindRuntime));
+    PLACESCOPE_RETURN_IF_ERROR(syncs.prepare(db, kSyncInsert, kSyncValues, bindSync));
+    PLACESCOPE_RETURN_IF_ERROR(nvtx.prepare(db, kNvtxInsert, kNvtxValues, bindNvtx));
+    PLACESCOPE_RETURN_IF_ERROR(gpuMemory.prepare(db, kGpuMemoryInsert, kGpuMemoryValues, bindGpuMemory));
+    PLACESCOPE_RETURN_IF_ERROR(overhead.prepare(db, kOverheadInsert, kOverheadValues, bindOverhead));
+    PLACESCOPE_RETURN_IF_ERROR(gpus.prepare(db, kGpuInsert, kGpuValues, bindGpu));
+    PLACESCOPE_RETURN_IF_ERROR(processes.prepare(db, kProcessInsert, kProcessValues, bindProcess));
+    PLACESCOPE_RETURN_IF_ERROR(threads.prepare(db, kThreadInsert, kThreadValues, bindThread));
+    PLACESCOPE_RETURN_IF_ERROR(threadNames.prepare(db, kThreadNameInsert, kThreadNameValues, bindThreadName));
+    PLACESCOPE_RETURN_IF_ERROR(ops.prepare(db, kOpInsert, kOpValues, bindOp));
+    PLACESCOPE_RETURN_IF_ERROR(externalCorrelations.prepare(db, kExternalCorrelationInsert,
+                                                            kExternalCorrelationValues, bindExternalCorrelation));
+    PLACESCOPE_RETURN_IF_ERROR(memory.prepare(db, kMemoryInsert, kMemoryValues, bindMemory));
+    PLACESCOPE_RETURN_IF_ERROR(flows.prepare(db, kFlowInsert, kFlowValues, bindFlow));
+    PLACESCOPE_RETURN_IF_ERROR(steps.prepare(db, kStepInsert, kStepValues, bindStep));
+    return strings.prepare(db, kStringInsert, kStringValues, bindString);
+}
+
+} // namespace placescope
