@@ -6,7 +6,6 @@
 #include "profiler/store/trace_writer.h"
 
 #include <charconv>
-#include <cstring>
 #include <utility>
 
 namespace placescope {
