@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // JsonEventSplitter: the events and top-level members it cuts out must not depend on how the input is chunked
-// (the scanner skips string bodies and blanks 16 bytes at a time, so strings and numbers that cross a chunk or
-// a 16-byte block are the cases to get right), and its recovery from an unescaped quote must hold.
+// (the scanner skips string bodies and blanks 16 bytes at a time outside events and tracks strings and brackets
+// 64 bytes at a time inside them, so what crosses a chunk or a block is the case to get right), and its
+// recovery from an unescaped quote must hold.
 #include "profiler/importers/kineto_json/json_event_splitter.h"
 
 #include <gtest/gtest.h>
