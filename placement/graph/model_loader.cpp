@@ -5,25 +5,21 @@
 #include "placement/graph/graph_file.h"
 #include "placement/graph/onnx_model_loader.h"
 #include "placement/graph/trace_ops_graph.h"
-
-#include <cctype>
-#include <cstring>
+#include "profiler/base/file_head.h"
 
 namespace placescope {
 
 Result<GraphSourceKind> sniffGraphSource(const std::string& path)
 {
     PLACESCOPE_ASSIGN_OR_RETURN(std::string head, readGraphFileHead(path, 64));
-    static const char kSqliteMagic[] = "SQLite format 3"; // followed by a NUL byte
-    if (head.size() >= sizeof kSqliteMagic && std::memcmp(head.data(), kSqliteMagic, sizeof kSqliteMagic) == 0)
+    switch (classifyFileHead(head)) {
+    case FileHeadKind::Sqlite:
         return GraphSourceKind::PlacescopeTrace;
-    if (head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f && static_cast<unsigned char>(head[1]) == 0x8b)
+    case FileHeadKind::Gzip:
+    case FileHeadKind::JsonObject:
         return GraphSourceKind::ExecutionTrace;
-    for (char c : head) {
-        if (std::isspace(static_cast<unsigned char>(c)))
-            continue;
-        if (c == '{')
-            return GraphSourceKind::ExecutionTrace;
+    case FileHeadKind::JsonArray:
+    case FileHeadKind::Other:
         break;
     }
     // Protobuf writes fields in number order and every ONNX writer sets ir_version (field 1, varint): tag 0x08.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "profiler/importers/importer.h"
 
+#include "profiler/base/file_head.h"
 #include "profiler/store/sqlite_db.h"
 #include "profiler/store/trace_file.h"
 #include "profiler/store/trace_writer.h"
@@ -21,14 +22,17 @@ Result<TraceFormat> sniffTraceFormat(const std::string& path)
     FILE* file = std::fopen(path.c_str(), "rb");
     if (!file)
         return Status::error("cannot read " + path + ": " + std::strerror(errno));
-    unsigned char head[16] = {};
+    char head[16] = {};
     size_t n = std::fread(head, 1, sizeof head, file);
     std::fclose(file);
     if (n == 0)
         return Status::error(path + " is empty");
-    if (n >= 2 && head[0] == 0x1f && head[1] == 0x8b)
-        return TraceFormat::KinetoJson; // gzip: the JSON importer checks what is inside
-    if (n == 16 && std::memcmp(head, "SQLite format 3", 16) == 0) {
+    switch (classifyFileHead(std::string_view(head, n))) {
+    case FileHeadKind::Gzip: // the JSON importer checks what is inside
+    case FileHeadKind::JsonObject:
+    case FileHeadKind::JsonArray:
+        return TraceFormat::KinetoJson;
+    case FileHeadKind::Sqlite: {
         PLACESCOPE_ASSIGN_OR_RETURN(SqliteDb db, SqliteDb::open(path, SqliteDb::Mode::ReadOnly));
         if (looksLikeNsysExport(db))
             return TraceFormat::NsysSqlite;
@@ -36,11 +40,7 @@ Result<TraceFormat> sniffTraceFormat(const std::string& path)
             return Status::error(path + " is already a Placescope trace");
         return Status::error(path + " is a SQLite file but not an Nsight Systems export");
     }
-    for (size_t i = 0; i < n; ++i) {
-        if (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n')
-            continue;
-        if (head[i] == '{' || head[i] == '[')
-            return TraceFormat::KinetoJson;
+    case FileHeadKind::Other:
         break;
     }
     return Status::error(path + " is not a trace (expected PyTorch profiler JSON, .json.gz or an nsys SQLite export)");
