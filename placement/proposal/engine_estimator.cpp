@@ -15,38 +15,17 @@
 #include <set>
 
 namespace placescope {
-namespace {
 
 // The model, costed for the trace's GPU (the device table entry whose name matches, else the default) and
 // planned for the `sum` objective.
-struct PlannedModel
+struct EnginePlacementEstimator::PlannedModel
 {
     ModelGraph model;
     PlacementModel placement;
     Proposal proposal;
 };
 
-std::optional<PlannedModel> planModel(const std::string& modelPath, const std::string& deviceName,
-    const std::string& framework)
-{
-    if (modelPath.empty())
-        return std::nullopt;
-    auto model = loadModelGraph(modelPath);
-    auto table = DeviceTable::builtin();
-    if (!model || !table)
-        return std::nullopt;
-    CostOptions options;
-    options.framework = framework;
-    if (const DeviceSpec* match = table->matchGpuName(deviceName))
-        options.gpu = match->key;
-    auto placement = buildPlacementModel(*model, options);
-    if (!placement)
-        return std::nullopt;
-    auto proposal = plan(placement->graph, PlanOptions {});
-    if (!proposal)
-        return std::nullopt;
-    return PlannedModel { std::move(*model), std::move(*placement), std::move(*proposal) };
-}
+namespace {
 
 // "aten::nonzero" and "NonZero" name the same op: compare without the namespace, case and underscores.
 std::string opKey(const std::string& name)
@@ -61,9 +40,39 @@ std::string opKey(const std::string& name)
 
 } // namespace
 
+std::shared_ptr<const EnginePlacementEstimator::PlannedModel> EnginePlacementEstimator::planned(
+    const std::string& modelPath, const std::string& deviceName) const
+{
+    std::lock_guard lock(m_mutex);
+    std::string key = modelPath + '\n' + deviceName;
+    if (key == m_plannedKey)
+        return m_planned;
+    m_plannedKey = std::move(key);
+    m_planned = nullptr;
+    if (modelPath.empty())
+        return nullptr;
+    auto model = loadModelGraph(modelPath);
+    auto table = DeviceTable::builtin();
+    if (!model || !table)
+        return nullptr;
+    CostOptions options;
+    options.framework = m_framework;
+    if (const DeviceSpec* match = table->matchGpuName(deviceName))
+        options.gpu = match->key;
+    auto placement = buildPlacementModel(*model, options);
+    if (!placement)
+        return nullptr;
+    auto proposal = plan(placement->graph, PlanOptions {});
+    if (!proposal)
+        return nullptr;
+    m_planned = std::make_shared<const PlannedModel>(
+        PlannedModel { std::move(*model), std::move(*placement), std::move(*proposal) });
+    return m_planned;
+}
+
 std::optional<EngineEstimate> EnginePlacementEstimator::estimateLayout(const LayoutQuery& query) const
 {
-    auto planned = planModel(query.modelPath, query.deviceName, m_framework);
+    auto planned = this->planned(query.modelPath, query.deviceName);
     if (!planned)
         return std::nullopt;
     auto capabilities = CapabilityTable::forFramework(m_framework);
@@ -92,7 +101,7 @@ std::optional<EngineEstimate> EnginePlacementEstimator::estimateLayout(const Lay
 
 std::optional<EngineEstimate> EnginePlacementEstimator::estimateFallback(const FallbackQuery& query) const
 {
-    auto planned = planModel(query.modelPath, query.deviceName, m_framework);
+    auto planned = this->planned(query.modelPath, query.deviceName);
     if (!planned)
         return std::nullopt;
     std::set<std::string> hostKeys;

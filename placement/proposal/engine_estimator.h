@@ -6,10 +6,15 @@
 //   would remain; the saving is the trace's measured conversion time minus those remaining transposes;
 // - CPU fallback: the model ops named like the trace's host ops, and the predicted step time of the
 //   framework's default placement (those ops on the CPU, copies around them) against the engine's proposal.
-// Thread-safe: every call works on its own copies.
+// The model is loaded, costed and planned once per (model, GPU) and shared by both questions.
+// Thread-safe: the planned model is read-only once built; the cache is behind a mutex.
 #pragma once
 
 #include "placement/findings/placement_estimator.h"
+
+#include <memory>
+#include <mutex>
+#include <string>
 
 namespace placescope {
 
@@ -24,7 +29,14 @@ public:
     std::optional<EngineEstimate> estimateFallback(const FallbackQuery& query) const override;
 
 private:
+    struct PlannedModel;
+    // The planned model for this query, built on the first call for its (model, GPU) pair.
+    std::shared_ptr<const PlannedModel> planned(const std::string& modelPath, const std::string& deviceName) const;
+
     std::string m_framework;
+    mutable std::mutex m_mutex;
+    mutable std::string m_plannedKey; // model path and GPU name of m_planned
+    mutable std::shared_ptr<const PlannedModel> m_planned;
 };
 
 } // namespace placescope

@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
+#include <unistd.h>
 
 namespace placescope {
 namespace {
@@ -43,6 +45,20 @@ TEST(EngineEstimatorTest, NoAnswerWithoutAModelOrMatchingOps)
     EXPECT_FALSE(estimator.estimateLayout({ model("missing.onnx"), 1000, 1, "H100" }).has_value());
     FallbackQuery unrelated { model("mnist.onnx"), { "aten::nonzero" }, 1000, 0, 0, "H100" };
     EXPECT_FALSE(estimator.estimateFallback(unrelated).has_value());
+}
+
+TEST(EngineEstimatorTest, BothQuestionsShareOneLoadOfTheModelPerGpu)
+{
+    // A copy of the model that disappears after the first question: the second is answered from the model the
+    // first one planned, and a question for another GPU has to load it again (and now cannot).
+    const std::filesystem::path copy
+        = std::filesystem::temp_directory_path() / ("estimator_" + std::to_string(::getpid()) + ".onnx");
+    std::filesystem::copy_file(model("light_resnet50.onnx"), copy, std::filesystem::copy_options::overwrite_existing);
+    EnginePlacementEstimator estimator;
+    ASSERT_TRUE(estimator.estimateLayout({ copy.string(), 2'000'000, 200, "NVIDIA H100 80GB HBM3" }).has_value());
+    std::filesystem::remove(copy);
+    EXPECT_TRUE(estimator.estimateLayout({ copy.string(), 1'000'000, 100, "NVIDIA H100 80GB HBM3" }).has_value());
+    EXPECT_FALSE(estimator.estimateLayout({ copy.string(), 1'000'000, 100, "NVIDIA A100-SXM4-80GB" }).has_value());
 }
 
 } // namespace
