@@ -16,30 +16,6 @@ OrderedWorker::Batch::~Batch()
         tasks[i].finish(tasks[i].object, false);
 }
 
-void* OrderedWorker::Batch::allocate(size_t size, size_t alignment)
-{
-    auto paddingAt = [alignment](std::byte* at) {
-        return (alignment - reinterpret_cast<uintptr_t>(at) % alignment) % alignment;
-    };
-    size_t padding = paddingAt(m_free);
-    if (m_free == nullptr || padding + size > m_freeBytes) {
-        if (size + alignment > kBlockBytes) {
-            m_largeBlocks.push_back(std::make_unique_for_overwrite<std::byte[]>(size + alignment));
-            std::byte* block = m_largeBlocks.back().get();
-            return block + paddingAt(block);
-        }
-        if (m_blocksUsed == m_blocks.size())
-            m_blocks.push_back(std::make_unique_for_overwrite<std::byte[]>(kBlockBytes));
-        m_free = m_blocks[m_blocksUsed++].get();
-        m_freeBytes = kBlockBytes;
-        padding = paddingAt(m_free);
-    }
-    void* place = m_free + padding;
-    m_free += padding + size;
-    m_freeBytes -= padding + size;
-    return place;
-}
-
 void OrderedWorker::Batch::runAll()
 {
     for (; m_ran < tasks.size(); ++m_ran)
@@ -50,10 +26,7 @@ void OrderedWorker::Batch::reuse()
 {
     tasks.clear();
     m_ran = 0;
-    m_blocksUsed = 0;
-    m_largeBlocks.clear();
-    m_free = nullptr;
-    m_freeBytes = 0;
+    m_storage.reset();
 }
 
 OrderedWorker::OrderedWorker(size_t batchSize, size_t maxBatches)

@@ -8,6 +8,8 @@
 // One producer thread; post() and drain() must not be called concurrently.
 #pragma once
 
+#include "profiler/base/bump_arena.h"
+
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -59,20 +61,15 @@ private:
         Batch(const Batch&) = delete;
         Batch& operator=(const Batch&) = delete;
         ~Batch(); // destroys the tasks that never ran
-        void* allocate(size_t size, size_t alignment);
+        void* allocate(size_t size, size_t alignment) { return m_storage.allocate(size, alignment); }
         void runAll();
-        // Empties a batch whose tasks all ran, keeping its blocks and task list for the next batch.
+        // Empties a batch whose tasks all ran, keeping its storage and task list for the next batch.
         void reuse();
 
         std::vector<Task> tasks;
 
     private:
-        static constexpr size_t kBlockBytes = 64 * 1024;
-        std::vector<std::unique_ptr<std::byte[]>> m_blocks; // task storage; a task never moves once placed
-        size_t m_blocksUsed = 0;
-        std::vector<std::unique_ptr<std::byte[]>> m_largeBlocks; // one per task larger than a block, not reused
-        std::byte* m_free = nullptr;
-        size_t m_freeBytes = 0;
+        BumpArena m_storage; // the tasks themselves; a task never moves once placed
         size_t m_ran = 0;
     };
 

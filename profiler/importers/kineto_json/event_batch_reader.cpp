@@ -66,7 +66,7 @@ void EventBatchReader::recycle(std::unique_ptr<EventBatch> batch)
 {
     batch->text.clear();
     batch->items.clear();
-    batch->arena.clear();
+    batch->arena.reset();
     std::lock_guard lock(m_mutex);
     if (m_spare.size() < kMaxQueuedBatches)
         m_spare.push_back(std::move(batch));

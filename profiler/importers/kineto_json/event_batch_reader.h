@@ -36,7 +36,7 @@ struct EventBatch
     std::string text; // keys and values back to back, each value followed by padding
     std::vector<Item> items;
     std::vector<KinetoRecord> records; // records[i] is items[i] parsed, for the events
-    TextArena arena;                   // strings the records point to that are not in `text`
+    BumpArena arena;                   // strings the records point to that are not in `text`
     uint64_t fileBytesRead = 0; // compressed bytes consumed when the batch was closed, for progress
 
     std::string_view key(const Item& item) const { return std::string_view(text).substr(item.keyOffset, item.keySize); }

@@ -72,14 +72,14 @@ OptInt streamFromText(std::string_view text)
 
 // Reads a string value into `out` (kept in the arena: simdjson's unescaped copy lasts only until the next
 // parse). False when the value is not a string.
-bool readString(ondemand::value value, TextArena& arena, std::string_view& out)
+bool readString(ondemand::value value, BumpArena& arena, std::string_view& out)
 {
     std::string_view text;
     if (value.get_string().get(text)) {
         out = {};
         return false;
     }
-    out = arena.store(text);
+    out = arena.copy(text);
     return true;
 }
 
@@ -111,37 +111,7 @@ std::string repairKinetoUtf8(std::string_view text)
     return out;
 }
 
-std::string_view TextArena::store(std::string_view text)
-{
-    if (text.size() > kBlockBytes) {
-        m_largeBlocks.push_back(std::make_unique_for_overwrite<char[]>(text.size()));
-        std::memcpy(m_largeBlocks.back().get(), text.data(), text.size());
-        return std::string_view(m_largeBlocks.back().get(), text.size());
-    }
-    if (text.size() > m_freeBytes) {
-        if (m_blocksUsed == m_blocks.size())
-            m_blocks.push_back(std::make_unique_for_overwrite<char[]>(kBlockBytes));
-        m_free = m_blocks[m_blocksUsed++].get();
-        m_freeBytes = kBlockBytes;
-    }
-    if (text.empty())
-        return std::string_view(m_free, 0);
-    std::memcpy(m_free, text.data(), text.size());
-    std::string_view stored(m_free, text.size());
-    m_free += text.size();
-    m_freeBytes -= text.size();
-    return stored;
-}
-
-void TextArena::clear()
-{
-    m_blocksUsed = 0;
-    m_largeBlocks.clear();
-    m_free = nullptr;
-    m_freeBytes = 0;
-}
-
-void KinetoRecordParser::parse(std::string_view json, bool suspect, TextArena& arena, KinetoRecord& record)
+void KinetoRecordParser::parse(std::string_view json, bool suspect, BumpArena& arena, KinetoRecord& record)
 {
     record = KinetoRecord();
     record.json = json;
@@ -157,7 +127,7 @@ void KinetoRecordParser::parse(std::string_view json, bool suspect, TextArena& a
         std::string cleaned = repairKinetoUtf8(json);
         size_t cleanedSize = cleaned.size();
         cleaned.append(SIMDJSON_PADDING, '\0');
-        json = arena.store(cleaned).substr(0, cleanedSize);
+        json = arena.copy(cleaned).substr(0, cleanedSize);
         error = m_parser.iterate(json.data(), json.size(), json.size() + SIMDJSON_PADDING).get(doc);
     }
     if (error || doc.get_object().get(object)) {
@@ -167,7 +137,7 @@ void KinetoRecordParser::parse(std::string_view json, bool suspect, TextArena& a
     readFields(object, arena, record);
 }
 
-void KinetoRecordParser::readFields(ondemand::object& object, TextArena& arena, KinetoRecord& record)
+void KinetoRecordParser::readFields(ondemand::object& object, BumpArena& arena, KinetoRecord& record)
 {
     for (auto field : object) {
         std::string_view key;
@@ -200,7 +170,7 @@ void KinetoRecordParser::readFields(ondemand::object& object, TextArena& arena, 
             record.flowId = readInt(v, &record.flowIdOutOfRange);
             std::string_view text;
             if (!record.flowId && !v.get_string().get(text)) {
-                record.flowIdText = arena.store(text);
+                record.flowIdText = arena.copy(text);
                 record.hasFlowIdText = true;
                 noteIdText(record, record.flowIdText);
             }
@@ -215,7 +185,7 @@ void KinetoRecordParser::readFields(ondemand::object& object, TextArena& arena, 
     }
 }
 
-RawId KinetoRecordParser::readId(ondemand::value value, bool isTid, TextArena& arena, KinetoRecord& record)
+RawId KinetoRecordParser::readId(ondemand::value value, bool isTid, BumpArena& arena, KinetoRecord& record)
 {
     RawId id;
     int64_t number = 0;
@@ -226,7 +196,7 @@ RawId KinetoRecordParser::readId(ondemand::value value, bool isTid, TextArena& a
     }
     std::string_view text;
     if (!value.get_string().get(text)) {
-        id.text = arena.store(text);
+        id.text = arena.copy(text);
         if (isTid && text.rfind("stream ", 0) == 0) {
             if (auto stream = streamFromText(text)) {
                 id.kind = RawId::Kind::Number;
@@ -249,7 +219,7 @@ RawId KinetoRecordParser::readId(ondemand::value value, bool isTid, TextArena& a
     return id;
 }
 
-bool KinetoRecordParser::readArgs(ondemand::value value, TextArena& arena, KinetoRecord& record)
+bool KinetoRecordParser::readArgs(ondemand::value value, BumpArena& arena, KinetoRecord& record)
 {
     ondemand::object args;
     if (value.get_object().get(args))

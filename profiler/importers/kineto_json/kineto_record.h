@@ -2,18 +2,18 @@
 // KinetoRecord: one Kineto event's fields as read from its JSON, before any mapping. The batch reader's thread
 // parses every event of a batch into records (KinetoRecordParser, simdjson on-demand), so the importing thread
 // only maps them to rows (KinetoEventMapper): JSON parsing is most of an import's work and the reader's thread
-// has the time. A record's text views point into its batch (the event's own JSON, or the batch's TextArena for
+// has the time. A record's text views point into its batch (the event's own JSON, or the batch's BumpArena for
 // strings simdjson had to unescape) and live as long as the batch. Problems found while parsing are carried in
 // the record and counted by the mapper, in file order.
 #pragma once
 
+#include "profiler/base/bump_arena.h"
 #include "profiler/model/trace_events.h"
 
 #include <simdjson.h>
 
 #include <array>
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,23 +22,6 @@ namespace placescope {
 
 // Replaces each byte of an invalid UTF-8 sequence with '?' so the rest of a record survives.
 std::string repairKinetoUtf8(std::string_view text);
-
-// Copies of strings in blocks that never move, so views into them stay valid until clear(). Reused batch
-// after batch (clear() keeps the blocks).
-class TextArena
-{
-public:
-    std::string_view store(std::string_view text);
-    void clear();
-
-private:
-    static constexpr size_t kBlockBytes = 64 * 1024;
-    std::vector<std::unique_ptr<char[]>> m_blocks;
-    size_t m_blocksUsed = 0;
-    std::vector<std::unique_ptr<char[]>> m_largeBlocks; // one per text larger than a block, not reused
-    char* m_free = nullptr;
-    size_t m_freeBytes = 0;
-};
 
 // A pid, tid or flow id as written.
 struct RawId
@@ -83,12 +66,12 @@ class KinetoRecordParser
 public:
     // `paddedJson` is followed in memory by at least SIMDJSON_PADDING readable bytes (the batch reader pads every
     // event), so it is parsed in place. Strings that must outlive the parse go to `arena`.
-    void parse(std::string_view paddedJson, bool suspect, TextArena& arena, KinetoRecord& record);
+    void parse(std::string_view paddedJson, bool suspect, BumpArena& arena, KinetoRecord& record);
 
 private:
-    void readFields(simdjson::ondemand::object& object, TextArena& arena, KinetoRecord& record);
-    bool readArgs(simdjson::ondemand::value value, TextArena& arena, KinetoRecord& record);
-    RawId readId(simdjson::ondemand::value value, bool isTid, TextArena& arena, KinetoRecord& record);
+    void readFields(simdjson::ondemand::object& object, BumpArena& arena, KinetoRecord& record);
+    bool readArgs(simdjson::ondemand::value value, BumpArena& arena, KinetoRecord& record);
+    RawId readId(simdjson::ondemand::value value, bool isTid, BumpArena& arena, KinetoRecord& record);
 
     simdjson::ondemand::parser m_parser;
 };

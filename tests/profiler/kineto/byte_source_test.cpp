@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // ByteSource on real gzip bytes: concatenated members with zero padding read as one stream, a CRC mismatch and
-// a cut stream are errors, and a plain file passes through. And how an input's first bytes are classified.
-#include "profiler/base/file_head.h"
+// a cut stream are errors, and a plain file passes through.
 #include "profiler/importers/common/byte_source.h"
 
 #include <gtest/gtest.h>
@@ -79,24 +78,6 @@ TEST(ByteSourceTest, APlainFilePassesThrough)
     auto content = readAll(writeTemp("plain.json", "{\"traceEvents\": []}"));
     ASSERT_TRUE(content.isOk());
     EXPECT_EQ(*content, "{\"traceEvents\": []}");
-}
-
-} // namespace
-} // namespace placescope
-
-namespace placescope {
-namespace {
-
-TEST(FileHeadTest, MagicBytesAndTheFirstJsonByteTellInputsApart)
-{
-    EXPECT_EQ(classifyFileHead(std::string_view("\x1f\x8b\x08\x00", 4)), FileHeadKind::Gzip);
-    EXPECT_EQ(classifyFileHead(std::string_view("SQLite format 3\0\x10\x00", 18)), FileHeadKind::Sqlite);
-    EXPECT_EQ(classifyFileHead("SQLite format 3"), FileHeadKind::Other); // the magic ends with a NUL byte
-    EXPECT_EQ(classifyFileHead(" \r\n\t{\"traceEvents\""), FileHeadKind::JsonObject);
-    EXPECT_EQ(classifyFileHead("\n[{\"ph\": \"X\"}"), FileHeadKind::JsonArray);
-    EXPECT_EQ(classifyFileHead("\v{"), FileHeadKind::Other); // not a JSON blank
-    EXPECT_EQ(classifyFileHead(std::string_view("\x08\x07\x12", 3)), FileHeadKind::Other); // ONNX: the loader's call
-    EXPECT_EQ(classifyFileHead(""), FileHeadKind::Other);
 }
 
 } // namespace
