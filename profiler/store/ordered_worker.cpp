@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "profiler/store/ordered_worker.h"
 
-#include <algorithm>
-#include <cstdint>
-
 namespace placescope {
 
 namespace {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "profiler/importers/common/byte_source.h"
 
+#include "profiler/base/file_head.h"
+
 #include <isa-l/igzip_lib.h>
 
 #include <cerrno>
@@ -54,10 +56,10 @@ Result<std::unique_ptr<ByteSource>> ByteSource::open(const std::string& path)
     if (!source->m_file)
         return Status::error("cannot read " + path + ": " + std::strerror(errno));
     source->m_fileBytes = std::filesystem::file_size(path, error);
-    unsigned char magic[2] = {};
+    char magic[2] = {};
     size_t n = std::fread(magic, 1, 2, source->m_file);
     std::rewind(source->m_file);
-    source->m_gzip = n == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+    source->m_gzip = classifyFileHead(std::string_view(magic, n)) == FileHeadKind::Gzip;
     if (source->m_gzip) {
         source->m_inflater = std::make_unique<Inflater>();
         isal_inflate_init(&source->m_inflater->state);
