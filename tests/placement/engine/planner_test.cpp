@@ -3,6 +3,7 @@
 // missing kernels; the simulator's sum must match a hand computation; bad graphs give one-line errors.
 #include "placement/engine/planner.h"
 #include "placement/engine/problem_file.h"
+#include "random_graphs.h"
 
 #include <gtest/gtest.h>
 
@@ -15,32 +16,7 @@
 namespace placescope {
 namespace {
 
-OpGraph randomGraph(std::mt19937& rng, int n)
-{
-    OpGraph graph;
-    graph.devices = { { "cpu", DeviceKind::Cpu, 0 }, { "gpu", DeviceKind::Gpu, 0 } };
-    std::uniform_real_distribution<double> lat(1, 20), bw(2, 20), cost(1, 200), coin(0, 1);
-    graph.links = { { 0, 1, lat(rng), bw(rng) }, { 1, 0, lat(rng), bw(rng) } };
-    for (int i = 0; i < n; ++i) {
-        PlacementOp op;
-        op.id = "op" + std::to_string(i);
-        op.costUs = { cost(rng), cost(rng) };
-        double r = coin(rng);
-        if (r < 0.1)
-            op.costUs[1] = kNoKernel;
-        else if (r < 0.15)
-            op.pin = 0;
-        else if (r < 0.2)
-            op.pin = 1;
-        graph.ops.push_back(op);
-    }
-    std::uniform_int_distribution<int64_t> bytes(0, 400000);
-    for (int to = 1; to < n; ++to)
-        for (int from = 0; from < to; ++from)
-            if (coin(rng) < 0.3)
-                graph.edges.push_back({ from, to, bytes(rng) });
-    return graph;
-}
+using test::randomGraph;
 
 TEST(PlannerTest, SumEqualsBruteForceOnRandomGraphs)
 {
