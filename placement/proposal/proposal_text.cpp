@@ -2,6 +2,8 @@
 // The readable proposal: short sections, largest effects first, long lists cut with a count of what is left.
 #include "placement/proposal/model_proposal.h"
 
+#include "placement/findings/finding_rule.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdarg>
@@ -46,19 +48,6 @@ void appendf(std::string& out, const char* format, ...)
     va_end(args);
 }
 
-std::string bytes(int64_t value)
-{
-    char text[32];
-    if (value >= (int64_t(1) << 30))
-        std::snprintf(text, sizeof text, "%.2f GiB", static_cast<double>(value) / (1 << 30));
-    else if (value >= (int64_t(1) << 20))
-        std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(value) / (1 << 20));
-    else if (value >= 1024)
-        std::snprintf(text, sizeof text, "%.1f KiB", static_cast<double>(value) / 1024);
-    else
-        std::snprintf(text, sizeof text, "%lld B", static_cast<long long>(value));
-    return text;
-}
 
 std::string opLabel(const ModelProposal& p, int op)
 {
@@ -158,11 +147,11 @@ void layoutSection(const ModelProposal& p, std::string& out)
             total += t.costUs;
             totalBytes += t.bytes;
         }
-        appendf(out, "  transposes added: %zu, %s, %s\n", layout.added.size(), bytes(totalBytes).c_str(), formatMicroseconds(total).c_str());
+        appendf(out, "  transposes added: %zu, %s, %s\n", layout.added.size(), formatBytes(totalBytes).c_str(), formatMicroseconds(total).c_str());
         for (size_t i = 0; i < layout.added.size() && i < kListLimit; ++i) {
             const LayoutTranspose& t = layout.added[i];
             appendf(out, "    %s->%s on %s %s: %s, %s\n", layoutName(t.from), layoutName(t.to),
-                p.deviceNames[t.device].c_str(), t.where.c_str(), bytes(t.bytes).c_str(), formatMicroseconds(t.costUs).c_str());
+                p.deviceNames[t.device].c_str(), t.where.c_str(), formatBytes(t.bytes).c_str(), formatMicroseconds(t.costUs).c_str());
         }
         if (layout.added.size() > kListLimit)
             appendf(out, "    ... %zu more\n", layout.added.size() - kListLimit);
@@ -180,11 +169,11 @@ void layoutSection(const ModelProposal& p, std::string& out)
 void transferSection(const ModelProposal& p, std::string& out)
 {
     const Timeline& t = p.proposal.timeline;
-    appendf(out, "Transfers left: %d, %s, %s\n", t.transferCount, bytes(t.transferredBytes).c_str(), formatMicroseconds(t.transferUs).c_str());
+    appendf(out, "Transfers left: %d, %s, %s\n", t.transferCount, formatBytes(t.transferredBytes).c_str(), formatMicroseconds(t.transferUs).c_str());
     for (size_t i = 0; i < p.transfers.size() && i < 10; ++i) {
         const RemainingTransfer& r = p.transfers[i];
         appendf(out, "  %s -> %s  %s (%s -> %s) %s\n", p.deviceNames[r.fromDevice].c_str(),
-            p.deviceNames[r.toDevice].c_str(), bytes(r.bytes).c_str(), r.from.c_str(), r.to.c_str(), formatMicroseconds(r.us).c_str());
+            p.deviceNames[r.toDevice].c_str(), formatBytes(r.bytes).c_str(), r.from.c_str(), r.to.c_str(), formatMicroseconds(r.us).c_str());
     }
     if (p.transfers.size() > 10)
         appendf(out, "  ... %zu more\n", p.transfers.size() - 10);
@@ -204,7 +193,7 @@ void comparisonSection(const ModelProposal& p, std::string& out)
             ratio = text;
         }
         appendf(out, "  %-18s %10s  transfers %3d / %9s  %s%s%s\n", row.label.c_str(), formatMicroseconds(row.objectiveUs).c_str(),
-            row.timeline.transferCount, bytes(row.timeline.transferredBytes).c_str(), ratio.c_str(),
+            row.timeline.transferCount, formatBytes(row.timeline.transferredBytes).c_str(), ratio.c_str(),
             ratio.empty() || row.note.empty() ? "" : "; ", row.note.c_str());
     }
     if (p.context.measuredStepUs)
