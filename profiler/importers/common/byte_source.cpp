@@ -99,6 +99,10 @@ Result<size_t> ByteSource::readGzip(char* out, size_t capacity)
                 --z.avail_in;
             }
             if (z.avail_in > 0) {
+                // A gzip member starts with 1f 8b; ISA-L would wait for a whole header before saying so, and a
+                // few trailing bytes would read as a cut stream.
+                if (*z.next_in != 0x1f)
+                    return Status::error("corrupt gzip data (bytes after the last member are not gzip)");
                 m_inflater->startMember();
                 m_streamEnded = false;
             }

@@ -73,6 +73,14 @@ TEST(ByteSourceTest, ACutStreamIsAnError)
     EXPECT_NE(content.status().message().find("truncated gzip"), std::string::npos) << content.status().message();
 }
 
+TEST(ByteSourceTest, TrailingBytesThatAreNotGzipAreCorruptNotCut)
+{
+    auto content = readAll(writeTemp("trailing.gz", fileBytes(kGzipTrace) + "xyz"));
+    ASSERT_FALSE(content.isOk());
+    EXPECT_NE(content.status().message().find("bytes after the last member are not gzip"), std::string::npos)
+        << content.status().message();
+}
+
 TEST(ByteSourceTest, APlainFilePassesThrough)
 {
     auto content = readAll(writeTemp("plain.json", "{\"traceEvents\": []}"));
