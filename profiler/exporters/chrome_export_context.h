@@ -3,6 +3,7 @@
 // (chrome_trace_exporter.cpp: header, metadata, host events; chrome_gpu_events.cpp: GPU events, flows, memory).
 #pragma once
 
+#include "profiler/exporters/chrome_external_ids.h"
 #include "profiler/exporters/chrome_trace_exporter.h"
 #include "profiler/exporters/json_stream.h"
 
@@ -19,6 +20,7 @@ struct ExportContext
     uint64_t totalRows = 0;
     uint64_t doneRows = 0;
     std::set<std::pair<int64_t, int64_t>> gpuLanes; // (device, stream) seen, for lane names
+    ExternalIds externalIds;
 
     ExportContext(SqliteDb& trace, const ChromeExportOptions& exportOptions) : db(trace), options(exportOptions) { }
 

@@ -10,9 +10,15 @@
 namespace placescope::chrome {
 namespace {
 
-// Common GPU-activity args: device, context, stream, correlation, External id.
+std::optional<int64_t> optionalInt(const SqliteStatement& row, int column)
+{
+    return row.isNull(column) ? std::nullopt : std::optional<int64_t>(row.columnInt(column));
+}
+
+// Common GPU-activity args: device, context, stream, correlation, External id (of the correlation id in the
+// activity's process).
 void gpuArgs(ExportContext& c, const SqliteStatement& row, int device, int context, int stream, int correlation,
-             int external)
+             int globalPid)
 {
     c.out.field("device", row.columnInt(device));
     if (!row.isNull(context))
@@ -20,8 +26,8 @@ void gpuArgs(ExportContext& c, const SqliteStatement& row, int device, int conte
     c.out.field("stream", row.columnInt(stream));
     if (!row.isNull(correlation))
         c.out.field("correlation", row.columnInt(correlation));
-    if (!row.isNull(external))
-        c.out.field("External id", row.columnInt(external));
+    if (auto external = c.externalIds.find(optionalInt(row, globalPid), optionalInt(row, correlation)))
+        c.out.field("External id", *external);
 }
 
 void interval(ExportContext& c, const SqliteStatement& row, int start, int end)
@@ -29,9 +35,6 @@ void interval(ExportContext& c, const SqliteStatement& row, int start, int end)
     c.out.timestampField("ts", row.columnInt(start));
     c.out.timestampField("dur", row.columnInt(end) - row.columnInt(start));
 }
-
-constexpr const char* kExternalId
-    = "(SELECT x.externalId FROM PS_EXTERNAL_CORRELATION x WHERE x.correlationId = t.correlationId LIMIT 1)";
 
 std::string memKindName(const SqliteStatement& row, int column)
 {
@@ -44,9 +47,8 @@ Status writeKernels(ExportContext& c)
 {
     PLACESCOPE_ASSIGN_OR_RETURN(
         SqliteStatement row,
-        c.db.prepare(std::string("SELECT t.start, t.end, t.deviceId, t.contextId, t.streamId, t.correlationId, ")
-                     + kExternalId
-                     + ", s.value, t.gridX, t.gridY, t.gridZ, t.blockX, t.blockY, t.blockZ, t.registersPerThread,"
+        c.db.prepare("SELECT t.start, t.end, t.deviceId, t.contextId, t.streamId, t.correlationId, t.globalPid,"
+                     " s.value, t.gridX, t.gridY, t.gridZ, t.blockX, t.blockY, t.blockZ, t.registersPerThread,"
                        " COALESCE(t.staticSharedMemory, 0) + COALESCE(t.dynamicSharedMemory, 0)"
                        " FROM CUPTI_ACTIVITY_KIND_KERNEL t LEFT JOIN StringIds s ON s.id = t.demangledName"));
     while (row.step()) {
@@ -79,8 +81,8 @@ Status writeMemcpys(ExportContext& c)
 {
     PLACESCOPE_ASSIGN_OR_RETURN(
         SqliteStatement row,
-        c.db.prepare(std::string("SELECT t.start, t.end, t.deviceId, t.contextId, t.streamId, t.correlationId, ")
-                     + kExternalId + ", t.bytes, t.copyKind, t.srcKind, t.dstKind FROM CUPTI_ACTIVITY_KIND_MEMCPY t"));
+        c.db.prepare("SELECT t.start, t.end, t.deviceId, t.contextId, t.streamId, t.correlationId, t.globalPid,"
+                     " t.bytes, t.copyKind, t.srcKind, t.dstKind FROM CUPTI_ACTIVITY_KIND_MEMCPY t"));
     while (row.step()) {
         PLACESCOPE_RETURN_IF_ERROR(c.tick());
         c.gpuLanes.emplace(row.columnInt(2), row.columnInt(4));
@@ -104,8 +106,8 @@ Status writeMemsets(ExportContext& c)
 {
     PLACESCOPE_ASSIGN_OR_RETURN(
         SqliteStatement row,
-        c.db.prepare(std::string("SELECT t.start, t.end, t.deviceId, t.contextId, t.streamId, t.correlationId, ")
-                     + kExternalId + ", t.bytes, t.memKind FROM CUPTI_ACTIVITY_KIND_MEMSET t"));
+        c.db.prepare("SELECT t.start, t.end, t.deviceId, t.contextId, t.streamId, t.correlationId, t.globalPid,"
+                     " t.bytes, t.memKind FROM CUPTI_ACTIVITY_KIND_MEMSET t"));
     while (row.step()) {
         PLACESCOPE_RETURN_IF_ERROR(c.tick());
         c.gpuLanes.emplace(row.columnInt(2), row.columnInt(4));
@@ -130,10 +132,9 @@ Status writeSyncs(ExportContext& c)
         { 4, "Context Sync" },
     };
     PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement row,
-                                c.db.prepare(std::string("SELECT t.start, t.end, t.deviceId, t.contextId, t.streamId,"
-                                                         " t.correlationId, ")
-                                             + kExternalId
-                                             + ", t.syncType, t.globalPid FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION t"));
+                                c.db.prepare("SELECT t.start, t.end, t.deviceId, t.contextId, t.streamId,"
+                                             " t.correlationId, t.globalPid, t.syncType"
+                                             " FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION t"));
     while (row.step()) {
         PLACESCOPE_RETURN_IF_ERROR(c.tick());
         auto found = kNames.find(row.isNull(7) ? 0 : row.columnInt(7));
@@ -152,8 +153,8 @@ Status writeSyncs(ExportContext& c)
             c.out.field("context", row.columnInt(3));
         if (!row.isNull(5))
             c.out.field("correlation", row.columnInt(5));
-        if (!row.isNull(6))
-            c.out.field("External id", row.columnInt(6));
+        if (auto external = c.externalIds.find(optionalInt(row, 6), optionalInt(row, 5)))
+            c.out.field("External id", *external);
         c.out.endObject();
         c.out.endObject();
     }

@@ -114,9 +114,8 @@ Status writeApiCalls(ExportContext& c)
 {
     PLACESCOPE_ASSIGN_OR_RETURN(
         SqliteStatement row,
-        c.db.prepare("SELECT t.start, t.end, t.globalTid, t.eventClass, s.value, t.correlationId,"
-                     " (SELECT x.externalId FROM PS_EXTERNAL_CORRELATION x WHERE x.correlationId = t.correlationId"
-                     " LIMIT 1) FROM CUPTI_ACTIVITY_KIND_RUNTIME t LEFT JOIN StringIds s ON s.id = t.nameId"));
+        c.db.prepare("SELECT t.start, t.end, t.globalTid, t.eventClass, s.value, t.correlationId"
+                     " FROM CUPTI_ACTIVITY_KIND_RUNTIME t LEFT JOIN StringIds s ON s.id = t.nameId"));
     while (row.step()) {
         PLACESCOPE_RETURN_IF_ERROR(c.tick());
         int64_t gtid = row.columnInt(2);
@@ -128,8 +127,9 @@ Status writeApiCalls(ExportContext& c)
         c.out.beginObject("args");
         if (!row.isNull(5))
             c.out.field("correlation", row.columnInt(5));
-        if (!row.isNull(6))
-            c.out.field("External id", row.columnInt(6));
+        if (!row.isNull(5))
+            if (auto external = c.externalIds.find(gtid, row.columnInt(5)))
+                c.out.field("External id", *external);
         c.out.endObject();
         c.out.endObject();
     }
@@ -238,6 +238,7 @@ Result<ChromeExportSummary> exportChromeTrace(SqliteDb& trace, const std::string
 
     chrome::ExportContext c(trace, options);
     c.totalRows = chrome::countRows(trace);
+    PLACESCOPE_ASSIGN_OR_RETURN(c.externalIds, chrome::ExternalIds::load(trace));
     PLACESCOPE_RETURN_IF_ERROR(c.out.open(partial));
     c.out.beginObject();
     PLACESCOPE_RETURN_IF_ERROR(chrome::writeHeader(c));

@@ -210,6 +210,55 @@ TEST_F(ChromeExportTest, EveryKindFromTraceWriter)
     }
 }
 
+// Correlation ids restart in every process: an activity takes the External id of its own process's API call.
+// One whose process is unknown takes the first link of its correlation id.
+TEST_F(ChromeExportTest, ExternalIdsAreLookedUpPerProcess)
+{
+    {
+        auto writer = TraceWriter::create(m_trace);
+        ASSERT_TRUE(writer.isOk());
+        TraceWriter& w = **writer;
+        const std::pair<int64_t, int64_t> processes[] = { { 100, 7 }, { 200, 8 } }; // pid, External id
+        for (auto [pid, externalId] : processes) {
+            w.add(ExternalCorrelation { 11, externalId, makeGlobalPid(pid), 0 });
+            KernelEvent k;
+            k.start = 2000 + pid;
+            k.end = 2100 + pid;
+            k.correlationId = 11;
+            k.globalPid = makeGlobalPid(pid);
+            k.demangledName = "kernel of " + std::to_string(pid);
+            w.add(k);
+            RuntimeEvent launch;
+            launch.start = 1000 + pid;
+            launch.end = 1050 + pid;
+            launch.globalTid = makeGlobalTid(pid, 1);
+            launch.correlationId = 11;
+            launch.name = "launch of " + std::to_string(pid);
+            w.add(launch);
+        }
+        KernelEvent orphan;
+        orphan.start = 3000;
+        orphan.end = 3100;
+        orphan.correlationId = 11;
+        orphan.demangledName = "kernel of nobody";
+        w.add(orphan);
+        ASSERT_TRUE(w.commit().isOk());
+    }
+    auto db = openTrace(m_trace);
+    ASSERT_TRUE(exportChromeTrace(*db, m_json).isOk());
+    auto doc = nlohmann::json::parse(readJson(), nullptr, false);
+    ASSERT_FALSE(doc.is_discarded());
+    std::map<std::string, int64_t> externalIdOf;
+    for (const auto& e : doc["traceEvents"])
+        if (e.contains("args") && e["args"].contains("External id"))
+            externalIdOf[e["name"].get<std::string>()] = e["args"]["External id"].get<int64_t>();
+    EXPECT_EQ(externalIdOf["kernel of 100"], 7);
+    EXPECT_EQ(externalIdOf["kernel of 200"], 8);
+    EXPECT_EQ(externalIdOf["launch of 100"], 7);
+    EXPECT_EQ(externalIdOf["launch of 200"], 8);
+    EXPECT_EQ(externalIdOf["kernel of nobody"], 7);
+}
+
 TEST_F(ChromeExportTest, FailureOrCancelLeavesNoFile)
 {
     ASSERT_TRUE(importTraces({ kCloverleaf }, m_trace, {}).isOk());
