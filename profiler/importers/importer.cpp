@@ -77,10 +77,8 @@ Result<ImportSummary> importTraces(const std::vector<std::string>& inputs, const
     }
     writer->setMeta("input_count", std::to_string(inputs.size()));
     summary.events = writer->eventCount();
+    summary.problems = static_cast<uint64_t>(writer->totalProblemCount());
     PLACESCOPE_RETURN_IF_ERROR(writer->commit());
-    PLACESCOPE_ASSIGN_OR_RETURN(SqliteDb db, openTrace(outputPath));
-    auto problems = db.queryInt("SELECT COALESCE(SUM(count), 0) FROM PS_PROBLEMS");
-    summary.problems = problems.isOk() ? static_cast<uint64_t>(*problems) : 0;
     return summary;
 }
 

@@ -84,6 +84,7 @@ public:
     void countProblem(std::string_view kind, ProblemSeverity severity, std::string_view help,
                       std::string_view example = {}, int64_t count = 1);
     int64_t problemCount(std::string_view kind) const;
+    int64_t totalProblemCount() const; // of every kind
     uint64_t eventCount() const { return m_eventCount.load(std::memory_order_relaxed); }
 
     // Commits what was added so far (in the .partial file) and opens a new transaction.
