@@ -1,12 +1,20 @@
 // SPDX-License-Identifier: MIT
 #include "profiler/store/sqlite_db.h"
 
+#include <algorithm>
+
 #include <sqlite3.h>
 
 namespace placescope {
 
+// A statement starts with every parameter NULL (SQLite's rule for parameters never bound).
+SqliteStatement::SqliteStatement(sqlite3* db, sqlite3_stmt* stmt)
+    : m_db(db), m_stmt(stmt), m_isNull(static_cast<size_t>(sqlite3_bind_parameter_count(stmt)) + 1, 1)
+{
+}
+
 SqliteStatement::SqliteStatement(SqliteStatement&& other) noexcept
-    : m_db(other.m_db), m_stmt(other.m_stmt), m_status(std::move(other.m_status))
+    : m_db(other.m_db), m_stmt(other.m_stmt), m_status(std::move(other.m_status)), m_isNull(std::move(other.m_isNull))
 {
     other.m_stmt = nullptr;
 }
@@ -18,6 +26,7 @@ SqliteStatement& SqliteStatement::operator=(SqliteStatement&& other) noexcept
         m_db = other.m_db;
         m_stmt = other.m_stmt;
         m_status = std::move(other.m_status);
+        m_isNull = std::move(other.m_isNull);
         other.m_stmt = nullptr;
     }
     return *this;
@@ -25,14 +34,29 @@ SqliteStatement& SqliteStatement::operator=(SqliteStatement&& other) noexcept
 
 SqliteStatement::~SqliteStatement() { sqlite3_finalize(m_stmt); }
 
-void SqliteStatement::bind(int index, int64_t value) { sqlite3_bind_int64(m_stmt, index, value); }
-void SqliteStatement::bind(int index, double value) { sqlite3_bind_double(m_stmt, index, value); }
+void SqliteStatement::markBound(int index)
+{
+    if (index > 0 && static_cast<size_t>(index) < m_isNull.size())
+        m_isNull[static_cast<size_t>(index)] = 0;
+}
+void SqliteStatement::bind(int index, int64_t value)
+{
+    markBound(index);
+    sqlite3_bind_int64(m_stmt, index, value);
+}
+void SqliteStatement::bind(int index, double value)
+{
+    markBound(index);
+    sqlite3_bind_double(m_stmt, index, value);
+}
 void SqliteStatement::bind(int index, std::string_view value)
 {
+    markBound(index);
     sqlite3_bind_text(m_stmt, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
 }
 void SqliteStatement::bindBorrowed(int index, std::string_view value)
 {
+    markBound(index);
     sqlite3_bind_text(m_stmt, index, value.data(), static_cast<int>(value.size()), SQLITE_STATIC);
 }
 void SqliteStatement::bind(int index, std::optional<int64_t> value)
@@ -42,7 +66,15 @@ void SqliteStatement::bind(int index, std::optional<int64_t> value)
     else
         bindNull(index);
 }
-void SqliteStatement::bindNull(int index) { sqlite3_bind_null(m_stmt, index); }
+void SqliteStatement::bindNull(int index)
+{
+    if (index > 0 && static_cast<size_t>(index) < m_isNull.size()) {
+        if (m_isNull[static_cast<size_t>(index)])
+            return;
+        m_isNull[static_cast<size_t>(index)] = 1;
+    }
+    sqlite3_bind_null(m_stmt, index);
+}
 
 bool SqliteStatement::step()
 {
@@ -67,6 +99,7 @@ void SqliteStatement::reset()
 {
     sqlite3_reset(m_stmt);
     sqlite3_clear_bindings(m_stmt);
+    std::fill(m_isNull.begin(), m_isNull.end(), 1);
 }
 
 int SqliteStatement::columnCount() const { return sqlite3_column_count(m_stmt); }
