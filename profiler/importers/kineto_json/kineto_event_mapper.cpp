@@ -169,7 +169,7 @@ void KinetoEventMapper::noteHostThread(int64_t pid, int64_t tid)
 {
     if (!m_firstHostPid)
         m_firstHostPid = pid;
-    m_hostThreads.emplace(pid, tid);
+    m_hostThreads.insert({ pid, tid }); // looks up before it allocates (emplace would allocate a node per event)
 }
 
 int64_t KinetoEventMapper::ownerGlobalPid() { return globalPid(m_firstHostPid.value_or(0)); }
