@@ -16,6 +16,9 @@
 namespace placescope {
 namespace {
 
+// Rows between the commits of a long import (see TraceWriter::queue).
+constexpr uint64_t kCommitEveryRows = 16384;
+
 // Kernel names as nsys's shortName: the function name without return type, namespace-free template args
 // and parameters ("void at::native::foo<float>(int)" -> "foo").
 std::string shortKernelName(std::string_view name)
@@ -146,6 +149,13 @@ void TraceWriter::queue(BatchedInsert<Row>& table, Row&& row, bool isEvent)
         Status status = table.add(std::move(row));
         if (status.isOk())
             status = m_inserts->indexer.rowsWritten(m_db, 1);
+        // A commit every so often writes the file's pages while the parser still runs, instead of all of them
+        // at the end on one thread. Nothing else sees the partial file, and rows still waiting for a full
+        // multi-row statement simply go into the next transaction.
+        if (status.isOk() && ++m_rowsSinceCommit >= kCommitEveryRows) {
+            m_rowsSinceCommit = 0;
+            status = m_db.exec("COMMIT; BEGIN");
+        }
         if (!status.isOk() && m_firstError.isOk())
             m_firstError = status;
         if (isEvent)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // TraceWriter: writes one trace file (schema in trace_schema.sql) from event records.
 //
-// Output is all-or-nothing: rows go to "<path>.partial" inside one long transaction; commit() adds the
-// indexes, the metadata and the problem counts, switches the file to WAL and renames it to <path>. A writer
+// Output is all-or-nothing: rows go to "<path>.partial" (committed every few thousand rows, so the pages are
+// written while the producer still runs); commit() adds the indexes, the metadata and the problem counts,
+// switches the file to WAL and renames it to <path>. A writer
 // destroyed without commit() removes the partial file, so a failed import never leaves output behind.
 // Producers that must survive their own process being killed (the capture) call flush() periodically: what
 // was flushed is a valid trace in the .partial file, which their parent can finish.
@@ -126,6 +127,7 @@ private:
     bool m_committed = false;
     Status m_firstError;
     std::atomic<uint64_t> m_eventCount = 0;
+    uint64_t m_rowsSinceCommit = 0; // on the writing thread
     std::unique_ptr<RowInserts> m_inserts;
     struct StringHash
     {
