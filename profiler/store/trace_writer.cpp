@@ -86,6 +86,7 @@ Result<std::unique_ptr<TraceWriter>> TraceWriter::create(const std::string& path
     std::unique_ptr<TraceWriter> writer(new TraceWriter());
     writer->m_path = path;
     writer->m_partialPath = path + ".partial";
+    writer->m_commitEveryRows = options.crashSafePartial ? 0 : kCommitEveryRows;
     std::error_code ignored;
     std::filesystem::remove(writer->m_partialPath, ignored);
     std::filesystem::remove(writer->m_partialPath + "-journal", ignored);
@@ -150,9 +151,9 @@ void TraceWriter::queue(BatchedInsert<Row>& table, Row&& row, bool isEvent)
         if (status.isOk())
             status = m_inserts->indexer.rowsWritten(m_db, 1);
         // A commit every so often writes the file's pages while the parser still runs, instead of all of them
-        // at the end on one thread. Nothing else sees the partial file, and rows still waiting for a full
-        // multi-row statement simply go into the next transaction.
-        if (status.isOk() && ++m_rowsSinceCommit >= kCommitEveryRows) {
+        // at the end on one thread. Nothing else reads this partial file (a crash-safe one commits only whole
+        // flushes), and rows still waiting for a full multi-row statement simply go into the next transaction.
+        if (status.isOk() && m_commitEveryRows && ++m_rowsSinceCommit >= m_commitEveryRows) {
             m_rowsSinceCommit = 0;
             status = m_db.exec("COMMIT; BEGIN");
         }

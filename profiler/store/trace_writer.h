@@ -2,8 +2,8 @@
 // TraceWriter: writes one trace file (schema in trace_schema.sql) from event records.
 //
 // Output is all-or-nothing: rows go to "<path>.partial" (committed every few thousand rows, so the pages are
-// written while the producer still runs); commit() adds the indexes, the metadata and the problem counts,
-// switches the file to WAL and renames it to <path>. A writer
+// written while the producer still runs, unless crashSafePartial); commit() adds the indexes, the metadata and
+// the problem counts, switches the file to WAL and renames it to <path>. A writer
 // destroyed without commit() removes the partial file, so a failed import never leaves output behind.
 // Producers that must survive their own process being killed (the capture) call flush() periodically: what
 // was flushed is a valid trace in the .partial file, which their parent can finish.
@@ -39,6 +39,7 @@ struct TraceWriterOptions
 {
     // Journals the .partial file in WAL mode so that whatever flush() committed survives the writing process
     // being killed at any moment (SIGKILL, a crash), even during a flush. Used by the capture's part files.
+    // Only flush() commits then, so what survives is always whole flushes.
     bool crashSafePartial = false;
     // Runs the SQLite inserts on a background thread so that parsing the input and writing the file overlap
     // (the importers). add() still returns at once and string ids are still assigned synchronously.
@@ -127,6 +128,7 @@ private:
     bool m_committed = false;
     Status m_firstError;
     std::atomic<uint64_t> m_eventCount = 0;
+    uint64_t m_commitEveryRows = 0; // 0: only flush() and commit() commit
     uint64_t m_rowsSinceCommit = 0; // on the writing thread
     std::unique_ptr<RowInserts> m_inserts;
     struct StringHash
