@@ -35,15 +35,17 @@ public:
 
     BatchedInsert() = default;
 
-    // head: "INSERT INTO t (a, b)"; rowValues: "(?,?)", which may hold constants ("(?,NULL,?)").
-    Status prepare(SqliteDb& db, std::string_view head, std::string_view rowValues, BindRow bind)
+    // head: "INSERT INTO t (a, b)"; rowValues: "(?,?)", which may hold constants ("(?,NULL,?)"). The statements
+    // are compiled when first needed, on the thread that writes: a table that gets no rows costs nothing, and
+    // an importer's first events are not kept waiting for some forty statements to compile.
+    void define(SqliteDb& db, std::string_view head, std::string_view rowValues, BindRow bind)
     {
+        m_db = &db;
+        m_head = head;
+        m_rowValues = rowValues;
         m_bind = bind;
         m_parameters = countParameters(rowValues);
-        PLACESCOPE_ASSIGN_OR_RETURN(m_single, db.prepare(multiRowInsertSql(head, rowValues, 1)));
-        PLACESCOPE_ASSIGN_OR_RETURN(m_full, db.prepare(multiRowInsertSql(head, rowValues, kRowsPerInsertStatement)));
         m_rows.reserve(kRowsPerInsertStatement);
-        return Status::ok();
     }
 
     Status add(Row&& row)
@@ -51,6 +53,10 @@ public:
         m_rows.push_back(std::move(row));
         if (m_rows.size() < static_cast<size_t>(kRowsPerInsertStatement))
             return Status::ok();
+        if (Status compiled = compile(m_full, kRowsPerInsertStatement); !compiled.isOk()) {
+            m_rows.clear();
+            return compiled;
+        }
         for (size_t i = 0; i < m_rows.size(); ++i)
             m_bind(m_full, static_cast<int>(i) * m_parameters + 1, m_rows[i]);
         Status status = m_full.execute(); // before the rows go: their text may be bound in place
@@ -61,7 +67,13 @@ public:
     // Writes the rows still waiting for a full statement.
     Status flush()
     {
-        Status first;
+        if (m_rows.empty())
+            return Status::ok();
+        Status first = compile(m_single, 1);
+        if (!first.isOk()) {
+            m_rows.clear();
+            return first;
+        }
         for (const Row& row : m_rows) {
             m_bind(m_single, 1, row);
             Status status = m_single.execute();
@@ -81,6 +93,19 @@ public:
     }
 
 private:
+    Status compile(SqliteStatement& statement, int rows)
+    {
+        if (statement.isValid())
+            return Status::ok();
+        if (!m_db)
+            return Status::error("BatchedInsert used before define()");
+        PLACESCOPE_ASSIGN_OR_RETURN(statement, m_db->prepare(multiRowInsertSql(m_head, m_rowValues, rows)));
+        return Status::ok();
+    }
+
+    SqliteDb* m_db = nullptr;
+    std::string m_head;
+    std::string m_rowValues;
     BindRow m_bind = nullptr;
     int m_parameters = 0;
     SqliteStatement m_single;

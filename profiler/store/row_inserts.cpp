@@ -175,27 +175,26 @@ void RowInserts::close()
     indexer.close();
 }
 
-Status RowInserts::prepare(SqliteDb& db)
+void RowInserts::define(SqliteDb& db)
 {
-    PLACESCOPE_RETURN_IF_ERROR(kernels.prepare(db, kKernelInsert, kKernelValues, bindKernel));
-    PLACESCOPE_RETURN_IF_ERROR(memcpys.prepare(db, kMemcpyInsert, kMemcpyValues, bindMemcpy));
-    PLACESCOPE_RETURN_IF_ERROR(memsets.prepare(db, kMemsetInsert, kMemsetValues, bindMemset));
-    PLACESCOPE_RETURN_IF_ERROR(runtime.prepare(db, kRuntimeInsert, kRuntimeValues, bindRuntime));
-    PLACESCOPE_RETURN_IF_ERROR(syncs.prepare(db, kSyncInsert, kSyncValues, bindSync));
-    PLACESCOPE_RETURN_IF_ERROR(nvtx.prepare(db, kNvtxInsert, kNvtxValues, bindNvtx));
-    PLACESCOPE_RETURN_IF_ERROR(gpuMemory.prepare(db, kGpuMemoryInsert, kGpuMemoryValues, bindGpuMemory));
-    PLACESCOPE_RETURN_IF_ERROR(overhead.prepare(db, kOverheadInsert, kOverheadValues, bindOverhead));
-    PLACESCOPE_RETURN_IF_ERROR(gpus.prepare(db, kGpuInsert, kGpuValues, bindGpu));
-    PLACESCOPE_RETURN_IF_ERROR(processes.prepare(db, kProcessInsert, kProcessValues, bindProcess));
-    PLACESCOPE_RETURN_IF_ERROR(threads.prepare(db, kThreadInsert, kThreadValues, bindThread));
-    PLACESCOPE_RETURN_IF_ERROR(threadNames.prepare(db, kThreadNameInsert, kThreadNameValues, bindThreadName));
-    PLACESCOPE_RETURN_IF_ERROR(ops.prepare(db, kOpInsert, kOpValues, bindOp));
-    PLACESCOPE_RETURN_IF_ERROR(externalCorrelations.prepare(db, kExternalCorrelationInsert,
-                                                            kExternalCorrelationValues, bindExternalCorrelation));
-    PLACESCOPE_RETURN_IF_ERROR(memory.prepare(db, kMemoryInsert, kMemoryValues, bindMemory));
-    PLACESCOPE_RETURN_IF_ERROR(flows.prepare(db, kFlowInsert, kFlowValues, bindFlow));
-    PLACESCOPE_RETURN_IF_ERROR(steps.prepare(db, kStepInsert, kStepValues, bindStep));
-    return strings.prepare(db, kStringInsert, kStringValues, bindString);
+    kernels.define(db, kKernelInsert, kKernelValues, bindKernel);
+    memcpys.define(db, kMemcpyInsert, kMemcpyValues, bindMemcpy);
+    memsets.define(db, kMemsetInsert, kMemsetValues, bindMemset);
+    runtime.define(db, kRuntimeInsert, kRuntimeValues, bindRuntime);
+    syncs.define(db, kSyncInsert, kSyncValues, bindSync);
+    nvtx.define(db, kNvtxInsert, kNvtxValues, bindNvtx);
+    gpuMemory.define(db, kGpuMemoryInsert, kGpuMemoryValues, bindGpuMemory);
+    overhead.define(db, kOverheadInsert, kOverheadValues, bindOverhead);
+    gpus.define(db, kGpuInsert, kGpuValues, bindGpu);
+    processes.define(db, kProcessInsert, kProcessValues, bindProcess);
+    threads.define(db, kThreadInsert, kThreadValues, bindThread);
+    threadNames.define(db, kThreadNameInsert, kThreadNameValues, bindThreadName);
+    ops.define(db, kOpInsert, kOpValues, bindOp);
+    externalCorrelations.define(db, kExternalCorrelationInsert, kExternalCorrelationValues, bindExternalCorrelation);
+    memory.define(db, kMemoryInsert, kMemoryValues, bindMemory);
+    flows.define(db, kFlowInsert, kFlowValues, bindFlow);
+    steps.define(db, kStepInsert, kStepValues, bindStep);
+    strings.define(db, kStringInsert, kStringValues, bindString);
 }
 
 } // namespace placescope

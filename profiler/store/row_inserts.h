@@ -75,7 +75,7 @@ public:
     EarlyIndexer indexer; // over the trace's indexes (trace_indexes.sql)
 
     RowInserts();
-    Status prepare(SqliteDb& db);
+    void define(SqliteDb& db); // the statements compile on first use
 
     template <typename Visit>
     void forEach(Visit visit)

@@ -118,7 +118,7 @@ Result<std::unique_ptr<TraceWriter>> TraceWriter::create(const std::string& path
         }
     }
     writer->m_inserts = std::make_unique<RowInserts>();
-    PLACESCOPE_RETURN_IF_ERROR(writer->m_inserts->prepare(writer->m_db));
+    writer->m_inserts->define(writer->m_db);
     writer->setMeta("tool_version", placescopeVersion());
     writer->setMeta("schema_version", std::to_string(kTraceSchemaVersion));
     PLACESCOPE_RETURN_IF_ERROR(writer->m_db.exec("COMMIT; BEGIN"));

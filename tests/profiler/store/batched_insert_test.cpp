@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // BatchedInsert: full multi-row statements and the single-row tail land every row once, in order, with
-// constants from the row template; a failing step reports its error.
+// constants from the row template; a failing step reports its error, and so does a statement that fails to
+// compile when it is first needed.
 #include "profiler/store/batched_insert.h"
 
 #include <gtest/gtest.h>
@@ -60,7 +61,7 @@ TEST_F(BatchedInsertTest, SqlRepeatsTheRowTemplate)
 TEST_F(BatchedInsertTest, EveryRowLandsOnceInOrderAcrossFullStatementsAndTheTail)
 {
     BatchedInsert<Pair> insert;
-    ASSERT_TRUE(insert.prepare(m_db, "INSERT INTO t (key, marker, text)", "(?,7,?)", bindPair).isOk());
+    insert.define(m_db, "INSERT INTO t (key, marker, text)", "(?,7,?)", bindPair);
     const int rows = 3 * kRowsPerInsertStatement + 5; // three full statements and a tail of five
     for (int i = 0; i < rows; ++i) {
         ASSERT_TRUE(insert.add(Pair { i * 10, rowText(i) }).isOk());
@@ -87,7 +88,7 @@ TEST_F(BatchedInsertTest, EveryRowLandsOnceInOrderAcrossFullStatementsAndTheTail
 TEST_F(BatchedInsertTest, AFailingStatementReportsItsError)
 {
     BatchedInsert<Pair> insert;
-    ASSERT_TRUE(insert.prepare(m_db, "INSERT INTO t (key, marker, text)", "(?,0,?)", bindPair).isOk());
+    insert.define(m_db, "INSERT INTO t (key, marker, text)", "(?,0,?)", bindPair);
     Status last;
     for (int i = 0; i < kRowsPerInsertStatement; ++i)
         last = insert.add(Pair { 1, "same key" }); // violates UNIQUE when the full statement runs
@@ -95,6 +96,26 @@ TEST_F(BatchedInsertTest, AFailingStatementReportsItsError)
     ASSERT_TRUE(insert.add(Pair { 2, "tail" }).isOk());
     ASSERT_TRUE(insert.add(Pair { 2, "tail again" }).isOk());
     EXPECT_FALSE(insert.flush().isOk()); // the second tail row fails in the single-row statement
+    insert.close();
+}
+
+// Statements compile on first use: a bad one fails when its first full statement or its tail runs, and a table
+// that never gets rows never compiles.
+TEST_F(BatchedInsertTest, StatementsCompileOnFirstUse)
+{
+    BatchedInsert<Pair> unused;
+    unused.define(m_db, "INSERT INTO no_such_table (key, text)", "(?,?)", bindPair);
+    EXPECT_TRUE(unused.flush().isOk()); // nothing waiting: nothing compiled
+
+    BatchedInsert<Pair> insert;
+    insert.define(m_db, "INSERT INTO no_such_table (key, text)", "(?,?)", bindPair);
+    for (int i = 0; i + 1 < kRowsPerInsertStatement; ++i)
+        ASSERT_TRUE(insert.add(Pair { i, rowText(i) }).isOk());
+    Status full = insert.add(Pair { 99, rowText(99) });
+    EXPECT_FALSE(full.isOk());
+    EXPECT_NE(full.message().find("no_such_table"), std::string::npos) << full.message();
+    ASSERT_TRUE(insert.add(Pair { 100, rowText(100) }).isOk());
+    EXPECT_FALSE(insert.flush().isOk());
     insert.close();
 }
 
