@@ -125,11 +125,11 @@ Status writeApiCalls(ExportContext& c)
         c.out.timestampField("ts", row.columnInt(0));
         c.out.timestampField("dur", row.columnInt(1) - row.columnInt(0));
         c.out.beginObject("args");
-        if (!row.isNull(5))
+        if (!row.isNull(5)) {
             c.out.field("correlation", row.columnInt(5));
-        if (!row.isNull(5))
             if (auto external = c.externalIds.find(gtid, row.columnInt(5)))
                 c.out.field("External id", *external);
+        }
         c.out.endObject();
         c.out.endObject();
     }

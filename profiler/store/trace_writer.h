@@ -3,8 +3,8 @@
 //
 // Output is all-or-nothing: rows go to "<path>.partial" (committed every few thousand rows, so the pages are
 // written while the producer still runs, unless crashSafePartial); commit() adds the indexes, the metadata and
-// the problem counts, switches the file to WAL and renames it to <path>. A writer
-// destroyed without commit() removes the partial file, so a failed import never leaves output behind.
+// the problem counts, switches the file to WAL and renames it to <path>. A writer destroyed without commit()
+// removes the partial file, so a failed import never leaves output behind.
 // Producers that must survive their own process being killed (the capture) call flush() periodically: what
 // was flushed is a valid trace in the .partial file, which their parent can finish.
 //
