@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "profiler/importers/kineto_json/kineto_record.h"
 
+#include "profiler/importers/kineto_json/kineto_fast_parse.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cstring>
@@ -112,6 +114,16 @@ std::string repairKinetoUtf8(std::string_view text)
 }
 
 void KinetoRecordParser::parse(std::string_view json, bool suspect, BumpArena& arena, KinetoRecord& record)
+{
+    record = KinetoRecord();
+    record.json = json;
+    record.suspect = suspect;
+    if (parseKinetoEventFast(json, record))
+        return;
+    parseGeneral(json, suspect, arena, record);
+}
+
+void KinetoRecordParser::parseGeneral(std::string_view json, bool suspect, BumpArena& arena, KinetoRecord& record)
 {
     record = KinetoRecord();
     record.json = json;

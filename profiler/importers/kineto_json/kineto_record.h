@@ -65,8 +65,11 @@ class KinetoRecordParser
 {
 public:
     // `paddedJson` is followed in memory by at least SIMDJSON_PADDING readable bytes (the batch reader pads every
-    // event), so it is parsed in place. Strings that must outlive the parse go to `arena`.
+    // event), so it is parsed in place. Strings that must outlive the parse go to `arena`. The usual events are
+    // read by parseKinetoEventFast; the rest by parseGeneral.
     void parse(std::string_view paddedJson, bool suspect, BumpArena& arena, KinetoRecord& record);
+    // simdjson on-demand: any event, malformed ones included (what they lack is noted in the record).
+    void parseGeneral(std::string_view paddedJson, bool suspect, BumpArena& arena, KinetoRecord& record);
 
 private:
     void readFields(simdjson::ondemand::object& object, BumpArena& arena, KinetoRecord& record);

@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: MIT
+#include "profiler/importers/kineto_json/kineto_fast_parse.h"
+
+#include <charconv>
+#include <cstdint>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace placescope {
+namespace {
+
+// Strict JSON, one token at a time. Every method returns false on what it does not accept, and the caller
+// gives up on the event.
+class Scanner
+{
+public:
+    explicit Scanner(std::string_view text) : m_at(text.data()), m_end(text.data() + text.size()) { }
+
+    void skipSpace()
+    {
+        while (m_at < m_end && (*m_at == ' ' || *m_at == '\n' || *m_at == '\r' || *m_at == '\t'))
+            ++m_at;
+    }
+    // Skips white space, then takes `c` if it is next.
+    bool take(char c)
+    {
+        skipSpace();
+        if (m_at < m_end && *m_at == c) {
+            ++m_at;
+            return true;
+        }
+        return false;
+    }
+    char peek()
+    {
+        skipSpace();
+        return m_at < m_end ? *m_at : '\0';
+    }
+    bool atEnd()
+    {
+        skipSpace();
+        return m_at == m_end;
+    }
+    const char* position() const { return m_at; }
+
+    // A string of printable ASCII without escapes; `out` is its content.
+    bool string(std::string_view& out)
+    {
+        if (!take('"'))
+            return false;
+        const char* start = m_at;
+        m_at = stringEnd(m_at);
+        if (m_at >= m_end || *m_at != '"')
+            return false; // an escape, a byte outside printable ASCII, or no closing quote
+        out = std::string_view(start, static_cast<size_t>(m_at - start));
+        ++m_at;
+        return true;
+    }
+
+    // A JSON number's text; `integer` when it has neither fraction nor exponent.
+    bool number(std::string_view& out, bool& integer)
+    {
+        skipSpace();
+        const char* start = m_at;
+        if (m_at < m_end && *m_at == '-')
+            ++m_at;
+        if (m_at < m_end && *m_at == '0')
+            ++m_at;
+        else if (!digits())
+            return false;
+        integer = true;
+        if (m_at < m_end && *m_at == '.') {
+            ++m_at;
+            integer = false;
+            if (!digits())
+                return false;
+        }
+        if (m_at < m_end && (*m_at == 'e' || *m_at == 'E')) {
+            ++m_at;
+            integer = false;
+            if (m_at < m_end && (*m_at == '+' || *m_at == '-'))
+                ++m_at;
+            if (!digits())
+                return false;
+        }
+        out = std::string_view(start, static_cast<size_t>(m_at - start));
+        return true;
+    }
+
+    // An integer that fits int64, as simdjson's get_int64 reads it ("-0" is left to simdjson, which may read it
+    // as a float).
+    bool int64(int64_t& value)
+    {
+        skipSpace();
+        const bool negative = m_at < m_end && *m_at == '-';
+        const char* first = m_at + (negative ? 1 : 0);
+        const char* at = first;
+        uint64_t magnitude = 0;
+        while (at < m_end && *at >= '0' && *at <= '9' && at - first < 20) {
+            magnitude = magnitude * 10 + static_cast<uint64_t>(*at - '0');
+            ++at;
+        }
+        const size_t digits = static_cast<size_t>(at - first);
+        if (digits == 0 || digits > 19 || (*first == '0' && (digits > 1 || negative)))
+            return false; // none, too many, a leading zero, or "-0"
+        if (at < m_end && (*at == '.' || *at == 'e' || *at == 'E'))
+            return false; // not an integer
+        const uint64_t limit = negative ? uint64_t(1) << 63 : (uint64_t(1) << 63) - 1;
+        if (magnitude > limit)
+            return false;
+        value = negative ? static_cast<int64_t>(0 - magnitude) : static_cast<int64_t>(magnitude);
+        m_at = at;
+        return true;
+    }
+
+    // Any value, checked but not kept.
+    bool skipValue(int depth = 0)
+    {
+        if (depth > 32)
+            return false;
+        switch (peek()) {
+        case '"': {
+            std::string_view ignored;
+            return string(ignored);
+        }
+        case '{': {
+            ++m_at;
+            if (take('}'))
+                return true;
+            do {
+                std::string_view key;
+                if (!string(key) || !take(':') || !skipValue(depth + 1))
+                    return false;
+            } while (take(','));
+            return take('}');
+        }
+        case '[': {
+            ++m_at;
+            if (take(']'))
+                return true;
+            do {
+                if (!skipValue(depth + 1))
+                    return false;
+            } while (take(','));
+            return take(']');
+        }
+        case 't':
+            return literal("true");
+        case 'f':
+            return literal("false");
+        case 'n':
+            return literal("null");
+        default: {
+            std::string_view ignored;
+            bool integer = false;
+            return number(ignored, integer);
+        }
+        }
+    }
+
+    // An array, as simdjson's array::raw_json() gives it: from '[' up to the next token, so with the white space
+    // after ']'.
+    bool rawArray(std::string_view& out)
+    {
+        if (peek() != '[')
+            return false;
+        const char* start = m_at;
+        if (!skipValue())
+            return false;
+        skipSpace();
+        out = std::string_view(start, static_cast<size_t>(m_at - start));
+        return true;
+    }
+
+private:
+    // The first '"', '\\', control byte or byte >= 0x80 at or after `at` (any of them ends the fast path's
+    // strings): 16 bytes at a time where SSE2 is there, which may read up to 15 bytes past the text's end.
+    const char* stringEnd(const char* at) const
+    {
+#if defined(__SSE2__)
+        const __m128i quote = _mm_set1_epi8('"');
+        const __m128i backslash = _mm_set1_epi8('\\');
+        const __m128i space = _mm_set1_epi8(0x20);
+        while (at < m_end) {
+            const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
+            // As signed bytes, both control bytes and bytes >= 0x80 are below 0x20.
+            const __m128i stop = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, backslash)),
+                                              _mm_cmplt_epi8(bytes, space));
+            if (const int mask = _mm_movemask_epi8(stop))
+                return at + __builtin_ctz(static_cast<unsigned>(mask));
+            at += 16;
+        }
+        return m_end;
+#else
+        while (at < m_end) {
+            const unsigned char c = static_cast<unsigned char>(*at);
+            if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80)
+                return at;
+            ++at;
+        }
+        return m_end;
+#endif
+    }
+
+    bool digits()
+    {
+        const char* start = m_at;
+        while (m_at < m_end && *m_at >= '0' && *m_at <= '9')
+            ++m_at;
+        return m_at > start;
+    }
+    bool literal(std::string_view word)
+    {
+        if (static_cast<size_t>(m_end - m_at) < word.size() || std::string_view(m_at, word.size()) != word)
+            return false;
+        m_at += word.size();
+        return true;
+    }
+
+    const char* m_at;
+    const char* m_end;
+};
+
+void noteIdText(KinetoRecord& record, std::string_view text)
+{
+    if (record.idTextCount < static_cast<int>(record.idTexts.size()))
+        record.idTexts[static_cast<size_t>(record.idTextCount++)] = text;
+}
+
+// A pid or tid: an integer, or a string ("stream 7" as a tid is the number 7, as legacy 2021 files write GPU
+// lanes).
+bool readId(Scanner& in, bool isTid, KinetoRecord& record, RawId& id)
+{
+    if (in.peek() != '"') {
+        id.kind = RawId::Kind::Number;
+        return in.int64(id.number);
+    }
+    std::string_view text;
+    if (!in.string(text))
+        return false;
+    id.text = text;
+    if (isTid && text.rfind("stream ", 0) == 0) {
+        size_t digits = text.find_first_of("0123456789");
+        if (digits != std::string_view::npos) {
+            int64_t stream = 0;
+            if (std::from_chars(text.data() + digits, text.data() + text.size(), stream).ec == std::errc()) {
+                id.kind = RawId::Kind::Number;
+                id.number = stream;
+                return true;
+            }
+        }
+    }
+    id.kind = RawId::Kind::Text;
+    noteIdText(record, text);
+    return true;
+}
+
+bool readInt(Scanner& in, OptInt& out)
+{
+    int64_t value = 0;
+    if (!in.int64(value))
+        return false;
+    out = value;
+    return true;
+}
+
+// grid/block: up to three integers.
+bool readTriple(Scanner& in, OptInt out[3])
+{
+    if (!in.take('['))
+        return false;
+    if (in.take(']'))
+        return true;
+    int i = 0;
+    do {
+        int64_t value = 0;
+        if (!in.int64(value))
+            return false;
+        if (i < 3)
+            out[i] = value;
+        ++i;
+    } while (in.take(','));
+    return in.take(']');
+}
+
+// The args PyTorch writes that the mapper uses. Keys are told apart by length first: an event's args hold a
+// dozen keys and this runs for each.
+enum class ArgKey {
+    Other, ExternalId, Correlation, Device, Context, Stream, Sequence, FwdThread, Bytes, Registers, SharedMemory,
+    DeviceType, DeviceId, Address, TotalAllocated, TotalReserved, Grid, Block, SyncKind, InputDims, InputTypes,
+    InputStrides, Name
+};
+
+ArgKey argKey(std::string_view key)
+{
+    switch (key.size()) {
+    case 4:
+        return key == "grid" ? ArgKey::Grid : key == "Addr" ? ArgKey::Address : key == "name" ? ArgKey::Name : ArgKey::Other;
+    case 5:
+        return key == "bytes" || key == "Bytes" ? ArgKey::Bytes : key == "block" ? ArgKey::Block : ArgKey::Other;
+    case 6:
+        return key == "device" ? ArgKey::Device : key == "stream" ? ArgKey::Stream : ArgKey::Other;
+    case 7:
+        return key == "context" ? ArgKey::Context : ArgKey::Other;
+    case 9:
+        return key == "Device Id" ? ArgKey::DeviceId : ArgKey::Other;
+    case 10:
+        return key == "Input Dims" ? ArgKey::InputDims : key == "Input type" ? ArgKey::InputTypes : ArgKey::Other;
+    case 11:
+        return key == "External id" || key == "external id" ? ArgKey::ExternalId
+            : key == "correlation"                          ? ArgKey::Correlation
+            : key == "Device Type"                          ? ArgKey::DeviceType
+                                                            : ArgKey::Other;
+    case 13:
+        return key == "Fwd thread id" ? ArgKey::FwdThread
+            : key == "shared memory"  ? ArgKey::SharedMemory
+            : key == "Input Strides"  ? ArgKey::InputStrides
+                                      : ArgKey::Other;
+    case 14:
+        return key == "cuda_sync_kind" ? ArgKey::SyncKind : key == "Total Reserved" ? ArgKey::TotalReserved : ArgKey::Other;
+    case 15:
+        return key == "Sequence number" ? ArgKey::Sequence
+            : key == "Total Allocated"  ? ArgKey::TotalAllocated
+                                        : ArgKey::Other;
+    case 20:
+        return key == "registers per thread" ? ArgKey::Registers : ArgKey::Other;
+    default:
+        return ArgKey::Other;
+    }
+}
+
+bool readArg(Scanner& in, ArgKey key, KinetoArgs& a)
+{
+    switch (key) {
+    case ArgKey::ExternalId:
+        return readInt(in, a.externalId);
+    case ArgKey::Correlation:
+        return readInt(in, a.correlation);
+    case ArgKey::Device:
+        return readInt(in, a.device);
+    case ArgKey::Context:
+        return readInt(in, a.context);
+    case ArgKey::Stream:
+        return readInt(in, a.stream);
+    case ArgKey::Sequence:
+        return readInt(in, a.sequence);
+    case ArgKey::FwdThread:
+        return readInt(in, a.fwdThread);
+    case ArgKey::Bytes:
+        return readInt(in, a.bytes);
+    case ArgKey::Registers:
+        return readInt(in, a.registers);
+    case ArgKey::SharedMemory:
+        return readInt(in, a.sharedMemory);
+    case ArgKey::DeviceType:
+        return readInt(in, a.deviceType);
+    case ArgKey::DeviceId:
+        return readInt(in, a.deviceId);
+    case ArgKey::Address:
+        return readInt(in, a.address);
+    case ArgKey::TotalAllocated:
+        return readInt(in, a.totalAllocated);
+    case ArgKey::TotalReserved:
+        return readInt(in, a.totalReserved);
+    case ArgKey::Grid:
+        return readTriple(in, a.grid);
+    case ArgKey::Block:
+        return readTriple(in, a.block);
+    case ArgKey::SyncKind:
+        return in.string(a.syncKind);
+    case ArgKey::InputDims:
+        return in.rawArray(a.inputDims);
+    case ArgKey::InputTypes:
+        return in.rawArray(a.inputTypes);
+    case ArgKey::InputStrides:
+        return in.rawArray(a.inputStrides);
+    case ArgKey::Name:
+        return in.string(a.labelName);
+    case ArgKey::Other:
+        break;
+    }
+    return in.skipValue();
+}
+
+bool readArgs(Scanner& in, KinetoArgs& a)
+{
+    if (in.peek() != '{')
+        return in.skipValue(); // args that are not an object are ignored
+    in.take('{');
+    if (in.take('}'))
+        return true;
+    do {
+        std::string_view key;
+        if (!in.string(key) || !in.take(':') || !readArg(in, argKey(key), a))
+            return false;
+    } while (in.take(','));
+    return in.take('}');
+}
+
+bool readField(Scanner& in, std::string_view key, KinetoRecord& record)
+{
+    if (key.size() > 4)
+        return in.skipValue();
+    if (key == "ph")
+        return in.string(record.ph);
+    if (key == "cat")
+        return in.string(record.cat);
+    if (key == "name")
+        return in.string(record.name);
+    if (key == "ts" || key == "dur") {
+        bool integer = false;
+        return in.number(key == "ts" ? record.tsToken : record.durToken, integer);
+    }
+    if (key == "pid") {
+        record.hasPid = true;
+        return readId(in, false, record, record.pid);
+    }
+    if (key == "tid") {
+        record.hasTid = true;
+        return readId(in, true, record, record.tid);
+    }
+    if (key == "id") {
+        if (in.peek() != '"') {
+            int64_t value = 0;
+            if (!in.int64(value))
+                return false;
+            record.flowId = value;
+            return true;
+        }
+        record.flowId.reset();
+        if (!in.string(record.flowIdText))
+            return false;
+        record.hasFlowIdText = true;
+        noteIdText(record, record.flowIdText);
+        return true;
+    }
+    if (key == "args")
+        return readArgs(in, record.args);
+    return in.skipValue();
+}
+
+} // namespace
+
+bool parseKinetoEventFast(std::string_view json, KinetoRecord& record)
+{
+    Scanner in(json);
+    if (!in.take('{'))
+        return false;
+    if (!in.take('}')) {
+        do {
+            std::string_view key;
+            if (!in.string(key) || !in.take(':') || !readField(in, key, record))
+                return false;
+        } while (in.take(','));
+        if (!in.take('}'))
+            return false;
+    }
+    return in.atEnd();
+}
+
+} // namespace placescope
