@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Kineto (PyTorch profiler) JSON importer: streams the file (plain or gzip) through JsonEventSplitter and parses
-// each event with simdjson on-demand into a KinetoRecord on a reader thread (EventBatchReader), maps the records
+// each event into a KinetoRecord on a reader thread (EventBatchReader, KinetoRecordParser), maps the records
 // to rows here (KinetoEventMapper), and parses the small top-level members (deviceProperties, distributedInfo,
 // versions) with the simdjson DOM. Memory: a few batches of events plus the largest event.
 #include "profiler/importers/common/byte_source.h"

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // KinetoRecord: one Kineto event's fields as read from its JSON, before any mapping. The batch reader's thread
-// parses every event of a batch into records (KinetoRecordParser, simdjson on-demand), so the importing thread
-// only maps them to rows (KinetoEventMapper): JSON parsing is most of an import's work and the reader's thread
-// has the time. A record's text views point into its batch (the event's own JSON, or the batch's BumpArena for
-// strings simdjson had to unescape) and live as long as the batch. Problems found while parsing are carried in
-// the record and counted by the mapper, in file order.
+// parses every event of a batch into records (KinetoRecordParser: parseKinetoEventFast for the usual events,
+// simdjson on-demand for the rest), so the importing thread only maps them to rows (KinetoEventMapper): JSON
+// parsing is most of an import's work and the reader's thread has the time. A record's text views point into its
+// batch (the event's own JSON, or the batch's BumpArena for strings simdjson had to unescape) and live as long as
+// the batch. Problems found while parsing are carried in the record and counted by the mapper, in file order.
 #pragma once
 
 #include "profiler/base/bump_arena.h"
