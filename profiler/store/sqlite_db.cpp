@@ -9,12 +9,14 @@ namespace placescope {
 
 // A statement starts with every parameter NULL (SQLite's rule for parameters never bound).
 SqliteStatement::SqliteStatement(sqlite3* db, sqlite3_stmt* stmt)
-    : m_db(db), m_stmt(stmt), m_isNull(static_cast<size_t>(sqlite3_bind_parameter_count(stmt)) + 1, 1)
+    : m_db(db), m_stmt(stmt), m_bound(static_cast<size_t>(sqlite3_bind_parameter_count(stmt)) + 1, Bound::Null),
+      m_boundInt(m_bound.size(), 0)
 {
 }
 
 SqliteStatement::SqliteStatement(SqliteStatement&& other) noexcept
-    : m_db(other.m_db), m_stmt(other.m_stmt), m_status(std::move(other.m_status)), m_isNull(std::move(other.m_isNull))
+    : m_db(other.m_db), m_stmt(other.m_stmt), m_status(std::move(other.m_status)), m_bound(std::move(other.m_bound)),
+      m_boundInt(std::move(other.m_boundInt))
 {
     other.m_stmt = nullptr;
 }
@@ -26,7 +28,8 @@ SqliteStatement& SqliteStatement::operator=(SqliteStatement&& other) noexcept
         m_db = other.m_db;
         m_stmt = other.m_stmt;
         m_status = std::move(other.m_status);
-        m_isNull = std::move(other.m_isNull);
+        m_bound = std::move(other.m_bound);
+        m_boundInt = std::move(other.m_boundInt);
         other.m_stmt = nullptr;
     }
     return *this;
@@ -34,29 +37,33 @@ SqliteStatement& SqliteStatement::operator=(SqliteStatement&& other) noexcept
 
 SqliteStatement::~SqliteStatement() { sqlite3_finalize(m_stmt); }
 
-void SqliteStatement::markBound(int index)
-{
-    if (index > 0 && static_cast<size_t>(index) < m_isNull.size())
-        m_isNull[static_cast<size_t>(index)] = 0;
-}
 void SqliteStatement::bind(int index, int64_t value)
 {
-    markBound(index);
+    if (tracked(index)) {
+        const auto at = static_cast<size_t>(index);
+        if (m_bound[at] == Bound::Int && m_boundInt[at] == value)
+            return;
+        m_bound[at] = Bound::Int;
+        m_boundInt[at] = value;
+    }
     sqlite3_bind_int64(m_stmt, index, value);
 }
 void SqliteStatement::bind(int index, double value)
 {
-    markBound(index);
+    if (tracked(index))
+        m_bound[static_cast<size_t>(index)] = Bound::Other;
     sqlite3_bind_double(m_stmt, index, value);
 }
 void SqliteStatement::bind(int index, std::string_view value)
 {
-    markBound(index);
+    if (tracked(index))
+        m_bound[static_cast<size_t>(index)] = Bound::Other;
     sqlite3_bind_text(m_stmt, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
 }
 void SqliteStatement::bindBorrowed(int index, std::string_view value)
 {
-    markBound(index);
+    if (tracked(index))
+        m_bound[static_cast<size_t>(index)] = Bound::Other;
     sqlite3_bind_text(m_stmt, index, value.data(), static_cast<int>(value.size()), SQLITE_STATIC);
 }
 void SqliteStatement::bind(int index, std::optional<int64_t> value)
@@ -68,10 +75,11 @@ void SqliteStatement::bind(int index, std::optional<int64_t> value)
 }
 void SqliteStatement::bindNull(int index)
 {
-    if (index > 0 && static_cast<size_t>(index) < m_isNull.size()) {
-        if (m_isNull[static_cast<size_t>(index)])
+    if (tracked(index)) {
+        const auto at = static_cast<size_t>(index);
+        if (m_bound[at] == Bound::Null)
             return;
-        m_isNull[static_cast<size_t>(index)] = 1;
+        m_bound[at] = Bound::Null;
     }
     sqlite3_bind_null(m_stmt, index);
 }
@@ -99,7 +107,7 @@ void SqliteStatement::reset()
 {
     sqlite3_reset(m_stmt);
     sqlite3_clear_bindings(m_stmt);
-    std::fill(m_isNull.begin(), m_isNull.end(), 1);
+    std::fill(m_bound.begin(), m_bound.end(), Bound::Null);
 }
 
 int SqliteStatement::columnCount() const { return sqlite3_column_count(m_stmt); }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// SqliteStatement skips binding NULL to a parameter that is NULL already; every row must still get exactly the
-// values bound for it, whatever mix of values and NULLs the rows before it had, and after reset().
+// SqliteStatement skips binding a parameter the NULL or the integer it holds already; every row must still get
+// exactly the values bound for it, whatever the rows before it had, and after reset().
 #include "profiler/store/sqlite_db.h"
 
 #include <gtest/gtest.h>
@@ -60,6 +60,44 @@ TEST(SqliteStatementTest, NullAndValueBindsAlternateCorrectlyAcrossExecutions)
         ++n;
     }
     EXPECT_EQ(n, rows.size() + 2);
+}
+
+// One parameter through every change of kind: an integer repeated, then text, then the same integer again (which
+// must be bound anew), NULL, a double, and reset().
+TEST(SqliteStatementTest, RepeatedIntegersAreSkippedOnlyWhileTheParameterHoldsThem)
+{
+    auto db = SqliteDb::open(":memory:", SqliteDb::Mode::Create);
+    ASSERT_TRUE(db.isOk()) << db.status().message();
+    ASSERT_TRUE(db->exec("CREATE TABLE t (n INTEGER, v)").isOk());
+    auto insert = db->prepare("INSERT INTO t (n, v) VALUES (?,?)");
+    ASSERT_TRUE(insert.isOk());
+    int64_t n = 0;
+    auto row = [&](auto bindValue) {
+        insert->bind(1, n++);
+        bindValue();
+        ASSERT_TRUE(insert->execute().isOk());
+    };
+    row([&] { insert->bind(2, int64_t { 5 }); });
+    row([&] { insert->bind(2, int64_t { 5 }); });
+    row([&] { insert->bind(2, std::string_view("5")); });
+    row([&] { insert->bind(2, int64_t { 5 }); });
+    row([&] { insert->bindNull(2); });
+    row([&] { insert->bind(2, int64_t { 5 }); });
+    row([&] { insert->bind(2, 5.5); });
+    row([&] { insert->bind(2, int64_t { 5 }); });
+    row([&] { insert->bind(2, int64_t { 6 }); });
+    insert->reset();
+    row([&] { insert->bind(2, int64_t { 6 }); }); // NULL after reset(): bound anew
+    row([] {});                                   // and kept for the next row
+    const std::vector<std::string> expected = { "integer 5", "integer 5", "text 5",      "integer 5",
+                                                "null ",     "integer 5", "real 5.5",    "integer 5",
+                                                "integer 6", "integer 6", "integer 6" };
+    auto read = db->prepare("SELECT typeof(v) || ' ' || COALESCE(v, '') FROM t ORDER BY n");
+    ASSERT_TRUE(read.isOk());
+    std::vector<std::string> got;
+    while (read->step())
+        got.push_back(read->columnText(0));
+    EXPECT_EQ(got, expected);
 }
 
 } // namespace
