@@ -285,105 +285,7 @@ bool readTriple(Scanner& in, OptInt out[3])
     return in.take(']');
 }
 
-// The args PyTorch writes that the mapper uses. Keys are told apart by length first: an event's args hold a
-// dozen keys and this runs for each.
-enum class ArgKey {
-    Other, ExternalId, Correlation, Device, Context, Stream, Sequence, FwdThread, Bytes, Registers, SharedMemory,
-    DeviceType, DeviceId, Address, TotalAllocated, TotalReserved, Grid, Block, SyncKind, InputDims, InputTypes,
-    InputStrides, Name
-};
-
-ArgKey argKey(std::string_view key)
-{
-    switch (key.size()) {
-    case 4:
-        return key == "grid" ? ArgKey::Grid : key == "Addr" ? ArgKey::Address : key == "name" ? ArgKey::Name : ArgKey::Other;
-    case 5:
-        return key == "bytes" || key == "Bytes" ? ArgKey::Bytes : key == "block" ? ArgKey::Block : ArgKey::Other;
-    case 6:
-        return key == "device" ? ArgKey::Device : key == "stream" ? ArgKey::Stream : ArgKey::Other;
-    case 7:
-        return key == "context" ? ArgKey::Context : ArgKey::Other;
-    case 9:
-        return key == "Device Id" ? ArgKey::DeviceId : ArgKey::Other;
-    case 10:
-        return key == "Input Dims" ? ArgKey::InputDims : key == "Input type" ? ArgKey::InputTypes : ArgKey::Other;
-    case 11:
-        return key == "External id" || key == "external id" ? ArgKey::ExternalId
-            : key == "correlation"                          ? ArgKey::Correlation
-            : key == "Device Type"                          ? ArgKey::DeviceType
-                                                            : ArgKey::Other;
-    case 13:
-        return key == "Fwd thread id" ? ArgKey::FwdThread
-            : key == "shared memory"  ? ArgKey::SharedMemory
-            : key == "Input Strides"  ? ArgKey::InputStrides
-                                      : ArgKey::Other;
-    case 14:
-        return key == "cuda_sync_kind" ? ArgKey::SyncKind : key == "Total Reserved" ? ArgKey::TotalReserved : ArgKey::Other;
-    case 15:
-        return key == "Sequence number" ? ArgKey::Sequence
-            : key == "Total Allocated"  ? ArgKey::TotalAllocated
-                                        : ArgKey::Other;
-    case 20:
-        return key == "registers per thread" ? ArgKey::Registers : ArgKey::Other;
-    default:
-        return ArgKey::Other;
-    }
-}
-
-bool readArg(Scanner& in, ArgKey key, KinetoArgs& a)
-{
-    switch (key) {
-    case ArgKey::ExternalId:
-        return readInt(in, a.externalId);
-    case ArgKey::Correlation:
-        return readInt(in, a.correlation);
-    case ArgKey::Device:
-        return readInt(in, a.device);
-    case ArgKey::Context:
-        return readInt(in, a.context);
-    case ArgKey::Stream:
-        return readInt(in, a.stream);
-    case ArgKey::Sequence:
-        return readInt(in, a.sequence);
-    case ArgKey::FwdThread:
-        return readInt(in, a.fwdThread);
-    case ArgKey::Bytes:
-        return readInt(in, a.bytes);
-    case ArgKey::Registers:
-        return readInt(in, a.registers);
-    case ArgKey::SharedMemory:
-        return readInt(in, a.sharedMemory);
-    case ArgKey::DeviceType:
-        return readInt(in, a.deviceType);
-    case ArgKey::DeviceId:
-        return readInt(in, a.deviceId);
-    case ArgKey::Address:
-        return readInt(in, a.address);
-    case ArgKey::TotalAllocated:
-        return readInt(in, a.totalAllocated);
-    case ArgKey::TotalReserved:
-        return readInt(in, a.totalReserved);
-    case ArgKey::Grid:
-        return readTriple(in, a.grid);
-    case ArgKey::Block:
-        return readTriple(in, a.block);
-    case ArgKey::SyncKind:
-        return in.string(a.syncKind);
-    case ArgKey::InputDims:
-        return in.rawArray(a.inputDims);
-    case ArgKey::InputTypes:
-        return in.rawArray(a.inputTypes);
-    case ArgKey::InputStrides:
-        return in.rawArray(a.inputStrides);
-    case ArgKey::Name:
-        return in.string(a.labelName);
-    case ArgKey::Other:
-        break;
-    }
-    return in.skipValue();
-}
-
+// The args the mapper uses, read as KinetoRecordParser::readArgs reads them; the others are skipped.
 bool readArgs(Scanner& in, KinetoArgs& a)
 {
     if (in.peek() != '{')
@@ -393,16 +295,64 @@ bool readArgs(Scanner& in, KinetoArgs& a)
         return true;
     do {
         std::string_view key;
-        if (!in.string(key) || !in.take(':') || !readArg(in, argKey(key), a))
+        if (!in.string(key) || !in.take(':'))
+            return false;
+        bool read = true;
+        if (key == "External id" || key == "external id")
+            read = readInt(in, a.externalId);
+        else if (key == "correlation")
+            read = readInt(in, a.correlation);
+        else if (key == "device")
+            read = readInt(in, a.device);
+        else if (key == "context")
+            read = readInt(in, a.context);
+        else if (key == "stream")
+            read = readInt(in, a.stream);
+        else if (key == "Sequence number")
+            read = readInt(in, a.sequence);
+        else if (key == "Fwd thread id")
+            read = readInt(in, a.fwdThread);
+        else if (key == "bytes" || key == "Bytes")
+            read = readInt(in, a.bytes);
+        else if (key == "registers per thread")
+            read = readInt(in, a.registers);
+        else if (key == "shared memory")
+            read = readInt(in, a.sharedMemory);
+        else if (key == "Device Type")
+            read = readInt(in, a.deviceType);
+        else if (key == "Device Id")
+            read = readInt(in, a.deviceId);
+        else if (key == "Addr")
+            read = readInt(in, a.address);
+        else if (key == "Total Allocated")
+            read = readInt(in, a.totalAllocated);
+        else if (key == "Total Reserved")
+            read = readInt(in, a.totalReserved);
+        else if (key == "grid")
+            read = readTriple(in, a.grid);
+        else if (key == "block")
+            read = readTriple(in, a.block);
+        else if (key == "cuda_sync_kind")
+            read = in.string(a.syncKind);
+        else if (key == "Input Dims")
+            read = in.rawArray(a.inputDims);
+        else if (key == "Input type")
+            read = in.rawArray(a.inputTypes);
+        else if (key == "Input Strides")
+            read = in.rawArray(a.inputStrides);
+        else if (key == "name")
+            read = in.string(a.labelName);
+        else
+            read = in.skipValue();
+        if (!read)
             return false;
     } while (in.take(','));
     return in.take('}');
 }
 
+// A top-level field, read as KinetoRecordParser::readFields reads it.
 bool readField(Scanner& in, std::string_view key, KinetoRecord& record)
 {
-    if (key.size() > 4)
-        return in.skipValue();
     if (key == "ph")
         return in.string(record.ph);
     if (key == "cat")
