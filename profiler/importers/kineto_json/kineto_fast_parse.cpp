@@ -43,9 +43,7 @@ public:
         skipSpace();
         return m_at == m_end;
     }
-    const char* position() const { return m_at; }
-
-    // A string of printable ASCII without escapes; `out` is its content.
+    // A string of ASCII without escapes or control bytes; `out` is its content.
     bool string(std::string_view& out)
     {
         if (!take('"'))
@@ -233,6 +231,7 @@ void noteIdText(KinetoRecord& record, std::string_view text)
 // lanes).
 bool readId(Scanner& in, bool isTid, KinetoRecord& record, RawId& id)
 {
+    id = RawId(); // a repeated key replaces the whole id, as in the simdjson path
     if (in.peek() != '"') {
         id.kind = RawId::Kind::Number;
         return in.int64(id.number);

@@ -149,6 +149,7 @@ TEST(KinetoFastParseTest, TakesTheUsualShapesAndReadsThemAsSimdjsonDoes)
         R"({"ph": "X", "name": "a", "name": "b", "pid": -3, "tid": 9223372036854775807, "ts": 0,
             "args": {"unknown": {"nested": [1, {"x": null}], "t": true, "f": false}, "Sequence number": 0}})",
         R"({"ph": "X", "args": "not an object", "pid": 1, "ts": 1})",
+        R"({"ph": "X", "pid": "host", "pid": 5, "tid": "stream 3", "tid": "main", "ts": 1})",
         "{\"ph\": \"X\", \"args\": [], \"pid\": 1, \"ts\": 1, \"extra\": \"DEL \x7f needs no escape\"}",
         "{}",
     };
