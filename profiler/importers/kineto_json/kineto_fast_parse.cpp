@@ -284,7 +284,8 @@ bool readTriple(Scanner& in, OptInt out[3])
     return in.take(']');
 }
 
-// The args the mapper uses, read as KinetoRecordParser::readArgs reads them; the others are skipped.
+// The args the mapper uses (kinetoArgField), read as KinetoRecordParser::readArgs reads them; the others are
+// skipped.
 bool readArgs(Scanner& in, KinetoArgs& a)
 {
     if (in.peek() != '{')
@@ -296,53 +297,25 @@ bool readArgs(Scanner& in, KinetoArgs& a)
         std::string_view key;
         if (!in.string(key) || !in.take(':'))
             return false;
-        bool read = true;
-        if (key == "External id" || key == "external id")
-            read = readInt(in, a.externalId);
-        else if (key == "correlation")
-            read = readInt(in, a.correlation);
-        else if (key == "device")
-            read = readInt(in, a.device);
-        else if (key == "context")
-            read = readInt(in, a.context);
-        else if (key == "stream")
-            read = readInt(in, a.stream);
-        else if (key == "Sequence number")
-            read = readInt(in, a.sequence);
-        else if (key == "Fwd thread id")
-            read = readInt(in, a.fwdThread);
-        else if (key == "bytes" || key == "Bytes")
-            read = readInt(in, a.bytes);
-        else if (key == "registers per thread")
-            read = readInt(in, a.registers);
-        else if (key == "shared memory")
-            read = readInt(in, a.sharedMemory);
-        else if (key == "Device Type")
-            read = readInt(in, a.deviceType);
-        else if (key == "Device Id")
-            read = readInt(in, a.deviceId);
-        else if (key == "Addr")
-            read = readInt(in, a.address);
-        else if (key == "Total Allocated")
-            read = readInt(in, a.totalAllocated);
-        else if (key == "Total Reserved")
-            read = readInt(in, a.totalReserved);
-        else if (key == "grid")
-            read = readTriple(in, a.grid);
-        else if (key == "block")
-            read = readTriple(in, a.block);
-        else if (key == "cuda_sync_kind")
-            read = in.string(a.syncKind);
-        else if (key == "Input Dims")
-            read = in.rawArray(a.inputDims);
-        else if (key == "Input type")
-            read = in.rawArray(a.inputTypes);
-        else if (key == "Input Strides")
-            read = in.rawArray(a.inputStrides);
-        else if (key == "name")
-            read = in.string(a.labelName);
-        else
+        const KinetoArgField target = kinetoArgField(a, key);
+        bool read = false;
+        switch (target.kind) {
+        case KinetoArgField::Kind::Int:
+            read = readInt(in, *target.integer);
+            break;
+        case KinetoArgField::Kind::Triple:
+            read = readTriple(in, target.integer);
+            break;
+        case KinetoArgField::Kind::String:
+            read = in.string(*target.text);
+            break;
+        case KinetoArgField::Kind::RawArray:
+            read = in.rawArray(*target.text);
+            break;
+        case KinetoArgField::Kind::None:
             read = in.skipValue();
+            break;
+        }
         if (!read)
             return false;
     } while (in.take(','));

@@ -236,61 +236,84 @@ bool KinetoRecordParser::readArgs(ondemand::value value, BumpArena& arena, Kinet
     ondemand::object args;
     if (value.get_object().get(args))
         return true; // args that are not an object are ignored
-    KinetoArgs& a = record.args;
     bool outOfRange = false;
     for (auto field : args) {
         std::string_view key;
         ondemand::value v;
         if (field.unescaped_key().get(key) || field.value().get(v))
             return false;
-        if (key == "External id" || key == "external id")
-            a.externalId = readInt(v, &outOfRange);
-        else if (key == "correlation")
-            a.correlation = readInt(v, &outOfRange);
-        else if (key == "device")
-            a.device = readInt(v, &outOfRange);
-        else if (key == "context")
-            a.context = readInt(v, &outOfRange);
-        else if (key == "stream")
-            a.stream = readInt(v, &outOfRange);
-        else if (key == "Sequence number")
-            a.sequence = readInt(v, &outOfRange);
-        else if (key == "Fwd thread id")
-            a.fwdThread = readInt(v, &outOfRange);
-        else if (key == "bytes" || key == "Bytes")
-            a.bytes = readInt(v, &outOfRange);
-        else if (key == "registers per thread")
-            a.registers = readInt(v, &outOfRange);
-        else if (key == "shared memory")
-            a.sharedMemory = readInt(v, &outOfRange);
-        else if (key == "Device Type")
-            a.deviceType = readInt(v, &outOfRange);
-        else if (key == "Device Id")
-            a.deviceId = readInt(v, &outOfRange);
-        else if (key == "Addr")
-            a.address = readInt(v, &outOfRange);
-        else if (key == "Total Allocated")
-            a.totalAllocated = readInt(v, &outOfRange);
-        else if (key == "Total Reserved")
-            a.totalReserved = readInt(v, &outOfRange);
-        else if (key == "grid")
-            readTriple(v, a.grid);
-        else if (key == "block")
-            readTriple(v, a.block);
-        else if (key == "cuda_sync_kind")
-            readString(v, arena, a.syncKind);
-        else if (key == "Input Dims")
-            a.inputDims = rawArray(v);
-        else if (key == "Input type")
-            a.inputTypes = rawArray(v);
-        else if (key == "Input Strides")
-            a.inputStrides = rawArray(v);
-        else if (key == "name")
-            readString(v, arena, a.labelName);
+        const KinetoArgField target = kinetoArgField(record.args, key);
+        switch (target.kind) {
+        case KinetoArgField::Kind::Int:
+            *target.integer = readInt(v, &outOfRange);
+            break;
+        case KinetoArgField::Kind::Triple:
+            readTriple(v, target.integer);
+            break;
+        case KinetoArgField::Kind::String:
+            readString(v, arena, *target.text);
+            break;
+        case KinetoArgField::Kind::RawArray:
+            *target.text = rawArray(v);
+            break;
+        case KinetoArgField::Kind::None:
+            break;
+        }
     }
     if (outOfRange)
         ++record.argsIdsOutOfRange;
     return true;
+}
+
+KinetoArgField kinetoArgField(KinetoArgs& a, std::string_view key)
+{
+    using Kind = KinetoArgField::Kind;
+    auto integer = [](OptInt& field) { return KinetoArgField { Kind::Int, &field, nullptr }; };
+    if (key == "External id" || key == "external id")
+        return integer(a.externalId);
+    if (key == "correlation")
+        return integer(a.correlation);
+    if (key == "device")
+        return integer(a.device);
+    if (key == "context")
+        return integer(a.context);
+    if (key == "stream")
+        return integer(a.stream);
+    if (key == "Sequence number")
+        return integer(a.sequence);
+    if (key == "Fwd thread id")
+        return integer(a.fwdThread);
+    if (key == "bytes" || key == "Bytes")
+        return integer(a.bytes);
+    if (key == "registers per thread")
+        return integer(a.registers);
+    if (key == "shared memory")
+        return integer(a.sharedMemory);
+    if (key == "Device Type")
+        return integer(a.deviceType);
+    if (key == "Device Id")
+        return integer(a.deviceId);
+    if (key == "Addr")
+        return integer(a.address);
+    if (key == "Total Allocated")
+        return integer(a.totalAllocated);
+    if (key == "Total Reserved")
+        return integer(a.totalReserved);
+    if (key == "grid")
+        return { Kind::Triple, a.grid, nullptr };
+    if (key == "block")
+        return { Kind::Triple, a.block, nullptr };
+    if (key == "cuda_sync_kind")
+        return { Kind::String, nullptr, &a.syncKind };
+    if (key == "Input Dims")
+        return { Kind::RawArray, nullptr, &a.inputDims };
+    if (key == "Input type")
+        return { Kind::RawArray, nullptr, &a.inputTypes };
+    if (key == "Input Strides")
+        return { Kind::RawArray, nullptr, &a.inputStrides };
+    if (key == "name")
+        return { Kind::String, nullptr, &a.labelName };
+    return {};
 }
 
 } // namespace placescope

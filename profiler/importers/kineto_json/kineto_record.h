@@ -40,6 +40,17 @@ struct KinetoArgs
     std::string_view syncKind, inputDims, inputTypes, inputStrides, labelName;
 };
 
+// Where an args key goes in KinetoArgs, and how its value is read: the one list of the args the mapper uses, for
+// both parsers (parseKinetoEventFast and the simdjson path). Kind::None: a key the mapper does not use.
+struct KinetoArgField
+{
+    enum class Kind { None, Int, Triple, String, RawArray };
+    Kind kind = Kind::None;
+    OptInt* integer = nullptr;     // Int; Triple: the first of three
+    std::string_view* text = nullptr; // String, RawArray
+};
+KinetoArgField kinetoArgField(KinetoArgs& args, std::string_view key);
+
 struct KinetoRecord
 {
     std::string_view json;        // as read (the example for kineto.resynchronized and kineto.invalid_utf8)

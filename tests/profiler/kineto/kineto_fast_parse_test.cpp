@@ -28,8 +28,9 @@ std::string_view trimmed(std::string_view token)
 void expectSameId(const RawId& fast, const RawId& general, const std::string& what)
 {
     EXPECT_EQ(static_cast<int>(fast.kind), static_cast<int>(general.kind)) << what;
-    if (fast.kind == RawId::Kind::Number)
+    if (fast.kind == RawId::Kind::Number) {
         EXPECT_EQ(fast.number, general.number) << what;
+    }
     EXPECT_EQ(fast.text, general.text) << what;
 }
 
