@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "profiler/importers/kineto_json/kineto_fast_parse.h"
 
-#include <charconv>
 #include <cstdint>
 
 #if defined(__SSE2__)
@@ -221,14 +220,7 @@ private:
     const char* m_end;
 };
 
-void noteIdText(KinetoRecord& record, std::string_view text)
-{
-    if (record.idTextCount < static_cast<int>(record.idTexts.size()))
-        record.idTexts[static_cast<size_t>(record.idTextCount++)] = text;
-}
-
-// A pid or tid: an integer, or a string ("stream 7" as a tid is the number 7, as legacy 2021 files write GPU
-// lanes).
+// A pid or tid: an integer, or a string (kinetoTextId).
 bool readId(Scanner& in, bool isTid, KinetoRecord& record, RawId& id)
 {
     id = RawId(); // a repeated key replaces the whole id, as in the simdjson path
@@ -239,20 +231,7 @@ bool readId(Scanner& in, bool isTid, KinetoRecord& record, RawId& id)
     std::string_view text;
     if (!in.string(text))
         return false;
-    id.text = text;
-    if (isTid && text.rfind("stream ", 0) == 0) {
-        size_t digits = text.find_first_of("0123456789");
-        if (digits != std::string_view::npos) {
-            int64_t stream = 0;
-            if (std::from_chars(text.data() + digits, text.data() + text.size(), stream).ec == std::errc()) {
-                id.kind = RawId::Kind::Number;
-                id.number = stream;
-                return true;
-            }
-        }
-    }
-    id.kind = RawId::Kind::Text;
-    noteIdText(record, text);
+    id = kinetoTextId(text, isTid, record);
     return true;
 }
 
@@ -355,7 +334,7 @@ bool readField(Scanner& in, std::string_view key, KinetoRecord& record)
         if (!in.string(record.flowIdText))
             return false;
         record.hasFlowIdText = true;
-        noteIdText(record, record.flowIdText);
+        record.noteIdText(record.flowIdText);
         return true;
     }
     if (key == "args")

@@ -143,8 +143,8 @@ Status importKinetoJson(const std::string& path, TraceWriter& writer, const Impo
     TopLevel top;
     simdjson::dom::parser domParser;
     std::string metaSuffix = options.inputIndex == 0 ? std::string() : "_" + std::to_string(options.inputIndex);
-    // Decompression and splitting run on the reader's thread; this one parses and maps (and the writer's
-    // thread inserts), so the three overlap.
+    // Decompression, splitting and parsing run on the reader's thread; this one maps (and the writer's thread
+    // inserts), so the three overlap.
     EventBatchReader reader(std::move(source));
     uint64_t lastProgress = 0;
     for (;;) {

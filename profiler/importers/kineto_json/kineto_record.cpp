@@ -61,17 +61,6 @@ std::string_view rawArray(ondemand::value value)
     return raw;
 }
 
-OptInt streamFromText(std::string_view text)
-{
-    // Legacy 2021 files: tid "stream 7".
-    size_t digits = text.find_first_of("0123456789");
-    if (digits == std::string_view::npos)
-        return std::nullopt;
-    int64_t value = 0;
-    auto [ptr, ec] = std::from_chars(text.data() + digits, text.data() + text.size(), value);
-    return ec == std::errc() ? OptInt(value) : std::nullopt;
-}
-
 // Reads a string value into `out` (kept in the arena: simdjson's unescaped copy lasts only until the next
 // parse). False when the value is not a string.
 bool readString(ondemand::value value, BumpArena& arena, std::string_view& out)
@@ -83,12 +72,6 @@ bool readString(ondemand::value value, BumpArena& arena, std::string_view& out)
     }
     out = arena.copy(text);
     return true;
-}
-
-void noteIdText(KinetoRecord& record, std::string_view text)
-{
-    if (record.idTextCount < static_cast<int>(record.idTexts.size()))
-        record.idTexts[static_cast<size_t>(record.idTextCount++)] = text;
 }
 
 } // namespace
@@ -184,7 +167,7 @@ void KinetoRecordParser::readFields(ondemand::object& object, BumpArena& arena, 
             if (!record.flowId && !v.get_string().get(text)) {
                 record.flowIdText = arena.copy(text);
                 record.hasFlowIdText = true;
-                noteIdText(record, record.flowIdText);
+                record.noteIdText(record.flowIdText);
             }
         } else if (key == "args") {
             if (!readArgs(v, arena, record))
@@ -207,19 +190,8 @@ RawId KinetoRecordParser::readId(ondemand::value value, bool isTid, BumpArena& a
         return id;
     }
     std::string_view text;
-    if (!value.get_string().get(text)) {
-        id.text = arena.copy(text);
-        if (isTid && text.rfind("stream ", 0) == 0) {
-            if (auto stream = streamFromText(text)) {
-                id.kind = RawId::Kind::Number;
-                id.number = *stream;
-                return id;
-            }
-        }
-        id.kind = RawId::Kind::Text;
-        noteIdText(record, id.text);
-        return id;
-    }
+    if (!value.get_string().get(text))
+        return kinetoTextId(arena.copy(text), isTid, record);
     double real = 0;
     if (!value.get_double().get(real) && real >= 0 && real < 9e15) {
         id.kind = RawId::Kind::Number;
@@ -227,7 +199,7 @@ RawId KinetoRecordParser::readId(ondemand::value value, bool isTid, BumpArena& a
         return id;
     }
     id.kind = RawId::Kind::Unreadable;
-    noteIdText(record, "?");
+    record.noteIdText("?");
     return id;
 }
 
@@ -263,6 +235,25 @@ bool KinetoRecordParser::readArgs(ondemand::value value, BumpArena& arena, Kinet
     if (outOfRange)
         ++record.argsIdsOutOfRange;
     return true;
+}
+
+RawId kinetoTextId(std::string_view text, bool isTid, KinetoRecord& record)
+{
+    RawId id;
+    id.text = text;
+    if (isTid && text.rfind("stream ", 0) == 0) {
+        size_t digits = text.find_first_of("0123456789");
+        int64_t stream = 0;
+        if (digits != std::string_view::npos
+            && std::from_chars(text.data() + digits, text.data() + text.size(), stream).ec == std::errc()) {
+            id.kind = RawId::Kind::Number;
+            id.number = stream;
+            return id;
+        }
+    }
+    id.kind = RawId::Kind::Text;
+    record.noteIdText(text);
+    return id;
 }
 
 KinetoArgField kinetoArgField(KinetoArgs& a, std::string_view key)

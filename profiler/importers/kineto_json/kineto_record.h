@@ -69,8 +69,17 @@ struct KinetoRecord
     // mapper numbers them in file order (an event with more than four, repeating keys, keeps its first four).
     std::array<std::string_view, 4> idTexts;
     int idTextCount = 0;
+    void noteIdText(std::string_view text)
+    {
+        if (idTextCount < static_cast<int>(idTexts.size()))
+            idTexts[static_cast<size_t>(idTextCount++)] = text;
+    }
     KinetoArgs args;
 };
+
+// A pid or tid given as text, for both parsers: a tid "stream 7" (legacy 2021 files name GPU lanes so) is the
+// number 7; any other text is a Text id, noted in record.idTexts.
+RawId kinetoTextId(std::string_view text, bool isTid, KinetoRecord& record);
 
 class KinetoRecordParser
 {
