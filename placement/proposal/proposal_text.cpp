@@ -48,7 +48,6 @@ void appendf(std::string& out, const char* format, ...)
     va_end(args);
 }
 
-
 std::string opLabel(const ModelProposal& p, int op)
 {
     return p.modelOpNames[op] + " (" + p.modelOpTypes[op] + ")";

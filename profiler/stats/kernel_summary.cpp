@@ -82,8 +82,9 @@ Result<KernelSummary> kernelSummary(SqliteDb& db, size_t topN, KernelNameKind na
         group.nameId = nameId;
         PLACESCOPE_ASSIGN_OR_RETURN(group.name, nameText(lookup, nameId));
         group.time.count = static_cast<int64_t>(durations.size());
-        group.time.minNs = *std::min_element(durations.begin(), durations.end());
-        group.time.maxNs = *std::max_element(durations.begin(), durations.end());
+        const auto [shortest, longest] = std::minmax_element(durations.begin(), durations.end());
+        group.time.minNs = *shortest;
+        group.time.maxNs = *longest;
         for (int64_t duration : durations)
             group.time.totalNs += duration;
         summary.kernelCount += group.time.count;

@@ -2,9 +2,9 @@
 #include "profiler/store/trace_writer.h"
 
 #include "profiler/model/cuda_enums.h"
+#include "profiler/store/ordered_worker.h"
 #include "profiler/store/row_inserts.h"
 #include "profiler/store/sqlite_bind.h"
-#include "profiler/store/ordered_worker.h"
 #include "profiler/store/trace_indexes_sql.h"
 #include "profiler/store/trace_schema_sql.h"
 
