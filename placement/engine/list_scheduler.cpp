@@ -54,16 +54,14 @@ ListScheduler::ListScheduler(const OpGraph& graph)
     m_finish.assign(m_opCount, 0);
     m_device.assign(m_opCount, -1);
     m_blocker.assign(m_opCount, -1);
-    m_deviceFree.assign(d, 0);
-    m_lastOnDevice.assign(d, -1);
+    m_devices.reset(d);
     m_linkFree.assign(d * d, 0);
     m_linkScratch.assign(d, 0);
 }
 
 void ListScheduler::reset()
 {
-    std::fill(m_deviceFree.begin(), m_deviceFree.end(), 0.0);
-    std::fill(m_lastOnDevice.begin(), m_lastOnDevice.end(), -1);
+    m_devices.reset();
     std::fill(m_linkFree.begin(), m_linkFree.end(), 0.0);
     std::fill(m_device.begin(), m_device.end(), -1);
     m_makespan = 0;
@@ -119,25 +117,22 @@ double ListScheduler::inputsReady(int op, int device, bool commit, Timeline* tim
 
 double ListScheduler::earliestStart(int op, int device)
 {
-    return std::max(m_deviceFree[device], inputsReady(op, device, false, nullptr, nullptr));
+    return m_devices.decide(device, inputsReady(op, device, false, nullptr, nullptr), -1).start;
 }
 
 double ListScheduler::place(int op, int device, Timeline* timeline)
 {
     int decidedBy = -1;
     const double inputs = inputsReady(op, device, true, timeline, &decidedBy);
-    double begin = inputs;
-    if (m_deviceFree[device] > inputs) {
-        begin = m_deviceFree[device];
-        decidedBy = m_lastOnDevice[device];
-    }
+    const StartDecision<double> decision = m_devices.decide(device, inputs, decidedBy);
+    const double begin = decision.start;
+    decidedBy = decision.blocker;
     const double cost = m_graph.ops[op].costUs[device];
     m_device[op] = device;
     m_start[op] = begin;
     m_finish[op] = begin + cost;
     m_blocker[op] = decidedBy;
-    m_deviceFree[device] = m_finish[op];
-    m_lastOnDevice[device] = op;
+    m_devices.occupy(device, op, m_finish[op]);
     m_makespan = std::max(m_makespan, m_finish[op]);
     if (timeline) {
         timeline->spans.push_back({ op, -1, device, begin, m_finish[op] });

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // ListScheduler: the one time model behind both the simulator and the solvers, so that the makespan a
-// solver optimises is the makespan simulate() reports.
+// solver optimises is the makespan simulate() reports. Device clocks are ResourceClocks, the rule the trace
+// replay (placement/whatif) runs on too.
 //
 // The model: ops are placed one by one in a list order (a topological order). An op starts when its
 // device is free and all its inputs have arrived; ops on one device run one at a time in list order (no
@@ -14,6 +15,7 @@
 #pragma once
 
 #include "placement/engine/op_graph.h"
+#include "placement/engine/resource_clock.h"
 
 #include <cstdint>
 #include <vector>
@@ -85,8 +87,9 @@ private:
     std::vector<double> m_latencyUs; // per (from, to) device pair
     std::vector<double> m_bytesPerUs;
     std::vector<int> m_inOffset, m_inEdges, m_outOffset, m_outEdges;
-    std::vector<double> m_start, m_finish, m_deviceFree, m_linkFree;
-    std::vector<int> m_device, m_blocker, m_lastOnDevice;
+    std::vector<double> m_start, m_finish, m_linkFree;
+    ResourceClocks<double> m_devices; // when each device is free, and its last op
+    std::vector<int> m_device, m_blocker;
     double m_makespan = 0;
     std::vector<std::pair<double, int>> m_pending; // scratch: cross-device inputs of one op
     std::vector<double> m_linkScratch;

@@ -73,8 +73,8 @@ Result<TraceData> TraceData::load(SqliteDb& db)
         data.m_ids.emplace(it->second, id);
     }));
     PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "CUPTI_ACTIVITY_KIND_KERNEL",
-        "SELECT start, end, IFNULL(globalPid,0), deviceId, streamId, IFNULL(correlationId,-1), demangledName "
-        "FROM CUPTI_ACTIVITY_KIND_KERNEL",
+        "SELECT start, end, IFNULL(globalPid,0), deviceId, streamId, IFNULL(correlationId,-1), demangledName, "
+        "rowid FROM CUPTI_ACTIVITY_KIND_KERNEL",
         [&](SqliteStatement& s) {
             GpuOp op;
             op.kind = GpuOp::Kind::Kernel;
@@ -85,11 +85,12 @@ Result<TraceData> TraceData::load(SqliteDb& db)
             op.streamId = s.columnInt(4);
             op.correlationId = s.columnInt(5);
             op.nameId = s.columnInt(6);
+            op.rowId = s.columnInt(7);
             data.gpuOps.push_back(op);
         }));
     PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "CUPTI_ACTIVITY_KIND_MEMCPY",
         "SELECT start, end, IFNULL(globalPid,0), deviceId, streamId, IFNULL(correlationId,-1), bytes, copyKind, "
-        "IFNULL(srcKind,-1), IFNULL(dstKind,-1) FROM CUPTI_ACTIVITY_KIND_MEMCPY",
+        "IFNULL(srcKind,-1), IFNULL(dstKind,-1), rowid FROM CUPTI_ACTIVITY_KIND_MEMCPY",
         [&](SqliteStatement& s) {
             GpuOp op;
             op.kind = GpuOp::Kind::Memcpy;
@@ -103,11 +104,12 @@ Result<TraceData> TraceData::load(SqliteDb& db)
             op.copyKind = s.columnInt(7);
             op.srcKind = s.columnInt(8);
             op.dstKind = s.columnInt(9);
+            op.rowId = s.columnInt(10);
             data.gpuOps.push_back(op);
         }));
     PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "CUPTI_ACTIVITY_KIND_MEMSET",
         "SELECT start, end, IFNULL(globalPid,0), deviceId, streamId, IFNULL(correlationId,-1), bytes, "
-        "IFNULL(memKind,-1) FROM CUPTI_ACTIVITY_KIND_MEMSET",
+        "IFNULL(memKind,-1), rowid FROM CUPTI_ACTIVITY_KIND_MEMSET",
         [&](SqliteStatement& s) {
             GpuOp op;
             op.kind = GpuOp::Kind::Memset;
@@ -119,19 +121,21 @@ Result<TraceData> TraceData::load(SqliteDb& db)
             op.correlationId = s.columnInt(5);
             op.bytes = s.columnInt(6);
             op.srcKind = s.columnInt(7);
+            op.rowId = s.columnInt(8);
             data.gpuOps.push_back(op);
         }));
     PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "CUPTI_ACTIVITY_KIND_RUNTIME",
-        "SELECT start, end, globalTid, IFNULL(correlationId,-1), nameId FROM CUPTI_ACTIVITY_KIND_RUNTIME",
+        "SELECT start, end, globalTid, IFNULL(correlationId,-1), nameId, rowid FROM CUPTI_ACTIVITY_KIND_RUNTIME",
         [&](SqliteStatement& s) {
             data.apiCalls.push_back({ s.columnInt(0), std::max(s.columnInt(0), s.columnInt(1)), s.columnInt(2),
-                                      s.columnInt(3), s.columnInt(4) });
+                                      s.columnInt(3), s.columnInt(4), s.columnInt(5) });
         }));
     PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
-        "SELECT start, end, IFNULL(globalPid,0), IFNULL(deviceId,-1) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+        "SELECT start, end, IFNULL(globalPid,0), IFNULL(deviceId,-1), IFNULL(streamId,-1), "
+        "IFNULL(correlationId,-1), IFNULL(syncType,0) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
         [&](SqliteStatement& s) {
             data.syncWaits.push_back({ s.columnInt(0), std::max(s.columnInt(0), s.columnInt(1)), s.columnInt(2),
-                                       s.columnInt(3) });
+                                       s.columnInt(3), s.columnInt(4), s.columnInt(5), s.columnInt(6) });
         }));
     PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "PS_FRAMEWORK_OPS",
         "SELECT start, end, globalTid, nameId, category, IFNULL(externalId,-1), IFNULL(depth,-1), "

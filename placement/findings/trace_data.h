@@ -34,6 +34,7 @@ struct GpuOp // a kernel, memcpy or memset on a device
     int64_t copyKind = 0;    // ENUM_CUDA_MEMCPY_OPER
     int64_t srcKind = -1;    // ENUM_CUDA_MEM_KIND; memsets: memKind
     int64_t dstKind = -1;
+    int64_t rowId = -1;      // rowid in its table (a predicted trace rewrites the row)
     int64_t durationNs() const { return endNs - startNs; }
 };
 
@@ -44,6 +45,7 @@ struct ApiCall // CUDA runtime/driver call on a host thread
     int64_t globalTid = 0;
     int64_t correlationId = -1;
     int64_t nameId = -1;
+    int64_t rowId = -1;      // rowid in CUPTI_ACTIVITY_KIND_RUNTIME
 };
 
 struct SyncWait
@@ -52,6 +54,9 @@ struct SyncWait
     int64_t endNs = 0;
     int64_t globalPid = 0;
     int64_t deviceId = -1;
+    int64_t streamId = -1;      // -1: context/event sync
+    int64_t correlationId = -1; // of the host call that waited
+    int64_t syncType = 0;       // ENUM_CUPTI_SYNC_TYPE: 1 event, 2 stream wait event, 3 stream, 4 context
 };
 
 struct HostRange // framework op or NVTX range

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+// `placescope whatif run.sqlite [--edit E]... [--json] [-o predicted.sqlite]` and
+// `placescope critical-path run.sqlite [--step N] [--json]`: replay a measured run from its dependency graph,
+// then predict it after the edits. The simulation lives in placement/whatif; this file parses arguments, loads
+// the trace and prints. A malformed edit or a missing step is a usage error (exit 2).
+#include "app/cli/command_registry.h"
+#include "placement/findings/step_detector.h"
+#include "placement/whatif/prediction_file.h"
+#include "placement/whatif/whatif.h"
+#include "profiler/store/trace_file.h"
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace placescope::cli {
+namespace {
+
+struct WhatIfArgs
+{
+    std::string trace;
+    std::vector<std::string> edits;
+    bool json = false;
+    std::string output;
+    int64_t step = -1;
+};
+
+int runWhatIfCommand(const WhatIfArgs& args, bool criticalPathOnly)
+{
+    const char* command = criticalPathOnly ? "critical-path" : "whatif";
+    WhatIfOptions options;
+    options.criticalPathStep = args.step;
+    for (const std::string& text : args.edits) {
+        auto edit = parseEdit(text);
+        if (!edit.isOk()) {
+            std::fprintf(stderr, "placescope %s: %s\n", command, edit.status().message().c_str());
+            return 2;
+        }
+        options.edits.push_back(std::move(edit.value()));
+    }
+    auto db = openTrace(args.trace);
+    if (!db.isOk()) {
+        std::fprintf(stderr, "placescope %s: %s\n", command, db.status().message().c_str());
+        return 1;
+    }
+    auto trace = TraceData::load(*db);
+    if (!trace.isOk()) {
+        std::fprintf(stderr, "placescope %s: %s: %s\n", command, args.trace.c_str(), trace.status().message().c_str());
+        return 1;
+    }
+    const StepSet steps = detectSteps(*trace);
+    auto result = runWhatIf(*trace, steps, options);
+    if (!result.isOk()) {
+        std::fprintf(stderr, "placescope %s: %s\n", command, result.status().message().c_str());
+        return args.step >= 0 ? 2 : 1;
+    }
+    if (!args.output.empty()) {
+        Status written = writePredictedTrace(args.trace, args.output, *result);
+        if (!written.isOk()) {
+            std::fprintf(stderr, "placescope %s: %s\n", command, written.message().c_str());
+            return 1;
+        }
+        std::fprintf(stderr, "placescope %s: predicted trace written to %s\n", command, args.output.c_str());
+    }
+    const std::string text = criticalPathOnly ? (args.json ? criticalPathJson(*result, *trace) : criticalPathText(*result, *trace))
+                                              : (args.json ? whatIfJson(*result, *trace) : whatIfText(*result, *trace));
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return 0;
+}
+
+const CommandRegistration kWhatIf {
+    "whatif", "Replay a measured run from its dependency graph and predict it after fixes (--edit)", 45,
+    [](CLI::App& app) -> std::function<int()> {
+        auto args = std::make_shared<WhatIfArgs>();
+        app.add_option("trace", args->trace, "Placescope trace (.sqlite; import other formats first)")->required();
+        app.add_option("--edit", args->edits,
+            "A fix to try (repeatable): no-sync[:REGEX], kernels:REGEX=xF, drop:REGEX, pinned, launch=xF, input=xF, "
+            "overlap-comm");
+        app.add_flag("--json", args->json, "Print JSON for scripts");
+        app.add_option("-o,--output", args->output, "Write the predicted timeline as a Placescope trace");
+        return [args] { return runWhatIfCommand(*args, false); };
+    }
+};
+
+const CommandRegistration kCriticalPath {
+    "critical-path", "The chain of work that sets the run's step time, by category (CPU, launch, kernel, sync...)", 46,
+    [](CLI::App& app) -> std::function<int()> {
+        auto args = std::make_shared<WhatIfArgs>();
+        app.add_option("trace", args->trace, "Placescope trace (.sqlite; import other formats first)")->required();
+        app.add_option("--step", args->step, "Only this step (its number in the trace)");
+        app.add_flag("--json", args->json, "Print JSON for scripts");
+        return [args] { return runWhatIfCommand(*args, true); };
+    }
+};
+
+} // namespace
+} // namespace placescope::cli

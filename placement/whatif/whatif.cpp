@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: MIT
+#include "placement/whatif/whatif.h"
+
+#include <algorithm>
+
+namespace placescope {
+
+namespace {
+
+// Where a step boundary lies in a schedule. Steps read on a lane move with it; a step over the whole trace (no
+// steps found) runs from the first work's start to the last work's end.
+int64_t boundary(const ReplayGraph& graph, const ReplaySchedule* schedule, const ReplayStep& step, bool isStart)
+{
+    const int64_t measured = isStart ? step.startNs : step.endNs;
+    if (step.lane >= 0)
+        return schedule ? replayedInstant(graph, *schedule, step.lane, measured) : measured;
+    int64_t value = isStart ? INT64_MAX : INT64_MIN;
+    for (size_t id = 0; id < graph.tasks.size(); ++id) {
+        if (graph.tasks[id].dropped)
+            continue;
+        const int64_t t = isStart ? (schedule ? schedule->start[id] : graph.tasks[id].measuredStart)
+                                  : (schedule ? schedule->end[id] : graph.tasks[id].measuredEnd);
+        value = isStart ? std::min(value, t) : std::max(value, t);
+    }
+    return value == INT64_MAX || value == INT64_MIN ? measured : value;
+}
+
+int64_t endOf(const ReplayGraph& graph, const ReplaySchedule* schedule, size_t id)
+{
+    return schedule ? schedule->end[id] : graph.tasks[id].measuredEnd;
+}
+
+// schedule == nullptr: the measured run.
+RunFigures figures(const ReplayGraph& graph, const ReplaySchedule* schedule)
+{
+    RunFigures f;
+    if (graph.steps.empty())
+        return f;
+    int64_t total = 0;
+    for (const ReplayStep& step : graph.steps)
+        total += boundary(graph, schedule, step, false) - boundary(graph, schedule, step, true);
+    f.stepNs = total / static_cast<int64_t>(graph.steps.size());
+    int64_t last = INT64_MIN;
+    for (size_t id = 0; id < graph.tasks.size(); ++id)
+        if (graph.inSpan[id] && !graph.tasks[id].dropped)
+            last = std::max(last, endOf(graph, schedule, id));
+    const int64_t first = boundary(graph, schedule, graph.steps.front(), true);
+    f.spanNs = last == INT64_MIN ? 0 : last - first;
+    return f;
+}
+
+// The work that ended last in the window (a step's work, or the span's) and where the window starts.
+std::pair<int32_t, int64_t> pathEnd(const ReplayGraph& graph, const ReplaySchedule& schedule, const ReplayStep* step)
+{
+    int32_t last = -1;
+    for (size_t id = 0; id < graph.tasks.size(); ++id) {
+        const ReplayTask& t = graph.tasks[id];
+        if (t.dropped || !graph.inSpan[id])
+            continue;
+        if (step) {
+            const int64_t launched = t.launcher >= 0 ? graph.tasks[t.launcher].measuredStart : t.measuredStart;
+            if (launched < step->startNs || launched >= step->endNs)
+                continue;
+        }
+        if (last < 0 || schedule.end[id] > schedule.end[last])
+            last = static_cast<int32_t>(id);
+    }
+    const ReplayStep& window = step ? *step : graph.steps.front();
+    return { last, graph.steps.empty() ? 0 : boundary(graph, &schedule, window, true) };
+}
+
+std::vector<std::string> qualityNotes(const ReplayQuality& q)
+{
+    std::vector<std::string> notes;
+    auto note = [&](int64_t count, const std::string& text) {
+        if (count > 0)
+            notes.push_back(std::to_string(count) + " " + text);
+    };
+    note(q.gpuOpsWithoutLaunch, "GPU ops have no launch call in the trace (no matching correlation id): they start at "
+                                "their measured time or after their stream predecessor, and do not move with the host");
+    note(q.startsBeforeLaunch, "GPU ops start before their launch call (host and GPU clocks disagree): kept as measured");
+    note(q.sameStreamOverlaps, "GPU ops start before the previous op on their stream ended: kept as measured");
+    note(q.waitsEndingEarly, "sync calls ended before the work they would wait for: not bound to it");
+    note(q.inferredCrossStream, "GPU ops wait for another stream (inferred: they start within 5 us of its op's end "
+                                "and nothing of their own explains the delay)");
+    return notes;
+}
+
+} // namespace
+
+Result<WhatIfResult> runWhatIf(const TraceData& trace, const StepSet& steps, const WhatIfOptions& options)
+{
+    WhatIfResult result;
+    ReplayGraph measured = buildReplayGraph(trace, steps);
+    result.stepSource = measured.stepSource;
+    result.stepCount = static_cast<int64_t>(measured.steps.size());
+    result.quality = measured.quality;
+
+    const ReplayStep* pathStep = nullptr;
+    if (options.criticalPathStep >= 0) {
+        for (const ReplayStep& s : measured.steps)
+            if (s.number == options.criticalPathStep)
+                pathStep = &s;
+        if (!pathStep) {
+            std::string known;
+            for (const ReplayStep& s : measured.steps)
+                known += (known.empty() ? "" : ", ") + std::to_string(s.number);
+            return Status::error("step " + std::to_string(options.criticalPathStep) + " is not in the trace (steps: "
+                                 + (known.empty() ? "none" : known) + ")");
+        }
+    }
+
+    PLACESCOPE_ASSIGN_OR_RETURN(ReplaySchedule replay, replayGraph(measured));
+    result.measured = figures(measured, nullptr);
+    result.replay = figures(measured, &replay);
+    auto [replayLast, replayWindow] = pathEnd(measured, replay, pathStep);
+    result.replayPath = criticalPath(measured, replay, replayLast, replayWindow);
+
+    ReplayGraph predicted = measured;
+    result.edits = applyEdits(trace, options.edits, predicted);
+    PLACESCOPE_ASSIGN_OR_RETURN(ReplaySchedule prediction, replayGraph(predicted));
+    result.predicted = figures(predicted, &prediction);
+    auto [predictedLast, predictedWindow] = pathEnd(predicted, prediction, pathStep);
+    result.predictedPath = criticalPath(predicted, prediction, predictedLast, predictedWindow);
+
+    // Busy time of the span's work per lane; lanes an edit added (overlap-comm) are listed after the measured ones.
+    result.lanes.resize(predicted.lanes.size());
+    for (size_t l = 0; l < predicted.lanes.size(); ++l)
+        result.lanes[l].label = predicted.lanes[l].label;
+    for (size_t id = 0; id < measured.tasks.size(); ++id) {
+        if (!measured.inSpan[id])
+            continue;
+        const ReplayTask& t = measured.tasks[id];
+        result.lanes[t.lane].measuredNs += t.measuredEnd - t.measuredStart;
+        result.lanes[t.lane].replayNs += replay.end[id] - replay.start[id];
+        if (!predicted.tasks[id].dropped)
+            result.lanes[predicted.tasks[id].lane].predictedNs += prediction.end[id] - prediction.start[id];
+    }
+    std::erase_if(result.lanes, [](const LaneBusy& l) { return l.measuredNs == 0 && l.predictedNs == 0; });
+
+    const double stepError = result.replayStepError(), spanError = result.replaySpanError();
+    if (stepError != 0.0 || spanError != 0.0)
+        result.accuracyNotes.push_back("the unedited replay differs from the measured run; each count below is a place "
+                                       "where the trace could not be taken as measured");
+    for (std::string& note : qualityNotes(measured.quality))
+        result.accuracyNotes.push_back(std::move(note));
+    result.predictedGraph = std::move(predicted);
+    result.predictedSchedule = std::move(prediction);
+    return result;
+}
+
+} // namespace placescope

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+// What-if on a measured run: builds the run's ReplayGraph, replays it unedited (which must give back the measured
+// run before any prediction is believed), applies the edits to a copy and replays that. Every figure the CLI,
+// the reports and the GUI show for a what-if comes from runWhatIf, and its text and JSON from the functions below.
+#pragma once
+
+#include "placement/findings/step_detector.h"
+#include "placement/findings/trace_data.h"
+#include "placement/whatif/critical_path.h"
+#include "placement/whatif/whatif_edit.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace placescope {
+
+struct RunFigures
+{
+    int64_t stepNs = 0; // mean step duration
+    int64_t spanNs = 0; // first step's start to the end of the last work launched inside the steps
+};
+
+struct LaneBusy
+{
+    std::string label;
+    int64_t measuredNs = 0, replayNs = 0, predictedNs = 0; // busy time of the span's work on the lane
+};
+
+struct WhatIfOptions
+{
+    std::vector<WhatIfEdit> edits;
+    int64_t criticalPathStep = -1; // step number whose critical path is reported; -1: the whole span
+};
+
+struct WhatIfResult
+{
+    std::string stepSource;
+    int64_t stepCount = 0;
+    RunFigures measured, replay, predicted;
+    std::vector<EditOutcome> edits;
+    std::vector<LaneBusy> lanes;
+    CriticalPath replayPath, predictedPath;
+    ReplayQuality quality;
+    std::vector<std::string> accuracyNotes; // why the replay differs from the measured run, where it does
+    // The prediction itself, for a predicted trace file.
+    ReplayGraph predictedGraph;
+    ReplaySchedule predictedSchedule;
+
+    double replayStepError() const { return relativeError(replay.stepNs, measured.stepNs); }
+    double replaySpanError() const { return relativeError(replay.spanNs, measured.spanNs); }
+    static double relativeError(int64_t value, int64_t reference)
+    {
+        return reference == 0 ? 0.0 : static_cast<double>(value - reference) / static_cast<double>(reference);
+    }
+};
+
+// Errors: a step number that does not exist, a graph with a cycle. The trace is only read.
+Result<WhatIfResult> runWhatIf(const TraceData& trace, const StepSet& steps, const WhatIfOptions& options);
+
+std::string whatIfText(const WhatIfResult& result, const TraceData& trace);
+std::string whatIfJson(const WhatIfResult& result, const TraceData& trace);
+// `placescope critical-path`: the replay's critical path only.
+std::string criticalPathText(const WhatIfResult& result, const TraceData& trace);
+std::string criticalPathJson(const WhatIfResult& result, const TraceData& trace);
+
+} // namespace placescope
