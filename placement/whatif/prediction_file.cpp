@@ -32,7 +32,7 @@ std::string quoted(const std::string& text)
 }
 
 // Moves the host-side rows of a thread (framework ops, NVTX ranges) with the replayed work of that thread.
-Status moveHostRows(SqliteDb& db, const WhatIfResult& r, const char* table, const char* idColumn)
+Status moveHostRows(SqliteDb& db, const WhatIfResult& r, const char* table, const char* idColumn, bool hasEnd)
 {
     if (!db.hasTable(table))
         return Status::ok();
@@ -44,7 +44,7 @@ Status moveHostRows(SqliteDb& db, const WhatIfResult& r, const char* table, cons
     std::vector<std::tuple<int64_t, int64_t, int64_t>> moved; // id, start, end
     {
         PLACESCOPE_ASSIGN_OR_RETURN(auto select, db.prepare(std::string("SELECT ") + idColumn
-            + ", start, end, globalTid FROM " + table + " WHERE globalTid IS NOT NULL"));
+            + ", start, " + (hasEnd ? "end" : "NULL") + ", globalTid FROM " + table + " WHERE globalTid IS NOT NULL"));
         while (select.step()) {
             auto lane = laneOfThread.find(select.columnInt(3));
             if (lane == laneOfThread.end())
@@ -56,12 +56,13 @@ Status moveHostRows(SqliteDb& db, const WhatIfResult& r, const char* table, cons
         }
         PLACESCOPE_RETURN_IF_ERROR(select.status());
     }
-    PLACESCOPE_ASSIGN_OR_RETURN(auto update, db.prepare(std::string("UPDATE ") + table
-        + " SET start = ?1, end = CASE WHEN end IS NULL THEN NULL ELSE ?2 END WHERE " + idColumn + " = ?3"));
+    PLACESCOPE_ASSIGN_OR_RETURN(auto update, db.prepare(std::string("UPDATE ") + table + " SET start = ?1"
+        + (hasEnd ? ", end = CASE WHEN end IS NULL THEN NULL ELSE ?3 END" : "") + " WHERE " + idColumn + " = ?2"));
     for (const auto& [id, start, end] : moved) {
         update.bind(1, start);
-        update.bind(2, end);
-        update.bind(3, id);
+        update.bind(2, id);
+        if (hasEnd)
+            update.bind(3, end);
         PLACESCOPE_RETURN_IF_ERROR(update.execute());
     }
     return Status::ok();
@@ -103,9 +104,9 @@ Status rewrite(SqliteDb& db, const std::string& inputPath, const WhatIfResult& r
         PLACESCOPE_RETURN_IF_ERROR(runtimeUpdate.execute());
     }
     statements.clear();
-    PLACESCOPE_RETURN_IF_ERROR(moveHostRows(db, r, "PS_FRAMEWORK_OPS", "id"));
-    PLACESCOPE_RETURN_IF_ERROR(moveHostRows(db, r, "NVTX_EVENTS", "rowid"));
-    PLACESCOPE_RETURN_IF_ERROR(moveHostRows(db, r, "PS_MEMORY_EVENTS", "rowid"));
+    PLACESCOPE_RETURN_IF_ERROR(moveHostRows(db, r, "PS_FRAMEWORK_OPS", "id", true));
+    PLACESCOPE_RETURN_IF_ERROR(moveHostRows(db, r, "NVTX_EVENTS", "rowid", true));
+    PLACESCOPE_RETURN_IF_ERROR(moveHostRows(db, r, "PS_MEMORY_EVENTS", "rowid", false));
     // Sync rows are timed by their host call.
     if (db.hasTable("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"))
         PLACESCOPE_RETURN_IF_ERROR(db.exec(

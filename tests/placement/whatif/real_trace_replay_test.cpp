@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+// The replay must give back every real trace it is built from: step and span within 2 % at the median and 5 % at
+// worst (the bound). On these traces the graph keeps every measured slack, so the replay is exact; the
+// bound is what the test holds it to.
+#include "profiler/importers/importer.h"
+#include "tests/placement/whatif/whatif_fixture.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <unistd.h>
+
+namespace placescope::testing {
+namespace {
+
+TEST(WhatIfRealTraces, ReplayReproducesEveryTraceWithSteps)
+{
+    const std::vector<std::string> files = { "hta_alexnet_a100_1rank.json.gz", "hta_benchmark_simple_add_trace.json.gz",
+        "hta_nccl_a100_rank0of2_layout.json.gz", "hta_sampled_rank-0_of128.json.gz", "hta_v100_rank1of2_memory.json.gz",
+        "kineto_resnet50_v100_legacy2021.pt.trace.json.gz", "pipit_cloverleaf_a100_nsys_sanitized.sqlite" };
+    const auto dir = std::filesystem::temp_directory_path() / ("ps_whatif_real_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    std::vector<double> errors;
+    for (const std::string& file : files) {
+        const std::string path = (dir / (file + ".sqlite")).string();
+        auto imported = importTraces({ std::string(PLACESCOPE_DATA_DIR) + "/traces/" + file }, path, ImportOptions {});
+        ASSERT_TRUE(imported.isOk()) << file << ": " << imported.status().message();
+        WhatIfRun run = runEdits(path, { "kernels:.=x0.5" });
+        const WhatIfResult& r = run.result;
+        ASSERT_GT(r.measured.stepNs, 0) << file;
+        ASSERT_GT(r.measured.spanNs, 0) << file;
+        errors.push_back(std::abs(r.replayStepError()));
+        errors.push_back(std::abs(r.replaySpanError()));
+        EXPECT_LE(std::abs(r.replayStepError()), 0.05) << file;
+        EXPECT_LE(std::abs(r.replaySpanError()), 0.05) << file;
+        // Halving every GPU op can only shorten the run, never lengthen it.
+        EXPECT_LE(r.predicted.spanNs, r.replay.spanNs) << file;
+        std::printf("%-50s step %lld ns replay %lld ns (%+.4f %%), span %+.4f %%, halved kernels: step %lld ns\n",
+                    file.c_str(), static_cast<long long>(r.measured.stepNs), static_cast<long long>(r.replay.stepNs),
+                    100 * r.replayStepError(), 100 * r.replaySpanError(), static_cast<long long>(r.predicted.stepNs));
+    }
+    std::filesystem::remove_all(dir);
+    ASSERT_EQ(errors.size(), 2 * files.size());
+    std::sort(errors.begin(), errors.end());
+    EXPECT_LE(errors[errors.size() / 2], 0.02);
+}
+
+} // namespace
+} // namespace placescope::testing
