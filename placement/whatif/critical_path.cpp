@@ -86,7 +86,7 @@ CriticalPath criticalPath(const ReplayGraph& graph, const ReplaySchedule& schedu
             atEnd = false;
             continue;
         case EventCause::CrossStream:
-            add(task, PathCategory::Wait, schedule.end[blocker], now);
+            add(task, t.isGpu() ? PathCategory::Wait : PathCategory::CpuOps, schedule.end[blocker], now);
             task = blocker;
             atEnd = true;
             continue;

@@ -16,7 +16,8 @@ constexpr int64_t kWaitToleranceNs = 2000;      // a sync ends this close after 
 constexpr int64_t kCrossStreamWindowNs = 5000;  // a stream-wait dependent starts this soon after its producer
 constexpr int64_t kCrossStreamMinDelayNs = 2000; // ... and only when its own constraints leave this much unexplained
 constexpr int kCrossStreamScan = 64;            // how many earlier-ending ops on other streams are looked at
-constexpr int64_t kDefaultWaitCostNs = 2000;    // own cost of a sync call when no call of its name returned at once
+constexpr int64_t kDefaultWaitCostNs = 2000;
+constexpr int64_t kHandoffGapNs = 1000000;      // a host gap this long may be a wait for another thread (Chakra: 1 ms)    // own cost of a sync call when no call of its name returned at once
 
 int64_t pidOf(int64_t globalId) { return globalId / 0x1000000 % 0x1000000; }
 
@@ -91,6 +92,48 @@ void assignSteps(const TraceData& trace, const StepSet& stepSet, const std::map<
         const ReplayTask& t = graph.tasks[id];
         const int64_t launched = t.launcher >= 0 ? graph.tasks[t.launcher].measuredStart : t.measuredStart;
         graph.inSpan[id] = stepSet.contains(launched) ? 1 : 0;
+    }
+}
+
+// A host thread that sat idle for a long gap and resumed right after another thread of its process went quiet was
+// waiting for it (PyTorch's autograd thread starts when the main thread enters backward(), the main thread
+// resumes when backward is done; Lumos and Chakra find these edges from gaps too). The resumed call then starts
+// after the other thread's last call + the measured lag, and no longer after a fixed gap on its own thread.
+void inferHandoffs(ReplayGraph& graph)
+{
+    std::map<int64_t, std::vector<std::pair<int64_t, int32_t>>> endsOfPid; // host calls by end, per process
+    std::vector<int64_t> nextStartOnLane(graph.tasks.size(), INT64_MAX);
+    for (const ReplayLane& lane : graph.lanes) {
+        for (size_t i = 0; i < lane.tasks.size(); ++i) {
+            endsOfPid[pidOf(lane.globalPid)].push_back({ graph.tasks[lane.tasks[i]].measuredEnd, lane.tasks[i] });
+            if (i + 1 < lane.tasks.size())
+                nextStartOnLane[lane.tasks[i]] = graph.tasks[lane.tasks[i + 1]].measuredStart;
+        }
+    }
+    for (auto& [pid, ends] : endsOfPid)
+        std::sort(ends.begin(), ends.end());
+    for (const ReplayLane& lane : graph.lanes) {
+        const auto& ends = endsOfPid[pidOf(lane.globalPid)];
+        for (size_t i = 1; i < lane.tasks.size(); ++i) {
+            ReplayTask& t = graph.tasks[lane.tasks[i]];
+            const int64_t previousEnd = graph.tasks[lane.tasks[i - 1]].measuredEnd;
+            if (t.laneGap < kHandoffGapNs)
+                continue;
+            auto pos = std::upper_bound(ends.begin(), ends.end(), std::make_pair(t.measuredStart, INT32_MAX));
+            for (int scanned = 0; pos != ends.begin() && scanned < kCrossStreamScan; ++scanned) {
+                --pos;
+                if (pos->first <= previousEnd)
+                    break;
+                const ReplayTask& other = graph.tasks[pos->second];
+                if (other.lane == t.lane || nextStartOnLane[pos->second] < t.measuredStart)
+                    continue;
+                t.crossPred = pos->second;
+                t.crossLag = t.measuredStart - pos->first;
+                t.laneGap = 0;
+                ++graph.quality.inferredHandoffs;
+                break;
+            }
+        }
     }
 }
 
@@ -175,6 +218,8 @@ ReplayGraph buildReplayGraph(const TraceData& trace, const StepSet& stepSet)
         lane.tasks.push_back(id);
         openTopOfLane[laneIndex] = id;
     }
+
+    inferHandoffs(graph);
 
     // GPU tasks, lane by lane in start order, each tied to its launch call.
     for (const GpuOp& op : trace.gpuOps) {

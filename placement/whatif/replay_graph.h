@@ -6,7 +6,8 @@
 // order; a call nested in another rides on its parent) and one per GPU stream (kernels, copies, memsets in start
 // order). Every task keeps its measured duration, and every constraint on its start keeps the measured slack:
 //   - host: a call starts `laneGap` after the previous call on its thread ends (the CPU time between them:
-//     framework ops, Python, data loading);
+//     framework ops, Python, data loading); after a gap of 1 ms or more that ends just after another thread of
+//     the process went quiet, it starts `crossLag` after that thread's last call instead (a hand-off: autograd);
 //   - GPU: an op starts no earlier than its launch call's start + `launchLag`, the previous op on its stream's
 //     end + `laneGap`, and an inferred producer on another stream's end + `crossLag`. The constraint that decided
 //     the measured start keeps the measured difference; the others keep only their natural minimum (0 after the
@@ -42,7 +43,7 @@ struct ReplayTask
     int64_t anchor = kNoAnchor; // a task with nothing before it starts at its measured start
     int64_t laneGap = 0;        // start >= end of the previous task on the lane + laneGap
     int64_t launchLag = 0;      // GPU: start >= launcher's start + launchLag
-    int64_t crossLag = 0;       // GPU: start >= crossPred's end + crossLag
+    int64_t crossLag = 0;       // start >= crossPred's end + crossLag
     int64_t wake = 0;           // host wait: end >= awaited end + wake
     int64_t collectiveLag = 0;  // collective: end >= last peer's start + collectiveLag
     int64_t nameId = -1;        // StringIds; copies and memsets: -1 (named by kind)
@@ -50,7 +51,7 @@ struct ReplayTask
     int64_t rowId = -1;         // row in its table (CUPTI_ACTIVITY_KIND_*), for a predicted trace
     int32_t lane = -1;
     int32_t launcher = -1;      // GPU: the host task that launched it
-    int32_t crossPred = -1;     // GPU: producer on another stream (inferred from the timing)
+    int32_t crossPred = -1;     // GPU: producer on another stream; host: the thread it waited for (both inferred)
     int32_t collective = -1;    // index into ReplayGraph::collectives
     uint32_t awaitBegin = 0;    // host wait: [awaitBegin, awaitEnd) in ReplayGraph::awaited
     uint32_t awaitEnd = 0;
@@ -94,6 +95,7 @@ struct ReplayQuality
     int64_t startsBeforeLaunch = 0;    // GPU op starts before its launch call (clock skew): kept as measured
     int64_t sameStreamOverlaps = 0;    // an op starts before the previous op on its stream ended: kept as measured
     int64_t inferredCrossStream = 0;   // GPU ops whose start only another stream's op explains
+    int64_t inferredHandoffs = 0;      // host calls resuming after another thread of the process went quiet
     int64_t hostWaits = 0;             // host calls bound to the GPU work they wait for
     int64_t waitsEndingEarly = 0;      // sync calls that ended before the work they should await: left unbound
     int64_t collectives = 0;           // cross-rank collective groups

@@ -18,7 +18,7 @@ enum class EventCause : uint8_t {
     Anchor,     // a start with nothing before it: its measured start
     LaneOrder,  // start: the previous task on its lane ended (+ gap)
     Launch,     // start: its launch call started (+ launch latency)
-    CrossStream,// start: a producer on another stream ended
+    CrossStream,// start: a producer on another stream (GPU) or the thread handing off to it (host) ended
     Duration,   // end: its own start + duration
     Wait,       // end: a host wait's awaited GPU work ended (+ wake-up)
     Collective, // end: the last rank reached the collective

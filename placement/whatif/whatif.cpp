@@ -81,6 +81,8 @@ std::vector<std::string> qualityNotes(const ReplayQuality& q)
     note(q.startsBeforeLaunch, "GPU ops start before their launch call (host and GPU clocks disagree): kept as measured");
     note(q.sameStreamOverlaps, "GPU ops start before the previous op on their stream ended: kept as measured");
     note(q.waitsEndingEarly, "sync calls ended before the work they would wait for: not bound to it");
+    note(q.inferredHandoffs, "host calls resume after a gap of 1 ms or more right after another thread went quiet: "
+                             "taken as waiting for that thread (inferred, as autograd hands work between threads)");
     note(q.inferredCrossStream, "GPU ops wait for another stream (inferred: they start within 5 us of its op's end "
                                 "and nothing of their own explains the delay)");
     return notes;

@@ -168,6 +168,7 @@ std::string whatIfJson(const WhatIfResult& r, const TraceData& trace)
                             { "starts_before_launch", q.startsBeforeLaunch },
                             { "same_stream_overlaps", q.sameStreamOverlaps },
                             { "inferred_cross_stream", q.inferredCrossStream },
+                            { "inferred_handoffs", q.inferredHandoffs },
                             { "host_waits", q.hostWaits },
                             { "waits_ending_early", q.waitsEndingEarly },
                             { "collectives", q.collectives },
