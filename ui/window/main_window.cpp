@@ -7,6 +7,8 @@
 #include "ui/placement/placement_session.h"
 #include "ui/timeline/timeline_format.h"
 #include "ui/timeline/timeline_view.h"
+#include "ui/whatif/whatif_panel.h"
+#include "ui/whatif/whatif_session.h"
 
 #include <QAction>
 #include <QApplication>
@@ -29,6 +31,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <QUndoGroup>
 #include <QUndoStack>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -82,6 +85,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_tempDir(std::ma
                              : tr("Op graph: %1").arg(m_graphView->lastError()));
     });
     buildPlacementDock();
+    buildWhatIfDock();
     buildMenus();
     // Default layout (a saved one replaces it): kernels and findings in front, the timeline gets most room.
     auto* findingsDock = findChild<QDockWidget*>("dock_" + tr("Findings"));
@@ -163,14 +167,19 @@ void MainWindow::buildMenus()
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    QAction* undo = m_placement->undoStack()->createUndoAction(this, tr("&Undo"));
+    QAction* undo = m_undoGroup->createUndoAction(this, tr("&Undo"));
     undo->setShortcut(QKeySequence::Undo);
     edit->addAction(undo);
-    QAction* redo = m_placement->undoStack()->createRedoAction(this, tr("&Redo"));
-    redo->setShortcut(QKeySequence::Redo);
+    QAction* redo = m_undoGroup->createRedoAction(this, tr("&Redo"));
+    // The platform's redo keys plus Ctrl+Shift+Z everywhere (some key schemes only bind Ctrl+Y).
+    QList<QKeySequence> redoKeys = QKeySequence::keyBindings(QKeySequence::Redo);
+    if (!redoKeys.contains(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)))
+        redoKeys << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z);
+    redo->setShortcuts(redoKeys);
     edit->addAction(redo);
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("Zoom to fit"), QKeySequence(Qt::Key_0), m_timeline, &TimelineView::zoomToFit);
+    view->addAction(findChild<QDockWidget*>("dock_whatif")->toggleViewAction());
     QAction* dark = view->addAction(tr("Dark palette"));
     dark->setCheckable(true);
     dark->setChecked(QSettings().value("view/dark", false).toBool());
@@ -274,6 +283,30 @@ void MainWindow::buildPlacementDock()
     // Selection sync between the graph and the per-op table (by model op).
     connect(m_graphView, &GraphView::modelOpSelected, m_placementPanel, &PlacementPanel::selectModelOp);
     connect(m_placementPanel, &PlacementPanel::modelOpSelected, m_graphView, &GraphView::selectModelOp);
+}
+
+void MainWindow::buildWhatIfDock()
+{
+    // A tab beside the placement panel: both predict a step time, and the lanes view needs the bottom's width.
+    m_whatIf = new WhatIfSession(this);
+    m_whatIfPanel = new WhatIfPanel(m_whatIf, this);
+    auto* dock = new QDockWidget(tr("What-if"), this);
+    dock->setObjectName("dock_whatif");
+    dock->setWidget(m_whatIfPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, dock);
+    tabifyDockWidget(findChild<QDockWidget*>("dock_placement"), dock);
+    connect(m_whatIf, &WhatIfSession::failed, this, [this](const QString& message) {
+        m_status->setText(tr("What-if: %1").arg(message));
+    });
+    m_undoGroup = new QUndoGroup(this);
+    m_undoGroup->addStack(m_placement->undoStack());
+    m_undoGroup->addStack(m_whatIf->undoStack());
+    m_undoGroup->setActiveStack(m_placement->undoStack());
+    connect(qApp, &QApplication::focusChanged, this, [this](QWidget*, QWidget* now) {
+        if (!now || now->window() != this)
+            return; // a dialog or another window: keep the stack the user was working on
+        m_undoGroup->setActiveStack(m_whatIfPanel->isAncestorOf(now) ? m_whatIf->undoStack() : m_placement->undoStack());
+    });
 }
 
 void MainWindow::onPlanChanged()

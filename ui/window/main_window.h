@@ -14,6 +14,7 @@ class QMenu;
 class QProgressBar;
 class QTableView;
 class QTemporaryDir;
+class QUndoGroup;
 
 namespace placescope::ui {
 
@@ -22,6 +23,8 @@ class TimelineView;
 class GraphView;
 class PlacementPanel;
 class PlacementSession;
+class WhatIfPanel;
+class WhatIfSession;
 
 // The main window: timeline in the centre, tables and findings in docks. Opening runs in a background job
 // (QtConcurrent) with a generation counter: a result from an older open is dropped (Hotspot's JobTracker).
@@ -47,6 +50,11 @@ public:
     TableModel* opSummaryModel() const { return m_opSummary; }
     PlacementSession* placementSession() const { return m_placement; }
     PlacementPanel* placementPanel() const { return m_placementPanel; }
+    WhatIfSession* whatIfSession() const { return m_whatIf; }
+    WhatIfPanel* whatIfPanel() const { return m_whatIfPanel; }
+    // Edit > Undo/Redo act on the stack of the panel that has focus: the what-if edits inside the What-if panel,
+    // the placement pins everywhere else.
+    QUndoGroup* undoGroup() const { return m_undoGroup; }
     void setDarkPalette(bool dark);
     void selectFinding(int row);
 
@@ -66,6 +74,7 @@ private:
     void rebuildRecentMenu();
     void showRecordDialog();
     void buildPlacementDock();
+    void buildWhatIfDock();
     void onPlanChanged();
     void setMeasuredStep(const OpenResult& result);
     // Graph <-> timeline selection (ui/window/selection_sync.cpp): exact for ops of a trace-ops graph, by name
@@ -82,6 +91,9 @@ private:
     TableModel* m_opSummary = nullptr;
     PlacementSession* m_placement = nullptr;
     PlacementPanel* m_placementPanel = nullptr;
+    WhatIfSession* m_whatIf = nullptr;
+    WhatIfPanel* m_whatIfPanel = nullptr;
+    QUndoGroup* m_undoGroup = nullptr;
     QLineEdit* m_search = nullptr;
     QLabel* m_status = nullptr;
     QProgressBar* m_progress = nullptr;

@@ -4,6 +4,7 @@
 #include "ui/placement/placement_session.h"
 #include "ui/timeline/timeline_view.h"
 #include "ui/window/main_window.h"
+#include "ui/whatif/whatif_session.h"
 
 #include <QCloseEvent>
 #include <QShowEvent>
@@ -43,6 +44,8 @@ void MainWindow::onOpenFinished(uint64_t, const OpenResult& result)
     m_timeline->setTrace(result.trace);
     // Placement prices transfers with this trace's memcpys and, when it names its GPU, costs for that GPU.
     m_placement->setTrace(QString::fromStdString(result.tracePath), QString::fromStdString(result.traceGpuName));
+    // The What-if panel reads the same file itself (the findings' TraceData), once it is first shown.
+    m_whatIf->setTrace(QString::fromStdString(result.tracePath));
     setWindowTitle(QString("Placescope - %1").arg(QFileInfo(QString::fromStdString(result.trace->path)).fileName()));
     std::vector<QVariantList> kernels, copies, problems, findings;
     if (result.stats) {

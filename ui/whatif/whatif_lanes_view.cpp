@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: MIT
+#include "ui/whatif/whatif_lanes_view.h"
+
+#include "placement/whatif/replay_graph.h"
+#include "ui/timeline/timeline_format.h"
+#include "ui/whatif/whatif_session.h"
+
+#include <QHelpEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace placescope::ui {
+
+namespace {
+constexpr int kRuler = 22;
+constexpr int kLabelWidth = 180;
+constexpr int kRowHeight = 9;
+constexpr int kRowGap = 2;
+constexpr int kLaneGap = 8;
+constexpr int kLaneHeight = 2 * kRowHeight + kRowGap + kLaneGap;
+const QColor kCritical(215, 48, 39);
+
+int laneTop(size_t lane) { return kRuler + 4 + static_cast<int>(lane) * kLaneHeight; }
+} // namespace
+
+WhatIfLanesView::WhatIfLanesView(QWidget* parent) : QWidget(parent)
+{
+    setMouseTracking(false);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+}
+
+void WhatIfLanesView::setRun(std::shared_ptr<const WhatIfRun> run)
+{
+    // A new run of the same trace keeps the zoom, so the user can watch spans move as the edits change.
+    const bool sameTrace = m_run && run && m_run->trace == run->trace;
+    m_run = std::move(run);
+    if (!sameTrace)
+        showAll();
+    updateGeometry();
+    update();
+}
+
+void WhatIfLanesView::showAll()
+{
+    if (m_run && m_run->rows.endNs > m_run->rows.startNs) {
+        const int64_t pad = (m_run->rows.endNs - m_run->rows.startNs) / 100;
+        m_fromNs = m_run->rows.startNs - pad;
+        m_toNs = m_run->rows.endNs + pad;
+    } else {
+        m_fromNs = 0;
+        m_toNs = 1;
+    }
+    update();
+}
+
+QSize WhatIfLanesView::sizeHint() const
+{
+    const size_t lanes = m_run ? m_run->rows.lanes.size() : 3;
+    return { 600, laneTop(lanes) };
+}
+
+QSize WhatIfLanesView::minimumSizeHint() const { return { kLabelWidth + 100, laneTop(1) }; }
+
+double WhatIfLanesView::xOf(int64_t ns) const
+{
+    const double plot = std::max(1, width() - kLabelWidth - 4);
+    return kLabelWidth + plot * static_cast<double>(ns - m_fromNs) / static_cast<double>(m_toNs - m_fromNs);
+}
+
+int64_t WhatIfLanesView::nsAt(double x) const
+{
+    const double plot = std::max(1, width() - kLabelWidth - 4);
+    return m_fromNs + static_cast<int64_t>(std::llround((x - kLabelWidth) / plot * static_cast<double>(m_toNs - m_fromNs)));
+}
+
+QColor WhatIfLanesView::spanColor(const WhatIfSpan& span) const
+{
+    const ReplayTask& task = m_run->result.predictedGraph.tasks[static_cast<size_t>(span.task)];
+    switch (task.kind) {
+    case TaskKind::HostCall: return eventColor(EventKind::Runtime, 0);
+    case TaskKind::Memcpy: return eventColor(EventKind::Memcpy, 0);
+    case TaskKind::Memset: return eventColor(EventKind::Memset, 0);
+    case TaskKind::Kernel: break;
+    }
+    return eventColor(EventKind::Kernel, static_cast<uint32_t>(task.nameId));
+}
+
+void WhatIfLanesView::paintEvent(QPaintEvent*)
+{
+    QPainter painter(this);
+    const QPalette& pal = palette();
+    painter.fillRect(rect(), pal.color(QPalette::Base));
+    m_lastDrawCount = 0;
+    m_lastCriticalCount = 0;
+    if (!m_run || m_run->rows.lanes.empty()) {
+        painter.setPen(pal.color(QPalette::PlaceholderText));
+        painter.drawText(rect(), Qt::AlignCenter, m_run ? tr("The trace has no CUDA calls or GPU work to replay")
+                                                        : tr("Open a trace to see its predicted lanes"));
+        return;
+    }
+    const QFontMetrics metrics(font());
+    // Ruler: ticks at least ~90 px apart, times from the start of what the view can show.
+    const double nsPerPixel = static_cast<double>(m_toNs - m_fromNs) / std::max(1, width() - kLabelWidth - 4);
+    const double tick = niceTickNs(nsPerPixel * 90);
+    const int64_t origin = m_run->rows.startNs;
+    painter.setPen(pal.color(QPalette::Mid));
+    painter.drawLine(kLabelWidth, kRuler, width(), kRuler);
+    const double firstTick = std::ceil(static_cast<double>(m_fromNs - origin) / tick) * tick;
+    for (double t = firstTick; origin + t <= m_toNs; t += tick) {
+        const double x = xOf(origin + static_cast<int64_t>(t));
+        painter.setPen(pal.color(QPalette::Mid));
+        painter.drawLine(QPointF(x, kRuler - 4), QPointF(x, height()));
+        painter.setPen(pal.color(QPalette::WindowText));
+        painter.drawText(QPointF(x + 3, kRuler - 6), formatTick(t, tick));
+    }
+    painter.setPen(pal.color(QPalette::PlaceholderText));
+    painter.drawText(QRect(4, 0, kLabelWidth - 8, kRuler), Qt::AlignVCenter | Qt::AlignLeft,
+                     tr("top: measured, bottom: predicted"));
+
+    const QColor folded = foldedColor(pal);
+    for (size_t l = 0; l < m_run->rows.lanes.size(); ++l) {
+        const WhatIfLaneRow& lane = m_run->rows.lanes[l];
+        const int top = laneTop(l);
+        if (top > height())
+            break;
+        painter.setPen(pal.color(QPalette::WindowText));
+        painter.drawText(QRect(4, top, kLabelWidth - 8, 2 * kRowHeight + kRowGap), Qt::AlignVCenter | Qt::AlignLeft,
+                         metrics.elidedText(QString::fromStdString(lane.label), Qt::ElideMiddle, kLabelWidth - 8));
+        for (int which = 0; which < 2; ++which) {
+            const WhatIfSpanRow& row = which == 0 ? lane.measured : lane.predicted;
+            const int y = top + which * (kRowHeight + kRowGap);
+            painter.fillRect(QRectF(kLabelWidth, y, width() - kLabelWidth, kRowHeight), pal.color(QPalette::AlternateBase));
+            const auto [first, last] = visibleSpans(row, m_fromNs, m_toNs);
+            // Folding (Tracy): a run of spans each narrower than a pixel, touching within a pixel, is one block.
+            double blockFrom = -1, blockTo = -1;
+            auto flush = [&] {
+                if (blockFrom >= 0) {
+                    painter.fillRect(QRectF(blockFrom, y, std::max(1.0, blockTo - blockFrom), kRowHeight), folded);
+                    ++m_lastDrawCount;
+                }
+                blockFrom = blockTo = -1;
+            };
+            for (size_t i = first; i < last; ++i) {
+                const WhatIfSpan& span = row.spans[i];
+                const double x0 = std::max<double>(kLabelWidth, xOf(span.startNs));
+                const double x1 = std::min<double>(width(), xOf(span.endNs));
+                if (x1 < kLabelWidth)
+                    continue;
+                if (x1 - x0 < 1.0) {
+                    if (blockFrom >= 0 && x0 > blockTo + 1.0)
+                        flush();
+                    if (blockFrom < 0)
+                        blockFrom = x0;
+                    blockTo = std::max(blockTo, x1);
+                    continue;
+                }
+                flush();
+                const QRectF box(x0, y, x1 - x0, kRowHeight);
+                if (span.dropped) {
+                    painter.setPen(QPen(pal.color(QPalette::PlaceholderText), 1, Qt::DashLine));
+                    painter.setBrush(Qt::NoBrush);
+                    painter.drawRect(box.adjusted(0.5, 0.5, -0.5, -0.5));
+                } else {
+                    painter.fillRect(box, spanColor(span));
+                }
+                ++m_lastDrawCount;
+            }
+            flush();
+            // The critical path on top, at least a pixel wide, so folding never hides it.
+            for (size_t i = first; i < last; ++i) {
+                const WhatIfSpan& span = row.spans[i];
+                if (!span.critical || span.dropped)
+                    continue;
+                const double x0 = std::max<double>(kLabelWidth, xOf(span.startNs));
+                const double x1 = std::min<double>(width(), xOf(span.endNs));
+                if (x1 < kLabelWidth)
+                    continue;
+                painter.fillRect(QRectF(x0, y, std::max(1.0, x1 - x0), kRowHeight), kCritical);
+                ++m_lastCriticalCount;
+            }
+        }
+    }
+}
+
+const WhatIfSpan* WhatIfLanesView::spanAt(QPoint pos, bool* predicted) const
+{
+    if (!m_run || pos.x() < kLabelWidth || pos.y() < laneTop(0))
+        return nullptr;
+    const auto lane = static_cast<size_t>((pos.y() - laneTop(0)) / kLaneHeight);
+    if (lane >= m_run->rows.lanes.size())
+        return nullptr;
+    const int inLane = (pos.y() - laneTop(0)) % kLaneHeight;
+    if (inLane >= 2 * kRowHeight + kRowGap)
+        return nullptr;
+    *predicted = inLane >= kRowHeight + kRowGap;
+    const WhatIfSpanRow& row = *predicted ? m_run->rows.lanes[lane].predicted : m_run->rows.lanes[lane].measured;
+    // Two pixels of slack: thin spans are hard to hit.
+    const int64_t from = nsAt(pos.x() - 2), to = nsAt(pos.x() + 2);
+    const auto [first, last] = visibleSpans(row, from, to);
+    const WhatIfSpan* best = nullptr;
+    for (size_t i = first; i < last; ++i)
+        if (row.spans[i].endNs >= from && (!best || row.spans[i].endNs - row.spans[i].startNs > best->endNs - best->startNs))
+            best = &row.spans[i];
+    return best;
+}
+
+bool WhatIfLanesView::event(QEvent* event)
+{
+    if (event->type() != QEvent::ToolTip)
+        return QWidget::event(event);
+    auto* help = static_cast<QHelpEvent*>(event);
+    bool predicted = false;
+    const WhatIfSpan* span = spanAt(help->pos(), &predicted);
+    if (!span) {
+        QToolTip::hideText();
+        event->ignore();
+        return true;
+    }
+    const ReplayGraph& graph = m_run->result.predictedGraph;
+    const ReplayTask& task = graph.tasks[static_cast<size_t>(span->task)];
+    const ReplaySchedule& schedule = m_run->result.predictedSchedule;
+    const auto id = static_cast<size_t>(span->task);
+    QString text = QString::fromStdString(taskName(m_run->trace->data, task)) + "\n";
+    text += tr("measured %1 at %2").arg(formatDuration(static_cast<double>(task.measuredEnd - task.measuredStart)),
+                                        formatDuration(static_cast<double>(task.measuredStart - m_run->rows.startNs)));
+    if (task.dropped)
+        text += "\n" + tr("dropped by an edit");
+    else if (id < schedule.start.size())
+        text += "\n" + tr("predicted %1 at %2").arg(formatDuration(static_cast<double>(schedule.end[id] - schedule.start[id])),
+                                                     formatDuration(static_cast<double>(schedule.start[id] - m_run->rows.startNs)));
+    if (span->critical)
+        text += "\n" + (predicted ? tr("on the predicted critical path") : tr("on the replay's critical path"));
+    QToolTip::showText(help->globalPos(), text, this);
+    return true;
+}
+
+void WhatIfLanesView::wheelEvent(QWheelEvent* event)
+{
+    const double steps = event->angleDelta().y() / 120.0;
+    if (steps == 0)
+        return;
+    const double factor = std::pow(0.8, steps);
+    const int64_t at = nsAt(event->position().x());
+    const auto span = static_cast<double>(m_toNs - m_fromNs);
+    const double newSpan = std::max(1000.0, span * factor); // 1 us at most zoomed in
+    const double share = static_cast<double>(at - m_fromNs) / span;
+    m_fromNs = at - static_cast<int64_t>(newSpan * share);
+    m_toNs = m_fromNs + static_cast<int64_t>(newSpan);
+    update();
+    event->accept();
+}
+
+void WhatIfLanesView::mousePressEvent(QMouseEvent* event)
+{
+    m_dragFrom = event->position().toPoint();
+    m_dragStartNs = m_fromNs;
+}
+
+void WhatIfLanesView::mouseMoveEvent(QMouseEvent* event)
+{
+    if (!(event->buttons() & Qt::LeftButton))
+        return;
+    const int64_t range = m_toNs - m_fromNs;
+    const double nsPerPixel = static_cast<double>(range) / std::max(1, width() - kLabelWidth - 4);
+    const double dx = event->position().x() - m_dragFrom.x();
+    m_fromNs = m_dragStartNs - static_cast<int64_t>(std::llround(dx * nsPerPixel));
+    m_toNs = m_fromNs + range;
+    update();
+}
+
+void WhatIfLanesView::mouseDoubleClickEvent(QMouseEvent*) { showAll(); }
+
+} // namespace placescope::ui
