@@ -141,6 +141,8 @@ AnalysisReport analyzeTraceData(const TraceData& trace, const AnalysisOptions& o
     RuleContext ctx { trace, steps, timeline, options, estimator, stepTotalNs };
     for (const auto& rule : makeDefaultRules())
         rule->evaluate(ctx, report.findings);
+    if (options.simulator)
+        report.allFixes = options.simulator->simulate(trace, steps, report.findings);
     rankFindings(report.findings);
     return report;
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "placement/findings/finding_rule.h"
+#include "placement/findings/saving_simulator.h"
 
 #include <string>
 #include <vector>
@@ -58,6 +59,7 @@ struct AnalysisReport
     std::vector<MemoryCurve> memory;
     std::vector<std::string> notes;
     std::vector<Finding> findings;
+    std::optional<AllFixesPrediction> allFixes; // with a SavingSimulator: every simulated fix applied together
 };
 
 // Runs all default rules on an open trace. `estimator` may be null. The top kernels come from profiler/stats'

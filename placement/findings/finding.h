@@ -48,6 +48,12 @@ struct Saving
     int64_t memoryBytes = 0;   // memory findings save bytes, not time
     bool upperBound = true;
     std::string method;        // one or two sentences: which events, which assumption
+    // From the what-if replay (placement/whatif), when the fix maps to an edit: the replayed step minus the step
+    // predicted with `simulatedEdit` applied. Findings are ranked by it where it exists.
+    bool simulated = false;
+    double simulatedMs = 0.0;
+    std::string simulatedEdit;
+    double rankingMs() const { return simulated ? simulatedMs : perStepMs; }
 };
 
 struct Fix
@@ -68,7 +74,7 @@ struct Finding
     Fix fix;
 };
 
-// Ranks findings: largest per-step saving first, then severity, then memory saved, then rule id (stable).
+// Ranks findings: largest per-step saving first (simulated where simulated, else the estimate), then severity, then memory saved, then rule id (stable).
 void rankFindings(std::vector<Finding>& findings);
 
 // Severity from a share of the step: >= highPercent -> High, >= warnPercent -> Warning, else Info.

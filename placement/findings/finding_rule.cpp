@@ -22,8 +22,8 @@ std::string_view severityName(Severity severity)
 void rankFindings(std::vector<Finding>& findings)
 {
     std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
-        return std::make_tuple(-a.saving.perStepMs, -static_cast<int>(a.severity), -a.saving.memoryBytes, a.ruleId)
-            < std::make_tuple(-b.saving.perStepMs, -static_cast<int>(b.severity), -b.saving.memoryBytes, b.ruleId);
+        return std::make_tuple(-a.saving.rankingMs(), -static_cast<int>(a.severity), -a.saving.memoryBytes, a.ruleId)
+            < std::make_tuple(-b.saving.rankingMs(), -static_cast<int>(b.severity), -b.saving.memoryBytes, b.ruleId);
     });
 }
 

@@ -33,6 +33,7 @@ struct AnalysisOptions
     double commExposedPercent = 10.0;    // TB plugin: communication > 10 % of step
     double stragglerPercent = 10.0;      // a rank this much slower than the median
     std::string modelPath;
+    const class SavingSimulator* simulator = nullptr; // gives findings simulated savings (placement/whatif)
 };
 
 struct RuleContext

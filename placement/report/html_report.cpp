@@ -36,6 +36,8 @@ std::string savingText(const Finding& f)
                       formatBytes(f.saving.memoryBytes).c_str());
     else
         std::snprintf(buf, sizeof buf, "no time saving");
+    if (const std::string simulated = simulatedSavingText(f); !simulated.empty())
+        return std::string(buf) + "; " + simulated;
     return buf;
 }
 
@@ -182,6 +184,8 @@ std::string renderHtmlReport(const AnalysisReport& r)
                 + htmlEscape(f.title) + "</td><td>" + htmlEscape(savingText(f)) + "</td></tr>";
         h += "</table>";
     }
+    if (const std::string all = allFixesText(r); !all.empty())
+        h += "<p class='save'>" + htmlEscape(all) + "</p>";
     h += "<h2>Where GPU time goes (analysed steps)</h2>" + breakdownChart(r);
     h += "<h2>GPU utilization over time</h2>" + utilizationChart(r);
     for (const auto& m : r.memory)

@@ -60,7 +60,15 @@ std::string renderJsonReport(const AnalysisReport& r)
     o += "  \"notes\": [";
     for (size_t i = 0; i < r.notes.size(); ++i)
         o += (i ? ", " : "") + quote(r.notes[i]);
-    o += "],\n  \"findings\": [";
+    o += "],\n";
+    if (r.allFixes) {
+        o += "  \"all_fixes\": {\"edits\": [";
+        for (size_t i = 0; i < r.allFixes->edits.size(); ++i)
+            o += (i ? ", " : "") + quote(r.allFixes->edits[i]);
+        o += "], \"measured_step_ns\": " + num(r.allFixes->measuredStepNs) + ", \"replay_step_ns\": "
+            + num(r.allFixes->replayStepNs) + ", \"predicted_step_ns\": " + num(r.allFixes->predictedStepNs) + "},\n";
+    }
+    o += "  \"findings\": [";
     for (size_t i = 0; i < r.findings.size(); ++i) {
         const Finding& f = r.findings[i];
         o += std::string(i ? "," : "") + "\n    {\"rule\": " + quote(f.ruleId) + ", \"title\": " + quote(f.title)
@@ -68,7 +76,11 @@ std::string renderJsonReport(const AnalysisReport& r)
             + quote(f.summary) + ",\n     \"saving\": {\"per_step_ms\": " + num(f.saving.perStepMs)
             + ", \"percent_of_step\": " + num(f.saving.percentOfStep) + ", \"memory_bytes\": "
             + num(f.saving.memoryBytes) + ", \"upper_bound\": " + (f.saving.upperBound ? "true" : "false")
-            + ", \"method\": " + quote(f.saving.method) + "},\n     \"evidence\": [";
+            + ", \"method\": " + quote(f.saving.method)
+            + (f.saving.simulated ? ", \"simulated_ms\": " + num(f.saving.simulatedMs) + ", \"simulated_edit\": "
+                       + quote(f.saving.simulatedEdit)
+                                  : std::string())
+            + "},\n     \"evidence\": [";
         for (size_t j = 0; j < f.evidence.size(); ++j) {
             const Evidence& e = f.evidence[j];
             o += std::string(j ? ", " : "") + "{\"what\": " + quote(e.what) + ", \"count\": " + num(e.count)

@@ -52,4 +52,30 @@ Status writeReportFile(const std::string& path, const std::string& content)
     return Status::ok();
 }
 
+std::string simulatedSavingText(const Finding& f)
+{
+    if (!f.saving.simulated)
+        return {};
+    const std::string how = " (replay with `whatif --edit " + f.saving.simulatedEdit + "`)";
+    if (f.saving.simulatedMs < 0.0005)
+        return "simulated: no saving" + how;
+    return "simulated " + formatMs(f.saving.simulatedMs) + " per step" + how;
+}
+
+std::string allFixesText(const AnalysisReport& r)
+{
+    if (!r.allFixes)
+        return {};
+    const AllFixesPrediction& a = *r.allFixes;
+    std::string edits;
+    for (const std::string& e : a.edits)
+        edits += " --edit '" + e + "'";
+    const double replayMs = static_cast<double>(a.replayStepNs) / 1e6;
+    const double predictedMs = static_cast<double>(a.predictedStepNs) / 1e6;
+    return "All simulated fixes together: step " + formatMs(replayMs) + " -> " + formatMs(predictedMs) + " ("
+        + formatPercent(replayMs > 0 ? 100.0 * (replayMs - predictedMs) / replayMs : 0.0)
+        + " less; the unedited replay reproduces the measured " + formatMs(static_cast<double>(a.measuredStepNs) / 1e6)
+        + "). Reproduce with: placescope whatif TRACE" + edits;
+}
+
 } // namespace placescope

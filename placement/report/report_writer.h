@@ -23,4 +23,10 @@ std::string renderHtmlReport(const AnalysisReport& report);
 // Writes `content` to `path` through a temporary file and a rename: no half-written report on failure.
 Status writeReportFile(const std::string& path, const std::string& content);
 
+// What the what-if replay says of a finding's fix ("simulated 1.20 ms per step (replay with --edit pinned)"), empty
+// when it was not simulated; and the line for every simulated fix together, empty without one. Every report format
+// prints these two, so the figures read the same in all of them.
+std::string simulatedSavingText(const Finding& finding);
+std::string allFixesText(const AnalysisReport& report);
+
 } // namespace placescope

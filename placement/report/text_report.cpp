@@ -19,7 +19,8 @@ std::string savingLine(const Finding& f)
                       formatBytes(f.saving.memoryBytes).c_str());
     else
         std::snprintf(buf, sizeof buf, "no time saving estimated");
-    return buf;
+    const std::string simulated = simulatedSavingText(f);
+    return simulated.empty() ? std::string(buf) : std::string(buf) + "; " + simulated;
 }
 
 std::string evidenceLine(const Evidence& e)
@@ -83,6 +84,8 @@ std::string renderTextReport(const AnalysisReport& r)
         out += "   Fix (TensorFlow): " + f.fix.tensorflow + "\n";
         out += "   Fix (ONNX Runtime): " + f.fix.onnxRuntime + "\n";
     }
+    if (const std::string all = allFixesText(r); !all.empty())
+        out += "\n" + all + "\n";
     out += "\nGPU time breakdown (analysed steps):\n";
     for (const auto& d : r.devices) {
         double w = d.windowNs > 0 ? static_cast<double>(d.windowNs) : 1.0;
@@ -128,6 +131,8 @@ std::string renderMarkdownReport(const AnalysisReport& r)
                 + savingLine(f) + " |\n";
         out += "\n";
     }
+    if (const std::string all = allFixesText(r); !all.empty())
+        out += all + "\n\n";
     int rank = 0;
     for (const auto& f : r.findings) {
         out += "### " + std::to_string(++rank) + ". " + f.title + " (" + std::string(severityName(f.severity)) + ")\n\n";

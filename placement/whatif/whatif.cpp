@@ -90,10 +90,28 @@ std::vector<std::string> qualityNotes(const ReplayQuality& q)
 
 } // namespace
 
-Result<WhatIfResult> runWhatIf(const TraceData& trace, const StepSet& steps, const WhatIfOptions& options)
+Result<WhatIfModel> WhatIfModel::build(const TraceData& trace, const StepSet& steps)
 {
+    ReplayGraph graph = buildReplayGraph(trace, steps);
+    PLACESCOPE_ASSIGN_OR_RETURN(ReplaySchedule replay, replayGraph(graph));
+    return WhatIfModel(trace, std::move(graph), std::move(replay));
+}
+
+WhatIfModel::WhatIfModel(const TraceData& trace, ReplayGraph graph, ReplaySchedule replay)
+    : m_trace(&trace)
+    , m_graph(std::move(graph))
+    , m_schedule(std::move(replay))
+{
+    m_measured = figures(m_graph, nullptr);
+    m_replay = figures(m_graph, &m_schedule);
+}
+
+Result<WhatIfResult> WhatIfModel::predict(const WhatIfOptions& options) const
+{
+    const TraceData& trace = *m_trace;
+    const ReplayGraph& measured = m_graph;
+    const ReplaySchedule& replay = m_schedule;
     WhatIfResult result;
-    ReplayGraph measured = buildReplayGraph(trace, steps);
     result.stepSource = measured.stepSource;
     result.stepCount = static_cast<int64_t>(measured.steps.size());
     result.quality = measured.quality;
@@ -112,9 +130,8 @@ Result<WhatIfResult> runWhatIf(const TraceData& trace, const StepSet& steps, con
         }
     }
 
-    PLACESCOPE_ASSIGN_OR_RETURN(ReplaySchedule replay, replayGraph(measured));
-    result.measured = figures(measured, nullptr);
-    result.replay = figures(measured, &replay);
+    result.measured = m_measured;
+    result.replay = m_replay;
     auto [replayLast, replayWindow] = pathEnd(measured, replay, pathStep);
     result.replayPath = criticalPath(measured, replay, replayLast, replayWindow);
 
@@ -149,6 +166,12 @@ Result<WhatIfResult> runWhatIf(const TraceData& trace, const StepSet& steps, con
     result.predictedGraph = std::move(predicted);
     result.predictedSchedule = std::move(prediction);
     return result;
+}
+
+Result<WhatIfResult> runWhatIf(const TraceData& trace, const StepSet& steps, const WhatIfOptions& options)
+{
+    PLACESCOPE_ASSIGN_OR_RETURN(WhatIfModel model, WhatIfModel::build(trace, steps));
+    return model.predict(options);
 }
 
 } // namespace placescope

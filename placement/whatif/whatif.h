@@ -55,7 +55,29 @@ struct WhatIfResult
     }
 };
 
-// Errors: a step number that does not exist, a graph with a cycle. The trace is only read.
+// A measured run's graph and its unedited replay, built once and asked for as many predictions as needed
+// (analyze simulates each finding's fix on one model). Keeps a reference to the trace, which must outlive it.
+class WhatIfModel
+{
+public:
+    // Errors: a graph with a cycle.
+    static Result<WhatIfModel> build(const TraceData& trace, const StepSet& steps);
+    // Errors: a step number that does not exist.
+    Result<WhatIfResult> predict(const WhatIfOptions& options) const;
+
+    const RunFigures& measured() const { return m_measured; }
+    const RunFigures& replayed() const { return m_replay; }
+
+private:
+    WhatIfModel(const TraceData& trace, ReplayGraph graph, ReplaySchedule replay);
+
+    const TraceData* m_trace;
+    ReplayGraph m_graph;
+    ReplaySchedule m_schedule;
+    RunFigures m_measured, m_replay;
+};
+
+// WhatIfModel::build + predict. The trace is only read.
 Result<WhatIfResult> runWhatIf(const TraceData& trace, const StepSet& steps, const WhatIfOptions& options);
 
 std::string whatIfText(const WhatIfResult& result, const TraceData& trace);

@@ -7,6 +7,7 @@
 #include "placement/findings/analyzer.h"
 #include "placement/proposal/engine_estimator.h"
 #include "placement/report/report_writer.h"
+#include "placement/whatif/replay_saving_simulator.h"
 #include "profiler/store/trace_file.h"
 
 #include <cstdio>
@@ -58,6 +59,9 @@ int runAnalyze(const AnalyzeArgs& args)
     }
     AnalysisOptions options;
     options.modelPath = args.model;
+    // Findings whose fix is a what-if edit get the saving the replay of this run predicts for it.
+    ReplaySavingSimulator simulator;
+    options.simulator = &simulator;
     // With a model, the placement engine answers the layout and CPU-fallback rules' "what would it save".
     EnginePlacementEstimator estimator;
     auto report = analyzeTrace(*db, options, args.model.empty() ? nullptr : &estimator);
