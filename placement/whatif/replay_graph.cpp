@@ -222,6 +222,7 @@ ReplayGraph buildReplayGraph(const TraceData& trace, const StepSet& stepSet)
     inferHandoffs(graph);
 
     // GPU tasks, lane by lane in start order, each tied to its launch call.
+    std::unordered_map<int64_t, bool> commName;
     for (const GpuOp& op : trace.gpuOps) {
         const auto key = std::make_tuple(op.globalPid, op.deviceId, op.streamId);
         auto [it, fresh] = index.gpu.emplace(key, static_cast<int32_t>(graph.lanes.size()));
@@ -251,8 +252,12 @@ ReplayGraph buildReplayGraph(const TraceData& trace, const StepSet& stepSet)
                 task.nameId = -2;
             task.pageable = isPageable(op.srcKind) || isPageable(op.dstKind);
         }
-        if (op.kind == GpuOp::Kind::Kernel)
-            task.communication = isCommunicationKernel(trace.name(op.nameId));
+        if (op.kind == GpuOp::Kind::Kernel) {
+            auto [comm, fresh] = commName.try_emplace(op.nameId, false); // a regex: once per name
+            if (fresh)
+                comm->second = isCommunicationKernel(trace.name(op.nameId));
+            task.communication = comm->second;
+        }
         if (op.correlationId >= 0) {
             auto launcher = taskOfCorrelation.find(TraceData::correlationKey(op.globalPid, op.correlationId));
             if (launcher != taskOfCorrelation.end())

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <unordered_map>
 
 namespace placescope {
 
@@ -45,6 +46,35 @@ bool matches(const WhatIfEdit& edit, const std::string& name)
 {
     return edit.pattern.empty() || std::regex_search(name, edit.regex);
 }
+
+// Whether an edit's regex matches a task's name, asked once per distinct name (std::regex is slow, names repeat).
+class NameMatcher
+{
+public:
+    NameMatcher(const TraceData& trace, const WhatIfEdit& edit, bool apiBase)
+        : m_trace(trace), m_edit(edit), m_apiBase(apiBase)
+    {
+    }
+    bool operator()(const ReplayTask& task)
+    {
+        // Kernels and host calls are named by their StringIds id; copies and memsets by kind and flags.
+        const int64_t key = task.kind == TaskKind::Kernel || task.kind == TaskKind::HostCall
+            ? task.nameId
+            : -16 - (static_cast<int64_t>(task.kind) * 8 + task.pageable * 2 + task.hostToDevice + (task.nameId == -2) * 4);
+        auto [it, fresh] = m_cache.try_emplace(key, false);
+        if (fresh) {
+            const std::string name = taskName(m_trace, task);
+            it->second = matches(m_edit, m_apiBase ? apiBaseName(name) : name);
+        }
+        return it->second;
+    }
+
+private:
+    const TraceData& m_trace;
+    const WhatIfEdit& m_edit;
+    bool m_apiBase;
+    std::unordered_map<int64_t, bool> m_cache;
+};
 
 // Host calls whose every GPU op was dropped are gone too; calls that waited only for dropped work no longer wait.
 void dropOrphanedLaunches(ReplayGraph& graph)
@@ -200,36 +230,42 @@ std::vector<EditOutcome> applyEdits(const TraceData& trace, const std::vector<Wh
         EditOutcome out;
         out.text = edit.text;
         switch (edit.kind) {
-        case WhatIfEdit::Kind::NoSync:
+        case WhatIfEdit::Kind::NoSync: {
             out.understood = edit.pattern.empty() ? "every host wait removed"
                                                   : "host waits of calls matching /" + edit.pattern + "/ removed";
             out.how = "each call keeps its own cost (what calls of its name took when the GPU had nothing left)";
+            NameMatcher matcher(trace, edit, true);
             for (ReplayTask& t : graph.tasks)
-                if (t.kind == TaskKind::HostCall && t.waits() && matches(edit, apiBaseName(trace.name(t.nameId)))) {
+                if (t.kind == TaskKind::HostCall && t.waits() && matcher(t)) {
                     t.awaitEnd = t.awaitBegin;
                     ++out.matched;
                 }
             break;
-        case WhatIfEdit::Kind::Kernels:
+        }
+        case WhatIfEdit::Kind::Kernels: {
             out.understood = "GPU ops matching /" + edit.pattern + "/ take " + percentText(edit.factor) + " as long";
             out.how = "measured durations scaled";
+            NameMatcher matcher(trace, edit, false);
             for (ReplayTask& t : graph.tasks)
-                if (t.isGpu() && !t.dropped && matches(edit, taskName(trace, t))) {
+                if (t.isGpu() && !t.dropped && matcher(t)) {
                     t.duration = scaled(t.duration, edit.factor);
                     t.collectiveLag = scaled(t.collectiveLag, edit.factor);
                     ++out.matched;
                 }
             break;
-        case WhatIfEdit::Kind::Drop:
+        }
+        case WhatIfEdit::Kind::Drop: {
             out.understood = "GPU ops matching /" + edit.pattern + "/ and their launch calls removed";
             out.how = "the ops leave their streams; what queued behind them keeps its own gaps";
+            NameMatcher matcher(trace, edit, false);
             for (ReplayTask& t : graph.tasks)
-                if (t.isGpu() && !t.dropped && matches(edit, taskName(trace, t))) {
+                if (t.isGpu() && !t.dropped && matcher(t)) {
                     t.dropped = true;
                     ++out.matched;
                 }
             dropOrphanedLaunches(graph);
             break;
+        }
         case WhatIfEdit::Kind::Pinned: {
             out.understood = "pageable copies made pinned and asynchronous";
             const PinnedLinks links = pinnedLinks(graph);
