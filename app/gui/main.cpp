@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: MIT
-// placescope-gui [trace.sqlite | trace.json.gz | nsys.sqlite] [--model model.onnx] [--screenshot out.png [--select-op name]]
+// placescope-gui [trace.sqlite | trace.json.gz | nsys.sqlite] [--model model.onnx] [--whatif EDIT]...
+//               [--screenshot out.png [--select-op name]]
 #include "ui/graphview/graph_view.h"
 #include "ui/placement/placement_panel.h"
 #include "ui/placement/placement_session.h"
 #include "ui/timeline/timeline_view.h"
+#include "ui/whatif/whatif_controls.h"
+#include "ui/whatif/whatif_session.h"
 #include "ui/window/main_window.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QImage>
 #include <QPainter>
@@ -68,7 +72,9 @@ int main(int argc, char** argv)
     QCommandLineOption dark("dark", "Use the dark palette");
     QCommandLineOption finding("finding", "Select finding N once the trace is open (shows its evidence)", "N");
     QCommandLineOption selectOp("select-op", "With --screenshot: select a model op (by name) in the graph, centred, and the op table", "name");
-    parser.addOptions({ model, screenshot, dark, finding, selectOp });
+    QCommandLineOption whatIf("whatif", "Show the What-if panel with this edit (repeatable; placescope whatif's --edit syntax)",
+                              "edit");
+    parser.addOptions({ model, screenshot, dark, finding, selectOp, whatIf });
     parser.process(app);
 
     placescope::ui::MainWindow window;
@@ -87,6 +93,13 @@ int main(int argc, char** argv)
     if (parser.isSet(finding))
         QObject::connect(&window, &placescope::ui::MainWindow::openFinished, &window,
                          [&](bool ok) { if (ok) window.selectFinding(parser.value(finding).toInt()); });
+    if (parser.isSet(whatIf)) {
+        std::vector<std::string> edits;
+        for (const QString& edit : parser.values(whatIf))
+            edits.push_back(edit.toStdString());
+        window.whatIfSession()->setControls(placescope::ui::controlsFor(edits));
+        window.findChild<QDockWidget*>("dock_whatif")->raise(); // shown: the panel loads the trace once it is open
+    }
     if (!parser.isSet(screenshot))
         return app.exec();
 
@@ -117,6 +130,18 @@ int main(int argc, char** argv)
                     window.timeline()->predicted() ? window.timeline()->predicted()->lanes.size() : size_t(0),
                     window.placementSession()->costOptions().framework.c_str(),
                     window.placementSession()->costOptions().gpu.c_str());
+    if (parser.isSet(whatIf)) {
+        auto* session = window.whatIfSession();
+        if (!session->waitForRun(120000)) {
+            std::fprintf(stderr, "placescope-gui: --whatif: %s\n", qPrintable(session->lastError()));
+            ok = false;
+        } else {
+            const auto& r = session->run()->result;
+            std::printf("whatif: measured step %lld ns, replay %lld ns, predicted %lld ns\n",
+                        static_cast<long long>(r.measured.stepNs), static_cast<long long>(r.replay.stepNs),
+                        static_cast<long long>(r.predicted.stepNs));
+        }
+    }
     QApplication::processEvents();
     QImage image(window.size(), QImage::Format_ARGB32);
     image.fill(Qt::white);

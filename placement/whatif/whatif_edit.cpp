@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "placement/whatif/whatif_edit.h"
 
+#include "placement/whatif/move_op_edit.h"
+
 #include "placement/cost/device_table.h"
 #include "placement/cost/link_model.h"
 #include "placement/findings/device_timeline.h"
@@ -216,11 +218,14 @@ Result<WhatIfEdit> parseEdit(const std::string& text)
         const std::string target = equals == std::string::npos ? "" : text.substr(equals + 1);
         if (equals == std::string::npos || equals <= 3 || (target != "cpu" && target != "gpu"))
             return Status::error("edit '" + text + "': write op:NAME=cpu or op:NAME=gpu");
-        return Status::error("edit '" + text
-            + "': moving an op between devices is not implemented yet in whatif (use `placescope place --pin` on a model)");
+        edit.kind = WhatIfEdit::Kind::MoveOp;
+        edit.pattern = text.substr(3, equals - 3);
+        edit.toCpu = target == "cpu";
+        return edit;
     }
     return Status::error("'" + text
-        + "' is not an edit; use no-sync[:REGEX], kernels:REGEX=xF, drop:REGEX, pinned, launch=xF, input=xF, overlap-comm");
+        + "' is not an edit; use no-sync[:REGEX], kernels:REGEX=xF, drop:REGEX, pinned, launch=xF, input=xF, "
+          "op:NAME=cpu|gpu, overlap-comm");
 }
 
 std::vector<EditOutcome> applyEdits(const TraceData& trace, const std::vector<WhatIfEdit>& edits, ReplayGraph& graph)
@@ -368,6 +373,7 @@ std::vector<EditOutcome> applyEdits(const TraceData& trace, const std::vector<Wh
             break;
         }
         case WhatIfEdit::Kind::MoveOp:
+            out = applyMoveOp(trace, edit, graph); // it zeroes the moved op's own calls itself
             break;
         }
         if (out.matched == 0)

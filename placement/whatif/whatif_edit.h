@@ -25,7 +25,7 @@ struct WhatIfEdit
     enum class Kind { NoSync, Kernels, Drop, Pinned, Launch, MoveOp, Input, OverlapComm };
     Kind kind = Kind::NoSync;
     std::string text;        // as the user wrote it
-    std::string pattern;     // regex or op name; empty: all
+    std::string pattern;     // regex, or the op's name for MoveOp; empty: all
     double factor = 1.0;
     bool toCpu = false;      // MoveOp
     std::regex regex;        // compiled `pattern` (ECMAScript, searched anywhere in the name)

@@ -107,11 +107,15 @@ std::string whatIfText(const WhatIfResult& r, const TraceData& trace)
         + "   error " + signedPercent(r.replayStepError()) + " step, " + signedPercent(r.replaySpanError()) + " span\n";
     out += "  " + padRight("predicted", 11) + padLeft(ms(r.predicted.stepNs), 12) + padLeft(ms(r.predicted.spanNs), 12) + "\n";
     const int64_t saving = r.replay.stepNs - r.predicted.stepNs;
-    char line[160];
-    std::snprintf(line, sizeof line, "  saving %s per step (%s of the replayed step), span %s\n", ms(saving).c_str(),
-        formatPercent(r.replay.stepNs ? 100.0 * static_cast<double>(saving) / static_cast<double>(r.replay.stepNs) : 0.0).c_str(),
-        ms(r.replay.spanNs - r.predicted.spanNs).c_str());
-    out += line;
+    const int64_t spanSaving = r.replay.spanNs - r.predicted.spanNs;
+    const double share = r.replay.stepNs ? 100.0 * static_cast<double>(std::llabs(saving)) / static_cast<double>(r.replay.stepNs) : 0.0;
+    if (saving > 0)
+        out += "  saving " + ms(saving) + " per step (" + formatPercent(share) + " of the replayed step)";
+    else if (saving < 0)
+        out += "  slower by " + ms(-saving) + " per step (" + formatPercent(share) + " of the replayed step)";
+    else
+        out += "  no change in step time";
+    out += std::string(", span ") + (spanSaving >= 0 ? "-" : "+") + ms(std::llabs(spanSaving)) + "\n";
     out += "  how: the replay schedules the trace's dependency graph with every measured duration and gap; the "
            "prediction replays it again after the edits\n";
 

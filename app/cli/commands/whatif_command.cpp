@@ -76,6 +76,7 @@ const CommandRegistration kWhatIf {
         app.add_option("trace", args->trace, "Placescope trace (.sqlite; import other formats first)")->required();
         app.add_option("--edit", args->edits,
             "A fix to try (repeatable): no-sync[:REGEX], kernels:REGEX=xF, drop:REGEX, pinned, launch=xF, input=xF, "
+            "op:NAME=cpu|gpu, "
             "overlap-comm");
         app.add_flag("--json", args->json, "Print JSON for scripts");
         app.add_option("-o,--output", args->output, "Write the predicted timeline as a Placescope trace");

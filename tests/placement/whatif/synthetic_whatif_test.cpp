@@ -3,6 +3,10 @@
 #include "tests/placement/findings/trace_builder.h"
 #include "tests/placement/whatif/whatif_fixture.h"
 
+#include "placement/cost/device_table.h"
+#include "placement/cost/link_model.h"
+#include "placement/cost/op_work.h"
+#include "placement/cost/roofline.h"
 #include "placement/whatif/prediction_file.h"
 
 #include <cmath>
@@ -245,6 +249,53 @@ TEST(WhatIfSynthetic, PredictedTraceFileHoldsThePredictionAndNeverTheInput)
     Status same = writePredictedTrace(b.path(), b.path(), run.result);
     EXPECT_FALSE(same.isOk());
     EXPECT_EQ(input->queryInt("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL").value(), before);
+}
+
+// op:aten::relu=cpu on one step [0, 700 us]: relu [100, 130] launches a 500 us kernel (launch [110, 115]); the host
+// syncs [200, 622]; the step ends 78 us later. Moved to the CPU, the launch call becomes the op's CPU work (inputs
+// down, relu, output up: `cost`), the kernel goes, the sync has nothing to wait for (its own 2 us): the step is
+// 110 + cost + 85 + 2 + 78 us. The cost is the cost model's, computed here the way the edit documents it.
+TEST(WhatIfSynthetic, MovingAnOpToTheCpu)
+{
+    TraceBuilder b("moveop");
+    b.hostOp(100 * kUs, 130 * kUs, "aten::relu", "cpu_op", "[[1024, 1024]]");
+    b.kernel(120 * kUs, 620 * kUs, "relu_kernel", 110 * kUs);
+    b.api(200 * kUs, 622 * kUs, "cudaDeviceSynchronize");
+    b.step(0, 0, 700 * kUs);
+    ASSERT_TRUE(b.writer().commit().isOk());
+
+    auto table = DeviceTable::builtin();
+    ASSERT_TRUE(table.isOk());
+    const DeviceSpec host = table->device("host").value();
+    const LinkFit pcie = PcieModel::fromSpec(table->link("gen4_x16").value()).link(true, true);
+    ModelGraph graph;
+    for (const char* name : { "in0", "out" }) {
+        ModelValue value;
+        value.name = name;
+        value.shape = { 1024, 1024 };
+        value.shapeKnown = true;
+        value.dtype = "float32";
+        value.bytes = 4 << 20;
+        graph.values.push_back(value);
+    }
+    graph.values.back().producer = 0;
+    ModelOp relu;
+    relu.name = relu.type = "aten::relu";
+    relu.inputs = { 0 };
+    relu.outputs = { 1 };
+    graph.ops.push_back(relu);
+    const double costUs = pcie.transferUs(4 << 20) + rooflineUs(opWork(graph, 0), host) + host.launchOverheadUs
+        + pcie.transferUs(4 << 20);
+
+    WhatIfRun run = runEdits(b.path(), { "op:aten::relu=cpu" });
+    ASSERT_EQ(run.result.edits.size(), 1u);
+    EXPECT_EQ(run.result.edits[0].matched, 1) << run.result.edits[0].how;
+    EXPECT_EQ(run.result.replay.stepNs, 700 * kUs);
+    EXPECT_EQ(run.result.predicted.stepNs, (110 + 85 + 2 + 78) * kUs + std::llround(costUs * 1e3));
+    // The op is already on the GPU: moving it there matches nothing.
+    WhatIfRun same = runEdits(b.path(), { "op:aten::relu=gpu" });
+    EXPECT_EQ(same.result.edits[0].matched, 0);
+    EXPECT_EQ(same.result.predicted.stepNs, same.result.replay.stepNs);
 }
 
 } // namespace

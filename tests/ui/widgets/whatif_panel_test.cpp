@@ -141,6 +141,11 @@ private slots:
         QCOMPARE(editTexts(c), expected);
         for (const std::string& text : expected)
             QVERIFY2(parseEdit(text).isOk(), text.c_str());
+        // Back from edit texts (--whatif on the command line): every field, and what has none goes to the extra edit.
+        const std::vector<std::string> fromCli { "no-sync:cudaStreamSynchronize", "kernels:gemm=x0.25", "drop:elementwise",
+            "pinned", "launch=x0.1", "input=x2", "overlap-comm", "kernels:gemm=fast" };
+        QCOMPARE(editTexts(controlsFor(fromCli)), fromCli);
+        QCOMPARE(controlsFor(fromCli).extraEdit, QString("kernels:gemm=fast"));
     }
 
     void panelShowsRunWhatIfFiguresAndUndoRestoresThem()
