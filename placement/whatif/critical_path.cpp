@@ -44,10 +44,15 @@ CriticalPath criticalPath(const ReplayGraph& graph, const ReplaySchedule& schedu
     if (lastTask < 0 || graph.tasks[lastTask].dropped)
         return path;
     path.endNs = schedule.end[lastTask];
+    // Pieces are cut at the earliest time the walk has reached: a dependency with a negative lag (clock skew kept as
+    // measured) can lead to an event later than its successor, and its time must not count twice.
+    int64_t reached = path.endNs;
     auto add = [&](int32_t task, PathCategory category, int64_t from, int64_t to) {
         from = std::max(from, windowStartNs);
+        to = std::min(to, reached);
         if (to <= from)
             return;
+        reached = from;
         path.segments.push_back({ task, category, from, to });
         path.categoryNs[static_cast<size_t>(category)] += to - from;
     };
@@ -91,6 +96,10 @@ CriticalPath criticalPath(const ReplayGraph& graph, const ReplaySchedule& schedu
             atEnd = true;
             continue;
         case EventCause::Anchor:
+            // Nothing recorded before it explains its start: the time since the window began is its thread's (or
+            // stream's) own, so the categories add up to the path's length.
+            add(task, t.isGpu() ? PathCategory::Wait : PathCategory::CpuOps, windowStartNs, now);
+            break;
         case EventCause::Dropped:
             break;
         }

@@ -91,7 +91,8 @@ void assignSteps(const TraceData& trace, const StepSet& stepSet, const std::map<
     for (size_t id = 0; id < graph.tasks.size(); ++id) {
         const ReplayTask& t = graph.tasks[id];
         const int64_t launched = t.launcher >= 0 ? graph.tasks[t.launcher].measuredStart : t.measuredStart;
-        graph.inSpan[id] = stepSet.contains(launched) ? 1 : 0;
+        // Launched inside a step, or running inside one (steps found from a kernel pattern are GPU time).
+        graph.inSpan[id] = stepSet.contains(launched) || stepSet.contains(t.measuredStart) ? 1 : 0;
     }
 }
 

@@ -2,6 +2,7 @@
 // The replay must give back every real trace it is built from: step and span within 2 % at the median and 5 % at
 // worst (the bound). On these traces the graph keeps every measured slack, so the replay is exact; the
 // bound is what the test holds it to.
+#include "placement/whatif/prediction_file.h"
 #include "profiler/importers/importer.h"
 #include "tests/placement/whatif/whatif_fixture.h"
 
@@ -33,8 +34,20 @@ TEST(WhatIfRealTraces, ReplayReproducesEveryTraceWithSteps)
         errors.push_back(std::abs(r.replaySpanError()));
         EXPECT_LE(std::abs(r.replayStepError()), 0.05) << file;
         EXPECT_LE(std::abs(r.replaySpanError()), 0.05) << file;
+        // The critical path's categories add up to its length.
+        int64_t categories = 0;
+        for (int64_t ns : r.replayPath.categoryNs)
+            categories += ns;
+        EXPECT_EQ(categories, r.replayPath.lengthNs()) << file;
+        EXPECT_GT(r.replayPath.lengthNs(), 0) << file;
         // Halving every GPU op can only shorten the run, never lengthen it.
         EXPECT_LE(r.predicted.spanNs, r.replay.spanNs) << file;
+        // The predicted trace, read as a measured run, has the predicted step and span.
+        const std::string predictedPath = path + ".predicted.sqlite";
+        ASSERT_TRUE(writePredictedTrace(path, predictedPath, r).isOk()) << file;
+        WhatIfRun reread = runEdits(predictedPath, {});
+        EXPECT_EQ(reread.result.measured.stepNs, r.predicted.stepNs) << file;
+        EXPECT_EQ(reread.result.measured.spanNs, r.predicted.spanNs) << file;
         std::printf("%-50s step %lld ns replay %lld ns (%+.4f %%), span %+.4f %%, halved kernels: step %lld ns\n",
                     file.c_str(), static_cast<long long>(r.measured.stepNs), static_cast<long long>(r.replay.stepNs),
                     100 * r.replayStepError(), 100 * r.replaySpanError(), static_cast<long long>(r.predicted.stepNs));
