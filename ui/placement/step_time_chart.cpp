@@ -36,9 +36,12 @@ void StepTimeChart::paintEvent(QPaintEvent*)
     QPainter painter(this);
     const QPalette& pal = palette();
     const QFontMetrics metrics(font());
+    QFont boldFont = font();
+    boldFont.setBold(true);
+    const QFontMetrics boldMetrics(boldFont); // emphasised labels are drawn bold: measure them so
     int labelWidth = 0;
     for (const Entry& entry : m_entries)
-        labelWidth = std::max(labelWidth, metrics.horizontalAdvance(entry.label));
+        labelWidth = std::max(labelWidth, (entry.emphasised ? boldMetrics : metrics).horizontalAdvance(entry.label));
     labelWidth += 8;
     const int valueWidth = metrics.horizontalAdvance("0000.00 ms") + 8;
     const double barSpace = std::max(20, width() - labelWidth - valueWidth);

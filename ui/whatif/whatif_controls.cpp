@@ -39,6 +39,48 @@ std::vector<std::string> editTexts(const WhatIfControls& c)
     return texts;
 }
 
+namespace {
+
+// "x0.5" or "0.5" -> 0.5; false for anything else (then the edit goes to the extra field, where parseEdit says why).
+bool readFactor(const QString& text, double* factor)
+{
+    bool ok = false;
+    *factor = (text.startsWith('x') ? text.mid(1) : text).toDouble(&ok);
+    return ok && *factor >= 0;
+}
+
+} // namespace
+
+WhatIfControls controlsFor(const std::vector<std::string>& edits)
+{
+    WhatIfControls c;
+    for (const std::string& raw : edits) {
+        const QString edit = QString::fromStdString(raw).trimmed();
+        double factor = 1.0;
+        if (edit == "no-sync" || edit.startsWith("no-sync:")) {
+            c.noSync = true;
+            c.noSyncRegex = edit.mid(8);
+        } else if (edit.startsWith("kernels:") && edit.lastIndexOf('=') > 8
+                   && readFactor(edit.mid(edit.lastIndexOf('=') + 1), &factor)) {
+            c.kernelsRegex = edit.mid(8, edit.lastIndexOf('=') - 8);
+            c.kernelsFactor = factor;
+        } else if (edit.startsWith("drop:") && edit.size() > 5) {
+            c.dropRegex = edit.mid(5);
+        } else if (edit == "pinned") {
+            c.pinned = true;
+        } else if (edit.startsWith("launch=") && readFactor(edit.mid(7), &factor)) {
+            c.launchFactor = factor;
+        } else if (edit.startsWith("input=") && readFactor(edit.mid(6), &factor)) {
+            c.inputFactor = factor;
+        } else if (edit == "overlap-comm") {
+            c.overlapComm = true;
+        } else {
+            c.extraEdit = edit;
+        }
+    }
+    return c;
+}
+
 QString editSummary(const WhatIfControls& controls)
 {
     QStringList parts;

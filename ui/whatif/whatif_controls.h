@@ -30,6 +30,11 @@ struct WhatIfControls
 // The edit texts, in the order the controls are laid out (edits apply in order). Empty fields add nothing.
 std::vector<std::string> editTexts(const WhatIfControls& controls);
 
+// The controls that stand for `edits` (CLI texts, e.g. from a command line): each edit the controls have a field for
+// goes there, anything else to the extra edit (the last one wins). editTexts() of the result gives them back in
+// the panel's order.
+WhatIfControls controlsFor(const std::vector<std::string>& edits);
+
 // "kernels:gemm=x0.5, pinned" or "none": undo entries and the panel's summary line.
 QString editSummary(const WhatIfControls& controls);
 

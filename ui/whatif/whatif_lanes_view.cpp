@@ -18,8 +18,9 @@ namespace placescope::ui {
 
 namespace {
 constexpr int kRuler = 22;
-constexpr int kLabelWidth = 180;
-constexpr int kRowHeight = 9;
+constexpr int kLabelWidth = 200;
+constexpr int kRowHeight = 11;
+constexpr int kCriticalStrip = 4; // red strip along the bottom of a critical span
 constexpr int kRowGap = 2;
 constexpr int kLaneGap = 8;
 constexpr int kLaneHeight = 2 * kRowHeight + kRowGap + kLaneGap;
@@ -56,6 +57,14 @@ void WhatIfLanesView::showAll()
         m_toNs = 1;
     }
     update();
+}
+
+void WhatIfLanesView::setPlaceholder(const QString& text)
+{
+    if (text != m_placeholder) {
+        m_placeholder = text;
+        update();
+    }
 }
 
 QSize WhatIfLanesView::sizeHint() const
@@ -99,8 +108,7 @@ void WhatIfLanesView::paintEvent(QPaintEvent*)
     m_lastCriticalCount = 0;
     if (!m_run || m_run->rows.lanes.empty()) {
         painter.setPen(pal.color(QPalette::PlaceholderText));
-        painter.drawText(rect(), Qt::AlignCenter, m_run ? tr("The trace has no CUDA calls or GPU work to replay")
-                                                        : tr("Open a trace to see its predicted lanes"));
+        painter.drawText(rect(), Qt::AlignCenter, m_run ? tr("The trace has no CUDA calls or GPU work to replay") : m_placeholder);
         return;
     }
     const QFontMetrics metrics(font());
@@ -115,12 +123,21 @@ void WhatIfLanesView::paintEvent(QPaintEvent*)
         const double x = xOf(origin + static_cast<int64_t>(t));
         painter.setPen(pal.color(QPalette::Mid));
         painter.drawLine(QPointF(x, kRuler - 4), QPointF(x, height()));
+        const QString label = formatTick(t, tick);
+        if (x + 3 + metrics.horizontalAdvance(label) > width())
+            continue; // a label cut at the edge reads as another number
         painter.setPen(pal.color(QPalette::WindowText));
-        painter.drawText(QPointF(x + 3, kRuler - 6), formatTick(t, tick));
+        painter.drawText(QPointF(x + 3, kRuler - 6), label);
     }
     painter.setPen(pal.color(QPalette::PlaceholderText));
     painter.drawText(QRect(4, 0, kLabelWidth - 8, kRuler), Qt::AlignVCenter | Qt::AlignLeft,
-                     tr("top: measured, bottom: predicted"));
+                     metrics.elidedText(tr("red: critical path"), Qt::ElideRight, kLabelWidth - 8));
+    // Each band's rows are tagged in a small font at the right of the label column.
+    QFont small = font();
+    small.setPointSizeF(std::max(6.0, font().pointSizeF() * 0.75));
+    const QFontMetrics smallMetrics(small);
+    const QString tags[2] = { tr("measured"), tr("predicted") };
+    const int tagWidth = std::max(smallMetrics.horizontalAdvance(tags[0]), smallMetrics.horizontalAdvance(tags[1])) + 6;
 
     const QColor folded = foldedColor(pal);
     for (size_t l = 0; l < m_run->rows.lanes.size(); ++l) {
@@ -129,8 +146,15 @@ void WhatIfLanesView::paintEvent(QPaintEvent*)
         if (top > height())
             break;
         painter.setPen(pal.color(QPalette::WindowText));
-        painter.drawText(QRect(4, top, kLabelWidth - 8, 2 * kRowHeight + kRowGap), Qt::AlignVCenter | Qt::AlignLeft,
-                         metrics.elidedText(QString::fromStdString(lane.label), Qt::ElideMiddle, kLabelWidth - 8));
+        painter.setFont(font());
+        painter.drawText(QRect(4, top, kLabelWidth - tagWidth - 8, 2 * kRowHeight + kRowGap), Qt::AlignVCenter | Qt::AlignLeft,
+                         metrics.elidedText(QString::fromStdString(lane.label), Qt::ElideMiddle, kLabelWidth - tagWidth - 8));
+        painter.setFont(small);
+        painter.setPen(pal.color(QPalette::PlaceholderText));
+        for (int which = 0; which < 2; ++which)
+            painter.drawText(QRect(kLabelWidth - tagWidth, top + which * (kRowHeight + kRowGap), tagWidth - 4, kRowHeight),
+                             Qt::AlignVCenter | Qt::AlignRight, tags[which]);
+        painter.setFont(font());
         for (int which = 0; which < 2; ++which) {
             const WhatIfSpanRow& row = which == 0 ? lane.measured : lane.predicted;
             const int y = top + which * (kRowHeight + kRowGap);
@@ -171,7 +195,8 @@ void WhatIfLanesView::paintEvent(QPaintEvent*)
                 ++m_lastDrawCount;
             }
             flush();
-            // The critical path on top, at least a pixel wide, so folding never hides it.
+            // The critical path on top, as a strip along the span's bottom (its colour stays readable), at least a
+            // pixel wide, so folding never hides it.
             for (size_t i = first; i < last; ++i) {
                 const WhatIfSpan& span = row.spans[i];
                 if (!span.critical || span.dropped)
@@ -180,7 +205,7 @@ void WhatIfLanesView::paintEvent(QPaintEvent*)
                 const double x1 = std::min<double>(width(), xOf(span.endNs));
                 if (x1 < kLabelWidth)
                     continue;
-                painter.fillRect(QRectF(x0, y, std::max(1.0, x1 - x0), kRowHeight), kCritical);
+                painter.fillRect(QRectF(x0, y + kRowHeight - kCriticalStrip, std::max(1.0, x1 - x0), kCriticalStrip), kCritical);
                 ++m_lastCriticalCount;
             }
         }

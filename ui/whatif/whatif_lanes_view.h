@@ -24,6 +24,8 @@ public:
 
     void setRun(std::shared_ptr<const WhatIfRun> run);
     void showAll();
+    // What the view says while it has no run (no trace, loading, an error).
+    void setPlaceholder(const QString& text);
     int64_t viewStartNs() const { return m_fromNs; }
     int64_t viewEndNs() const { return m_toNs; }
     // Rectangles the last paint drew: spans, folded blocks and highlighted critical spans (tests, benchmarks).
@@ -48,6 +50,7 @@ private:
     QColor spanColor(const WhatIfSpan& span) const;
 
     std::shared_ptr<const WhatIfRun> m_run;
+    QString m_placeholder;
     int64_t m_fromNs = 0, m_toNs = 1;
     QPoint m_dragFrom;
     int64_t m_dragStartNs = 0;

@@ -17,12 +17,15 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QToolButton>
 #include <QUndoStack>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace placescope::ui {
 
@@ -60,6 +63,7 @@ QTableWidget* table(const QStringList& headers, QWidget* parent)
     auto* t = new QTableWidget(0, static_cast<int>(headers.size()), parent);
     t->setHorizontalHeaderLabels(headers);
     t->verticalHeader()->hide();
+    t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 6); // compact: the dock is short
     t->horizontalHeader()->setStretchLastSection(true);
     t->setEditTriggers(QAbstractItemView::NoEditTriggers);
     t->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -84,8 +88,12 @@ WhatIfPanel::WhatIfPanel(WhatIfSession* session, QWidget* parent) : QWidget(pare
     auto* scroll = new QScrollArea(split);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setWidget(buildControls());
-    scroll->setMinimumWidth(280);
+    QWidget* controls = buildControls();
+    scroll->setWidget(controls);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Wide enough for the form without a horizontal scroll bar; the rest goes to the chart and lanes.
+    controls->setMinimumWidth(std::max(340, controls->minimumSizeHint().width()));
+    scroll->setMinimumWidth(controls->minimumWidth() + scroll->verticalScrollBar()->sizeHint().width() + 4);
 
     auto* right = new QWidget(split);
     auto* rightLayout = new QVBoxLayout(right);
@@ -103,8 +111,8 @@ WhatIfPanel::WhatIfPanel(WhatIfSession* session, QWidget* parent) : QWidget(pare
     auto* outcomes = new QSplitter(Qt::Horizontal, m_tabs);
     m_outcomes = table({ tr("Edit"), tr("Matched"), tr("Understood as"), tr("How") }, outcomes);
     m_path = table({ tr("Critical path"), tr("Replay"), tr("Predicted"), tr("Change") }, outcomes);
-    outcomes->setStretchFactor(0, 3);
-    outcomes->setStretchFactor(1, 2);
+    outcomes->setStretchFactor(0, 1);
+    outcomes->setStretchFactor(1, 1);
     m_tabs->addTab(outcomes, tr("Edits and critical path"));
     m_report = new QPlainTextEdit(m_tabs);
     m_report->setReadOnly(true);
@@ -137,6 +145,7 @@ QWidget* WhatIfPanel::buildControls()
     m_noSyncRegex = regexEdit(tr("only APIs matching (regex; empty: all)"), box);
     m_kernelsRegex = regexEdit(tr("kernels matching (regex)"), box);
     m_kernelsFactor = factorBox(0.5, box);
+    m_kernelsFactor->setToolTip(tr("How long the matching kernels take, as a factor of their measured time"));
     m_dropRegex = regexEdit(tr("GPU ops matching (regex)"), box);
     m_pinned = new QCheckBox(tr("Pinned copies"), box);
     m_launchFactor = factorBox(1.0, box);
@@ -153,16 +162,27 @@ QWidget* WhatIfPanel::buildControls()
     m_state = new QLabel(box);
     m_state->setWordWrap(true);
 
+    m_kernelsRegex->setMinimumWidth(120);
+    for (QLineEdit* edit : { m_noSyncRegex, m_dropRegex, m_extra })
+        edit->setMinimumWidth(200);
     auto* kernels = new QHBoxLayout;
     kernels->addWidget(m_kernelsRegex, 1);
     kernels->addWidget(m_kernelsFactor);
     auto* history = new QHBoxLayout;
-    for (QAction* action : { m_session->undoStack()->createUndoAction(box, tr("Undo")),
-                             m_session->undoStack()->createRedoAction(box, tr("Redo")) }) {
+    // Short button texts; what would be undone is in the tooltip (the stack's own actions put it in the text).
+    QUndoStack* stack = m_session->undoStack();
+    auto addButton = [&](const QString& text, bool undo) {
         auto* button = new QToolButton(box);
-        button->setDefaultAction(action);
+        button->setText(text);
+        button->setEnabled(false);
+        connect(button, &QToolButton::clicked, stack, undo ? &QUndoStack::undo : &QUndoStack::redo);
+        connect(stack, undo ? &QUndoStack::canUndoChanged : &QUndoStack::canRedoChanged, button, &QWidget::setEnabled);
+        connect(stack, undo ? &QUndoStack::undoTextChanged : &QUndoStack::redoTextChanged, button,
+                [button](const QString& what) { button->setToolTip(what); });
         history->addWidget(button);
-    }
+    };
+    addButton(tr("Undo"), true);
+    addButton(tr("Redo"), false);
     history->addStretch(1);
 
     form->addRow(m_noSync);
@@ -245,6 +265,9 @@ void WhatIfPanel::showState()
         state = tr("Showing the last edits that ran: %1").arg(editSummary(m_session->run()->controls));
     m_state->setText(state);
     m_state->setVisible(!state.isEmpty());
+    m_lanes->setPlaceholder(m_session->tracePath().isEmpty() ? tr("Open a trace to see its predicted lanes")
+                            : m_session->busy()              ? tr("Replaying the trace...")
+                                                             : error);
 }
 
 void WhatIfPanel::showRun()

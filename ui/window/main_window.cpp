@@ -295,6 +295,20 @@ void MainWindow::buildWhatIfDock()
     dock->setWidget(m_whatIfPanel);
     addDockWidget(Qt::BottomDockWidgetArea, dock);
     tabifyDockWidget(findChild<QDockWidget*>("dock_placement"), dock);
+    findChild<QDockWidget*>("dock_placement")->raise(); // the placement panel stays in front, as before
+    // The first time it is shown, give the bottom area room for the lanes view (the tables need less height).
+    connect(dock, &QDockWidget::visibilityChanged, this, [this, dock](bool visible) {
+        if (!visible || dock->isFloating() || dock->property("sized").toBool())
+            return;
+        dock->setProperty("sized", true);
+        // Queued: after the default dock sizes that showEvent queues when the window first appears.
+        QTimer::singleShot(0, this, [this, dock] {
+            // Through the kernel tables' dock too: it shares the bottom row, and a tabbed dock alone may not move it.
+            auto* kernels = findChild<QDockWidget*>("dock_" + tr("Kernels"));
+            if (dock->height() < height() * 2 / 5)
+                resizeDocks({ kernels, dock }, { height() * 9 / 20, height() * 9 / 20 }, Qt::Vertical);
+        });
+    });
     connect(m_whatIf, &WhatIfSession::failed, this, [this](const QString& message) {
         m_status->setText(tr("What-if: %1").arg(message));
     });
