@@ -144,6 +144,39 @@ void SqliteDb::close()
     m_db = nullptr;
 }
 
+namespace {
+
+// "file:" URI of a path, with the characters a URI gives meaning to escaped (SQLite's URI rules).
+std::string fileUri(const std::string& path)
+{
+    static const char* kHex = "0123456789ABCDEF";
+    std::string uri = "file:";
+    for (unsigned char c : path) {
+        if (c == '%' || c == '?' || c == '#' || c < 0x20 || c >= 0x7f) {
+            uri += '%';
+            uri += kHex[c >> 4];
+            uri += kHex[c & 15];
+        } else {
+            uri += static_cast<char>(c);
+        }
+    }
+    return uri;
+}
+
+} // namespace
+
+Result<SqliteDb> SqliteDb::openImmutable(const std::string& path)
+{
+    SqliteDb db;
+    const std::string uri = fileUri(path) + "?immutable=1";
+    int rc = sqlite3_open_v2(uri.c_str(), &db.m_db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, nullptr);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(db.m_db, "SELECT count(*) FROM sqlite_master", nullptr, nullptr, nullptr);
+    if (rc != SQLITE_OK)
+        return Status::error(path + " is not a SQLite database (" + (db.m_db ? sqlite3_errmsg(db.m_db) : sqlite3_errstr(rc)) + ")");
+    return db;
+}
+
 Result<SqliteDb> SqliteDb::open(const std::string& path, Mode mode)
 {
     // SQLite counts every allocation under a global mutex (for sqlite3_memory_used, which nothing here reads);
@@ -172,6 +205,10 @@ Result<SqliteDb> SqliteDb::open(const std::string& path, Mode mode)
     // A file that is not SQLite only fails on first read; probe now so callers get a clear error.
     if (mode != Mode::Create) {
         rc = sqlite3_exec(db.m_db, "SELECT count(*) FROM sqlite_master", nullptr, nullptr, nullptr);
+        // A WAL-mode file in a directory the user cannot write (read-only media, someone else's folder) cannot
+        // get its -shm index, so even reading fails; read it as immutable instead: nothing is created beside it.
+        if (mode == Mode::ReadOnly && ((rc & 0xff) == SQLITE_READONLY || (rc & 0xff) == SQLITE_CANTOPEN))
+            return openImmutable(path);
         if (rc != SQLITE_OK)
             return Status::error(path + " is not a SQLite database (" + sqlite3_errmsg(db.m_db) + ")");
     }

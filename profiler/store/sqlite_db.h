@@ -82,6 +82,9 @@ public:
     ~SqliteDb();
 
     static Result<SqliteDb> open(const std::string& path, Mode mode);
+    // Read-only as an immutable file (no -wal/-shm read or created): for files nobody writes while we read, in
+    // places the user cannot write. open(ReadOnly) falls back to it where a plain read-only open cannot read.
+    static Result<SqliteDb> openImmutable(const std::string& path);
 
     Status exec(std::string_view sql);
     Result<SqliteStatement> prepare(std::string_view sql);
