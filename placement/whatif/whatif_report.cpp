@@ -115,7 +115,9 @@ std::string whatIfText(const WhatIfResult& r, const TraceData& trace)
         out += "  slower by " + ms(-saving) + " per step (" + formatPercent(share) + " of the replayed step)";
     else
         out += "  no change in step time";
-    out += std::string(", span ") + (spanSaving >= 0 ? "-" : "+") + ms(std::llabs(spanSaving)) + "\n";
+    out += std::string("; span ") + (spanSaving > 0 ? "shorter by " + ms(spanSaving)
+                                   : spanSaving < 0 ? "longer by " + ms(-spanSaving)
+                                                    : std::string("unchanged")) + "\n";
     out += "  how: the replay schedules the trace's dependency graph with every measured duration and gap; the "
            "prediction replays it again after the edits\n";
 
