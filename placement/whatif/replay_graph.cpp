@@ -16,8 +16,8 @@ constexpr int64_t kWaitToleranceNs = 2000;      // a sync ends this close after 
 constexpr int64_t kCrossStreamWindowNs = 5000;  // a stream-wait dependent starts this soon after its producer
 constexpr int64_t kCrossStreamMinDelayNs = 2000; // ... and only when its own constraints leave this much unexplained
 constexpr int kCrossStreamScan = 64;            // how many earlier-ending ops on other streams are looked at
-constexpr int64_t kDefaultWaitCostNs = 2000;
-constexpr int64_t kHandoffGapNs = 1000000;      // a host gap this long may be a wait for another thread (Chakra: 1 ms)    // own cost of a sync call when no call of its name returned at once
+constexpr int64_t kDefaultWaitCostNs = 2000;    // own cost of a sync call when no call of its name returned at once
+constexpr int64_t kHandoffGapNs = 1000000;      // a host gap this long may be a wait for another thread (Chakra: 1 ms)
 
 int64_t pidOf(int64_t globalId) { return globalId / 0x1000000 % 0x1000000; }
 
@@ -170,7 +170,7 @@ ReplayGraph buildReplayGraph(const TraceData& trace, const StepSet& stepSet)
     };
 
     // Host tasks: top-level calls per thread. A call starting before the previous top-level call ends is nested.
-    std::unordered_map<int64_t, bool> waitName, launchName, deviceSyncName;
+    std::unordered_map<int64_t, bool> launchName;
     std::unordered_map<uint64_t, int32_t> taskOfCorrelation; // (pid, correlation) -> host task (parent for nested)
     std::vector<int32_t> openTopOfLane;
     std::vector<int64_t> correlationOfTask; // host tasks' correlation ids (GPU tasks: -1)
