@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "placement/report/report_writer.h"
 
-#include <cstdio>
-#include <fstream>
+#include "profiler/base/output_file.h"
 
 namespace placescope {
 
@@ -30,26 +29,9 @@ std::string renderReport(const AnalysisReport& report, ReportFormat format)
     return {};
 }
 
-Status writeReportFile(const std::string& path, const std::string& content)
+Status writeReportFile(const std::string& path, const std::string& content, const std::vector<std::string>& inputs)
 {
-    std::string temp = path + ".partial";
-    {
-        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-        if (!out)
-            return Status::error("cannot write " + path);
-        out.write(content.data(), static_cast<std::streamsize>(content.size()));
-        out.flush();
-        if (!out) {
-            out.close();
-            std::remove(temp.c_str());
-            return Status::error("cannot write " + path + " (disk full?)");
-        }
-    }
-    if (std::rename(temp.c_str(), path.c_str()) != 0) {
-        std::remove(temp.c_str());
-        return Status::error("cannot move the report to " + path);
-    }
-    return Status::ok();
+    return writeFileAtomically(path, content, inputs);
 }
 
 std::string simulatedSavingText(const Finding& f)

@@ -7,6 +7,7 @@
 #include "placement/findings/analyzer.h"
 
 #include <string>
+#include <vector>
 
 namespace placescope {
 
@@ -20,8 +21,10 @@ std::string renderMarkdownReport(const AnalysisReport& report);
 std::string renderJsonReport(const AnalysisReport& report);
 std::string renderHtmlReport(const AnalysisReport& report);
 
-// Writes `content` to `path` through a temporary file and a rename: no half-written report on failure.
-Status writeReportFile(const std::string& path, const std::string& content);
+// Writes `content` to `path` through the shared OutputFile (temporary file + rename: no half-written report on
+// failure); refuses a path that is one of `inputs` (the trace, the model) or not a regular file.
+Status writeReportFile(const std::string& path, const std::string& content,
+                       const std::vector<std::string>& inputs = {});
 
 // What the what-if replay says of a finding's fix ("simulated 1.20 ms per step (replay with --edit pinned)"), empty
 // when it was not simulated; and the line for every simulated fix together, empty without one. Every report format

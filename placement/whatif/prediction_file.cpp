@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "placement/whatif/prediction_file.h"
 
+#include "profiler/base/output_file.h"
 #include "profiler/store/sqlite_db.h"
 #include "profiler/store/trace_file.h"
 
 #include <filesystem>
 #include <map>
-#include <system_error>
-#include <unistd.h>
 
 namespace placescope {
 
@@ -147,35 +146,29 @@ Status rewrite(SqliteDb& db, const std::string& inputPath, const WhatIfResult& r
 
 Status writePredictedTrace(const std::string& inputPath, const std::string& outputPath, const WhatIfResult& result)
 {
-    std::error_code ec;
-    if (std::filesystem::exists(outputPath, ec) && std::filesystem::equivalent(inputPath, outputPath, ec))
-        return Status::error("-o " + outputPath + " is the input trace; write the prediction to another file");
-    const std::string partial = outputPath + ".partial-" + std::to_string(::getpid());
-    std::filesystem::remove(partial, ec);
+    // The shared OutputFile refuses -o naming the input (by any path) or a non-file, and gives a temporary file
+    // of our own beside the output (VACUUM INTO accepts it because it is empty).
+    PLACESCOPE_ASSIGN_OR_RETURN(OutputFile output, OutputFile::create(outputPath, { inputPath }));
     auto fail = [&](const Status& status) {
-        std::filesystem::remove(partial, ec);
-        return Status::error("cannot write " + outputPath + ": " + status.message());
+        return Status::error("cannot write " + outputPath + ": " + status.message()); // output removes its file
     };
     {
         auto source = openTrace(inputPath);
         if (!source.isOk())
             return source.status();
-        Status copied = source->exec("VACUUM INTO " + quoted(partial));
+        Status copied = source->exec("VACUUM INTO " + quoted(output.tempPath()));
         if (!copied.isOk())
             return fail(copied);
     }
     {
-        auto db = SqliteDb::open(partial, SqliteDb::Mode::ReadWrite);
+        auto db = SqliteDb::open(output.tempPath(), SqliteDb::Mode::ReadWrite);
         if (!db.isOk())
             return fail(db.status());
         Status written = rewrite(*db, inputPath, result);
         if (!written.isOk())
             return fail(written);
     }
-    std::filesystem::rename(partial, outputPath, ec);
-    if (ec)
-        return fail(Status::error(ec.message()));
-    return Status::ok();
+    return output.commit();
 }
 
 } // namespace placescope

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "profiler/capture/capture_runner.h"
 
+#include "profiler/base/output_file.h"
 #include "profiler/capture/capture_report.h"
 #include "profiler/capture/driver_probe.h"
 #include "profiler/capture/part_files.h"
@@ -189,6 +190,11 @@ int runCapture(const CaptureRequest& request)
     fs::path outputDir = output.parent_path();
     if (!fs::is_directory(outputDir, error)) {
         log.line("cannot write " + request.outputPath + ": folder " + outputDir.string() + " does not exist");
+        return kExitUsage;
+    }
+    // Refused before the program runs: -o naming a device, a FIFO or a folder (the merge would refuse it too).
+    if (Status usable = checkOutputPath(request.outputPath); !usable.isOk()) {
+        log.line(usable.message());
         return kExitUsage;
     }
     // Parts go beside the output (same file system, and not in a small /tmp), in a folder of their own.

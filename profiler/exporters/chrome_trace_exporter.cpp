@@ -3,12 +3,16 @@
 // names, and the atomic write (temp file + rename). GPU events, flows and memory are in chrome_gpu_events.cpp.
 #include "profiler/exporters/chrome_trace_exporter.h"
 
+#include "profiler/base/output_file.h"
 #include "profiler/exporters/chrome_export_context.h"
 #include "profiler/model/trace_events.h"
 
 #include <nlohmann/json.hpp>
 
-#include <filesystem>
+#include <sqlite3.h>
+
+#include <string>
+#include <vector>
 
 namespace placescope {
 namespace chrome {
@@ -223,23 +227,17 @@ Result<ChromeExportSummary> exportChromeTrace(SqliteDb& trace, const std::string
 {
     if (!trace.hasTable("PS_META"))
         return Status::error("not a Placescope trace");
-    const std::string partial = outputPath + ".partial";
-    struct RemoveOnFailure
-    {
-        const std::string& path;
-        bool keep = false;
-        ~RemoveOnFailure()
-        {
-            std::error_code ignored;
-            if (!keep)
-                std::filesystem::remove(path, ignored);
-        }
-    } guard { partial };
+    // The trace being read is an input: -o naming it (by any path) would replace it.
+    const char* tracePath = sqlite3_db_filename(trace.handle(), "main");
+    std::vector<std::string> inputs;
+    if (tracePath && *tracePath)
+        inputs.emplace_back(tracePath);
+    PLACESCOPE_ASSIGN_OR_RETURN(OutputFile output, OutputFile::create(outputPath, inputs));
 
     chrome::ExportContext c(trace, options);
     c.totalRows = chrome::countRows(trace);
     PLACESCOPE_ASSIGN_OR_RETURN(c.externalIds, chrome::ExternalIds::load(trace));
-    PLACESCOPE_RETURN_IF_ERROR(c.out.open(partial));
+    PLACESCOPE_RETURN_IF_ERROR(c.out.open(output.tempPath()));
     c.out.beginObject();
     PLACESCOPE_RETURN_IF_ERROR(chrome::writeHeader(c));
     c.out.beginArray("traceEvents");
@@ -253,11 +251,7 @@ Result<ChromeExportSummary> exportChromeTrace(SqliteDb& trace, const std::string
     uint64_t bytes = c.out.bytesWritten() + 1;
     c.out.rawField({}, "\n");
     PLACESCOPE_RETURN_IF_ERROR(c.out.close());
-    std::error_code error;
-    std::filesystem::rename(partial, outputPath, error);
-    if (error)
-        return Status::error("cannot move " + partial + " to " + outputPath + ": " + error.message());
-    guard.keep = true;
+    PLACESCOPE_RETURN_IF_ERROR(output.commit());
     return ChromeExportSummary { c.events, bytes };
 }
 

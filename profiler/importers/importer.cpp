@@ -2,6 +2,7 @@
 #include "profiler/importers/importer.h"
 
 #include "profiler/base/file_head.h"
+#include "profiler/base/output_file.h"
 #include "profiler/store/sqlite_db.h"
 #include "profiler/store/trace_file.h"
 #include "profiler/store/trace_writer.h"
@@ -59,9 +60,11 @@ Result<ImportSummary> importTraces(const std::vector<std::string>& inputs, const
         std::error_code error;
         summary.inputBytes += std::filesystem::file_size(input, error);
     }
+    // Checked against the inputs before anything is written: `-o` naming an input would replace it.
+    PLACESCOPE_ASSIGN_OR_RETURN(OutputFile output, OutputFile::create(outputPath, inputs));
     TraceWriterOptions writerOptions;
     writerOptions.backgroundWriting = true; // parse and write on two cores
-    PLACESCOPE_ASSIGN_OR_RETURN(auto writer, TraceWriter::create(outputPath, writerOptions));
+    PLACESCOPE_ASSIGN_OR_RETURN(auto writer, TraceWriter::create(std::move(output), writerOptions));
     for (size_t i = 0; i < inputs.size(); ++i) {
         ImportOptions perInput = options;
         perInput.inputIndex = static_cast<int>(i);

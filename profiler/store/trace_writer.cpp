@@ -83,15 +83,29 @@ std::string_view problemSeverityName(ProblemSeverity severity)
 
 Result<std::unique_ptr<TraceWriter>> TraceWriter::create(const std::string& path, TraceWriterOptions options)
 {
-    std::unique_ptr<TraceWriter> writer(new TraceWriter());
-    writer->m_path = path;
-    writer->m_partialPath = path + ".partial";
-    writer->m_commitEveryRows = options.crashSafePartial ? 0 : kCommitEveryRows;
+    if (!options.crashSafePartial) {
+        PLACESCOPE_ASSIGN_OR_RETURN(OutputFile output, OutputFile::create(path));
+        return create(std::move(output), options);
+    }
+    // A crash-safe partial file has a fixed name, so that the capture's parent finds it when this process dies.
+    // A file of that name is a leftover of an earlier process with our pid: start afresh.
+    const std::string partial = path + ".partial";
     std::error_code ignored;
-    std::filesystem::remove(writer->m_partialPath, ignored);
-    std::filesystem::remove(writer->m_partialPath + "-journal", ignored);
-    std::filesystem::remove(writer->m_partialPath + "-wal", ignored);
-    std::filesystem::remove(writer->m_partialPath + "-shm", ignored);
+    std::filesystem::remove(partial, ignored);
+    std::filesystem::remove(partial + "-journal", ignored);
+    std::filesystem::remove(partial + "-wal", ignored);
+    std::filesystem::remove(partial + "-shm", ignored);
+    PLACESCOPE_ASSIGN_OR_RETURN(OutputFile output, OutputFile::adopt(path, partial));
+    return create(std::move(output), options);
+}
+
+Result<std::unique_ptr<TraceWriter>> TraceWriter::create(OutputFile output, TraceWriterOptions options)
+{
+    std::unique_ptr<TraceWriter> writer(new TraceWriter());
+    writer->m_path = output.path();
+    writer->m_partialPath = output.tempPath();
+    writer->m_output = std::make_unique<OutputFile>(std::move(output));
+    writer->m_commitEveryRows = options.crashSafePartial ? 0 : kCommitEveryRows;
     PLACESCOPE_ASSIGN_OR_RETURN(writer->m_db, SqliteDb::open(writer->m_partialPath, SqliteDb::Mode::Create));
     // The partial file is thrown away on failure, so durability before commit() buys nothing. A crash-safe
     // partial uses WAL: a killed process leaves at worst a torn last frame, which SQLite ignores on open.
@@ -132,15 +146,11 @@ Result<std::unique_ptr<TraceWriter>> TraceWriter::create(const std::string& path
 TraceWriter::~TraceWriter()
 {
     m_worker.reset(); // its queued rows go to the connection closed below
-    if (m_committed)
+    if (!m_output)
         return;
     closeStatements();
     m_db.close();
-    std::error_code ignored;
-    std::filesystem::remove(m_partialPath, ignored);
-    std::filesystem::remove(m_partialPath + "-journal", ignored);
-    std::filesystem::remove(m_partialPath + "-wal", ignored);
-    std::filesystem::remove(m_partialPath + "-shm", ignored);
+    m_output.reset(); // removes the unfinished file and its SQLite sidecars
 }
 
 template <typename Row>
@@ -345,7 +355,8 @@ Status TraceWriter::closePartial()
     PLACESCOPE_RETURN_IF_ERROR(m_db.exec("COMMIT"));
     closeStatements();
     m_db.close();
-    m_committed = true; // keeps the destructor from removing the partial file
+    m_output->release(); // left for another process to read and finish
+    m_output.reset();
     return Status::ok();
 }
 
@@ -360,14 +371,11 @@ Status TraceWriter::commit()
     PLACESCOPE_RETURN_IF_ERROR(m_db.exec("COMMIT"));
     PLACESCOPE_RETURN_IF_ERROR(m_db.exec("PRAGMA journal_mode=WAL"));
     closeStatements();
-    // Checkpoint and close before the rename so no -wal file is left beside the old name.
+    // Checkpoint and close before the rename: the file is whole in itself, no -wal is left beside the old name.
     m_db.close();
-    std::error_code error;
-    std::filesystem::rename(m_partialPath, m_path, error);
-    if (error)
-        return Status::error("cannot move " + m_partialPath + " to " + m_path + ": " + error.message());
-    m_committed = true;
-    return Status::ok();
+    Status committed = m_output->commit(); // removes the file on failure
+    m_output.reset();
+    return committed;
 }
 
 } // namespace placescope

@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: MIT
 // TraceWriter: writes one trace file (schema in trace_schema.sql) from event records.
 //
-// Output is all-or-nothing: rows go to "<path>.partial" (committed every few thousand rows, so the pages are
-// written while the producer still runs, unless crashSafePartial); commit() adds the indexes, the metadata and
-// the problem counts, switches the file to WAL and renames it to <path>. A writer destroyed without commit()
-// removes the partial file, so a failed import never leaves output behind.
-// Producers that must survive their own process being killed (the capture) call flush() periodically: what
-// was flushed is a valid trace in the .partial file, which their parent can finish.
+// Output is all-or-nothing, through an OutputFile (profiler/base/output_file.h): rows go to a temporary file
+// beside <path>, unique to this writer (committed every few thousand rows, so the pages are written while the
+// producer still runs, unless crashSafePartial); commit() adds the indexes, the metadata and the problem counts,
+// switches the file to WAL, checkpoints and closes it (one self-contained file) and renames it to <path>. A
+// writer destroyed without commit() removes the temporary file, so a failed import never leaves output behind.
+// Producers that must survive their own process being killed (the capture) set crashSafePartial: the file is
+// then "<path>.partial", a name their parent can find, and they call flush() periodically: what was flushed is
+// a valid trace in the .partial file, which their parent can finish.
 //
 // Not thread-safe: one writer, used from one thread (with backgroundWriting, the writer's own thread runs the
 // inserts; flush(), commit() and the other calls that use the connection wait for it first). add() never fails
 // loudly; the first SQLite error is kept and returned by flush()/commit().
 #pragma once
 
+#include "profiler/base/output_file.h"
 #include "profiler/base/status.h"
 #include "profiler/model/trace_events.h"
 #include "profiler/store/sqlite_db.h"
@@ -55,6 +58,8 @@ class TraceWriter
 {
 public:
     static Result<std::unique_ptr<TraceWriter>> create(const std::string& path, TraceWriterOptions options = {});
+    // Writes into `output`, made by a caller that checked it against its inputs (importTraces).
+    static Result<std::unique_ptr<TraceWriter>> create(OutputFile output, TraceWriterOptions options = {});
     ~TraceWriter();
     TraceWriter(const TraceWriter&) = delete;
     TraceWriter& operator=(const TraceWriter&) = delete;
@@ -101,7 +106,7 @@ public:
     // Finishes the file and moves it to its final path. The writer cannot be used afterwards.
     Status commit();
     const std::string& path() const { return m_path; }
-    const std::string& partialPath() const { return m_partialPath; }
+    const std::string& partialPath() const { return m_partialPath; } // the file written until commit()
 
 private:
     TraceWriter() = default;
@@ -125,7 +130,7 @@ private:
     SqliteDb m_db;
     std::string m_path;
     std::string m_partialPath;
-    bool m_committed = false;
+    std::unique_ptr<OutputFile> m_output; // null once committed or closed as a partial file
     Status m_firstError;
     std::atomic<uint64_t> m_eventCount = 0;
     uint64_t m_commitEveryRows = 0; // 0: only flush() and commit() commit

@@ -8,6 +8,7 @@
 #include "placement/proposal/engine_estimator.h"
 #include "placement/report/report_writer.h"
 #include "placement/whatif/replay_saving_simulator.h"
+#include "profiler/base/output_file.h"
 #include "profiler/store/trace_file.h"
 
 #include <cstdio>
@@ -52,6 +53,13 @@ int runAnalyze(const AnalyzeArgs& args)
         std::fprintf(stderr, "placescope analyze: model file not found: %s\n", args.model.c_str());
         return 1;
     }
+    // Refused before the analysis, not after it: -o naming the trace or the model, a device or a folder.
+    const bool toStdout = args.output.empty() || args.output == "-";
+    if (!toStdout)
+        if (Status usable = checkOutputPath(args.output, { args.trace, args.model }); !usable.isOk()) {
+            std::fprintf(stderr, "placescope analyze: %s\n", usable.message().c_str());
+            return 1;
+        }
     auto db = openTrace(args.trace);
     if (!db.isOk()) {
         std::fprintf(stderr, "placescope analyze: %s\n", db.status().message().c_str());
@@ -71,11 +79,11 @@ int runAnalyze(const AnalyzeArgs& args)
     }
     report->traceName = std::filesystem::path(args.trace).filename().string();
     std::string text = renderReport(*report, *format);
-    if (args.output.empty() || args.output == "-") {
+    if (toStdout) {
         std::fwrite(text.data(), 1, text.size(), stdout);
         return 0;
     }
-    Status written = writeReportFile(args.output, text);
+    Status written = writeReportFile(args.output, text, { args.trace, args.model });
     if (!written.isOk()) {
         std::fprintf(stderr, "placescope analyze: %s\n", written.message().c_str());
         return 1;

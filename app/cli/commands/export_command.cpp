@@ -2,6 +2,7 @@
 // `placescope export run.sqlite --format chrome -o run.json`: writes a Chrome trace (JSON) that Perfetto UI and
 // chrome://tracing open. The file appears only when complete.
 #include "app/cli/command_registry.h"
+#include "profiler/base/output_file.h"
 #include "profiler/exporters/chrome_trace_exporter.h"
 #include "profiler/store/trace_file.h"
 
@@ -22,6 +23,11 @@ struct ExportArgs
 
 int runExport(const ExportArgs& args)
 {
+    // Refused before the trace is opened (the exporter checks again, against the file it reads).
+    if (Status usable = checkOutputPath(args.output, { args.trace }); !usable.isOk()) {
+        std::fprintf(stderr, "placescope export: %s\n", usable.message().c_str());
+        return 1;
+    }
     auto db = openTrace(args.trace);
     if (!db.isOk()) {
         std::fprintf(stderr, "placescope export: %s\n", db.status().message().c_str());

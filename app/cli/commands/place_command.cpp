@@ -18,6 +18,7 @@
 #include "placement/proposal/byte_size.h"
 #include "placement/proposal/layout_facts.h"
 #include "placement/proposal/model_proposal.h"
+#include "profiler/base/output_file.h"
 #include "profiler/store/trace_file.h"
 
 #include <algorithm>
@@ -55,20 +56,10 @@ int fail(const std::string& message, int code = 1)
     return code;
 }
 
-// Writes next to the target and renames, so a failure never leaves a half-written file under its name.
-Status writeFileAtomically(const std::string& path, const std::string& text)
+// The files a run reads: -o must not name any of them.
+std::vector<std::string> inputsOf(const PlaceOptions& options)
 {
-    const std::string partial = path + ".partial";
-    FILE* file = std::fopen(partial.c_str(), "wb");
-    if (!file)
-        return Status::error("cannot write '" + path + "'");
-    const bool written = std::fwrite(text.data(), 1, text.size(), file) == text.size();
-    const bool closed = std::fclose(file) == 0;
-    if (!written || !closed || std::rename(partial.c_str(), path.c_str()) != 0) {
-        std::remove(partial.c_str());
-        return Status::error("cannot write '" + path + "'");
-    }
-    return Status::ok();
+    return { options.problemPath, options.modelPath, options.tracePath };
 }
 
 int runProblem(const PlaceOptions& options)
@@ -83,7 +74,7 @@ int runProblem(const PlaceOptions& options)
         return fail(proposal.status().message());
     const std::string json = proposalToJson(*graph, *proposal, planOptions.objective);
     if (!options.outputPath.empty()) {
-        Status written = writeFileAtomically(options.outputPath, json + "\n");
+        Status written = writeFileAtomically(options.outputPath, json + "\n", inputsOf(options));
         if (!written.isOk())
             return fail(written.message());
     }
@@ -241,7 +232,7 @@ int runModel(const PlaceOptions& options)
     const ModelProposal result = buildModelProposal(*model, *placement, *proposal, layout, context);
     const std::string json = options.json || !options.outputPath.empty() ? modelProposalJson(result) : std::string();
     if (!options.outputPath.empty()) {
-        Status written = writeFileAtomically(options.outputPath, json + "\n");
+        Status written = writeFileAtomically(options.outputPath, json + "\n", inputsOf(options));
         if (!written.isOk())
             return fail(written.message());
     }
@@ -256,6 +247,10 @@ int runPlace(const PlaceOptions& options)
 {
     if (options.problemPath.empty() == options.modelPath.empty())
         return fail("give --model FILE or --problem FILE (one of them)", 2);
+    // Refused before the planning, not after it: -o naming an input, a device or a folder.
+    if (!options.outputPath.empty())
+        if (Status usable = checkOutputPath(options.outputPath, inputsOf(options)); !usable.isOk())
+            return fail(usable.message());
     return options.problemPath.empty() ? runModel(options) : runProblem(options);
 }
 

@@ -7,6 +7,7 @@
 #include "placement/findings/step_detector.h"
 #include "placement/whatif/prediction_file.h"
 #include "placement/whatif/whatif.h"
+#include "profiler/base/output_file.h"
 #include "profiler/store/trace_file.h"
 
 #include <cstdio>
@@ -39,6 +40,12 @@ int runWhatIfCommand(const WhatIfArgs& args, bool criticalPathOnly)
         }
         options.edits.push_back(std::move(edit.value()));
     }
+    // Refused before the replay, not after it: -o naming the trace, a device or a folder.
+    if (!args.output.empty())
+        if (Status usable = checkOutputPath(args.output, { args.trace }); !usable.isOk()) {
+            std::fprintf(stderr, "placescope %s: %s\n", command, usable.message().c_str());
+            return 1;
+        }
     auto db = openTrace(args.trace);
     if (!db.isOk()) {
         std::fprintf(stderr, "placescope %s: %s\n", command, db.status().message().c_str());

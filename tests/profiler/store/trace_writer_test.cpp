@@ -77,6 +77,7 @@ TEST_F(TraceWriterTest, NsysQueriesRunUnchanged)
 
 TEST_F(TraceWriterTest, AbandonedWriterLeavesNoFile)
 {
+    std::string partial;
     {
         auto writer = TraceWriter::create(m_path);
         ASSERT_TRUE(writer.isOk());
@@ -84,10 +85,29 @@ TEST_F(TraceWriterTest, AbandonedWriterLeavesNoFile)
         kernel.demangledName = "k";
         (*writer)->add(kernel);
         ASSERT_TRUE((*writer)->flush().isOk());
-        EXPECT_TRUE(std::filesystem::exists(m_path + ".partial"));
+        partial = (*writer)->partialPath();
+        // A temporary name of its own beside the output (two writers of one path never share a file).
+        EXPECT_NE(partial, m_path + ".partial");
+        EXPECT_EQ(std::filesystem::path(partial).parent_path(), std::filesystem::path(m_path).parent_path());
+        EXPECT_TRUE(std::filesystem::exists(partial));
     }
     EXPECT_FALSE(std::filesystem::exists(m_path));
-    EXPECT_FALSE(std::filesystem::exists(m_path + ".partial"));
+    EXPECT_FALSE(std::filesystem::exists(partial));
+    EXPECT_FALSE(std::filesystem::exists(partial + "-journal"));
+}
+
+TEST_F(TraceWriterTest, CrashSafeWriterKeepsTheFixedPartialName)
+{
+    // The capture's parent finds a traced process's part by this name, also when that process was killed.
+    TraceWriterOptions options;
+    options.crashSafePartial = true;
+    auto writer = TraceWriter::create(m_path, options);
+    ASSERT_TRUE(writer.isOk());
+    EXPECT_EQ((*writer)->partialPath(), m_path + ".partial");
+    ASSERT_TRUE((*writer)->closePartial().isOk());
+    EXPECT_TRUE(std::filesystem::exists(m_path + ".partial"));
+    writer->reset();
+    EXPECT_TRUE(std::filesystem::exists(m_path + ".partial")); // closed as a part: not removed
 }
 
 TEST_F(TraceWriterTest, FlushedPartialFileIsReadable)

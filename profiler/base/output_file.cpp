@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: MIT
+#include "profiler/base/output_file.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+namespace placescope {
+namespace {
+
+namespace fs = std::filesystem;
+
+// SQLite's files beside a database. Beside a new output they are stale: SQLite would apply an old -wal or roll
+// back an old -journal into the new file. Beside a temporary file they are its own, removed with it.
+constexpr const char* kSqliteSidecars[] = { "-wal", "-shm", "-journal" };
+
+const char* kindName(mode_t mode)
+{
+    if (S_ISDIR(mode))
+        return "a directory";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISFIFO(mode))
+        return "a FIFO (named pipe)";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "a special file";
+}
+
+std::string errnoText(int error) { return std::strerror(error); }
+
+// The file an output replaces: a symbolic link's final target, so the rename keeps the link and the target's
+// folder holds the temporary file (a rename cannot cross file systems). A dangling link resolves to itself.
+std::string resolveTarget(const std::string& path)
+{
+    struct stat st;
+    if (::lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode))
+        return path;
+    std::error_code error;
+    fs::path resolved = fs::weakly_canonical(path, error);
+    return error ? path : resolved.string();
+}
+
+// The same path once `.`, `..` and links are resolved, as far as the path exists.
+fs::path resolvedPath(const std::string& path)
+{
+    std::error_code error;
+    fs::path resolved = fs::weakly_canonical(path, error);
+    return error ? fs::absolute(path, error).lexically_normal() : resolved;
+}
+
+// The kind and identity checks, on the file that would be replaced.
+Status checkTarget(const std::string& path, const std::string& target, const std::vector<std::string>& inputs)
+{
+    if (path.empty())
+        return Status::error("no output file given (-o is empty)");
+    struct stat out;
+    const bool exists = ::stat(target.c_str(), &out) == 0;
+    if (exists && !S_ISREG(out.st_mode))
+        return Status::error("-o " + path + " is " + kindName(out.st_mode)
+                             + ", not a regular file: refusing to replace it (give a file path)");
+    const fs::path resolvedOut = resolvedPath(target);
+    for (const std::string& input : inputs) {
+        if (input.empty())
+            continue;
+        struct stat in;
+        // Same inode catches hard links and bind mounts; the resolved path catches an input that cannot be
+        // stat'ed yet still names the output.
+        bool same = exists && ::stat(input.c_str(), &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino;
+        if (!same)
+            same = resolvedPath(input) == resolvedOut;
+        if (same)
+            return Status::error("-o " + path + " is the input " + input
+                                 + ": refusing to overwrite it (write to another file)");
+    }
+    // The folder must take a new file (the temporary one): said now, not after a long analysis or replay.
+    const std::string folder = fs::path(target).parent_path().string();
+    if (::access(folder.empty() ? "." : folder.c_str(), W_OK | X_OK) != 0)
+        return Status::error("cannot write " + path + ": " + errnoText(errno));
+    return Status::ok();
+}
+
+// Removes `path` and its SQLite sidecars, ignoring what is not there.
+void removeWithSidecars(const std::string& path)
+{
+    ::unlink(path.c_str());
+    for (const char* suffix : kSqliteSidecars)
+        ::unlink((path + suffix).c_str());
+}
+
+// An exclusive flock on a folder, released when destroyed. Serialises the commits into one folder, so one
+// process's removal of stale sidecars and its rename are never interleaved with another's.
+class FolderLock
+{
+public:
+    explicit FolderLock(const std::string& folder)
+        : m_fd(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC))
+    {
+        // A folder we may write but not read cannot be locked; the rename is still atomic without the lock.
+        if (m_fd >= 0)
+            while (::flock(m_fd, LOCK_EX) != 0 && errno == EINTR) { }
+    }
+    ~FolderLock()
+    {
+        if (m_fd >= 0)
+            ::close(m_fd); // releases the lock
+    }
+    FolderLock(const FolderLock&) = delete;
+    FolderLock& operator=(const FolderLock&) = delete;
+
+private:
+    int m_fd;
+};
+
+} // namespace
+
+Status checkOutputPath(const std::string& path, const std::vector<std::string>& inputs)
+{
+    return checkTarget(path, resolveTarget(path), inputs);
+}
+
+Result<OutputFile> OutputFile::create(const std::string& path, const std::vector<std::string>& inputs)
+{
+    OutputFile file;
+    file.m_path = path;
+    file.m_target = resolveTarget(path);
+    PLACESCOPE_RETURN_IF_ERROR(checkTarget(path, file.m_target, inputs));
+    // Unique per process (pid) and per output in it (counter); O_EXCL makes it ours even where pids repeat
+    // (containers sharing a folder, NFS). Mode 0666 lets the umask decide, as for any file the user creates.
+    static std::atomic<unsigned> counter { 0 };
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        std::string temp = file.m_target + "." + std::to_string(::getpid()) + "-" + std::to_string(counter++)
+            + ".partial";
+        int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0) {
+            ::close(fd);
+            file.m_tempPath = std::move(temp);
+            return file;
+        }
+        if (errno != EEXIST)
+            return Status::error("cannot write " + path + ": " + errnoText(errno));
+    }
+    return Status::error("cannot write " + path + ": no free temporary name beside it");
+}
+
+Result<OutputFile> OutputFile::adopt(const std::string& path, const std::string& existingTempPath)
+{
+    OutputFile file;
+    file.m_path = path;
+    file.m_target = resolveTarget(path);
+    file.m_tempPath = existingTempPath; // owned from here: removed if the check below fails
+    PLACESCOPE_RETURN_IF_ERROR(checkTarget(path, file.m_target, {}));
+    return file;
+}
+
+OutputFile::OutputFile(OutputFile&& other) noexcept
+    : m_path(std::move(other.m_path)), m_target(std::move(other.m_target)), m_tempPath(std::move(other.m_tempPath))
+{
+    other.m_tempPath.clear();
+}
+
+OutputFile& OutputFile::operator=(OutputFile&& other) noexcept
+{
+    if (this != &other) {
+        discard();
+        m_path = std::move(other.m_path);
+        m_target = std::move(other.m_target);
+        m_tempPath = std::move(other.m_tempPath);
+        other.m_tempPath.clear();
+    }
+    return *this;
+}
+
+OutputFile::~OutputFile() { discard(); }
+
+void OutputFile::discard()
+{
+    if (m_tempPath.empty())
+        return;
+    removeWithSidecars(m_tempPath);
+    m_tempPath.clear();
+}
+
+Status OutputFile::commit()
+{
+    if (m_tempPath.empty())
+        return Status::error("cannot write " + m_path + ": the output was already finished");
+    std::string folder = fs::path(m_target).parent_path().string();
+    Status status = Status::ok();
+    {
+        FolderLock lock(folder.empty() ? "." : folder);
+        // Checked again under the lock: the output may have become something else while the writer worked.
+        struct stat st;
+        if (::stat(m_target.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+            status = Status::error("-o " + m_path + " is " + kindName(st.st_mode)
+                                   + ", not a regular file: refusing to replace it (give a file path)");
+        for (const char* suffix : kSqliteSidecars) {
+            if (!status.isOk())
+                break;
+            const std::string sidecar = m_target + suffix;
+            if (::lstat(sidecar.c_str(), &st) == 0 && ::unlink(sidecar.c_str()) != 0)
+                status = Status::error("cannot remove the stale " + sidecar + " (it would corrupt the new file): "
+                                       + errnoText(errno));
+        }
+        if (status.isOk() && ::rename(m_tempPath.c_str(), m_target.c_str()) != 0)
+            status = Status::error("cannot write " + m_path + ": " + errnoText(errno));
+    }
+    if (!status.isOk()) {
+        discard();
+        return status;
+    }
+    // The temporary file is the output now; what SQLite left beside the temporary name (nothing, once the
+    // database was closed) goes with it.
+    for (const char* suffix : kSqliteSidecars)
+        ::unlink((m_tempPath + suffix).c_str());
+    m_tempPath.clear();
+    return Status::ok();
+}
+
+Status writeFileAtomically(const std::string& path, std::string_view content, const std::vector<std::string>& inputs)
+{
+    PLACESCOPE_ASSIGN_OR_RETURN(OutputFile output, OutputFile::create(path, inputs));
+    FILE* file = std::fopen(output.tempPath().c_str(), "wb");
+    if (!file)
+        return Status::error("cannot write " + path + ": " + errnoText(errno));
+    int error = 0;
+    errno = 0;
+    if (std::fwrite(content.data(), 1, content.size(), file) != content.size())
+        error = errno ? errno : EIO;
+    if (std::fclose(file) != 0 && error == 0)
+        error = errno ? errno : EIO;
+    if (error != 0)
+        return Status::error("cannot write " + path + ": " + errnoText(error)); // the temporary file goes with output
+    return output.commit();
+}
+
+} // namespace placescope

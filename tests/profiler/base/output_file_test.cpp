@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+// OutputFile: what it refuses (inputs by inode or path, non-regular files), where it writes (a unique temporary
+// file beside the output), what commit() replaces (the output and its stale SQLite sidecars) and what a writer
+// that gives up leaves (nothing).
+#include "profiler/base/output_file.h"
+
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace placescope {
+namespace {
+
+namespace fs = std::filesystem;
+
+class OutputFileTest : public ::testing::Test
+{
+protected:
+    void SetUp() override
+    {
+        m_dir = fs::temp_directory_path()
+            / ("ps_output_file_" + std::to_string(::getpid()) + "_"
+               + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(m_dir);
+        fs::create_directories(m_dir);
+    }
+    void TearDown() override { fs::remove_all(m_dir); }
+
+    std::string path(const std::string& name) const { return (m_dir / name).string(); }
+    static void write(const std::string& file, const std::string& text) { std::ofstream(file, std::ios::binary) << text; }
+    static std::string read(const std::string& file)
+    {
+        std::ifstream in(file, std::ios::binary);
+        std::stringstream buffer;
+        buffer << in.rdbuf();
+        return buffer.str();
+    }
+    // The names in the test's folder, sorted.
+    std::vector<std::string> names() const
+    {
+        std::vector<std::string> result;
+        for (const auto& entry : fs::directory_iterator(m_dir))
+            result.push_back(entry.path().filename().string());
+        std::sort(result.begin(), result.end());
+        return result;
+    }
+
+    fs::path m_dir;
+};
+
+TEST_F(OutputFileTest, CommitMovesAUniqueTemporaryFileIntoPlace)
+{
+    auto first = OutputFile::create(path("out.json"));
+    auto second = OutputFile::create(path("out.json"));
+    ASSERT_TRUE(first.isOk()) << first.status().message();
+    ASSERT_TRUE(second.isOk()) << second.status().message();
+    EXPECT_NE(first->tempPath(), second->tempPath());
+    EXPECT_EQ(fs::path(first->tempPath()).parent_path(), m_dir);
+    write(first->tempPath(), "first");
+    write(second->tempPath(), "second");
+    ASSERT_TRUE(first->commit().isOk());
+    EXPECT_EQ(read(path("out.json")), "first");
+    ASSERT_TRUE(second->commit().isOk()); // the last rename wins, whole
+    EXPECT_EQ(read(path("out.json")), "second");
+    EXPECT_EQ(names(), std::vector<std::string> { "out.json" });
+}
+
+TEST_F(OutputFileTest, DestroyedWithoutCommitLeavesNothing)
+{
+    {
+        auto output = OutputFile::create(path("out.sqlite"));
+        ASSERT_TRUE(output.isOk());
+        write(output->tempPath(), "half");
+        write(output->tempPath() + "-journal", "sqlite's");
+    }
+    EXPECT_TRUE(names().empty());
+}
+
+TEST_F(OutputFileTest, CommitRemovesStaleSqliteSidecarsOfTheOutput)
+{
+    write(path("out.sqlite"), "old");
+    write(path("out.sqlite-wal"), "stale log");
+    write(path("out.sqlite-shm"), "stale index");
+    write(path("out.sqlite-journal"), "stale journal");
+    auto output = OutputFile::create(path("out.sqlite"));
+    ASSERT_TRUE(output.isOk());
+    write(output->tempPath(), "new");
+    ASSERT_TRUE(output->commit().isOk());
+    EXPECT_EQ(read(path("out.sqlite")), "new");
+    EXPECT_EQ(names(), std::vector<std::string> { "out.sqlite" });
+}
+
+TEST_F(OutputFileTest, RefusesAnInputByAnyName)
+{
+    write(path("in.json"), "input");
+    ASSERT_EQ(::link(path("in.json").c_str(), path("hard.json").c_str()), 0);
+    fs::create_symlink(path("in.json"), path("soft.json"));
+    fs::create_directories(m_dir / "sub");
+    for (const std::string& out : { path("in.json"), m_dir.string() + "/./in.json", m_dir.string() + "/sub/../in.json",
+                                     path("hard.json"), path("soft.json") }) {
+        Status checked = checkOutputPath(out, { path("in.json") });
+        ASSERT_FALSE(checked.isOk()) << out;
+        EXPECT_NE(checked.message().find("is the input"), std::string::npos) << checked.message();
+        EXPECT_FALSE(OutputFile::create(out, { path("in.json") }).isOk()) << out;
+    }
+    EXPECT_EQ(read(path("in.json")), "input");
+    EXPECT_EQ(names(), (std::vector<std::string> { "hard.json", "in.json", "soft.json", "sub" }));
+}
+
+TEST_F(OutputFileTest, RefusesWhatIsNotARegularFile)
+{
+    ASSERT_EQ(::mkfifo(path("fifo").c_str(), 0600), 0);
+    fs::create_directories(m_dir / "folder");
+    for (const auto& [out, kind] : { std::pair<std::string, std::string> { path("fifo"), "a FIFO" },
+                                     { path("folder"), "a directory" }, { "/dev/null", "a character device" } }) {
+        auto output = OutputFile::create(out);
+        ASSERT_FALSE(output.isOk()) << out;
+        EXPECT_NE(output.status().message().find(kind), std::string::npos) << output.status().message();
+    }
+    struct stat st;
+    ASSERT_EQ(::stat(path("fifo").c_str(), &st), 0);
+    EXPECT_TRUE(S_ISFIFO(st.st_mode));
+    ASSERT_EQ(::stat("/dev/null", &st), 0);
+    EXPECT_TRUE(S_ISCHR(st.st_mode));
+    EXPECT_EQ(names(), (std::vector<std::string> { "fifo", "folder" }));
+}
+
+TEST_F(OutputFileTest, EmptyPathIsRefused)
+{
+    auto output = OutputFile::create("");
+    ASSERT_FALSE(output.isOk());
+    EXPECT_EQ(output.status().message(), "no output file given (-o is empty)");
+}
+
+TEST_F(OutputFileTest, ASymbolicLinkIsWrittenThrough)
+{
+    write(path("target.json"), "old");
+    fs::create_symlink("target.json", path("link.json"));
+    ASSERT_TRUE(writeFileAtomically(path("link.json"), "new").isOk());
+    EXPECT_TRUE(fs::is_symlink(path("link.json")));
+    EXPECT_EQ(read(path("target.json")), "new");
+    EXPECT_EQ(names(), (std::vector<std::string> { "link.json", "target.json" }));
+}
+
+TEST_F(OutputFileTest, AFolderThatDoesNotExistIsOneLine)
+{
+    Status written = writeFileAtomically(path("missing/out.json"), "x");
+    ASSERT_FALSE(written.isOk());
+    EXPECT_EQ(written.message(), "cannot write " + path("missing/out.json") + ": No such file or directory");
+    EXPECT_TRUE(names().empty());
+}
+
+TEST_F(OutputFileTest, AdoptedFileIsCommittedLikeACreatedOne)
+{
+    write(path("part.sqlite.partial"), "flushed");
+    auto output = OutputFile::adopt(path("part.sqlite"), path("part.sqlite.partial"));
+    ASSERT_TRUE(output.isOk());
+    ASSERT_TRUE(output->commit().isOk());
+    EXPECT_EQ(read(path("part.sqlite")), "flushed");
+    EXPECT_EQ(names(), std::vector<std::string> { "part.sqlite" });
+}
+
+} // namespace
+} // namespace placescope
