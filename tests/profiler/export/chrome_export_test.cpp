@@ -279,5 +279,22 @@ TEST_F(ChromeExportTest, FailureOrCancelLeavesNoFile)
     EXPECT_EQ(readJson(), "previous");
 }
 
+TEST_F(ChromeExportTest, RefusesToWriteOverTheTraceItReads)
+{
+    // The GUI and other library callers pass no input list: the exporter knows the file it reads.
+    ASSERT_TRUE(importTraces({ kCloverleaf }, m_trace, {}).isOk());
+    const auto size = std::filesystem::file_size(m_trace);
+    {
+        auto db = openTrace(m_trace);
+        ASSERT_TRUE(db.isOk());
+        const std::string sameFile = (m_dir / "." / std::filesystem::path(m_trace).filename()).string();
+        auto exported = exportChromeTrace(*db, sameFile);
+        ASSERT_FALSE(exported.isOk());
+        EXPECT_NE(exported.status().message().find("is the input"), std::string::npos) << exported.status().message();
+    }
+    EXPECT_EQ(std::filesystem::file_size(m_trace), size);
+    ASSERT_TRUE(openTrace(m_trace).isOk());
+}
+
 } // namespace
 } // namespace placescope
