@@ -185,7 +185,7 @@ std::string renderHtmlReport(const AnalysisReport& r)
         h += "</table>";
     }
     if (const std::string all = allFixesText(r); !all.empty())
-        h += "<p class='save'>" + htmlEscape(all) + "</p>";
+        h += "<p>" + htmlEscape(all) + "</p>";
     h += "<h2>Where GPU time goes (analysed steps)</h2>" + breakdownChart(r);
     h += "<h2>GPU utilization over time</h2>" + utilizationChart(r);
     for (const auto& m : r.memory)

@@ -38,7 +38,7 @@ std::string simulatedSavingText(const Finding& f)
 {
     if (!f.saving.simulated)
         return {};
-    const std::string how = " (replay with `whatif --edit " + f.saving.simulatedEdit + "`)";
+    const std::string how = " (replay with whatif --edit '" + f.saving.simulatedEdit + "')";
     if (f.saving.simulatedMs < 0.0005)
         return "simulated: no saving" + how;
     return "simulated " + formatMs(f.saving.simulatedMs) + " per step" + how;
