@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The makespan solver: plain HEFT (Topcuoglu, Hariri & Wu 2002: upward rank with mean costs, each op to
 // the device where it finishes first) on the ListScheduler model, the makespan lower bound, and
-// solveMakespan, which hands HEFT, the sum optimum and the single-device placements to PlacementSearch.
+// solveMakespan, which hands HEFT, the sum optimum and the single-device placements (preferDevice) to
+// PlacementSearch.
 #include "placement/engine/list_scheduler.h"
 #include "placement/engine/local_search.h"
 #include "placement/engine/planner.h"
+#include "placement/engine/preferred_placement.h"
 
 #include <algorithm>
 #include <cmath>
@@ -116,7 +118,6 @@ double makespanLowerBound(const OpGraph& graph, const std::vector<std::optional<
 Result<Schedule> solveMakespan(const OpGraph& graph, const PlanOptions& options, const std::vector<int>& topoOrder)
 {
     PLACESCOPE_ASSIGN_OR_RETURN(std::vector<std::optional<int>> pins, effectivePins(graph, options));
-    const int n = static_cast<int>(graph.ops.size());
     const int devices = static_cast<int>(graph.devices.size());
     std::vector<Schedule> starts;
     starts.push_back(heftSchedule(graph, pins, topoOrder));
@@ -125,13 +126,11 @@ Result<Schedule> solveMakespan(const OpGraph& graph, const PlanOptions& options,
         if (sum.isOk())
             starts.push_back({ std::move(*sum), topoOrder });
     }
-    for (int d = 0; d < devices; ++d) {
-        bool feasible = true;
-        for (int op = 0; op < n && feasible; ++op)
-            feasible = allowed(graph, pins, op, d);
-        if (feasible)
-            starts.push_back({ std::vector<int>(n, d), topoOrder });
-    }
+    // "All on device d" as the comparisons price it (ops without d's kernel and pinned ops elsewhere): a
+    // strictly uniform start would exist for no model (its host ends are pinned to the CPU), and the search
+    // only keeps what is better than its best start, so the proposal is never worse than these.
+    for (int d = 0; d < devices; ++d)
+        starts.push_back({ preferDevice(graph, pins, d), topoOrder });
     PlacementSearch search(graph, pins, topoOrder, Objective::Makespan, options.searchEffort);
     return search.improve(starts);
 }

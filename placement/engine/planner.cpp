@@ -4,6 +4,7 @@
 #include "placement/engine/list_scheduler.h"
 #include "placement/engine/local_search.h"
 #include "placement/engine/max_flow.h"
+#include "placement/engine/preferred_placement.h"
 
 #include <algorithm>
 #include <cmath>
@@ -215,13 +216,8 @@ Result<Proposal> plan(const OpGraph& graph, const PlanOptions& options)
                 // assignment): start again from HEFT's placement and order (compact schedules free memory
                 // early) and from the single-device placements, and keep the best.
                 std::vector<Schedule> singles { heftSchedule(graph, pins, topoOrder) };
-                for (int d = 0; d < static_cast<int>(graph.devices.size()); ++d) {
-                    bool feasible = true;
-                    for (int op = 0; op < n && feasible; ++op)
-                        feasible = std::isfinite(graph.ops[op].costUs[d]) && (!pins[op] || *pins[op] == d);
-                    if (feasible)
-                        singles.push_back({ std::vector<int>(n, d), topoOrder });
-                }
+                for (int d = 0; d < static_cast<int>(graph.devices.size()); ++d)
+                    singles.push_back({ preferDevice(graph, pins, d), topoOrder });
                 PlacementSearch grow(graph, pins, topoOrder, options.objective, options.searchEffort);
                 Schedule grown = grow.improve(singles);
                 const SearchKey a = grow.bestKey();
