@@ -4,6 +4,7 @@
 #include "placement/cost/capability_table.h"
 #include "placement/cost/device_table.h"
 #include "placement/cost/link_model.h"
+#include "placement/cost/measured_scaling.h"
 #include "placement/cost/op_work.h"
 #include "placement/cost/roofline.h"
 
@@ -94,6 +95,30 @@ double gpuSpeedup(const OpWork& work, const DeviceSpec& cpu, const DeviceSpec& g
     return cpu.memoryBytesPerSecond > 0 ? gpu.memoryBytesPerSecond / cpu.memoryBytesPerSecond : 1.0;
 }
 
+// The GPU the model's GPU measurements come from; the target GPU (with a line saying so) when no trace records
+// one, which keeps the measurements as they are.
+DeviceSpec gpuOfMeasurements(const ModelGraph& model, const CostOptions& options, const DeviceSpec& target,
+    std::vector<std::string>& assumptions)
+{
+    bool measured = false;
+    for (const ModelOp& op : model.ops)
+        measured = measured || op.measuredGpuUs >= 0;
+    if (!measured)
+        return target;
+    auto table = DeviceTable::builtin();
+    auto spec = table.isOk() ? measuringGpu(model, options.tracePath, table.value()) : Result<DeviceSpec>(table.status());
+    if (!spec.isOk()) {
+        assumptions.push_back("measured GPU times used as they are for " + target.name + " (" + spec.status().message()
+            + ")");
+        return target;
+    }
+    if (spec->name != target.name)
+        assumptions.push_back("measured GPU times are from " + spec->name + ", scaled to " + target.name
+            + " by each op's roofline ratio (peak ratio where shapes are missing); CPU costs derived from them use "
+              "the measuring GPU, not the target");
+    return *spec;
+}
+
 // Collects "the same thing happened to N ops" lines so the assumptions stay short.
 struct Tally
 {
@@ -118,6 +143,9 @@ Result<PlacementModel> buildPlacementModel(const ModelGraph& model, const CostOp
     PLACESCOPE_ASSIGN_OR_RETURN(Specs specs, resolveSpecs(options, assumptions));
     result.cpu = specs.cpu;
     result.gpu = specs.gpu;
+    // Measured GPU times are the trace's GPU's, not necessarily the target's: calibration compares them with
+    // that GPU's roofline, and they reach the target (and the CPU) through deviceTimeRatio.
+    const DeviceSpec measuredOn = gpuOfMeasurements(model, options, specs.gpu, assumptions);
     for (size_t i = 0; i < model.ops.size(); ++i)
         for (const auto* list : { &model.ops[i].inputs, &model.ops[i].outputs })
             for (int v : *list)
@@ -164,8 +192,8 @@ Result<PlacementModel> buildPlacementModel(const ModelGraph& model, const CostOp
         const bool calibrates = work[i].shapesKnown && work[i].kind == WorkKind::Compute;
         if (calibrates && op.measuredCpuUs >= 0 && isComputeBound(work[i], specs.cpu))
             cpuPairs.emplace_back(op.measuredCpuUs, rooflineUs(work[i], specs.cpu));
-        if (calibrates && op.measuredGpuUs >= 0 && isComputeBound(work[i], specs.gpu))
-            gpuPairs.emplace_back(op.measuredGpuUs, rooflineUs(work[i], specs.gpu));
+        if (calibrates && op.measuredGpuUs >= 0 && isComputeBound(work[i], measuredOn))
+            gpuPairs.emplace_back(op.measuredGpuUs, rooflineUs(work[i], measuredOn));
     }
     const Calibration cpuCalibration = Calibration::fromPairs(cpuPairs);
     const Calibration gpuCalibration = Calibration::fromPairs(gpuPairs);
@@ -205,16 +233,19 @@ Result<PlacementModel> buildPlacementModel(const ModelGraph& model, const CostOp
         placed.id = op.name.empty() ? op.type + "_" + std::to_string(i) : op.name;
         placed.type = op.type;
         double cpuUs = cpuCalibration.costUs(op.measuredCpuUs, rooflineUs(work[i], specs.cpu));
-        double gpuUs = gpuCalibration.costUs(op.measuredGpuUs, rooflineUs(work[i], specs.gpu));
+        double gpuUs = op.measuredGpuUs >= 0 ? op.measuredGpuUs * deviceTimeRatio(work[i], measuredOn, specs.gpu)
+                                             : gpuCalibration.costUs(-1, rooflineUs(work[i], specs.gpu));
         // Without shapes the roofline knows nothing of the op; measured on one device, its cost on the other is the
-        // measurement scaled by the devices' peak ratio (a trace recorded without record_shapes).
+        // measurement scaled by the devices' peak ratio (a trace recorded without record_shapes). A GPU
+        // measurement is scaled from the GPU that made it, so the CPU cost does not depend on the target GPU.
         if (!work[i].shapesKnown || work[i].kind == WorkKind::Unknown) {
-            const double speedup = gpuSpeedup(work[i], specs.cpu, specs.gpu);
             if (op.measuredGpuUs >= 0 && op.measuredCpuUs < 0) {
-                cpuUs = std::max(specs.cpu.launchOverheadUs, op.measuredGpuUs * speedup);
+                cpuUs = std::max(specs.cpu.launchOverheadUs,
+                    op.measuredGpuUs * gpuSpeedup(work[i], specs.cpu, measuredOn));
                 scaledFromOtherDevice.add(op.type);
             } else if (op.measuredCpuUs >= 0 && op.measuredGpuUs < 0) {
-                gpuUs = std::max(specs.gpu.launchOverheadUs, op.measuredCpuUs / speedup);
+                gpuUs = std::max(specs.gpu.launchOverheadUs,
+                    op.measuredCpuUs / gpuSpeedup(work[i], specs.cpu, specs.gpu));
                 scaledFromOtherDevice.add(op.type);
             }
         }

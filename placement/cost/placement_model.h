@@ -5,6 +5,7 @@
 // Pure function: the GUI calls it from a worker thread.
 #pragma once
 
+#include "placement/cost/default_gpu.h"
 #include "placement/cost/device_table.h"
 #include "placement/engine/op_graph.h"
 #include "placement/graph/model_graph.h"
@@ -17,7 +18,7 @@ namespace placescope {
 
 struct CostOptions
 {
-    std::string gpu = "h100";        // a name in resources/placement/devices.json, or "from-trace"
+    std::string gpu = kDefaultGpuKey; // a name in resources/placement/devices.json, or "from-trace"
     std::string cpu = "host";        // the host CPU entry of the same table
     std::string framework = "torch"; // "torch", "tf" or "ort": which capability table applies
     int64_t gpuMemoryBytes = 0;      // 0 = the device table's memory
