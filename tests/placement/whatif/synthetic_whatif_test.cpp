@@ -8,6 +8,7 @@
 #include "placement/cost/op_work.h"
 #include "placement/cost/roofline.h"
 #include "placement/whatif/prediction_file.h"
+#include "placement/whatif/replay_saving_simulator.h"
 
 #include <cmath>
 
@@ -296,6 +297,42 @@ TEST(WhatIfSynthetic, MovingAnOpToTheCpu)
     WhatIfRun same = runEdits(b.path(), { "op:aten::relu=gpu" });
     EXPECT_EQ(same.result.edits[0].matched, 0);
     EXPECT_EQ(same.result.predicted.stepNs, same.result.replay.stepNs);
+}
+
+// analyze and whatif give one number for a fix: each simulated finding's saving is whatif's for its edit, and the
+// report's all-fixes step is whatif's with every edit.
+TEST(WhatIfSynthetic, AnalyzeShowsTheReplaysSavingForEachFix)
+{
+    TraceBuilder b("analyze");
+    writeSyncedSteps(b);
+    ReplaySavingSimulator simulator;
+    AnalysisOptions options;
+    options.simulator = &simulator;
+    auto db = openTrace(b.path());
+    ASSERT_TRUE(db.isOk());
+    auto analyzed = analyzeTrace(*db, options);
+    ASSERT_TRUE(analyzed.isOk()) << analyzed.status().message();
+    const AnalysisReport& report = *analyzed;
+    ASSERT_TRUE(report.allFixes.has_value());
+    int simulated = 0;
+    for (const Finding& f : report.findings) {
+        if (!f.saving.simulated)
+            continue;
+        ++simulated;
+        ASSERT_EQ(editForRule(f.ruleId).value_or(""), f.saving.simulatedEdit);
+        WhatIfRun run = runEdits(b.path(), { f.saving.simulatedEdit });
+        EXPECT_DOUBLE_EQ(f.saving.simulatedMs, static_cast<double>(run.result.replay.stepNs - run.result.predicted.stepNs) / 1e6)
+            << f.ruleId;
+    }
+    EXPECT_GT(simulated, 0) << ruleIds(report);
+    WhatIfRun all = runEdits(b.path(), report.allFixes->edits);
+    EXPECT_EQ(report.allFixes->predictedStepNs, all.result.predicted.stepNs);
+    EXPECT_EQ(report.allFixes->replayStepNs, 420 * kUs);
+    // The conversion kernels are the finding here: dropping them gives the 325 us step of DroppingAConversionKernel.
+    const Finding* layout = findRule(report, "layout.conversions");
+    ASSERT_NE(layout, nullptr) << ruleIds(report);
+    EXPECT_TRUE(layout->saving.simulated);
+    EXPECT_DOUBLE_EQ(layout->saving.simulatedMs, 0.095);
 }
 
 } // namespace
