@@ -115,7 +115,7 @@ std::optional<EngineEstimate> EnginePlacementEstimator::estimateFallback(const F
         return std::nullopt; // the model has none of the trace's host ops: nothing the engine can say
     double defaultUs = -1;
     for (const PlacementComparison& comparison :
-        comparePlacements(planned->placement, planned->proposal, Objective::Sum))
+        comparePlacements(planned->placement, planned->proposal, PlanOptions {}))
         if (comparison.key == "framework_default")
             defaultUs = comparison.objectiveUs;
     if (defaultUs < 0)

@@ -26,30 +26,6 @@ std::string figure(double us)
     return text;
 }
 
-double objectiveOf(const Timeline& timeline, Objective objective)
-{
-    return objective == Objective::Sum ? timeline.sumUs : timeline.makespanUs;
-}
-
-// Every op on `preferred` where it has a kernel there and is not pinned elsewhere.
-std::vector<int> preferDevice(const OpGraph& graph, int preferred, int* elsewhere)
-{
-    std::vector<int> assignment(graph.ops.size());
-    *elsewhere = 0;
-    for (size_t i = 0; i < graph.ops.size(); ++i) {
-        const PlacementOp& op = graph.ops[i];
-        int device = preferred;
-        if (op.pin)
-            device = *op.pin;
-        else if (!std::isfinite(op.costUs[preferred]))
-            device = 1 - preferred;
-        assignment[i] = device;
-        // Host ends (graph inputs/outputs) have no model op and always live on the CPU: not worth a note.
-        *elsewhere += device != preferred && op.type != "Input" && op.type != "Output";
-    }
-    return assignment;
-}
-
 // Cost of `op` on `device` plus the transfers on its edges given where its neighbours are.
 double localCost(const OpGraph& graph, const std::vector<std::vector<int>>& edgesOf, const std::vector<int>& assignment,
     int op, int device, double* transferUs)
@@ -135,51 +111,10 @@ std::vector<int> deviceOfModelOps(const ModelGraph& model, const PlacementModel&
     return devices;
 }
 
-std::vector<PlacementComparison> comparePlacements(const PlacementModel& placement, const Proposal& proposal,
-    Objective objective)
+ModelProposal buildModelProposal(const ModelGraph& model, const PlacementModel& placement,
+    const PlacementFigures& figures, const LayoutResult& layout, const ModelProposalContext& context)
 {
-    const OpGraph& graph = placement.graph;
-    std::vector<PlacementComparison> rows;
-    auto order = topologicalOrder(graph);
-    if (!order.isOk())
-        return rows;
-    auto add = [&](std::string key, std::string label, std::vector<int> assignment, std::string note) {
-        PlacementComparison row;
-        row.key = std::move(key);
-        row.label = std::move(label);
-        row.timeline = simulate(graph, assignment, *order);
-        row.objectiveUs = objectiveOf(row.timeline, objective);
-        row.assignment = std::move(assignment);
-        row.note = std::move(note);
-        rows.push_back(std::move(row));
-    };
-    add("proposal", "proposal", proposal.assignment, proposal.exact ? "optimal for the objective" : "heuristic");
-    int elsewhere = 0;
-    std::vector<int> allGpu = preferDevice(graph, kGpu, &elsewhere);
-    add("all_gpu", "all on the GPU", allGpu,
-        elsewhere ? std::to_string(elsewhere) + " op(s) without a GPU kernel or pinned stay on the CPU" : "");
-    std::vector<int> allCpu = preferDevice(graph, kCpu, &elsewhere);
-    add("all_cpu", "all on the CPU", allCpu,
-        elsewhere ? std::to_string(elsewhere) + " op(s) without a CPU kernel or pinned stay on the GPU" : "");
-    if (placement.frameworkDefault.size() == graph.ops.size()) {
-        // Frameworks honour explicit device assignments (tf.device, .to()), so the pins apply here too.
-        std::vector<int> defaults = placement.frameworkDefault;
-        int pinned = 0;
-        for (size_t i = 0; i < graph.ops.size(); ++i)
-            if (graph.ops[i].pin && defaults[i] != *graph.ops[i].pin) {
-                defaults[i] = *graph.ops[i].pin;
-                ++pinned;
-            }
-        add("framework_default", "framework default", defaults,
-            "GPU wherever the framework has a kernel (soft placement)"
-                + (pinned ? ", " + std::to_string(pinned) + " pinned op(s) moved" : std::string()));
-    }
-    return rows;
-}
-
-ModelProposal buildModelProposal(const ModelGraph& model, const PlacementModel& placement, const Proposal& proposal,
-    const LayoutResult& layout, const ModelProposalContext& context)
-{
+    const Proposal& proposal = figures.proposal;
     const OpGraph& graph = placement.graph;
     ModelProposal out;
     out.context = context;
@@ -284,7 +219,7 @@ ModelProposal buildModelProposal(const ModelGraph& model, const PlacementModel& 
     std::stable_sort(out.transfers.begin(), out.transfers.end(),
         [](const RemainingTransfer& a, const RemainingTransfer& b) { return a.bytes > b.bytes; });
 
-    out.comparisons = comparePlacements(placement, proposal, context.objective);
+    out.comparisons = figures.comparisons;
     out.assumptions = placement.assumptions;
     for (const std::string& note : model.notes)
         out.assumptions.push_back("graph: " + note);

@@ -9,6 +9,7 @@
 #include "placement/engine/planner.h"
 #include "placement/graph/model_graph.h"
 #include "placement/layout/layout_pass.h"
+#include "placement/proposal/placement_figures.h"
 
 #include <cstdint>
 #include <optional>
@@ -16,17 +17,6 @@
 #include <vector>
 
 namespace placescope {
-
-// One placement the proposal is compared with, simulated on the same graph.
-struct PlacementComparison
-{
-    std::string key;         // "proposal", "all_gpu", "all_cpu", "framework_default"
-    std::string label;       // what the text prints
-    std::vector<int> assignment; // device per graph op
-    Timeline timeline;
-    double objectiveUs = 0;  // the chosen objective of this placement
-    std::string note;        // e.g. "3 ops without a GPU kernel stay on the CPU"
-};
 
 // Why an op is where the proposal puts it.
 enum class PlacementReason { FrameworkDefault, Pinned, NoKernel, Cheaper, WithConsumer, HostEnd };
@@ -96,13 +86,10 @@ struct ModelProposal
 std::vector<int> deviceOfModelOps(const ModelGraph& model, const PlacementModel& placement,
     const std::vector<int>& assignment);
 
-// Simulates all-GPU, all-CPU and the framework default next to the proposal (ops without a kernel on the
-// preferred device stay on the other one).
-std::vector<PlacementComparison> comparePlacements(const PlacementModel& placement, const Proposal& proposal,
-    Objective objective);
-
-ModelProposal buildModelProposal(const ModelGraph& model, const PlacementModel& placement, const Proposal& proposal,
-    const LayoutResult& layout, const ModelProposalContext& context);
+// The proposal and its comparisons come from planPlacementFigures(), as in the GUI; context.objective should be
+// figures.objective (the text and JSON name it).
+ModelProposal buildModelProposal(const ModelGraph& model, const PlacementModel& placement,
+    const PlacementFigures& figures, const LayoutResult& layout, const ModelProposalContext& context);
 
 const char* placementReasonKey(PlacementReason reason);
 

@@ -180,9 +180,8 @@ void transferSection(const ModelProposal& p, std::string& out)
 
 void comparisonSection(const ModelProposal& p, std::string& out)
 {
-    const bool sum = p.context.objective == Objective::Sum;
-    appendf(out, "Predicted step time (%s objective: %s)\n", sum ? "sum" : "makespan",
-        sum ? "ops and transfers one after another" : "CPU and GPU overlap");
+    appendf(out, "Predicted step time (%s objective: %s)\n", objectiveKey(p.context.objective),
+        objectiveMeaning(p.context.objective));
     double proposalUs = p.comparisons.empty() ? 0 : p.comparisons.front().objectiveUs;
     for (const PlacementComparison& row : p.comparisons) {
         std::string ratio;
@@ -195,6 +194,9 @@ void comparisonSection(const ModelProposal& p, std::string& out)
             row.timeline.transferCount, formatBytes(row.timeline.transferredBytes).c_str(), ratio.c_str(),
             ratio.empty() || row.note.empty() ? "" : "; ", row.note.c_str());
     }
+    for (const PlacementComparison& row : p.comparisons)
+        if (row.key == "framework_default")
+            appendf(out, "  %s\n", savingLine(row.label, row.objectiveUs, proposalUs).c_str());
     if (p.context.measuredStepUs)
         appendf(out, "  %-18s %10s  %s\n", "measured", formatMicroseconds(*p.context.measuredStepUs).c_str(), p.context.measuredNote.c_str());
     else

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `placescope place`: proposes a CPU/GPU placement and data layouts.
 //   --model model.onnx|et.json|run.sqlite [--trace run.sqlite] [--gpu h100|a100|v100|from-trace]
+//   (default GPU: the trace's, as in the GUI; h100 without a trace or when it records none)
 //   [--gpu-memory 16GiB] [--framework tf|torch|ort] [--pin NAME=cpu|gpu]... [--objective sum|makespan]
 //   [-o proposal.json] [--json]
 //   --problem p.json [--objective sum|makespan] [--json]   (a hand-written problem, docs/placement_problem.md)
@@ -8,6 +9,7 @@
 // Errors: one line on stderr, exit 1 (2 for a usage error).
 #include "app/cli/command_registry.h"
 #include "placement/cost/capability_table.h"
+#include "placement/cost/default_gpu.h"
 #include "placement/cost/placement_model.h"
 #include "placement/engine/planner.h"
 #include "placement/engine/problem_file.h"
@@ -18,6 +20,7 @@
 #include "placement/proposal/byte_size.h"
 #include "placement/proposal/layout_facts.h"
 #include "placement/proposal/model_proposal.h"
+#include "placement/proposal/placement_figures.h"
 #include "profiler/base/output_file.h"
 #include "profiler/store/trace_file.h"
 
@@ -37,7 +40,7 @@ struct PlaceOptions
     std::string problemPath;
     std::string modelPath;
     std::string tracePath;
-    std::string gpu = "h100";
+    std::string gpu; // empty: defaultGpuKey(tracePath)
     std::string gpuMemory;
     std::string framework = "torch";
     std::vector<std::string> pins;
@@ -180,7 +183,7 @@ LayoutFacts layoutFacts(const PlacementModel& placement, std::vector<std::string
 int runModel(const PlaceOptions& options)
 {
     CostOptions costOptions;
-    costOptions.gpu = options.gpu;
+    costOptions.gpu = options.gpu.empty() ? defaultGpuKey(options.tracePath) : options.gpu;
     costOptions.framework = options.framework;
     costOptions.tracePath = options.tracePath;
     if (!options.gpuMemory.empty()) {
@@ -204,9 +207,11 @@ int runModel(const PlaceOptions& options)
         return fail(pinned.message());
     PlanOptions planOptions;
     planOptions.objective = options.objective == "makespan" ? Objective::Makespan : Objective::Sum;
-    auto proposal = plan(placement->graph, planOptions);
-    if (!proposal.isOk())
-        return fail(proposal.status().message());
+    // The same call the GUI's placement panel makes, so both show the same figures.
+    auto figures = planPlacementFigures(*placement, planOptions);
+    if (!figures.isOk())
+        return fail(figures.status().message());
+    const Proposal* proposal = &figures->proposal;
 
     auto capabilities = CapabilityTable::forFramework(options.framework);
     if (!capabilities.isOk())
@@ -214,7 +219,7 @@ int runModel(const PlaceOptions& options)
     ModelProposalContext context;
     context.modelPath = options.modelPath;
     context.framework = options.framework;
-    context.gpu = options.gpu;
+    context.gpu = costOptions.gpu;
     context.objective = planOptions.objective;
     const LayoutFacts facts = layoutFacts(*placement, context.extraAssumptions);
     const std::vector<int> devices = deviceOfModelOps(*model, *placement, proposal->assignment);
@@ -229,7 +234,7 @@ int runModel(const PlaceOptions& options)
         else if (!context.measuredStepUs)
             context.measuredNote = "the trace shows no steps and links no op of this model to what it ran";
     }
-    const ModelProposal result = buildModelProposal(*model, *placement, *proposal, layout, context);
+    const ModelProposal result = buildModelProposal(*model, *placement, *figures, layout, context);
     const std::string json = options.json || !options.outputPath.empty() ? modelProposalJson(result) : std::string();
     if (!options.outputPath.empty()) {
         Status written = writeFileAtomically(options.outputPath, json + "\n", inputsOf(options));
@@ -260,8 +265,8 @@ const CommandRegistration kRegistration("place", "Propose a CPU/GPU placement an
         app.add_option("--model", options->modelPath, "ONNX model, PyTorch execution trace (JSON) or Placescope trace");
         app.add_option("--problem", options->problemPath, "placement problem JSON (docs/placement_problem.md)");
         app.add_option("--trace", options->tracePath, "Placescope trace of a run: measured op costs and links");
-        app.add_option("--gpu", options->gpu, "GPU: a device table key (h100, a100, v100, ...) or from-trace")
-            ->capture_default_str();
+        app.add_option("--gpu", options->gpu,
+            "GPU: a device table key (h100, a100, v100, ...) or from-trace; default: the --trace's GPU, else h100");
         app.add_option("--gpu-memory", options->gpuMemory, "GPU memory limit, e.g. 16GiB");
         app.add_option("--framework", options->framework, "whose kernels and placement rules: tf, torch or ort")
             ->check(CLI::IsMember({ "tf", "torch", "ort" }))

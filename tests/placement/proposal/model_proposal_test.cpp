@@ -71,14 +71,15 @@ TEST(ModelProposalTest, WeightProducersFollowTheirConsumer)
 TEST(ModelProposalTest, ReasonsComparisonsAndTransfers)
 {
     Fixture f;
-    auto proposal = plan(f.placement.graph, PlanOptions {});
-    ASSERT_TRUE(proposal.isOk()) << proposal.status().message();
+    auto figures = planPlacementFigures(f.placement, PlanOptions {});
+    ASSERT_TRUE(figures.isOk()) << figures.status().message();
+    const Proposal* proposal = &figures->proposal;
     EXPECT_EQ(proposal->assignment, (std::vector<int> { kCpu, kGpu, kCpu }));
     ModelProposalContext context;
     context.modelPath = "test.onnx";
     context.framework = "tf";
     context.gpu = "test";
-    ModelProposal p = buildModelProposal(f.model, f.placement, *proposal, LayoutResult {}, context);
+    ModelProposal p = buildModelProposal(f.model, f.placement, *figures, LayoutResult {}, context);
 
     ASSERT_EQ(p.ops.size(), 4u);
     EXPECT_EQ(p.ops[0].reason, PlacementReason::NoKernel);
@@ -126,9 +127,9 @@ TEST(ModelProposalTest, MovedOpIsExplainedWithItsTransfers)
 {
     Fixture f;
     f.placement.frameworkDefault = { kCpu, kCpu, kGpu }; // a framework that would keep conv on the CPU
-    auto proposal = plan(f.placement.graph, PlanOptions {});
-    ASSERT_TRUE(proposal.isOk());
-    ModelProposal p = buildModelProposal(f.model, f.placement, *proposal, LayoutResult {}, ModelProposalContext {});
+    auto figures = planPlacementFigures(f.placement, PlanOptions {});
+    ASSERT_TRUE(figures.isOk());
+    ModelProposal p = buildModelProposal(f.model, f.placement, *figures, LayoutResult {}, ModelProposalContext {});
     EXPECT_EQ(p.ops[2].reason, PlacementReason::Cheaper);
     EXPECT_NE(p.ops[2].why.find("transfers"), std::string::npos) << p.ops[2].why;
     EXPECT_NE(proposalText(p).find("(default cpu)"), std::string::npos);
