@@ -2,6 +2,8 @@
 #include "ui/placement/placement_panel.h"
 
 #include "placement/cost/device_table.h"
+#include "placement/proposal/model_proposal.h"
+#include "placement/proposal/placement_figures.h"
 #include "ui/placement/op_table_model.h"
 #include "ui/placement/pin_actions.h"
 #include "ui/placement/placement_session.h"
@@ -29,7 +31,7 @@ namespace placescope::ui {
 PlacementPanel::PlacementPanel(PlacementSession* session, QWidget* parent)
     : QWidget(parent), m_session(session), m_model(new OpTableModel(session, this)), m_proxy(new QSortFilterProxyModel(this)),
       m_table(new QTableView(this)), m_chart(new StepTimeChart(this)), m_summary(new QLabel(this)), m_filter(new QLineEdit(this)),
-      m_framework(new QComboBox(this)), m_gpu(new QComboBox(this)), m_assumptionsButton(new QToolButton(this)),
+      m_framework(new QComboBox(this)), m_gpu(new QComboBox(this)), m_objective(new QComboBox(this)), m_assumptionsButton(new QToolButton(this)),
       m_assumptions(new QLabel(this))
 {
     auto* layout = new QHBoxLayout(this);
@@ -50,13 +52,26 @@ PlacementPanel::PlacementPanel(PlacementSession* session, QWidget* parent)
                 m_gpu->addItem(QString::fromStdString(key), QString::fromStdString(key));
         }
     }
+    // What the proposal minimises; the CLI's --objective with the same default (the session's).
+    for (Objective objective : { Objective::Sum, Objective::Makespan }) {
+        m_objective->addItem(QString::fromLatin1(objectiveKey(objective)), static_cast<int>(objective));
+        m_objective->setItemData(m_objective->count() - 1,
+            tr("%1: %2").arg(QString::fromLatin1(objectiveKey(objective)), QString::fromLatin1(objectiveMeaning(objective))),
+            Qt::ToolTipRole);
+    }
+    m_objective->setToolTip(tr("What the proposal minimises; every bar is this objective's value"));
     auto* options = new QHBoxLayout;
     options->addWidget(new QLabel(tr("Framework"), this));
     options->addWidget(m_framework);
     options->addWidget(new QLabel(tr("GPU"), this));
     options->addWidget(m_gpu, 1);
+    options->addWidget(new QLabel(tr("Objective"), this));
+    options->addWidget(m_objective);
     connect(m_framework, &QComboBox::activated, this, &PlacementPanel::applyOptions);
     connect(m_gpu, &QComboBox::activated, this, &PlacementPanel::applyOptions);
+    connect(m_objective, &QComboBox::activated, this, [this] {
+        m_session->setObjective(static_cast<Objective>(m_objective->currentData().toInt()));
+    });
     // The cost model's assumptions (GPU spec, link model, estimates) fold away: the chart matters more.
     m_assumptionsButton->setText(tr("Assumptions"));
     m_assumptionsButton->setCheckable(true);
@@ -115,6 +130,7 @@ PlacementPanel::PlacementPanel(PlacementSession* session, QWidget* parent)
     connect(session, &PlacementSession::busyChanged, this, &PlacementPanel::refreshSummary);
     connect(session, &PlacementSession::failed, this, &PlacementPanel::refreshSummary);
     connect(session, &PlacementSession::costOptionsChanged, this, &PlacementPanel::refreshOptions);
+    connect(session, &PlacementSession::objectiveChanged, this, &PlacementPanel::refreshOptions);
     refreshOptions();
     refreshSummary();
 }
@@ -132,6 +148,10 @@ void PlacementPanel::refreshSummary()
     };
     m_chart->setEntries(std::move(entries));
     QStringList lines;
+    // Which objective the bars are: the same words `placescope place` prints above its figures.
+    const Objective objective = plan ? plan->objective : m_session->objective();
+    lines << tr("Predicted step time (%1 objective: %2)")
+                 .arg(QString::fromLatin1(objectiveKey(objective)), QString::fromLatin1(objectiveMeaning(objective)));
     if (m_session->busy())
         lines << tr("Planning...");
     if (!m_session->lastError().isEmpty())
@@ -147,10 +167,11 @@ void PlacementPanel::refreshSummary()
                      .arg(plan->pins.size())
                      .arg(plan->proposal.timeline.transferCount)
                      .arg(formatBytes(plan->proposal.timeline.transferredBytes));
-        if (plan->frameworkDefaultUs > 0 && plan->proposalUs >= 0)
-            lines << tr("Saving vs framework default: %1 (%2 %)")
-                         .arg(formatDuration((plan->frameworkDefaultUs - plan->proposalUs) * 1000.0))
-                         .arg(100.0 * (plan->frameworkDefaultUs - plan->proposalUs) / plan->frameworkDefaultUs, 0, 'f', 1);
+        if (plan->frameworkDefaultUs >= 0 && plan->proposalUs >= 0) {
+            QString saving = QString::fromStdString(savingLine("framework default", plan->frameworkDefaultUs, plan->proposalUs));
+            saving[0] = saving[0].toUpper();
+            lines << saving;
+        }
     } else if (!m_session->inputs() && !m_session->busy()) {
         lines << tr("Open a model (File > Open model...) to get a placement proposal.");
     }
@@ -198,7 +219,10 @@ void PlacementPanel::refreshOptions()
     const int gpu = m_gpu->findData(QString::fromStdString(options.gpu));
     if (gpu >= 0)
         m_gpu->setCurrentIndex(gpu);
+    m_objective->setCurrentIndex(std::max(0, m_objective->findData(static_cast<int>(m_session->objective()))));
 }
+
+QString PlacementPanel::summaryText() const { return m_summary->text(); }
 
 void PlacementPanel::applyOptions()
 {

@@ -19,8 +19,9 @@ class OpTableModel;
 class PlacementSession;
 class StepTimeChart;
 
-// The placement panel: the framework and GPU the model is costed for (changing either re-costs it), the predicted
-// step time of the proposal next to all-GPU, all-CPU, the framework's default and the measured step, the cost
+// The placement panel: the framework and GPU the model is costed for (changing either re-costs it) and the
+// objective (changing it re-plans), the predicted step time of the proposal next to all-GPU, all-CPU, the
+// framework's default and the measured step, all valued by that objective, the cost
 // model's assumptions (GPU spec, link model) behind an expander, then the per-op table (sortable, filterable)
 // with a context menu to pin the selected ops to the CPU or the GPU or unpin them. Reads and drives a
 // PlacementSession. UI thread only.
@@ -36,6 +37,10 @@ public:
     StepTimeChart* chart() const { return m_chart; }
     QComboBox* frameworkBox() const { return m_framework; }
     QComboBox* gpuBox() const { return m_gpu; }
+    // The objective the proposal minimises and every bar is valued by (sum / makespan), as `place --objective`.
+    QComboBox* objectiveBox() const { return m_objective; }
+    // The summary under the chart (objective, counts, saving, GPU and link), as plain text.
+    QString summaryText() const;
     QToolButton* assumptionsButton() const { return m_assumptionsButton; }
     QLabel* assumptionsLabel() const { return m_assumptions; }
     // The table's context menu for the current selection (null when nothing is selected or nothing is costed).
@@ -66,6 +71,7 @@ private:
     QLineEdit* m_filter;
     QComboBox* m_framework;
     QComboBox* m_gpu;
+    QComboBox* m_objective;
     QToolButton* m_assumptionsButton;
     QLabel* m_assumptions;
     bool m_syncing = false;

@@ -8,39 +8,6 @@
 #include <cmath>
 
 namespace placescope::ui {
-namespace {
-
-// Every op on `preferred` where it has a kernel there, else on the cheapest device that has one.
-std::vector<int> uniformAssignment(const OpGraph& graph, int preferred)
-{
-    std::vector<int> assignment(graph.ops.size(), preferred);
-    for (size_t i = 0; i < graph.ops.size(); ++i) {
-        const auto& cost = graph.ops[i].costUs;
-        if (static_cast<size_t>(preferred) < cost.size() && std::isfinite(cost[static_cast<size_t>(preferred)]))
-            continue;
-        const auto best = std::min_element(cost.begin(), cost.end());
-        assignment[i] = best == cost.end() ? preferred : static_cast<int>(best - cost.begin());
-    }
-    return assignment;
-}
-
-double stepUs(const OpGraph& graph, const std::vector<int>& assignment, const std::vector<int>& order)
-{
-    if (assignment.size() != graph.ops.size())
-        return -1;
-    const double makespan = simulate(graph, assignment, order).makespanUs;
-    return std::isfinite(makespan) ? makespan : -1;
-}
-
-int deviceIndex(const OpGraph& graph, DeviceKind kind, int fallback)
-{
-    for (size_t d = 0; d < graph.devices.size(); ++d)
-        if (graph.devices[d].kind == kind)
-            return static_cast<int>(d);
-    return fallback;
-}
-
-} // namespace
 
 Result<PlacementInputs> preparePlacementInputs(std::shared_ptr<const ModelGraph> model, const CostOptions& options)
 {
@@ -60,23 +27,26 @@ Result<PlacementInputs> loadPlacementInputs(const std::string& modelPath, const 
     return preparePlacementInputs(std::make_shared<const ModelGraph>(std::move(model)), options);
 }
 
-Result<PlacementPlan> planPlacement(const PlacementInputs& inputs, const PinMap& pins)
+Result<PlacementPlan> planPlacement(const PlacementInputs& inputs, const PinMap& pins, Objective objective)
 {
     if (!inputs.placement)
         return Status::error("no model is open");
     const OpGraph& graph = inputs.placement->graph;
     PlacementPlan result;
     result.pins = pins;
+    result.objective = objective;
     PlanOptions options;
+    options.objective = objective;
     for (const auto& [op, device] : pins)
         if (op >= 0 && static_cast<size_t>(op) < graph.ops.size())
             options.pins.emplace_back(op, device);
-    PLACESCOPE_ASSIGN_OR_RETURN(result.proposal, plan(graph, options));
-    PLACESCOPE_ASSIGN_OR_RETURN(auto order, topologicalOrder(graph));
-    result.proposalUs = std::isfinite(result.proposal.timeline.makespanUs) ? result.proposal.timeline.makespanUs : -1;
-    result.allGpuUs = stepUs(graph, uniformAssignment(graph, deviceIndex(graph, DeviceKind::Gpu, 1)), order);
-    result.allCpuUs = stepUs(graph, uniformAssignment(graph, deviceIndex(graph, DeviceKind::Cpu, 0)), order);
-    result.frameworkDefaultUs = stepUs(graph, inputs.placement->frameworkDefault, order);
+    PLACESCOPE_ASSIGN_OR_RETURN(PlacementFigures figures, planPlacementFigures(*inputs.placement, options));
+    result.proposalUs = figures.objectiveUs("proposal");
+    result.allGpuUs = figures.objectiveUs("all_gpu");
+    result.allCpuUs = figures.objectiveUs("all_cpu");
+    result.frameworkDefaultUs = figures.objectiveUs("framework_default");
+    result.proposal = std::move(figures.proposal);
+    result.comparisons = std::move(figures.comparisons);
     result.predicted = predictedLanes(inputs, result.proposal.timeline);
     return result;
 }

@@ -7,6 +7,7 @@
 #include "placement/cost/placement_model.h"
 #include "placement/engine/planner.h"
 #include "placement/graph/model_graph.h"
+#include "placement/proposal/placement_figures.h"
 #include "profiler/base/status.h"
 #include "ui/core/trace_data.h"
 
@@ -28,12 +29,15 @@ struct PlacementInputs
 // Pins by graph op index: device index (0 = CPU, 1 = GPU as PlacementModel says).
 using PinMap = std::map<int, int>;
 
-// One plan: the proposal for the pins and the baselines it is compared with (predicted step time = makespan
-// of the simulated timeline; -1 where the engine could not price it).
+// One plan: the proposal for the pins and the baselines it is compared with, all valued by `objective` and
+// computed by planPlacementFigures(), the function `placescope place` prints from (-1 where the engine could
+// not price one).
 struct PlacementPlan
 {
     PinMap pins;
+    Objective objective = Objective::Sum;
     Proposal proposal;
+    std::vector<PlacementComparison> comparisons; // "proposal", "all_gpu", "all_cpu", "framework_default"
     double proposalUs = -1;
     double allGpuUs = -1;
     double allCpuUs = -1;
@@ -45,9 +49,11 @@ struct PlacementPlan
 Result<PlacementInputs> loadPlacementInputs(const std::string& modelPath, const CostOptions& options);
 // Builds the placement problem of an already loaded graph.
 Result<PlacementInputs> preparePlacementInputs(std::shared_ptr<const ModelGraph> model, const CostOptions& options);
-// Plans with the pins and prices the baselines (all on the GPU, all on the CPU, the framework's default;
-// an op with no kernel on a device stays on the other one).
-Result<PlacementPlan> planPlacement(const PlacementInputs& inputs, const PinMap& pins);
+// Plans with the pins for the objective and prices the baselines (all on the GPU, all on the CPU, the
+// framework's default; pinned ops and ops with no kernel on a device stay where they must) through
+// planPlacementFigures(). The default objective is the CLI's.
+Result<PlacementPlan> planPlacement(const PlacementInputs& inputs, const PinMap& pins,
+    Objective objective = Objective::Sum);
 // The simulated timeline as timeline lanes: "Predicted: <device>" per device and "Predicted: transfers".
 PredictedLanes predictedLanes(const PlacementInputs& inputs, const Timeline& timeline);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/placement/placement_session.h"
 
+#include "placement/cost/default_gpu.h"
 #include "ui/placement/model_source.h"
 
 #include <QEventLoop>
@@ -38,11 +39,11 @@ struct LoadJob
     std::shared_ptr<const PlacementPlan> plan;
 };
 
-LoadJob runPlan(std::shared_ptr<const PlacementInputs> inputs, const PinMap& pins)
+LoadJob runPlan(std::shared_ptr<const PlacementInputs> inputs, const PinMap& pins, Objective objective)
 {
     LoadJob job;
     job.inputs = inputs;
-    auto planned = planPlacement(*inputs, pins);
+    auto planned = planPlacement(*inputs, pins, objective);
     if (!planned.isOk())
         job.error = planned.status().message();
     else
@@ -97,12 +98,13 @@ void PlacementSession::openModel(const QString& path, const CostOptions& options
 void PlacementSession::openModel(const QString& path)
 {
     m_modelPath = path;
+    m_opening = true;
     m_recosting = false;
     m_error.clear();
     m_pins.clear();
     m_undo->clear();
     startJob(
-        [file = path.toStdString(), options = m_options] {
+        [file = path.toStdString(), options = m_options, objective = m_objective] {
             LoadJob job;
             auto model = readModelGraph(file);
             if (!model.isOk()) {
@@ -117,11 +119,12 @@ void PlacementSession::openModel(const QString& path)
                 job.error = inputs.status().message();
                 return job;
             }
-            job = runPlan(std::make_shared<const PlacementInputs>(std::move(inputs).value()), {});
+            job = runPlan(std::make_shared<const PlacementInputs>(std::move(inputs).value()), {}, objective);
             job.model = shared;
             return job;
         },
         [this](LoadJob job) {
+            m_opening = false;
             m_model = job.model;
             m_inputs = job.inputs;
             m_plan = job.plan;
@@ -162,11 +165,26 @@ void PlacementSession::setTrace(const QString& tracePath, const QString& gpuName
     m_traceGpuName = gpuName;
     CostOptions options = m_options;
     options.tracePath = tracePath.toStdString();
+    // The trace's GPU when it records one the cost model can price, as `placescope place --trace` defaults to.
     if (!gpuName.isEmpty())
-        options.gpu = "from-trace";
+        options.gpu = defaultGpuKey(options.tracePath);
     else if (options.gpu == "from-trace")
-        options.gpu = CostOptions {}.gpu;
+        options.gpu = kDefaultGpuKey;
     setCostOptions(options);
+}
+
+void PlacementSession::setObjective(Objective objective)
+{
+    if (objective == m_objective)
+        return;
+    m_objective = objective;
+    emit objectiveChanged();
+    if (m_opening)
+        openModel(m_modelPath); // the running open plans with the old objective: start it again with this one
+    else if (m_inputs)
+        replan();
+    else if (!m_modelPath.isEmpty())
+        recost();
 }
 
 QStringList PlacementSession::assumptions() const
@@ -190,7 +208,7 @@ void PlacementSession::recost()
     m_error.clear();
     m_undo->clear();
     startJob(
-        [model = m_model, options = m_options, pins = m_pins] {
+        [model = m_model, options = m_options, pins = m_pins, objective = m_objective] {
             auto inputs = preparePlacementInputs(model, options);
             if (!inputs.isOk()) {
                 LoadJob job;
@@ -199,7 +217,7 @@ void PlacementSession::recost()
                 return job;
             }
             auto shared = std::make_shared<const PlacementInputs>(std::move(inputs).value());
-            LoadJob job = runPlan(shared, possiblePins(pins, shared->placement->graph));
+            LoadJob job = runPlan(shared, possiblePins(pins, shared->placement->graph), objective);
             job.model = model;
             return job;
         },
@@ -228,7 +246,7 @@ void PlacementSession::replan()
         return;
     m_error.clear();
     // The pins changed: only the newest plan is shown.
-    startJob([inputs = m_inputs, pins = m_pins] { return runPlan(inputs, pins); },
+    startJob([inputs = m_inputs, pins = m_pins, objective = m_objective] { return runPlan(inputs, pins, objective); },
         [this](LoadJob job) {
             if (!job.error.empty()) {
                 fail(QString::fromStdString(job.error));

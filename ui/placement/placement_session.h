@@ -37,6 +37,10 @@ public:
     // measured op costs from it. gpuName: the trace's TARGET_INFO_GPU name, empty when it records none; when
     // set, the GPU spec switches to "from-trace", else a "from-trace" choice falls back to the default GPU.
     void setTrace(const QString& tracePath, const QString& gpuName);
+    // What the proposal minimises and every figure is valued by (the CLI's --objective; sum by default, as
+    // there). Changing it re-plans in the background with the same costs and pins.
+    Objective objective() const { return m_objective; }
+    void setObjective(Objective objective);
     QString traceGpuName() const { return m_traceGpuName; }
     // The cost model's assumptions for the open model (GPU spec, link model, estimates); empty until costed.
     QStringList assumptions() const;
@@ -75,6 +79,7 @@ signals:
     void measuredChanged();
     void failed(QString message);
     void costOptionsChanged(); // costOptions() or traceGpuName() changed
+    void objectiveChanged();
     void busyChanged(bool busy);
 
 private:
@@ -95,8 +100,10 @@ private:
     std::shared_ptr<const PlacementInputs> m_inputs;
     std::shared_ptr<const PlacementPlan> m_plan;
     PinMap m_pins;
+    Objective m_objective = PlanOptions {}.objective; // the CLI's default
     uint64_t m_generation = 0;
     bool m_busy = false;
+    bool m_opening = false;   // an open is running: its result replaces the model
     bool m_recosting = false; // a re-cost is running: pins changed meanwhile go with it
     QString m_error;
     double m_measuredUs = -1;

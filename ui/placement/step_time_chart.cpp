@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/placement/step_time_chart.h"
 
+#include "placement/proposal/model_proposal.h"
 #include "ui/timeline/timeline_format.h"
 
 #include <QPainter>
@@ -59,7 +60,7 @@ void StepTimeChart::paintEvent(QPaintEvent*)
             const double w = std::max(1.0, barSpace * entry.us / longest);
             painter.fillRect(QRectF(labelWidth, y + 2, w, kBarHeight - 4), entry.color);
             painter.drawText(QRectF(labelWidth + w + 4, y, valueWidth, kBarHeight), Qt::AlignVCenter | Qt::AlignLeft,
-                             formatDuration(entry.us * 1000.0));
+                             QString::fromStdString(formatMicroseconds(entry.us))); // the CLI's figure, digit for digit
         } else {
             painter.setPen(pal.color(QPalette::PlaceholderText));
             painter.drawText(QRect(labelWidth, y, static_cast<int>(barSpace), kBarHeight), Qt::AlignVCenter | Qt::AlignLeft,

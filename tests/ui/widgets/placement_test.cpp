@@ -503,10 +503,8 @@ private slots:
         QVERIFY(panel->gpuBox()->itemData(0, Qt::ToolTipRole).toString().contains("A100"));
         QVERIFY(panel->assumptionsButton()->toolTip().contains("PCIe"));
         // The summary says it in one line: the traced GPU, the link fitted to the trace's memcpys.
-        QString summary;
-        for (QLabel* label : panel->findChildren<QLabel*>())
-            if (label->text().startsWith(QString::number(session->plan()->proposal.assignment.size()) + " ops"))
-                summary = label->text();
+        const QString summary = panel->summaryText();
+        QVERIFY2(summary.contains(QString::number(session->plan()->proposal.assignment.size()) + " ops"), qPrintable(summary));
         QVERIFY2(summary.contains("Costed for NVIDIA A100") && summary.contains("fitted to the trace's copies"),
                  qPrintable(summary));
     }

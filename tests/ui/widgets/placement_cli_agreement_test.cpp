@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: MIT
+// The GUI's placement figures against `placescope place` on the same model, GPU, pins and objective: every
+// shared model (tests/data/models) and the bundled ResNet-50 trace read as its own graph, with the trace open
+// as the GUI has it. Both front ends call planPlacementFigures(), so the figures must be equal, not close; the
+// panel names the objective and offers both, with the CLI's default.
+#include "ui/placement/placement_panel.h"
+#include "ui/placement/placement_session.h"
+#include "ui/placement/step_time_chart.h"
+#include "ui/window/main_window.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <map>
+
+using namespace placescope;
+using namespace placescope::ui;
+
+namespace {
+
+const QString kData = QString(PLACESCOPE_DATA_DIR);
+const QString kCli = QString(PLACESCOPE_BIN_DIR) + "/placescope";
+
+struct CliRun
+{
+    int exitCode = -1;
+    QString error;
+    std::map<QString, double> objectiveUs; // comparison name -> objective_us
+};
+
+CliRun runCli(const QStringList& arguments)
+{
+    QProcess process;
+    process.start(kCli, arguments);
+    CliRun run;
+    if (!process.waitForFinished(120000)) {
+        run.error = "did not finish: " + process.errorString();
+        return run;
+    }
+    run.exitCode = process.exitCode();
+    run.error = QString::fromUtf8(process.readAllStandardError());
+    const QJsonDocument json = QJsonDocument::fromJson(process.readAllStandardOutput());
+    for (const QJsonValue& row : json.object().value("comparisons").toArray())
+        run.objectiveUs[row.toObject().value("name").toString()] = row.toObject().value("objective_us").toDouble(-1);
+    return run;
+}
+
+QString objectiveArg(Objective objective) { return objective == Objective::Sum ? "sum" : "makespan"; }
+
+// The GUI's four figures equal the CLI's (same function, same inputs: equal to the last bit that JSON keeps).
+void compareFigures(const PlacementPlan& plan, const CliRun& cli, const QString& what)
+{
+    QVERIFY2(cli.exitCode == 0, qPrintable(what + ": " + cli.error));
+    const std::pair<const char*, double> gui[] = { { "proposal", plan.proposalUs }, { "all_gpu", plan.allGpuUs },
+        { "all_cpu", plan.allCpuUs }, { "framework_default", plan.frameworkDefaultUs } };
+    for (const auto& [name, us] : gui) {
+        const auto it = cli.objectiveUs.find(name);
+        QVERIFY2(it != cli.objectiveUs.end(), qPrintable(what + ": the CLI gives no " + name));
+        QVERIFY2(us > 0 && qFuzzyCompare(us, it->second),
+            qPrintable(QString("%1 %2: GUI %3 us, CLI %4 us").arg(what, name).arg(us, 0, 'g', 17).arg(it->second, 0, 'g', 17)));
+    }
+}
+
+int graphOpNamed(const PlacementSession& session, const std::string& id)
+{
+    const auto& ops = session.inputs()->placement->graph.ops;
+    for (size_t op = 0; op < ops.size(); ++op)
+        if (ops[op].id == id)
+            return static_cast<int>(op);
+    return -1;
+}
+
+} // namespace
+
+class PlacementCliAgreementTest : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName("PlacescopeTest");
+        QCoreApplication::setApplicationName("ui_placement_cli_agreement_test");
+        QVERIFY2(QFileInfo::exists(kCli), qPrintable(kCli));
+    }
+
+    void everySharedModelGivesTheCliFigures()
+    {
+        const auto files = QDir(kData + "/models").entryInfoList({ "*.onnx" }, QDir::Files);
+        QVERIFY(files.size() >= 8);
+        for (const QFileInfo& file : files) {
+            PlacementSession session;
+            // The CLI's default objective is the GUI's.
+            QCOMPARE(session.objective(), Objective::Sum);
+            session.openModel(file.absoluteFilePath());
+            for (Objective objective : { Objective::Sum, Objective::Makespan }) {
+                session.setObjective(objective);
+                QVERIFY2(session.waitForPlan(120000), qPrintable(file.fileName() + ": " + session.lastError()));
+                QCOMPARE(session.plan()->objective, objective);
+                compareFigures(*session.plan(),
+                    runCli({ "place", "--model", file.absoluteFilePath(), "--objective", objectiveArg(objective), "--json" }),
+                    file.fileName() + " " + objectiveArg(objective));
+            }
+        }
+    }
+
+    void superResolutionOnH100WithAPin()
+    {
+        // The case: GUI 305 us against the CLI's 345 us (sum) / 279.8 us (makespan).
+        const QString model = kData + "/models/superres_prepost_op18.onnx";
+        PlacementSession session;
+        CostOptions options;
+        options.gpu = "h100";
+        session.openModel(model, options);
+        QVERIFY(session.waitForPlan(120000));
+        const int op = graphOpNamed(session, "post_process_8");
+        QVERIFY(op >= 0);
+        const int device = 1 - session.deviceOf(op); // wherever the proposal does not put it
+        QVERIFY(std::isfinite(session.inputs()->placement->graph.ops[static_cast<size_t>(op)].costUs[static_cast<size_t>(device)]));
+        session.pinOp(op, device);
+        for (Objective objective : { Objective::Sum, Objective::Makespan }) {
+            session.setObjective(objective);
+            QVERIFY2(session.waitForPlan(120000), qPrintable(session.lastError()));
+            compareFigures(*session.plan(),
+                runCli({ "place", "--model", model, "--gpu", "h100", "--objective", objectiveArg(objective), "--json", "--pin",
+                    QString("post_process_8=") + (device == 0 ? "cpu" : "gpu") }),
+                "superres pinned " + objectiveArg(objective));
+        }
+    }
+
+    void traceAsItsOwnGraphWithTheTraceOpen()
+    {
+        // ResNet-50 on a V100: the GUI with the trace open costs for the trace's GPU, and so does the CLI given
+        // --trace and no --gpu; then a T4 with aten::conv2d#0 pinned to the CPU.
+        QTemporaryDir dir;
+        const QString trace = dir.filePath("rn50.sqlite");
+        QProcess import;
+        import.start(kCli, { "import", kData + "/traces/kineto_resnet50_v100_legacy2021.pt.trace.json.gz", "-o", trace });
+        QVERIFY(import.waitForFinished(120000));
+        QVERIFY2(import.exitCode() == 0, import.readAllStandardError().constData());
+
+        MainWindow window;
+        window.openFile(trace);
+        QVERIFY2(window.waitForOpen(120000), qPrintable(window.lastError()));
+        window.openModel(trace);
+        PlacementSession* session = window.placementSession();
+        QVERIFY2(session->waitForPlan(120000), qPrintable(session->lastError()));
+        QCOMPARE(session->costOptions().gpu, std::string("from-trace"));
+        for (Objective objective : { Objective::Sum, Objective::Makespan }) {
+            session->setObjective(objective);
+            QVERIFY2(session->waitForPlan(120000), qPrintable(session->lastError()));
+            compareFigures(*session->plan(),
+                runCli({ "place", "--model", trace, "--trace", trace, "--objective", objectiveArg(objective), "--json" }),
+                "rn50 trace GPU " + objectiveArg(objective));
+            QVERIFY(session->plan()->proposalUs <= session->plan()->allGpuUs * (1 + 1e-9));
+            if (objective == Objective::Sum) {
+                // The sum proposal is the framework's default here: the two figures differ by floating-point
+                // noise at most, which the panel must not print as a saving (`1.455e-08 ns`).
+                const QString summary = window.placementPanel()->summaryText();
+                QVERIFY2(summary.contains("No saving vs framework default"), qPrintable(summary));
+                QVERIFY2(!summary.contains("e-0") && !summary.contains(" ns"), qPrintable(summary));
+            }
+        }
+        const double allCpu = session->plan()->allCpuUs;
+
+        CostOptions t4 = session->costOptions();
+        t4.gpu = "t4";
+        session->setCostOptions(t4);
+        QVERIFY2(session->waitForPlan(120000), qPrintable(session->lastError()));
+        QVERIFY2(qFuzzyCompare(session->plan()->allCpuUs, allCpu),
+            qPrintable(QString("all-CPU %1 us on T4 vs %2 us on the trace's GPU").arg(session->plan()->allCpuUs).arg(allCpu)));
+        const int conv = graphOpNamed(*session, "aten::conv2d#0");
+        QVERIFY(conv >= 0);
+        session->setObjective(Objective::Sum);
+        QVERIFY(session->waitForPlan(120000));
+        const double unpinned = session->plan()->proposalUs;
+        session->pinOp(conv, 0);
+        QVERIFY(session->waitForPlan(120000));
+        QVERIFY2(session->plan()->proposalUs >= unpinned,
+            qPrintable(QString("pinned %1 us beats the optimum %2 us").arg(session->plan()->proposalUs).arg(unpinned)));
+        for (Objective objective : { Objective::Sum, Objective::Makespan }) {
+            session->setObjective(objective);
+            QVERIFY2(session->waitForPlan(120000), qPrintable(session->lastError()));
+            compareFigures(*session->plan(),
+                runCli({ "place", "--model", trace, "--trace", trace, "--gpu", "t4", "--pin", "aten::conv2d#0=cpu",
+                    "--objective", objectiveArg(objective), "--json" }),
+                "rn50 T4 pinned " + objectiveArg(objective));
+        }
+    }
+
+    void thePanelNamesAndSwitchesTheObjective()
+    {
+        PlacementSession session;
+        PlacementPanel panel(&session);
+        session.openModel(kData + "/models/superres_prepost_op18.onnx");
+        QVERIFY(session.waitForPlan(120000));
+        QCOMPARE(panel.objectiveBox()->currentText(), QString("sum"));
+        QVERIFY2(panel.summaryText().contains("sum objective: ops and transfers one after another"), qPrintable(panel.summaryText()));
+        const double sumUs = session.plan()->proposalUs;
+        QCOMPARE(panel.chart()->entries().front().us, sumUs);
+        // Choosing makespan in the box re-plans; the bars and the summary follow.
+        panel.objectiveBox()->setCurrentIndex(panel.objectiveBox()->findText("makespan"));
+        emit panel.objectiveBox()->activated(panel.objectiveBox()->currentIndex());
+        QCOMPARE(session.objective(), Objective::Makespan);
+        QVERIFY(session.waitForPlan(120000));
+        QCOMPARE(session.plan()->objective, Objective::Makespan);
+        QCOMPARE(panel.chart()->entries().front().us, session.plan()->proposalUs);
+        QVERIFY(session.plan()->proposalUs < sumUs); // CPU and GPU overlap
+        QVERIFY2(panel.summaryText().contains("makespan objective: CPU and GPU overlap"), qPrintable(panel.summaryText()));
+        QVERIFY2(panel.summaryText().contains("Saving vs framework default: "), qPrintable(panel.summaryText()));
+        QVERIFY2(!panel.summaryText().contains("e-0"), qPrintable(panel.summaryText()));
+    }
+};
+
+QTEST_MAIN(PlacementCliAgreementTest)
+#include "placement_cli_agreement_test.moc"
