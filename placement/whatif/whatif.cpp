@@ -174,4 +174,16 @@ Result<WhatIfResult> runWhatIf(const TraceData& trace, const StepSet& steps, con
     return model.predict(options);
 }
 
+Status compareWithMeasured(WhatIfResult& result, const TraceData& after, const StepSet& afterSteps)
+{
+    PLACESCOPE_ASSIGN_OR_RETURN(WhatIfModel model, WhatIfModel::build(after, afterSteps));
+    MeasuredComparison c;
+    c.stepCount = static_cast<int64_t>(afterSteps.steps.size());
+    c.measured = model.measured();
+    c.stepError = WhatIfResult::relativeError(result.predicted.stepNs, c.measured.stepNs);
+    c.spanError = WhatIfResult::relativeError(result.predicted.spanNs, c.measured.spanNs);
+    result.comparison = c;
+    return Status::ok();
+}
+
 } // namespace placescope

@@ -10,6 +10,7 @@
 #include "placement/whatif/whatif_edit.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,15 @@ struct WhatIfOptions
     int64_t criticalPathStep = -1; // step number whose critical path is reported; -1: the whole span
 };
 
+// A prediction checked against the run measured after the change was made (`whatif --compare after.sqlite`).
+struct MeasuredComparison
+{
+    int64_t stepCount = 0;
+    RunFigures measured; // of the other run, by the same step and span rules
+    double stepError = 0; // (predicted - measured) / measured
+    double spanError = 0;
+};
+
 struct WhatIfResult
 {
     std::string stepSource;
@@ -46,6 +56,7 @@ struct WhatIfResult
     // The prediction itself, for a predicted trace file.
     ReplayGraph predictedGraph;
     ReplaySchedule predictedSchedule;
+    std::optional<MeasuredComparison> comparison; // set by compareWithMeasured
 
     double replayStepError() const { return relativeError(replay.stepNs, measured.stepNs); }
     double replaySpanError() const { return relativeError(replay.spanNs, measured.spanNs); }
@@ -76,6 +87,9 @@ private:
     ReplaySchedule m_schedule;
     RunFigures m_measured, m_replay;
 };
+
+// Fills result.comparison from the run measured after the change (its steps and span by the same rules).
+Status compareWithMeasured(WhatIfResult& result, const TraceData& after, const StepSet& afterSteps);
 
 // WhatIfModel::build + predict. The trace is only read.
 Result<WhatIfResult> runWhatIf(const TraceData& trace, const StepSet& steps, const WhatIfOptions& options);

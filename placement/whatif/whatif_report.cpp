@@ -118,6 +118,12 @@ std::string whatIfText(const WhatIfResult& r, const TraceData& trace)
     out += std::string("; span ") + (spanSaving > 0 ? "shorter by " + ms(spanSaving)
                                    : spanSaving < 0 ? "longer by " + ms(-spanSaving)
                                                     : std::string("unchanged")) + "\n";
+    if (r.comparison) {
+        const MeasuredComparison& c = *r.comparison;
+        out += "  " + padRight("measured after", 15) + padLeft(ms(c.measured.stepNs), 8) + padLeft(ms(c.measured.spanNs), 12)
+            + "   prediction error " + signedPercent(c.stepError) + " step, " + signedPercent(c.spanError) + " span ("
+            + std::to_string(c.stepCount) + " steps in the run after)\n";
+    }
     out += "  how: the replay schedules the trace's dependency graph with every measured duration and gap; the "
            "prediction replays it again after the edits\n";
 
@@ -181,6 +187,12 @@ std::string whatIfJson(const WhatIfResult& r, const TraceData& trace)
                             { "nested_calls", q.nestedCalls },
                             { "launch_floor_ns", q.launchFloorNs } };
     j["replay_notes"] = r.accuracyNotes;
+    if (r.comparison)
+        j["compare"] = { { "measured_step_ns", r.comparison->measured.stepNs },
+                         { "measured_span_ns", r.comparison->measured.spanNs },
+                         { "step_count", r.comparison->stepCount },
+                         { "prediction_step_error", r.comparison->stepError },
+                         { "prediction_span_error", r.comparison->spanError } };
     return j.dump(2) + "\n";
 }
 

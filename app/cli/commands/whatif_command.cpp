@@ -24,8 +24,17 @@ struct WhatIfArgs
     std::vector<std::string> edits;
     bool json = false;
     std::string output;
+    std::string compare; // the run measured after the change
     int64_t step = -1;
 };
+
+// The run measured after the change, by the same step and span rules, beside the prediction.
+Status compareWith(const std::string& path, WhatIfResult& result)
+{
+    PLACESCOPE_ASSIGN_OR_RETURN(SqliteDb db, openTrace(path));
+    PLACESCOPE_ASSIGN_OR_RETURN(TraceData after, TraceData::load(db));
+    return compareWithMeasured(result, after, detectSteps(after));
+}
 
 int runWhatIfCommand(const WhatIfArgs& args, bool criticalPathOnly)
 {
@@ -62,6 +71,12 @@ int runWhatIfCommand(const WhatIfArgs& args, bool criticalPathOnly)
         std::fprintf(stderr, "placescope %s: %s\n", command, result.status().message().c_str());
         return args.step >= 0 ? 2 : 1;
     }
+    if (!args.compare.empty()) {
+        if (Status compared = compareWith(args.compare, *result); !compared.isOk()) {
+            std::fprintf(stderr, "placescope %s: --compare %s\n", command, compared.message().c_str());
+            return 1;
+        }
+    }
     if (!args.output.empty()) {
         Status written = writePredictedTrace(args.trace, args.output, *result);
         if (!written.isOk()) {
@@ -87,6 +102,8 @@ const CommandRegistration kWhatIf {
             "overlap-comm");
         app.add_flag("--json", args->json, "Print JSON for scripts");
         app.add_option("-o,--output", args->output, "Write the predicted timeline as a Placescope trace");
+        app.add_option("--compare", args->compare,
+            "A trace measured after making the change: prints its step and span beside the prediction, with the error");
         return [args] { return runWhatIfCommand(*args, false); };
     }
 };

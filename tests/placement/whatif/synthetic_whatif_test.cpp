@@ -299,6 +299,27 @@ TEST(WhatIfSynthetic, MovingAnOpToTheCpu)
     EXPECT_EQ(same.result.predicted.stepNs, same.result.replay.stepNs);
 }
 
+// --compare: the prediction beside a run measured after the change. Against the run before, the no-sync prediction
+// (30 us steps) is (30 - 420) / 420 off; against its own predicted file, not at all.
+TEST(WhatIfSynthetic, ComparingAPredictionWithAMeasuredRun)
+{
+    TraceBuilder b("compare");
+    writeSyncedSteps(b);
+    WhatIfRun run = runEdits(b.path(), { "no-sync" });
+    ASSERT_TRUE(compareWithMeasured(run.result, run.trace, detectSteps(run.trace)).isOk());
+    ASSERT_TRUE(run.result.comparison.has_value());
+    EXPECT_EQ(run.result.comparison->measured.stepNs, 420 * kUs);
+    EXPECT_DOUBLE_EQ(run.result.comparison->stepError, (30.0 - 420.0) / 420.0);
+    const std::string predicted = (b.dir() / "predicted.sqlite").string();
+    ASSERT_TRUE(writePredictedTrace(b.path(), predicted, run.result).isOk());
+    WhatIfRun after = runEdits(predicted, {});
+    ASSERT_TRUE(compareWithMeasured(run.result, after.trace, detectSteps(after.trace)).isOk());
+    EXPECT_EQ(run.result.comparison->measured.stepNs, 30 * kUs);
+    EXPECT_EQ(run.result.comparison->stepError, 0.0);
+    EXPECT_EQ(run.result.comparison->spanError, 0.0);
+    EXPECT_NE(whatIfText(run.result, run.trace).find("measured after"), std::string::npos);
+}
+
 // analyze and whatif give one number for a fix: each simulated finding's saving is whatif's for its edit, and the
 // report's all-fixes step is whatif's with every edit.
 TEST(WhatIfSynthetic, AnalyzeShowsTheReplaysSavingForEachFix)
