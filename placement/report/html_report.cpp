@@ -207,4 +207,7 @@ std::string renderHtmlReport(const AnalysisReport& r)
     return h;
 }
 
+// The report's stylesheet, shared with the other one-file HTML outputs (placescope diff) so they look alike.
+std::string_view htmlReportStyle() { return kStyle; }
+
 } // namespace placescope

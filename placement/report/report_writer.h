@@ -7,6 +7,7 @@
 #include "placement/findings/analyzer.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace placescope {
@@ -20,6 +21,8 @@ std::string renderTextReport(const AnalysisReport& report);
 std::string renderMarkdownReport(const AnalysisReport& report);
 std::string renderJsonReport(const AnalysisReport& report);
 std::string renderHtmlReport(const AnalysisReport& report);
+// The HTML report's <style> element, for other one-file HTML outputs that should look the same.
+std::string_view htmlReportStyle();
 
 // Writes `content` to `path` through the shared OutputFile (temporary file + rename: no half-written report on
 // failure); refuses a path that is one of `inputs` (the trace, the model) or not a regular file.

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: MIT
+// `placescope diff before.sqlite after.sqlite [--step N | --all-steps] [--by kernel|op|annotation|stream]
+//  [--short-names] [--format text|json|html] [-o out]`: what changed between two runs (step time, GPU busy and idle,
+// memory, copies, kernels by name, findings). The comparison lives in placement/diff; this file parses arguments,
+// profiles both runs (on two threads: each side opens its own connection) and writes the output through the one
+// atomic writer, refusing an -o that is either trace.
+#include "app/cli/command_registry.h"
+#include "placement/diff/diff_report.h"
+#include "profiler/base/output_file.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <future>
+#include <memory>
+#include <string>
+
+namespace placescope::cli {
+namespace {
+
+struct DiffArgs
+{
+    std::string before;
+    std::string after;
+    int64_t step = -1;
+    bool allSteps = false;
+    std::string by = "kernel";
+    bool shortNames = false;
+    std::string format;
+    std::string output;
+    size_t top = 20;
+};
+
+// The format from --format, else from the output file's extension, else text.
+Result<DiffFormat> chooseFormat(const DiffArgs& args)
+{
+    if (!args.format.empty())
+        return parseDiffFormat(args.format);
+    const std::string ext = std::filesystem::path(args.output).extension().string();
+    if (ext == ".html" || ext == ".htm")
+        return DiffFormat::Html;
+    if (ext == ".json")
+        return DiffFormat::Json;
+    return DiffFormat::Text;
+}
+
+DiffGrouping groupingOf(const std::string& by)
+{
+    if (by == "op")
+        return DiffGrouping::Op;
+    if (by == "annotation")
+        return DiffGrouping::Annotation;
+    if (by == "stream")
+        return DiffGrouping::Stream;
+    return DiffGrouping::Kernel;
+}
+
+int runDiff(const DiffArgs& args)
+{
+    auto format = chooseFormat(args);
+    if (!format.isOk()) {
+        std::fprintf(stderr, "placescope diff: %s\n", format.status().message().c_str());
+        return 2;
+    }
+    const bool toStdout = args.output.empty() || args.output == "-";
+    if (!toStdout)
+        if (Status usable = checkOutputPath(args.output, { args.before, args.after }); !usable.isOk()) {
+            std::fprintf(stderr, "placescope diff: %s\n", usable.message().c_str());
+            return 1;
+        }
+    ProfileOptions profileOptions;
+    profileOptions.shortNames = args.shortNames;
+    profileOptions.extra = groupingOf(args.by);
+    // The after-run on a second thread: the two profiles share nothing, and a diff should cost about one of them.
+    auto after = std::async(std::launch::async, [&] { return profileRun(args.after, profileOptions); });
+    auto before = profileRun(args.before, profileOptions);
+    auto afterResult = after.get();
+    for (const auto* side : { &before, &afterResult })
+        if (!side->isOk()) {
+            std::fprintf(stderr, "placescope diff: %s\n", side->status().message().c_str());
+            return 1;
+        }
+
+    DiffOptions options;
+    if (args.step >= 0)
+        options.step = static_cast<size_t>(args.step);
+    options.allSteps = args.allSteps;
+    options.by = profileOptions.extra;
+    auto diff = diffRuns(*before, *afterResult, options);
+    if (!diff.isOk()) { // only --step past the runs' steps fails: a usage error
+        std::fprintf(stderr, "placescope diff: %s\n", diff.status().message().c_str());
+        return 2;
+    }
+    DiffRenderOptions render;
+    render.topRows = args.top;
+    const std::string text = renderDiff(*diff, *format, render);
+    if (toStdout) {
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        return 0;
+    }
+    if (Status written = writeFileAtomically(args.output, text, { args.before, args.after }); !written.isOk()) {
+        std::fprintf(stderr, "placescope diff: %s\n", written.message().c_str());
+        return 1;
+    }
+    std::fprintf(stderr, "placescope diff: written to %s\n", args.output.c_str());
+    return 0;
+}
+
+const CommandRegistration kRegistration {
+    "diff", "Compare two runs: step time, GPU busy/idle, memory, copies, kernels by name, findings", 47,
+    [](CLI::App& app) -> std::function<int()> {
+        auto args = std::make_shared<DiffArgs>();
+        app.add_option("before", args->before, "The run before the change (Placescope trace, .sqlite)")->required();
+        app.add_option("after", args->after, "The run after it (a measured trace or whatif -o's prediction)")->required();
+        auto* step = app.add_option("--step", args->step, "Compare only the N-th step of each run (0: the first)")
+                         ->check(CLI::NonNegativeNumber);
+        app.add_flag("--all-steps", args->allSteps, "Also one table per compared step")->excludes(step);
+        app.add_option("--by", args->by, "A grouping besides kernels: kernel, op, annotation or stream")
+            ->check(CLI::IsMember({ "kernel", "op", "annotation", "stream" }))
+            ->capture_default_str();
+        app.add_flag("--short-names", args->shortNames,
+                     "Match kernels by short name (template arguments and library versions dropped)");
+        app.add_option("--format", args->format, "text, json or html (default: from -o's extension, else text)");
+        app.add_option("--top", args->top, "Rows per table in text and HTML (0: all; JSON has every row)")
+            ->capture_default_str();
+        app.add_option("-o,--output", args->output, "Write the diff here instead of stdout");
+        return [args] { return runDiff(*args); };
+    }
+};
+
+} // namespace
+} // namespace placescope::cli

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+#include "placement/diff/diff_format.h"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+namespace placescope::diff_format {
+
+std::string duration(int64_t ns)
+{
+    const double v = static_cast<double>(ns < 0 ? -ns : ns);
+    char buffer[40];
+    if (v < 1e3)
+        std::snprintf(buffer, sizeof buffer, "%.0f ns", v);
+    else if (v < 1e6)
+        std::snprintf(buffer, sizeof buffer, "%.3f us", v / 1e3);
+    else if (v < 1e9)
+        std::snprintf(buffer, sizeof buffer, "%.3f ms", v / 1e6);
+    else
+        std::snprintf(buffer, sizeof buffer, "%.3f s", v / 1e9);
+    return (ns < 0 ? "-" : "") + std::string(buffer);
+}
+
+std::string signedDuration(int64_t ns) { return ns > 0 ? "+" + duration(ns) : duration(ns); }
+
+std::string bytes(int64_t n)
+{
+    static const char* kUnits[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+    double v = static_cast<double>(n < 0 ? -n : n);
+    int unit = 0;
+    while (v >= 1024 && unit < 4) {
+        v /= 1024;
+        ++unit;
+    }
+    char buffer[40];
+    std::snprintf(buffer, sizeof buffer, unit ? "%.2f %s" : "%.0f %s", v, kUnits[unit]);
+    return (n < 0 ? "-" : "") + std::string(buffer);
+}
+
+std::string signedBytes(int64_t n) { return n > 0 ? "+" + bytes(n) : bytes(n); }
+
+std::string count(int64_t n)
+{
+    std::string digits = std::to_string(n < 0 ? -n : n), out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i && (digits.size() - i) % 3 == 0)
+            out += ',';
+        out += digits[i];
+    }
+    return (n < 0 ? "-" : "") + out;
+}
+
+std::string signedCount(int64_t n) { return n > 0 ? "+" + count(n) : count(n); }
+
+std::string value(int64_t v, Figure::Unit unit)
+{
+    return unit == Figure::Unit::Ns ? duration(v) : unit == Figure::Unit::Bytes ? bytes(v) : count(v);
+}
+
+std::string signedValue(int64_t v, Figure::Unit unit)
+{
+    return unit == Figure::Unit::Ns ? signedDuration(v) : unit == Figure::Unit::Bytes ? signedBytes(v) : signedCount(v);
+}
+
+std::string share(double fraction)
+{
+    if (std::isnan(fraction) || fraction == 0.0)
+        return ""; // no step delta, or the figure did not move: a share would only be noise ("-0.0 %")
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.1f %%", 100.0 * fraction);
+    return buffer;
+}
+
+std::string runLabel(const std::string& path) { return std::filesystem::path(path).filename().string(); }
+
+} // namespace placescope::diff_format

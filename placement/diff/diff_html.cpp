@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: MIT
+// The diff as one self-contained HTML file: the analyze report's stylesheet and its inline-SVG bar charts
+// (placement/report/svg_charts), no scripts, no external resources. Charts first (step times before/after, the
+// largest kernel deltas), then the tables the text output prints.
+#include "placement/diff/diff_format.h"
+#include "placement/diff/diff_report.h"
+#include "placement/report/report_writer.h"
+#include "placement/report/svg_charts.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+namespace placescope {
+
+namespace {
+
+using namespace diff_format;
+
+const char* kBefore = "#95a5a6";
+const char* kAfter = "#2e86c1";
+const char* kSlower = "#c0392b";
+const char* kFaster = "#27ae60";
+
+std::string stepChart(const RunDiff& d, size_t maxSteps)
+{
+    std::vector<BarItem> items;
+    items.push_back({ "mean step, before", static_cast<double>(d.meanStepNsA), duration(d.meanStepNsA), kBefore });
+    items.push_back({ "mean step, after", static_cast<double>(d.meanStepNsB),
+                      duration(d.meanStepNsB) + " (" + signedDuration(d.stepDeltaNs()) + ")", kAfter });
+    for (size_t i = 0; i < d.steps.size() && i < maxSteps; ++i) {
+        const StepPair& s = d.steps[i];
+        const std::string step = "step " + std::to_string(s.position);
+        if (s.numberA)
+            items.push_back({ step + " before (#" + std::to_string(*s.numberA) + ")", static_cast<double>(s.nsA),
+                              duration(s.nsA), kBefore });
+        if (s.numberB)
+            items.push_back({ step + " after (#" + std::to_string(*s.numberB) + ")", static_cast<double>(s.nsB),
+                              duration(s.nsB) + (s.numberA ? " (" + signedDuration(s.nsB - s.nsA) + ")" : ""), kAfter });
+    }
+    return svgBarChart(items);
+}
+
+// Bars of |delta|, red where the after-run spends more time, green where less.
+std::string deltaChart(const std::vector<DeltaRow>& rows, size_t top)
+{
+    std::vector<BarItem> items;
+    for (size_t i = 0; i < rows.size() && i < top; ++i) {
+        const DeltaRow& r = rows[i];
+        if (r.deltaNs() == 0)
+            break; // sorted by |delta|: the rest did not move
+        items.push_back({ r.name, static_cast<double>(std::llabs(r.deltaNs())),
+                          signedDuration(r.deltaNs()) + " (" + changeName(r.change()) + ", " + count(r.countA) + " -> "
+                              + count(r.countB) + ")",
+                          r.deltaNs() > 0 ? kSlower : kFaster });
+    }
+    return items.empty() ? "<p class='meta'>no time moved</p>" : svgBarChart(items);
+}
+
+std::string cell(const std::string& text) { return "<td>" + htmlEscape(text) + "</td>"; }
+
+std::string rowsTable(const std::vector<DeltaRow>& rows, size_t top)
+{
+    std::string h = "<table><tr><th>Count A</th><th>Count B</th><th>Time A</th><th>Time B</th><th>Delta</th>"
+                    "<th>Change</th><th>Name</th></tr>";
+    for (size_t i = 0; i < rows.size() && i < top; ++i) {
+        const DeltaRow& r = rows[i];
+        h += "<tr>" + cell(count(r.countA)) + cell(count(r.countB)) + cell(duration(r.nsA)) + cell(duration(r.nsB))
+            + cell(signedDuration(r.deltaNs())) + cell(changeName(r.change())) + "<td><code>" + htmlEscape(r.name)
+            + "</code></td></tr>";
+    }
+    return h + "</table>";
+}
+
+std::string figureTable(const RunDiff& d)
+{
+    std::string h = "<table><tr><th>Figure</th><th>Before</th><th>After</th><th>Delta</th><th>Share of step "
+                    "delta</th></tr>";
+    for (const Figure& f : d.figures) {
+        const bool perStep = f.perStep();
+        const int64_t delta = perStep ? f.perStepDelta() : f.b - f.a;
+        h += "<tr>" + cell(f.section + ": " + f.name + (perStep ? " (per step)" : ""))
+            + cell(value(perStep ? f.perStepA() : f.a, f.unit)) + cell(value(perStep ? f.perStepB() : f.b, f.unit))
+            + cell(signedValue(delta, f.unit)) + cell(perStep ? share(d.shareOfStepDelta(delta)) : "") + "</tr>";
+    }
+    return h + "</table>";
+}
+
+std::string findingTable(const RunDiff& d)
+{
+    if (d.findings.empty())
+        return "<p class='meta'>no findings in either run</p>";
+    std::string h = "<table><tr><th>Status</th><th>Saving before</th><th>Saving after</th><th>Finding</th></tr>";
+    char a[32], b[32];
+    for (const FindingDiff& f : d.findings) {
+        std::snprintf(a, sizeof a, "%.3f ms", f.savingMsA);
+        std::snprintf(b, sizeof b, "%.3f ms", f.savingMsB);
+        h += "<tr>" + cell(findingKindName(f.kind)) + cell(a) + cell(b) + cell(f.ruleId + ": " + f.title) + "</tr>";
+    }
+    return h + "</table>";
+}
+
+std::string groupSection(const GroupDiff& g, const RunDiff& d, size_t top)
+{
+    const std::string noun = groupingKey(g.grouping);
+    std::string h = "<h2>Largest " + noun + " deltas, whole trace</h2>" + deltaChart(g.whole, top);
+    h += "<h2>Largest " + noun + " deltas in the compared steps</h2><p class='meta'>"
+        + std::to_string(d.compared.size()) + " step(s), step time " + signedDuration(d.comparedNsB - d.comparedNsA)
+        + "; outside every step: " + count(g.outsideA.count) + " before, " + count(g.outsideB.count) + " after</p>"
+        + deltaChart(g.inSteps, top);
+    h += "<h2>" + noun + ", whole trace</h2>" + rowsTable(g.whole, top);
+    return h;
+}
+
+} // namespace
+
+std::string renderDiffHtml(const RunDiff& d, const DiffRenderOptions& o)
+{
+    const size_t top = o.topRows ? o.topRows : SIZE_MAX;
+    std::string h = "<!DOCTYPE html><html><head><meta charset='utf-8'><title>placescope diff "
+        + htmlEscape(runLabel(d.pathA)) + " vs " + htmlEscape(runLabel(d.pathB)) + "</title>"
+        + std::string(htmlReportStyle()) + "</head><body>\n";
+    h += "<h1>" + htmlEscape(runLabel(d.pathA)) + " &rarr; " + htmlEscape(runLabel(d.pathB)) + "</h1>";
+    h += "<p class='meta'>before: " + htmlEscape(d.pathA) + " (" + htmlEscape(d.gpuA) + ", "
+        + std::to_string(d.stepCountA) + " steps, " + htmlEscape(d.stepSourceA) + ")<br>after: " + htmlEscape(d.pathB)
+        + " (" + htmlEscape(d.gpuB) + ", " + std::to_string(d.stepCountB) + " steps, " + htmlEscape(d.stepSourceB)
+        + ")</p>";
+    for (const std::string& note : d.notes)
+        h += "<p class='note'>" + htmlEscape(note) + "</p>";
+    h += "<h2>Step time</h2>" + stepChart(d, 12);
+    h += groupSection(d.kernels, d, top);
+    if (d.extra)
+        h += groupSection(*d.extra, d, top);
+    h += "<h2>Figures</h2>" + figureTable(d);
+    h += "<h2>Copies and memsets</h2>" + rowsTable(d.copies, top);
+    h += "<h2>Findings</h2>" + findingTable(d);
+    return h + "\n</body></html>\n";
+}
+
+} // namespace placescope

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+// The diff's three outputs: text for the terminal, JSON for scripts (integer nanoseconds and bytes; `kernels` is
+// every kernel of the whole trace as {"name", "count_a", "count_b", "ns_a", "ns_b"}, per-step figures under
+// `steps`, the --by grouping in the same shape under its own key) and one self-contained HTML file (inline SVG
+// bar charts from placement/report/svg_charts). Pure functions returning the whole document.
+#pragma once
+
+#include "placement/diff/run_diff.h"
+
+#include <string>
+
+namespace placescope {
+
+enum class DiffFormat { Text, Json, Html };
+
+Result<DiffFormat> parseDiffFormat(const std::string& name);
+
+struct DiffRenderOptions
+{
+    size_t topRows = 20;    // text and HTML: rows per table (0: all); JSON always has every row
+    size_t nameWidth = 90;  // text: clip names (0: never)
+};
+
+std::string renderDiffText(const RunDiff& diff, const DiffRenderOptions& options = {});
+std::string renderDiffJson(const RunDiff& diff);
+std::string renderDiffHtml(const RunDiff& diff, const DiffRenderOptions& options = {});
+std::string renderDiff(const RunDiff& diff, DiffFormat format, const DiffRenderOptions& options = {});
+
+} // namespace placescope

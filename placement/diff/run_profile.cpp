@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+#include "placement/diff/run_profile.h"
+
+#include "profiler/store/trace_file.h"
+
+#include <cmath>
+
+namespace placescope {
+
+namespace {
+
+// demangledName id -> shortName text, for kernels grouped by short name. One row per distinct pair.
+Result<std::unordered_map<int64_t, std::string>> shortKernelNames(SqliteDb& db, const TraceData& trace)
+{
+    std::unordered_map<int64_t, std::string> names;
+    PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement scan,
+                                db.prepare("SELECT DISTINCT demangledName, shortName FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+    while (scan.step())
+        if (!scan.isNull(0))
+            names[scan.columnInt(0)] = scan.isNull(1) ? std::string("[unknown]") : trace.name(scan.columnInt(1));
+    PLACESCOPE_RETURN_IF_ERROR(scan.status());
+    return names;
+}
+
+} // namespace
+
+std::string RunProfile::gpuName() const
+{
+    for (const DeviceUtilization& d : stats.devices)
+        if (!d.name.empty())
+            return d.name;
+    return analysis.gpuName;
+}
+
+int64_t RunProfile::meanStepNs() const { return std::llround(analysis.meanStepMs * 1e6); }
+
+namespace {
+
+Result<RunProfile> profileOpenRun(SqliteDb& db, const std::string& path, const ProfileOptions& options)
+{
+    RunProfile profile;
+    profile.path = path;
+    StatsOptions statsOptions;
+    statsOptions.topKernels = 0;
+    statsOptions.nameKind = options.shortNames ? KernelNameKind::Short : KernelNameKind::Demangled;
+    PLACESCOPE_ASSIGN_OR_RETURN(profile.stats, computeTraceStats(db, statsOptions));
+
+    PLACESCOPE_ASSIGN_OR_RETURN(TraceData trace, TraceData::load(db));
+    // analyzeTrace() without its second load of the file (the top-kernel table is stats.kernels here).
+    profile.analysis = analyzeTraceData(trace, AnalysisOptions {});
+
+    const StepIndex steps(detectSteps(trace));
+    for (size_t i = 0; i < steps.count(); ++i) {
+        profile.stepNumbers.push_back(steps.number(i));
+        profile.stepDurationNs.push_back(steps.durationNs(i));
+    }
+    GroupingOptions grouping;
+    if (options.shortNames) {
+        PLACESCOPE_ASSIGN_OR_RETURN(grouping.kernelNames, shortKernelNames(db, trace));
+    }
+    profile.kernels = groupEvents(trace, steps, grouping);
+    if (options.extra && *options.extra != DiffGrouping::Kernel) {
+        grouping.grouping = *options.extra;
+        profile.extra = groupEvents(trace, steps, grouping);
+    }
+    return profile;
+}
+
+} // namespace
+
+Result<RunProfile> profileRun(const std::string& path, const ProfileOptions& options)
+{
+    PLACESCOPE_ASSIGN_OR_RETURN(SqliteDb db, openTrace(path)); // its messages name the file
+    auto profile = profileOpenRun(db, path, options);
+    if (!profile.isOk())
+        return Status::error(path + ": " + profile.status().message());
+    return profile;
+}
+
+} // namespace placescope

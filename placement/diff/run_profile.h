@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+// RunProfile: everything the diff compares, measured on one run with the functions the other commands use, so a
+// side of the diff reads exactly as `placescope stats` and `placescope analyze` print that run:
+//   - profiler/stats' computeTraceStats (span, kernels by name, copies by kind and memory type, GPU busy time);
+//   - the findings' analyzeTraceData (steps, mean step, busy and idle by cause per device, memory curves, findings);
+//   - event groups per step (event_groups.h) over the same steps (detectSteps).
+// The findings carry the analyzer's estimated savings; the what-if replay's simulated savings are not computed
+// (they would double the diff's time). Pure function of the file; each call opens its own connection, so the
+// two sides of a diff can be profiled on two threads.
+#pragma once
+
+#include "placement/diff/event_groups.h"
+#include "placement/findings/analyzer.h"
+#include "profiler/stats/trace_stats.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace placescope {
+
+struct ProfileOptions
+{
+    bool shortNames = false;            // kernels grouped by shortName (template arguments, versions dropped)
+    std::optional<DiffGrouping> extra;  // a grouping beyond kernels (--by op|annotation|stream)
+};
+
+struct RunProfile
+{
+    std::string path;
+    TraceStats stats;           // every kernel name (topKernels = 0)
+    AnalysisReport analysis;
+    std::vector<int64_t> stepNumbers;    // by position
+    std::vector<int64_t> stepDurationNs; // by position
+    EventGroups kernels;        // per step; the whole-trace kernel table is stats.kernels
+    std::optional<EventGroups> extra;
+
+    std::string gpuName() const;
+    int64_t meanStepNs() const; // the analyzer's mean step (what `analyze` prints)
+};
+
+Result<RunProfile> profileRun(const std::string& path, const ProfileOptions& options);
+
+} // namespace placescope
