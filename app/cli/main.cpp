@@ -35,7 +35,8 @@ int main(int argc, char** argv)
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
-        return app.exit(error);
+        // --help and --version exit 0; every usage error exits 2 (CLI11's own codes are 100 and up).
+        return app.exit(error) == 0 ? 0 : 2;
     }
     try {
         for (auto& [sub, run] : runners)

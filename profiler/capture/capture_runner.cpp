@@ -167,7 +167,9 @@ std::string defaultInjectLibraryPath()
     if (error)
         return "libplacescope_inject.so";
     fs::path dir = exe.parent_path();
-    for (const fs::path& candidate : { dir / "../lib/libplacescope_inject.so", dir / "libplacescope_inject.so" })
+    // The build tree (bin/ and lib/), an installed tree (bin/ and lib/placescope/), or beside the executable.
+    for (const fs::path& candidate : { dir / "../lib/libplacescope_inject.so", dir / "../lib/placescope/libplacescope_inject.so",
+                                       dir / "libplacescope_inject.so" })
         if (fs::exists(candidate, error))
             return fs::weakly_canonical(candidate, error).string();
     return (dir / "../lib/libplacescope_inject.so").string();
