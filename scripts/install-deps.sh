@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages Placescope builds with (sudo when not root). Safe to run again.
+# Installs the Debian 12 packages Placescope builds with (sudo when not root). Safe to run again: apt runs only
+# when dpkg-query finds one of them missing. help2man makes the man pages; dpkg-dev's dpkg-shlibdeps gives the
+# .deb its Depends (cpack -G DEB); clang and libclang-rt are for scripts/fuzz.sh.
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git python3
   libsqlite3-dev sqlite3 zlib1g-dev libisal-dev
   libsimdjson-dev nlohmann-json3-dev libcli11-dev
-  libgtest-dev libgmock-dev libbenchmark-dev
+  libgtest-dev
   libonnx-dev libprotobuf-dev protobuf-compiler
   libgraphviz-dev graphviz
   qt6-base-dev qt6-base-dev-tools libgl-dev
+  help2man dpkg-dev
   clang libclang-rt-14-dev
 )
 missing=()
