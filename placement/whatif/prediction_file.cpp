@@ -67,6 +67,71 @@ Status moveHostRows(SqliteDb& db, const WhatIfResult& r, const char* table, cons
     return Status::ok();
 }
 
+// Flow arrows (launch -> kernel, forward -> backward) move with the lanes of their two ends; arrows to a GPU op the
+// prediction removed go with it.
+Status moveFlows(SqliteDb& db, const WhatIfResult& r)
+{
+    if (!db.hasTable("PS_FLOWS"))
+        return Status::ok();
+    const ReplayGraph& g = r.predictedGraph;
+    std::map<int64_t, int32_t> hostLane;
+    std::map<std::tuple<int64_t, int64_t, int64_t>, int32_t> gpuLane; // (pid, device, stream)
+    for (int32_t l = 0; l < static_cast<int32_t>(g.lanes.size()); ++l) {
+        const ReplayLane& lane = g.lanes[l];
+        if (lane.kind == ReplayLane::Kind::Host)
+            hostLane[lane.globalTid] = l;
+        else
+            gpuLane[{ lane.globalPid / 0x1000000 % 0x1000000, lane.deviceId, lane.streamId }] = l;
+    }
+    auto laneOf = [&](SqliteStatement& row, int tidColumn, int64_t pid) -> int32_t {
+        if (!row.isNull(tidColumn)) {
+            auto it = hostLane.find(row.columnInt(tidColumn));
+            return it == hostLane.end() ? -1 : it->second;
+        }
+        auto it = gpuLane.find({ pid, row.columnInt(tidColumn + 1), row.columnInt(tidColumn + 2) });
+        return it == gpuLane.end() ? -1 : it->second;
+    };
+    std::vector<std::tuple<int64_t, int64_t, int64_t>> moved; // rowid, fromTs, toTs
+    {
+        const char* sql = "SELECT rowid, fromTs, fromGlobalTid, fromDeviceId, fromStreamId, toTs, toGlobalTid, "
+                          "toDeviceId, toStreamId FROM PS_FLOWS";
+        PLACESCOPE_ASSIGN_OR_RETURN(auto select, db.prepare(sql));
+        while (select.step()) {
+            // The process of a device end is the one of the host end (flows do not cross processes).
+            const int64_t tid = select.isNull(2) ? (select.isNull(6) ? 0 : select.columnInt(6)) : select.columnInt(2);
+            const int64_t pid = tid / 0x1000000 % 0x1000000;
+            const int32_t from = laneOf(select, 2, pid), to = laneOf(select, 6, pid);
+            moved.emplace_back(select.columnInt(0),
+                from < 0 ? select.columnInt(1) : replayedInstant(g, r.predictedSchedule, from, select.columnInt(1)),
+                to < 0 ? select.columnInt(5) : replayedInstant(g, r.predictedSchedule, to, select.columnInt(5)));
+        }
+        PLACESCOPE_RETURN_IF_ERROR(select.status());
+    }
+    PLACESCOPE_ASSIGN_OR_RETURN(auto update, db.prepare("UPDATE PS_FLOWS SET fromTs = ?1, toTs = ?2 WHERE rowid = ?3"));
+    for (const auto& [rowid, fromTs, toTs] : moved) {
+        update.bind(1, fromTs);
+        update.bind(2, toTs);
+        update.bind(3, rowid);
+        PLACESCOPE_RETURN_IF_ERROR(update.execute());
+    }
+    // Launch flows are pinned to their two ends by correlation id, which does not depend on how the importer
+    // numbered the flow's thread (legacy Kineto traces give flows and runtime calls different thread ids).
+    PLACESCOPE_RETURN_IF_ERROR(db.exec(
+        "UPDATE PS_FLOWS SET fromTs = r.start FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r "
+        "WHERE PS_FLOWS.category IN ('ac2g', 'async') AND r.correlationId = PS_FLOWS.id "
+        "AND r.globalTid / 16777216 % 16777216 = PS_FLOWS.fromGlobalTid / 16777216 % 16777216"));
+    PLACESCOPE_RETURN_IF_ERROR(db.exec(
+        "UPDATE PS_FLOWS SET toTs = g.start FROM (SELECT correlationId, globalPid, start FROM CUPTI_ACTIVITY_KIND_KERNEL "
+        "UNION ALL SELECT correlationId, globalPid, start FROM CUPTI_ACTIVITY_KIND_MEMCPY "
+        "UNION ALL SELECT correlationId, globalPid, start FROM CUPTI_ACTIVITY_KIND_MEMSET) AS g "
+        "WHERE PS_FLOWS.category IN ('ac2g', 'async') AND g.correlationId = PS_FLOWS.id "
+        "AND g.globalPid / 16777216 % 16777216 = PS_FLOWS.fromGlobalTid / 16777216 % 16777216"));
+    return db.exec("DELETE FROM PS_FLOWS WHERE category IN ('ac2g', 'async') "
+                   "AND NOT EXISTS (SELECT 1 FROM CUPTI_ACTIVITY_KIND_KERNEL k WHERE k.correlationId = PS_FLOWS.id) "
+                   "AND NOT EXISTS (SELECT 1 FROM CUPTI_ACTIVITY_KIND_MEMCPY c WHERE c.correlationId = PS_FLOWS.id) "
+                   "AND NOT EXISTS (SELECT 1 FROM CUPTI_ACTIVITY_KIND_MEMSET m WHERE m.correlationId = PS_FLOWS.id)");
+}
+
 Status rewrite(SqliteDb& db, const std::string& inputPath, const WhatIfResult& r)
 {
     const ReplayGraph& g = r.predictedGraph;
@@ -106,6 +171,7 @@ Status rewrite(SqliteDb& db, const std::string& inputPath, const WhatIfResult& r
     PLACESCOPE_RETURN_IF_ERROR(moveHostRows(db, r, "PS_FRAMEWORK_OPS", "id", true));
     PLACESCOPE_RETURN_IF_ERROR(moveHostRows(db, r, "NVTX_EVENTS", "rowid", true));
     PLACESCOPE_RETURN_IF_ERROR(moveHostRows(db, r, "PS_MEMORY_EVENTS", "rowid", false));
+    PLACESCOPE_RETURN_IF_ERROR(moveFlows(db, r));
     // Sync rows are timed by their host call.
     if (db.hasTable("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"))
         PLACESCOPE_RETURN_IF_ERROR(db.exec(

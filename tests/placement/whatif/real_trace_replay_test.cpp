@@ -48,6 +48,13 @@ TEST(WhatIfRealTraces, ReplayReproducesEveryTraceWithSteps)
         WhatIfRun reread = runEdits(predictedPath, {});
         EXPECT_EQ(reread.result.measured.stepNs, r.predicted.stepNs) << file;
         EXPECT_EQ(reread.result.measured.spanNs, r.predicted.spanNs) << file;
+        // Launch flow arrows still go forward (no more arrows ending before they start than the measured trace had).
+        auto backwards = [](const std::string& trace) {
+            auto db = openTrace(trace);
+            EXPECT_TRUE(db.isOk());
+            return db->hasTable("PS_FLOWS") ? db->queryInt("SELECT COUNT(*) FROM PS_FLOWS WHERE toTs < fromTs").value() : 0;
+        };
+        EXPECT_LE(backwards(predictedPath), backwards(path)) << file;
         std::printf("%-50s step %lld ns replay %lld ns (%+.4f %%), span %+.4f %%, halved kernels: step %lld ns\n",
                     file.c_str(), static_cast<long long>(r.measured.stepNs), static_cast<long long>(r.replay.stepNs),
                     100 * r.replayStepError(), 100 * r.replaySpanError(), static_cast<long long>(r.predicted.stepNs));
