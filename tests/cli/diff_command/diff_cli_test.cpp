@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+// `placescope diff` run as a user runs it (PLACESCOPE_BIN_DIR/placescope): a missing side or a file that is not a
+// trace is one line on stderr and exit 1, usage errors exit 2, -o naming either trace is refused and leaves it as
+// it was, a predicted trace from `whatif -o` is a valid side, and JSON/HTML outputs are what they say.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CliRun
+{
+    int exitCode = -1;
+    std::string out;
+    std::string err;
+};
+
+std::string readFile(const fs::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    return buffer.str();
+}
+
+class DiffCli : public ::testing::Test
+{
+protected:
+    static void SetUpTestSuite()
+    {
+        s_dir = fs::temp_directory_path() / ("ps_diff_cli_" + std::to_string(::getpid()));
+        fs::create_directories(s_dir);
+        const std::string traces = std::string(PLACESCOPE_DATA_DIR) + "/traces/";
+        ASSERT_EQ(run({ "import", traces + "hta_alexnet_a100_1rank.json.gz", "-o", path("alexnet.sqlite"), "-q" }).exitCode, 0);
+        ASSERT_EQ(run({ "import", traces + "kineto_resnet50_v100_legacy2021.pt.trace.json.gz", "-o", path("resnet.sqlite"), "-q" })
+                      .exitCode,
+                  0);
+    }
+    static void TearDownTestSuite() { fs::remove_all(s_dir); }
+
+    static std::string path(const std::string& name) { return (s_dir / name).string(); }
+
+    static CliRun run(const std::vector<std::string>& args)
+    {
+        std::string command = std::string(PLACESCOPE_BIN_DIR) + "/placescope";
+        for (const std::string& a : args)
+            command += " '" + a + "'";
+        const fs::path out = s_dir / "stdout", err = s_dir / "stderr";
+        command += " >'" + out.string() + "' 2>'" + err.string() + "'";
+        CliRun r;
+        const int status = std::system(command.c_str());
+        r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        r.out = readFile(out);
+        r.err = readFile(err);
+        return r;
+    }
+    static void expectOneLine(const CliRun& r, int exitCode, const std::string& contains)
+    {
+        EXPECT_EQ(r.exitCode, exitCode) << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+        EXPECT_NE(r.err.find(contains), std::string::npos) << r.err;
+    }
+
+    static fs::path s_dir;
+};
+fs::path DiffCli::s_dir;
+
+TEST_F(DiffCli, MissingSideIsOneLineAndExitOne)
+{
+    expectOneLine(run({ "diff", path("alexnet.sqlite"), path("nothing.sqlite") }), 1, "no such trace file");
+    expectOneLine(run({ "diff", path("nothing.sqlite"), path("alexnet.sqlite") }), 1, "no such trace file");
+}
+
+TEST_F(DiffCli, NotATraceIsOneLineAndExitOne)
+{
+    const std::string model = std::string(PLACESCOPE_DATA_DIR) + "/models/mnist.onnx";
+    expectOneLine(run({ "diff", path("alexnet.sqlite"), model }), 1, "not a SQLite database");
+}
+
+TEST_F(DiffCli, UsageErrorsExitTwo)
+{
+    EXPECT_EQ(run({ "diff", path("alexnet.sqlite") }).exitCode, 2);                               // one side only
+    EXPECT_EQ(run({ "diff", path("alexnet.sqlite"), path("resnet.sqlite"), "--by", "layer" }).exitCode, 2);
+    EXPECT_EQ(run({ "diff", path("alexnet.sqlite"), path("resnet.sqlite"), "--step", "1", "--all-steps" }).exitCode, 2);
+    expectOneLine(run({ "diff", path("alexnet.sqlite"), path("resnet.sqlite"), "--format", "pdf" }), 2, "unknown format");
+    expectOneLine(run({ "diff", path("alexnet.sqlite"), path("resnet.sqlite"), "--step", "5" }), 2, "--step 5");
+}
+
+TEST_F(DiffCli, OutputNamingEitherTraceIsRefused)
+{
+    for (const std::string& side : { "alexnet.sqlite", "resnet.sqlite" }) {
+        const std::string before = readFile(path(side));
+        expectOneLine(run({ "diff", path("alexnet.sqlite"), path("resnet.sqlite"), "-o", path(side) }), 1, "input");
+        EXPECT_TRUE(readFile(path(side)) == before) << side << " was changed";
+    }
+}
+
+TEST_F(DiffCli, PredictedTraceIsAValidSide)
+{
+    ASSERT_EQ(run({ "whatif", path("alexnet.sqlite"), "--edit", "no-sync", "-o", path("predicted.sqlite") }).exitCode, 0);
+    const CliRun r = run({ "diff", path("alexnet.sqlite"), path("predicted.sqlite"), "--format", "json" });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto json = nlohmann::json::parse(r.out);
+    // The prediction keeps every kernel (no-sync moves work, it drops none): same names and counts.
+    ASSERT_FALSE(json["kernels"].empty());
+    for (const auto& k : json["kernels"])
+        EXPECT_EQ(k["count_a"], k["count_b"]) << k["name"];
+    EXPECT_TRUE(json["steps"]["mean_ns_b"].is_number_integer());
+    EXPECT_LE(json["steps"]["mean_ns_b"].get<int64_t>(), json["steps"]["mean_ns_a"].get<int64_t>());
+}
+
+TEST_F(DiffCli, JsonAndHtmlOutputs)
+{
+    CliRun r = run({ "diff", path("alexnet.sqlite"), path("resnet.sqlite"), "--by", "op", "-o", path("diff.json") });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto json = nlohmann::json::parse(readFile(path("diff.json")));
+    for (const char* key : { "kernels", "ops", "steps", "copies", "figures", "findings", "notes" })
+        EXPECT_TRUE(json.contains(key)) << key;
+    for (const char* key : { "name", "count_a", "count_b", "ns_a", "ns_b" })
+        EXPECT_TRUE(json["kernels"][0].contains(key)) << key;
+    EXPECT_TRUE(json["kernels"][0]["ns_b"].is_number_integer());
+    EXPECT_TRUE(json["steps"].contains("ops"));
+
+    r = run({ "diff", path("alexnet.sqlite"), path("resnet.sqlite"), "-o", path("diff.html") });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const std::string html = readFile(path("diff.html"));
+    EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+    EXPECT_NE(html.find("<svg"), std::string::npos);
+    EXPECT_EQ(html.find("<script"), std::string::npos); // one self-contained file
+    EXPECT_NE(html.find("different GPUs"), std::string::npos);
+}
+
+} // namespace
