@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+// diff_bench [trace.json.gz] [--rounds N]: the diff's cost against the import's, in the same run. Each round imports
+// the trace twice (two stores: the two sides of a diff, as a user has them) and then does what `placescope diff
+// A B --format json` does (both sides profiled on two threads, compared, rendered), each in its own forked child so
+// wall time and peak RSS are the child's own. Prints the best round of each and the ratio diff / one import (goal:
+// <= 1). Default trace: the 53.7 MB V100 trace in ../shared/traces.
+#include "placement/diff/diff_report.h"
+#include "profiler/importers/importer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <future>
+#include <string>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace placescope;
+
+namespace {
+
+struct ChildRun
+{
+    bool ok = false;
+    double seconds = 0;
+    double peakMb = 0;
+};
+
+ChildRun runInChild(const std::function<int()>& body)
+{
+    auto start = std::chrono::steady_clock::now();
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(body());
+    ChildRun run;
+    if (pid < 0)
+        return run;
+    int status = 0;
+    rusage usage {};
+    if (wait4(pid, &status, 0, &usage) != pid)
+        return run;
+    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    run.peakMb = static_cast<double>(usage.ru_maxrss) / 1024.0;
+    run.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    return run;
+}
+
+int importInto(const std::string& trace, const std::string& store)
+{
+    std::filesystem::remove(store);
+    return importTraces({ trace }, store, ImportOptions {}).isOk() ? 0 : 1;
+}
+
+// What the diff command does, without printing: both profiles (the second on its own thread), diff, JSON.
+int diffOf(const std::string& a, const std::string& b)
+{
+    ProfileOptions options;
+    auto after = std::async(std::launch::async, [&] { return profileRun(b, options); });
+    auto before = profileRun(a, options);
+    auto afterResult = after.get();
+    if (!before.isOk() || !afterResult.isOk())
+        return 1;
+    auto diff = diffRuns(*before, *afterResult, {});
+    if (!diff.isOk())
+        return 1;
+    const std::string json = renderDiffJson(*diff);
+    return json.size() > 2 && diff->stepDeltaNs() == 0 ? 0 : 1; // the same trace twice: no step delta
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    std::string trace = std::string(PLACESCOPE_SOURCE_DIR) + "/../shared/traces/hta_v100_rank1of2_memory.json.gz";
+    int rounds = 5;
+    for (int i = 1; i < argc; ++i) {
+        if (!std::strcmp(argv[i], "--rounds") && i + 1 < argc)
+            rounds = std::max(1, std::atoi(argv[++i]));
+        else
+            trace = argv[i];
+    }
+    const auto dir = std::filesystem::temp_directory_path() / ("diff_bench_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string a = (dir / "a.sqlite").string(), b = (dir / "b.sqlite").string();
+    if (importInto(trace, b) != 0) {
+        std::fprintf(stderr, "diff_bench: cannot import %s\n", trace.c_str());
+        return 1;
+    }
+    ChildRun bestImport, bestDiff;
+    bestImport.seconds = bestDiff.seconds = 1e300;
+    for (int r = 0; r < rounds; ++r) {
+        ChildRun imported = runInChild([&] { return importInto(trace, a); });
+        ChildRun diffed = runInChild([&] { return diffOf(a, b); });
+        if (!imported.ok || !diffed.ok) {
+            std::fprintf(stderr, "diff_bench: round %d failed (import %s, diff %s)\n", r, imported.ok ? "ok" : "failed",
+                         diffed.ok ? "ok" : "failed or found a step delta between identical runs");
+            return 1;
+        }
+        std::printf("round %d: import %.3f s (%.0f MB peak), diff %.3f s (%.0f MB peak)\n", r, imported.seconds,
+                    imported.peakMb, diffed.seconds, diffed.peakMb);
+        if (imported.seconds < bestImport.seconds)
+            bestImport = imported;
+        if (diffed.seconds < bestDiff.seconds)
+            bestDiff = diffed;
+    }
+    std::printf("trace: %s\n", trace.c_str());
+    std::printf("best import (one trace) %.3f s, best diff (two traces: stats + analysis + groups each, compared) %.3f s\n",
+                bestImport.seconds, bestDiff.seconds);
+    std::printf("ratio diff / import: %.2f (goal <= 1)\n", bestDiff.seconds / bestImport.seconds);
+    std::filesystem::remove_all(dir);
+    return 0;
+}
