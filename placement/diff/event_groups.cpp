@@ -41,11 +41,13 @@ void tally(EventGroups& groups, const StepIndex& steps, const std::string& key, 
 
 void groupGpuOps(const TraceData& trace, const StepIndex& steps, const GroupingOptions& options, EventGroups& groups)
 {
-    // Launch call start by (process, correlation id): a GPU op belongs to the step its launch ran in.
+    // Launch call start by (process, correlation id): with host-time steps a GPU op belongs to the step its
+    // launch ran in.
     std::unordered_map<uint64_t, int64_t> launchStart;
-    launchStart.reserve(trace.apiCalls.size());
+    if (steps.hostTime())
+        launchStart.reserve(trace.apiCalls.size());
     for (const ApiCall& call : trace.apiCalls)
-        if (call.correlationId >= 0)
+        if (steps.hostTime() && call.correlationId >= 0)
             launchStart.emplace(TraceData::correlationKey(call.globalTid, call.correlationId), call.startNs);
     const bool kernels = options.grouping == DiffGrouping::Kernel;
     std::string key;
@@ -58,8 +60,11 @@ void groupGpuOps(const TraceData& trace, const StepIndex& steps, const GroupingO
         } else {
             key = "GPU " + std::to_string(op.deviceId) + " stream " + std::to_string(op.streamId);
         }
-        auto launch = launchStart.find(TraceData::correlationKey(op.globalPid, op.correlationId));
-        const int64_t atNs = launch != launchStart.end() && op.correlationId >= 0 ? launch->second : op.startNs;
+        int64_t atNs = op.startNs;
+        if (steps.hostTime() && op.correlationId >= 0)
+            if (auto launch = launchStart.find(TraceData::correlationKey(op.globalPid, op.correlationId));
+                launch != launchStart.end())
+                atNs = launch->second;
         tally(groups, steps, key, op.globalPid, atNs, op.durationNs());
     }
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Event groups of one run: count and summed duration per name (kernel, framework op, annotation range) or per
-// stream, for the whole trace, per step (by StepIndex position) and outside every step. GPU work belongs to the
-// step in which its launch call ran (HTA's rule), so a kernel that runs after the host moved on still counts for
-// its step; work launched outside every step is counted, not dropped. Pure function of TraceData.
+// stream, for the whole trace, per step (by StepIndex position) and outside every step. With host-time steps
+// (ProfilerStep, annotations) GPU work belongs to the step in which its launch call ran (HTA's rule), so a kernel
+// that runs after the host moved on still counts for its step; with steps found in the GPU's kernel pattern it
+// belongs where it ran. Work outside every step is counted, not dropped. Pure function of TraceData.
 #pragma once
 
 #include "placement/diff/step_index.h"

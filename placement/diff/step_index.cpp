@@ -7,6 +7,7 @@
 namespace placescope {
 
 StepIndex::StepIndex(const StepSet& steps)
+    : m_hostTime(steps.source == StepSet::Source::Recorded || steps.source == StepSet::Source::Annotation)
 {
     // Positions follow the step numbers in ascending order; every process's window of step N shares one position.
     std::map<int64_t, std::vector<const StepWindow*>> byNumber;

@@ -21,6 +21,9 @@ public:
     explicit StepIndex(const StepSet& steps);
 
     size_t count() const { return m_numbers.size(); }
+    // Recorded and annotation steps are host ranges: GPU work belongs to the step its launch ran in. Steps found
+    // from a repeating kernel pattern (or the whole trace) are GPU time: GPU work belongs where it ran.
+    bool hostTime() const { return m_hostTime; }
     int64_t number(size_t position) const { return m_numbers[position]; }
     // The step's time: its window's length, the mean over processes when each has its own window.
     int64_t durationNs(size_t position) const { return m_durationNs[position]; }
@@ -38,6 +41,7 @@ private:
     const std::vector<Window>* windowsOf(int64_t globalPid) const;
     static int64_t pidKey(int64_t globalPidOrTid) { return globalPidOrTid < 0 ? -1 : globalPidOrTid / 0x1000000 % 0x1000000; }
 
+    bool m_hostTime = false;
     std::vector<int64_t> m_numbers;
     std::vector<int64_t> m_durationNs;
     std::unordered_map<int64_t, std::vector<Window>> m_windows; // by pid (-1: windows for every process), by start

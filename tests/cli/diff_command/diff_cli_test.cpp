@@ -120,6 +120,23 @@ TEST_F(DiffCli, PredictedTraceIsAValidSide)
     EXPECT_LE(json["steps"]["mean_ns_b"].get<int64_t>(), json["steps"]["mean_ns_a"].get<int64_t>());
 }
 
+TEST_F(DiffCli, GpuPatternStepsKeepTheirKernelsAfterNoSync)
+{
+    // CloverLeaf's steps come from its kernel pattern (GPU time). Without syncs the predicted host runs far ahead
+    // of the GPU, so attributing kernels by launch time would move every one of them out of the steps.
+    const std::string nsys = std::string(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite";
+    ASSERT_EQ(run({ "import", nsys, "-o", path("clover.sqlite"), "-q" }).exitCode, 0);
+    ASSERT_EQ(run({ "whatif", path("clover.sqlite"), "--edit", "no-sync", "-o", path("clover_pred.sqlite") }).exitCode, 0);
+    const CliRun r = run({ "diff", path("clover.sqlite"), path("clover_pred.sqlite"), "--format", "json" });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto json = nlohmann::json::parse(r.out);
+    const auto& outside = json["steps"]["kernels"]["outside_steps"];
+    EXPECT_EQ(outside["count_a"], outside["count_b"]);
+    EXPECT_LT(json["steps"]["mean_ns_b"].get<int64_t>(), json["steps"]["mean_ns_a"].get<int64_t>()); // 55.0 -> 50.8 ms
+    for (const auto& k : json["steps"]["kernels"]["compared"])
+        EXPECT_EQ(k["change"], "same") << k["name"];
+}
+
 TEST_F(DiffCli, JsonAndHtmlOutputs)
 {
     CliRun r = run({ "diff", path("alexnet.sqlite"), path("resnet.sqlite"), "--by", "op", "-o", path("diff.json") });
