@@ -97,6 +97,17 @@ void appendPathText(std::string& out, const CriticalPath& path, const ReplayGrap
 
 } // namespace
 
+std::string stepSavingText(const WhatIfResult& r)
+{
+    const int64_t saving = r.replay.stepNs - r.predicted.stepNs;
+    const double share = r.replay.stepNs ? 100.0 * static_cast<double>(std::llabs(saving)) / static_cast<double>(r.replay.stepNs) : 0.0;
+    if (saving > 0)
+        return "saving " + ms(saving) + " per step (" + formatPercent(share) + " of the replayed step)";
+    if (saving < 0)
+        return "slower by " + ms(-saving) + " per step (" + formatPercent(share) + " of the replayed step)";
+    return "no change in step time";
+}
+
 std::string whatIfText(const WhatIfResult& r, const TraceData& trace)
 {
     std::string out;
@@ -106,15 +117,8 @@ std::string whatIfText(const WhatIfResult& r, const TraceData& trace)
     out += "  " + padRight("replay", 11) + padLeft(ms(r.replay.stepNs), 12) + padLeft(ms(r.replay.spanNs), 12)
         + "   error " + signedPercent(r.replayStepError()) + " step, " + signedPercent(r.replaySpanError()) + " span\n";
     out += "  " + padRight("predicted", 11) + padLeft(ms(r.predicted.stepNs), 12) + padLeft(ms(r.predicted.spanNs), 12) + "\n";
-    const int64_t saving = r.replay.stepNs - r.predicted.stepNs;
     const int64_t spanSaving = r.replay.spanNs - r.predicted.spanNs;
-    const double share = r.replay.stepNs ? 100.0 * static_cast<double>(std::llabs(saving)) / static_cast<double>(r.replay.stepNs) : 0.0;
-    if (saving > 0)
-        out += "  saving " + ms(saving) + " per step (" + formatPercent(share) + " of the replayed step)";
-    else if (saving < 0)
-        out += "  slower by " + ms(-saving) + " per step (" + formatPercent(share) + " of the replayed step)";
-    else
-        out += "  no change in step time";
+    out += "  " + stepSavingText(r);
     out += std::string("; span ") + (spanSaving > 0 ? "shorter by " + ms(spanSaving)
                                    : spanSaving < 0 ? "longer by " + ms(-spanSaving)
                                                     : std::string("unchanged")) + "\n";

@@ -292,13 +292,12 @@ void WhatIfPanel::showRun()
                             static_cast<double>(r.replay.stepNs) / 1e3, QColor(110, 150, 200) },
                           { tr("predicted step"), static_cast<double>(r.predicted.stepNs) / 1e3, QColor(80, 170, 110),
                             true } });
-    const int64_t saving = r.replay.stepNs - r.predicted.stepNs;
-    const double share = r.replay.stepNs ? static_cast<double>(saving) / static_cast<double>(r.replay.stepNs) : 0.0;
-    m_figures->setText(tr("<b>Saving %1 per step</b> (%2 of the replayed step); span %3 → %4. Measured %5, replay %6, "
-                          "predicted %7; %8 steps (%9).")
-                           .arg(ms(saving), percent(share, false), ms(r.replay.spanNs), ms(r.predicted.spanNs),
-                                ms(r.measured.stepNs), ms(r.replay.stepNs), ms(r.predicted.stepNs))
-                           .arg(r.stepCount)
+    // The saving in the CLI's words (stepSavingText), so both say "slower by" for a fix that costs time.
+    QString saving = QString::fromStdString(stepSavingText(r)).toHtmlEscaped();
+    saving[0] = saving[0].toUpper();
+    m_figures->setText(tr("<b>%1</b>; span %2 → %3. Measured %4, replay %5, predicted %6; %7 steps (%8).")
+                           .arg(saving, ms(r.replay.spanNs), ms(r.predicted.spanNs),
+                                ms(r.measured.stepNs), ms(r.replay.stepNs), ms(r.predicted.stepNs), QString::number(r.stepCount))
                            .arg(QString::fromStdString(r.stepSource).toHtmlEscaped()));
 
     m_outcomes->setRowCount(static_cast<int>(r.edits.size()));

@@ -53,7 +53,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_tempDir(std::ma
     addTableDock(tr("Kernels"), m_kernels, Qt::BottomDockWidgetArea);
     addTableDock(tr("Copies"), m_copies, Qt::BottomDockWidgetArea);
     m_opSummary = new TableModel({ tr("Op"), tr("Count"), tr("CPU total ms"), tr("GPU total ms"), tr("Kernels"), tr("CPU avg us") }, this);
-    addTableDock(tr("Ops"), m_opSummary, Qt::BottomDockWidgetArea);
+    QTableView* opsView = addTableDock(tr("Ops"), m_opSummary, Qt::BottomDockWidgetArea);
     addTableDock(tr("Import problems"), m_problems, Qt::BottomDockWidgetArea);
     m_status = new QLabel(this);
     m_progress = new QProgressBar(this);
@@ -86,6 +86,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_tempDir(std::ma
     });
     buildPlacementDock();
     buildWhatIfDock();
+    connectOpWhatIfMenu(opsView);
     buildMenus();
     // Default layout (a saved one replaces it): kernels and findings in front, the timeline gets most room.
     auto* findingsDock = findChild<QDockWidget*>("dock_" + tr("Findings"));

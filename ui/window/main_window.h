@@ -52,6 +52,8 @@ public:
     PlacementPanel* placementPanel() const { return m_placementPanel; }
     WhatIfSession* whatIfSession() const { return m_whatIf; }
     WhatIfPanel* whatIfPanel() const { return m_whatIfPanel; }
+    // Adds `op:NAME=cpu|gpu` to the What-if panel's edits (the Ops table's context menu) and shows the panel.
+    void whatIfMoveOp(const QString& opName, const QString& device);
     // Edit > Undo/Redo act on the stack of the panel that has focus: the what-if edits inside the What-if panel,
     // the placement pins everywhere else.
     QUndoGroup* undoGroup() const { return m_undoGroup; }
@@ -75,6 +77,7 @@ private:
     void showRecordDialog();
     void buildPlacementDock();
     void buildWhatIfDock();
+    void connectOpWhatIfMenu(QTableView* opsView);
     void onPlanChanged();
     void setMeasuredStep(const OpenResult& result);
     // Graph <-> timeline selection (ui/window/selection_sync.cpp): exact for ops of a trace-ops graph, by name

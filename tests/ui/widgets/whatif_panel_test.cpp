@@ -14,6 +14,7 @@
 #include "ui/whatif/whatif_lanes_view.h"
 #include "ui/whatif/whatif_panel.h"
 #include "ui/whatif/whatif_session.h"
+#include "ui/models/table_model.h"
 #include "ui/window/main_window.h"
 
 #include <QAction>
@@ -23,10 +24,10 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QUndoStack>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QUndoGroup>
-#include <QUndoStack>
 #include <QtTest>
 
 #include <memory>
@@ -85,8 +86,11 @@ void verifyShows(const WhatIfPanel& panel, const QString& trace, const std::vect
     QCOMPARE(shownNs(bars[2]), r.predicted.stepNs);
     QVERIFY2(bars[1].label.contains(QString::number(100.0 * r.replayStepError(), 'f', 2)), qPrintable(bars[1].label));
     const QString figures = panel.figuresLabel()->text();
-    QVERIFY2(figures.contains("Saving " + formatDuration(static_cast<double>(r.replay.stepNs - r.predicted.stepNs))),
-             qPrintable(figures));
+    // The saving in the CLI's own words (the line `placescope whatif` prints).
+    QString saving = QString::fromStdString(stepSavingText(r)).toHtmlEscaped();
+    saving[0] = saving[0].toUpper();
+    QVERIFY2(figures.contains(saving), qPrintable(figures));
+    QVERIFY(QString::fromStdString(expected->text).contains(QString::fromStdString(stepSavingText(r))));
     QVERIFY2(figures.contains("predicted " + formatDuration(static_cast<double>(r.predicted.stepNs))), qPrintable(figures));
     QCOMPARE(panel.outcomeTable()->rowCount(), static_cast<int>(r.edits.size()));
     for (size_t i = 0; i < r.edits.size(); ++i) {
@@ -325,6 +329,18 @@ private slots:
         QCOMPARE(session->controls().dropRegex, QString());
         QVERIFY(session->controls().pinned);
         QVERIFY2(session->waitForRun(120000), qPrintable(session->lastError()));
+
+        // The Ops table's "run on the CPU" becomes the CLI's op edit in the panel, as one more undo step.
+        const std::string op = window.opSummaryModel()->rowCount() > 0
+            ? window.opSummaryModel()->index(0, 0).data().toString().toStdString()
+            : std::string("aten::add_");
+        window.whatIfMoveOp(QString::fromStdString(op), "cpu");
+        QCOMPARE(session->controls().extraEdit, QString::fromStdString("op:" + op + "=cpu"));
+        QVERIFY2(session->waitForRun(120000), qPrintable(session->lastError()));
+        QCOMPARE(session->run()->edits.back(), "op:" + op + "=cpu");
+        QCOMPARE(session->run()->result.edits.back().text, "op:" + op + "=cpu");
+        session->undoStack()->undo();
+        QCOMPARE(session->controls().extraEdit, QString());
 
         // Focus outside the panel: back to the placement stack.
         window.timeline()->setFocus();
