@@ -8,12 +8,14 @@
 #include "ui/whatif/whatif_controls.h"
 #include "ui/whatif/whatif_session.h"
 #include "ui/window/main_window.h"
+#include "profiler/store/trace_writer.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QIcon>
 #include <QImage>
 #include <QPainter>
 
@@ -39,17 +41,24 @@ bool selectModelOp(placescope::ui::MainWindow& window, const QString& name)
     return false;
 }
 
-// The bundled sample: resources/samples/ when the project ships one there, else the AlexNet Kineto trace.
+// The bundled sample, found relative to the executable: <prefix>/share/placescope/samples/ when installed; the
+// build tree has the same share/ folder (a link to resources/samples). Empty when there is none.
 QString bundledSample()
 {
-    for (const QString& dir : { QCoreApplication::applicationDirPath() + "/../../resources/samples",
-                                QString(PLACESCOPE_SOURCE_DIR) + "/resources/samples" }) {
-        const auto files = QDir(dir).entryInfoList({ "*.sqlite", "*.json.gz" }, QDir::Files);
-        if (!files.isEmpty())
-            return files.first().absoluteFilePath();
+    const QString dir = QCoreApplication::applicationDirPath() + "/../share/placescope/samples";
+    const auto files = QDir(dir).entryInfoList({ "*.sqlite", "*.json.gz" }, QDir::Files);
+    return files.isEmpty() ? QString() : files.first().absoluteFilePath();
+}
+
+// --help and --version print and exit: they need no display, so they run on the offscreen platform.
+bool onlyPrints(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--version" || arg == "-v" || arg == "--help" || arg == "-h" || arg == "--help-all" || arg == "-?")
+            return true;
     }
-    const QString fallback = QString(PLACESCOPE_SOURCE_DIR) + "/tests/data/traces/hta_alexnet_a100_1rank.json.gz";
-    return QFileInfo::exists(fallback) ? fallback : QString();
+    return false;
 }
 
 } // namespace
@@ -60,12 +69,21 @@ int main(int argc, char** argv)
     for (int i = 1; i < argc; ++i)
         if (std::string(argv[i]) == "--screenshot" && !qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
+    if (onlyPrints(argc, argv) && !qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     QApplication::setOrganizationName("Placescope");
     QApplication::setApplicationName("placescope-gui");
+    QApplication::setApplicationVersion(QString::fromUtf8(placescope::placescopeVersion().data(),
+                                                          static_cast<qsizetype>(placescope::placescopeVersion().size())));
+    QIcon icon; // the icon the .desktop entry installs (resources/icons/hicolor), compiled in
+    for (int size : { 16, 22, 24, 32, 48, 64, 128, 256 })
+        icon.addFile(QString(":/icons/%1x%1/placescope.png").arg(size), QSize(size, size));
+    QApplication::setWindowIcon(icon);
     QCommandLineParser parser;
     parser.setApplicationDescription("Placescope: GPU trace timeline, findings and placement");
     parser.addHelpOption();
+    parser.addVersionOption();
     parser.addPositionalArgument("trace", "trace.sqlite, Kineto trace.json(.gz) or an nsys SQLite export");
     QCommandLineOption model("model", "ONNX model of the traced program", "model.onnx");
     QCommandLineOption screenshot("screenshot", "Render the window offscreen to a PNG and exit", "out.png");
