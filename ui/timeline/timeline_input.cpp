@@ -237,6 +237,10 @@ bool TimelineView::event(QEvent* event)
     }
     if (event->type() == QEvent::ToolTip && m_trace) {
         auto* help = static_cast<QHelpEvent*>(event);
+        if (const QString critical = criticalPathTooltip(help->pos()); !critical.isEmpty()) {
+            QToolTip::showText(help->globalPos(), critical, this);
+            return true;
+        }
         if (auto hit = hitTest(help->pos())) {
             const LaneRow& row = m_trace->lanes[static_cast<size_t>(hit->lane)].rows[static_cast<size_t>(hit->row)];
             QString text = "<b>" + describe(*hit).toHtmlEscaped() + "</b>";

@@ -266,6 +266,7 @@ void TimelineView::drawRuler(QPainter& painter)
     }
     painter.drawText(QRect(4, 0, kHeaderWidth - 8, kRulerHeight), Qt::AlignVCenter,
                      m_trace ? tr("%1 events").arg(m_trace->eventCount) : tr("predicted"));
+    drawCriticalPath(painter);
 }
 
 void TimelineView::drawCounters(QPainter& painter, int& y)

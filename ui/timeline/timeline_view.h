@@ -64,6 +64,16 @@ public:
     std::vector<std::pair<EventRef, EventRef>> launchedWork(const EventRef& op) const;
     // The device events marked with the selection: the kernels a selected framework op launched.
     const std::vector<EventRef>& linkedEvents() const { return m_linked; }
+    // The what-if replay's critical path of the open trace (trace time), drawn as a strip of category colours under
+    // the ruler (ui/timeline/timeline_critical_path.cpp). Empty hides it.
+    struct CriticalSpan
+    {
+        int64_t startNs = 0;
+        int64_t endNs = 0;
+        QString category; // pathCategoryName: cpu, launch, kernel, copy, sync, communication, wait
+    };
+    void setCriticalPath(std::vector<CriticalSpan> spans);
+    const std::vector<CriticalSpan>& criticalPath() const { return m_criticalPath; }
     // Stats of the last paint, for the bench and tests.
     size_t lastDrawItemCount() const { return m_lastDrawItems; }
     static constexpr int kHeaderWidth = 220;
@@ -102,6 +112,8 @@ private:
     bool overPredicted(QPoint pos) const;
     void drawRow(QPainter& painter, const LaneRow& row, const std::vector<std::string>& names, int rowY, const TimeAxis& axis);
     void drawPredictedRuler(QPainter& painter, int y);
+    void drawCriticalPath(QPainter& painter);
+    QString criticalPathTooltip(QPoint pos) const; // empty when pos is not on the strip
     QString describe(const EventRef& ref) const;
     void updateScrollBar();
 
@@ -115,6 +127,7 @@ private:
     std::optional<EventRef> m_selected;
     std::vector<std::pair<EventRef, EventRef>> m_flows; // launches of the selected framework op, drawn as flows
     std::vector<EventRef> m_linked;                     // their device events, outlined
+    std::vector<CriticalSpan> m_criticalPath;           // sorted by start, disjoint
     std::optional<QPoint> m_dragFrom;
     bool m_rangeDrag = false;
     bool m_dragPredicted = false; // the drag pans the predicted lanes' axis

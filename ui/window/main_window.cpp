@@ -310,6 +310,17 @@ void MainWindow::buildWhatIfDock()
                 resizeDocks({ kernels, dock }, { height() * 9 / 20, height() * 9 / 20 }, Qt::Vertical);
         });
     });
+    // The replay's critical path of the open trace, under the main timeline's ruler (the measured run's times: the
+    // replay reproduces them).
+    connect(m_whatIf, &WhatIfSession::runChanged, this, [this] {
+        std::vector<TimelineView::CriticalSpan> spans;
+        if (auto run = m_whatIf->run())
+            for (const PathSegment& segment : run->result.replayPath.segments)
+                spans.push_back({ segment.startNs, segment.endNs,
+                                  QString::fromUtf8(pathCategoryName(segment.category).data(),
+                                                    static_cast<qsizetype>(pathCategoryName(segment.category).size())) });
+        m_timeline->setCriticalPath(std::move(spans));
+    });
     connect(m_whatIf, &WhatIfSession::failed, this, [this](const QString& message) {
         m_status->setText(tr("What-if: %1").arg(message));
     });

@@ -330,6 +330,18 @@ private slots:
         QVERIFY(session->controls().pinned);
         QVERIFY2(session->waitForRun(120000), qPrintable(session->lastError()));
 
+        // The replay's critical path is drawn under the main timeline's ruler: its spans are the path's segments.
+        {
+            const auto& spans = window.timeline()->criticalPath();
+            const CriticalPath& path = session->run()->result.replayPath;
+            QCOMPARE(spans.size(), path.segments.size());
+            QVERIFY(!spans.empty());
+            int64_t total = 0;
+            for (const auto& span : spans)
+                total += span.endNs - span.startNs;
+            QCOMPARE(total, path.lengthNs());
+        }
+
         // The Ops table's "run on the CPU" becomes the CLI's op edit in the panel, as one more undo step.
         const std::string op = window.opSummaryModel()->rowCount() > 0
             ? window.opSummaryModel()->index(0, 0).data().toString().toStdString()
