@@ -6,6 +6,7 @@
 // child's own (wait4). Prints the speed ratio (goal: >= 4x), peak RSS over the uncompressed JSON size
 // (goal: < 2x), and bytes per event in the store. With --synthetic it also writes a gzipped synthetic trace
 // of that many events (10M in the issue) and imports it, printing time, peak RSS and bytes per event.
+#include "bench/common/child_run.h"
 #include "profiler/importers/common/byte_source.h"
 #include "profiler/importers/importer.h"
 #include "synthetic_kineto.h"
@@ -27,32 +28,8 @@ using namespace placescope;
 
 namespace {
 
-struct ChildRun
-{
-    bool ok = false;
-    double seconds = 0;
-    double peakMb = 0;
-};
-
-// Runs `body` in a forked child (its exit code says success) and measures wall time and the child's peak RSS.
-ChildRun runInChild(const std::function<int()>& body)
-{
-    auto start = std::chrono::steady_clock::now();
-    pid_t pid = fork();
-    if (pid == 0)
-        _exit(body());
-    ChildRun run;
-    if (pid < 0)
-        return run;
-    int status = 0;
-    rusage usage {};
-    if (wait4(pid, &status, 0, &usage) != pid)
-        return run;
-    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    run.peakMb = static_cast<double>(usage.ru_maxrss) / 1024.0;
-    run.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-    return run;
-}
+using bench::ChildRun;
+using bench::runInChild;
 
 uint64_t uncompressedBytes(const std::string& path)
 {

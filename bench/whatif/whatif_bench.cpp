@@ -5,6 +5,7 @@
 // replay), each in its own forked child so wall time and peak RSS are the child's own. Prints the best round of
 // each and the ratios whatif / import (goal: <= 1) and whatif peak RSS / store size (goal for the synthetic trace:
 // < 1). Default trace: the 53.7 MB V100 trace in ../shared/traces.
+#include "bench/common/child_run.h"
 #include "bench/import/synthetic_kineto.h"
 #include "placement/findings/step_detector.h"
 #include "placement/whatif/whatif.h"
@@ -26,31 +27,8 @@ using namespace placescope;
 
 namespace {
 
-struct ChildRun
-{
-    bool ok = false;
-    double seconds = 0;
-    double peakMb = 0;
-};
-
-ChildRun runInChild(const std::function<int()>& body)
-{
-    auto start = std::chrono::steady_clock::now();
-    pid_t pid = fork();
-    if (pid == 0)
-        _exit(body());
-    ChildRun run;
-    if (pid < 0)
-        return run;
-    int status = 0;
-    rusage usage {};
-    if (wait4(pid, &status, 0, &usage) != pid)
-        return run;
-    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    run.peakMb = static_cast<double>(usage.ru_maxrss) / 1024.0;
-    run.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-    return run;
-}
+using bench::ChildRun;
+using bench::runInChild;
 
 int importInto(const std::string& trace, const std::string& store)
 {

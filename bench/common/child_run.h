@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+// Runs one measured step of a benchmark in a forked child, so its wall time and peak RSS are its own and not the
+// sum of everything the bench process did before (the import, diff and whatif benches compare two such runs).
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace placescope::bench {
+
+struct ChildRun
+{
+    bool ok = false;
+    double seconds = 0;
+    double peakMb = 0;
+};
+
+// Runs `body` in a forked child (its exit code says success) and measures wall time and the child's peak RSS.
+inline ChildRun runInChild(const std::function<int()>& body)
+{
+    auto start = std::chrono::steady_clock::now();
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(body());
+    ChildRun run;
+    if (pid < 0)
+        return run;
+    int status = 0;
+    rusage usage {};
+    if (wait4(pid, &status, 0, &usage) != pid)
+        return run;
+    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    run.peakMb = static_cast<double>(usage.ru_maxrss) / 1024.0;
+    run.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    return run;
+}
+
+} // namespace placescope::bench
