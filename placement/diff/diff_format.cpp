@@ -1,26 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "placement/diff/diff_format.h"
 
+#include "profiler/base/units.h"
+
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 
 namespace placescope::diff_format {
 
-std::string duration(int64_t ns)
-{
-    const double v = static_cast<double>(ns < 0 ? -ns : ns);
-    char buffer[40];
-    if (v < 1e3)
-        std::snprintf(buffer, sizeof buffer, "%.0f ns", v);
-    else if (v < 1e6)
-        std::snprintf(buffer, sizeof buffer, "%.3f us", v / 1e3);
-    else if (v < 1e9)
-        std::snprintf(buffer, sizeof buffer, "%.3f ms", v / 1e6);
-    else
-        std::snprintf(buffer, sizeof buffer, "%.3f s", v / 1e9);
-    return (ns < 0 ? "-" : "") + std::string(buffer);
-}
+std::string duration(int64_t ns) { return formatNanoseconds(static_cast<double>(ns)); }
 
 std::string signedDuration(int64_t ns) { return ns > 0 ? "+" + duration(ns) : duration(ns); }
 
@@ -40,16 +29,7 @@ std::string bytes(int64_t n)
 
 std::string signedBytes(int64_t n) { return n > 0 ? "+" + bytes(n) : bytes(n); }
 
-std::string count(int64_t n)
-{
-    std::string digits = std::to_string(n < 0 ? -n : n), out;
-    for (size_t i = 0; i < digits.size(); ++i) {
-        if (i && (digits.size() - i) % 3 == 0)
-            out += ',';
-        out += digits[i];
-    }
-    return (n < 0 ? "-" : "") + out;
-}
+std::string count(int64_t n) { return withThousands(n); }
 
 std::string signedCount(int64_t n) { return n > 0 ? "+" + count(n) : count(n); }
 

@@ -3,6 +3,7 @@
 // operations with bandwidth, GPU busy time and utilization, import problems). The figures come from
 // profiler/stats; this file only formats them, as aligned text tables or as JSON for scripts.
 #include "app/cli/command_registry.h"
+#include "profiler/base/units.h"
 #include "profiler/stats/trace_stats.h"
 #include "profiler/store/trace_file.h"
 
@@ -15,31 +16,9 @@
 namespace placescope::cli {
 namespace {
 
-std::string withCommas(int64_t value)
-{
-    std::string digits = std::to_string(value < 0 ? -value : value);
-    std::string out;
-    for (size_t i = 0; i < digits.size(); ++i) {
-        if (i && (digits.size() - i) % 3 == 0)
-            out += ',';
-        out += digits[i];
-    }
-    return value < 0 ? "-" + out : out;
-}
+std::string withCommas(int64_t value) { return withThousands(value); }
 
-std::string formatDuration(double ns)
-{
-    char buffer[32];
-    if (ns < 1e3)
-        std::snprintf(buffer, sizeof buffer, "%.0f ns", ns);
-    else if (ns < 1e6)
-        std::snprintf(buffer, sizeof buffer, "%.3f us", ns / 1e3);
-    else if (ns < 1e9)
-        std::snprintf(buffer, sizeof buffer, "%.3f ms", ns / 1e6);
-    else
-        std::snprintf(buffer, sizeof buffer, "%.3f s", ns / 1e9);
-    return buffer;
-}
+std::string formatDuration(double ns) { return formatNanoseconds(ns); }
 
 std::string formatBytes(int64_t bytes)
 {
