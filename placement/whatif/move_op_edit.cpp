@@ -2,10 +2,10 @@
 #include "placement/whatif/move_op_edit.h"
 
 #include "placement/cost/device_table.h"
-#include "placement/cost/link_model.h"
 #include "placement/cost/op_work.h"
 #include "placement/cost/roofline.h"
 #include "placement/graph/torch_tensor_facts.h"
+#include "placement/whatif/trace_link.h"
 
 #include <nlohmann/json.hpp>
 
@@ -58,23 +58,6 @@ ModelGraph oneOpGraph(const HostRange& op, const std::string& type, int64_t* inp
     graph.values.push_back(output);
     graph.ops.push_back(std::move(node));
     return graph;
-}
-
-LinkFit pinnedLink(const ReplayGraph& graph, bool hostToDevice, const DeviceTable* table, std::string* how)
-{
-    std::vector<MemcpySample> samples;
-    for (const ReplayTask& t : graph.tasks)
-        if (t.kind == TaskKind::Memcpy && !t.pageable && t.nameId != -2 && t.hostToDevice == hostToDevice && t.bytes > 0)
-            samples.push_back({ t.bytes, static_cast<double>(t.measuredEnd - t.measuredStart) / 1e3 });
-    if (auto fit = fitLink(samples); fit.isOk()) {
-        *how = "the trace's pinned copies";
-        return fit.value();
-    }
-    *how = "the builtin PCIe 4 x16 link";
-    if (table)
-        if (auto spec = table->link("gen4_x16"); spec.isOk())
-            return PcieModel::fromSpec(spec.value()).link(hostToDevice, true);
-    return LinkFit {};
 }
 
 // The last GPU task launched before `time` on each GPU lane of the process.
@@ -142,8 +125,8 @@ EditOutcome applyMoveOp(const TraceData& trace, const WhatIfEdit& edit, ReplayGr
         }
     }
     std::string toDeviceHow, toHostHow;
-    const LinkFit up = pinnedLink(graph, true, devices, &toDeviceHow);
-    const LinkFit down = pinnedLink(graph, false, devices, &toHostHow);
+    const LinkFit up = pinnedLinkOfTrace(graph, true, &toDeviceHow);
+    const LinkFit down = pinnedLinkOfTrace(graph, false, &toHostHow);
 
     std::map<int64_t, int32_t> hostLane;
     for (int32_t l = 0; l < static_cast<int32_t>(graph.lanes.size()); ++l)

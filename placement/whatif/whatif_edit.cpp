@@ -2,9 +2,8 @@
 #include "placement/whatif/whatif_edit.h"
 
 #include "placement/whatif/move_op_edit.h"
+#include "placement/whatif/trace_link.h"
 
-#include "placement/cost/device_table.h"
-#include "placement/cost/link_model.h"
 #include "placement/findings/device_timeline.h"
 
 #include <algorithm>
@@ -35,7 +34,7 @@ Result<std::regex> compile(const std::string& pattern, const std::string& edit)
     }
 }
 
-std::string percentText(double factor)
+std::string factorText(double factor)
 {
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "x%g", factor);
@@ -93,42 +92,6 @@ void dropOrphanedLaunches(ReplayGraph& graph)
             graph.tasks[id].duration = 0;
             graph.tasks[id].awaitEnd = graph.tasks[id].awaitBegin;
         }
-}
-
-// Pinned-copy time per direction: fitted from the trace's pinned copies, else the builtin PCIe 4 x16 link.
-struct PinnedLinks
-{
-    LinkFit toDevice, toHost;
-    std::string how;
-};
-
-PinnedLinks pinnedLinks(const ReplayGraph& graph)
-{
-    std::vector<MemcpySample> toDevice, toHost;
-    for (const ReplayTask& t : graph.tasks)
-        if (t.kind == TaskKind::Memcpy && !t.pageable && t.nameId != -2 && t.bytes > 0 && t.duration > 0)
-            (t.hostToDevice ? toDevice : toHost).push_back({ t.bytes, static_cast<double>(t.duration) / 1e3 });
-    PinnedLinks links;
-    LinkFit fallback;
-    auto table = DeviceTable::builtin();
-    if (table.isOk())
-        if (auto spec = table.value().link("gen4_x16"); spec.isOk())
-            fallback = PcieModel::fromSpec(spec.value()).link(true, true);
-    auto fitted = [&](const std::vector<MemcpySample>& samples, LinkFit& out, const char* direction) {
-        auto fit = fitLink(samples);
-        if (fit.isOk()) {
-            out = fit.value();
-            links.how += std::string(links.how.empty() ? "" : "; ") + direction + " from " + std::to_string(samples.size())
-                + " pinned copies of the trace";
-        } else {
-            out = fallback;
-            links.how += std::string(links.how.empty() ? "" : "; ") + direction
-                + " from the builtin PCIe 4 x16 link (too few pinned copies in the trace to fit)";
-        }
-    };
-    fitted(toDevice, links.toDevice, "HtoD");
-    fitted(toHost, links.toHost, "DtoH");
-    return links;
 }
 
 int64_t medianLaunchCost(const ReplayGraph& graph)
@@ -248,7 +211,7 @@ std::vector<EditOutcome> applyEdits(const TraceData& trace, const std::vector<Wh
             break;
         }
         case WhatIfEdit::Kind::Kernels: {
-            out.understood = "GPU ops matching /" + edit.pattern + "/ take " + percentText(edit.factor) + " as long";
+            out.understood = "GPU ops matching /" + edit.pattern + "/ take " + factorText(edit.factor) + " as long";
             out.how = "measured durations scaled";
             NameMatcher matcher(trace, edit, false);
             for (ReplayTask& t : graph.tasks)
@@ -273,16 +236,18 @@ std::vector<EditOutcome> applyEdits(const TraceData& trace, const std::vector<Wh
         }
         case WhatIfEdit::Kind::Pinned: {
             out.understood = "pageable copies made pinned and asynchronous";
-            const PinnedLinks links = pinnedLinks(graph);
+            std::string toDeviceHow, toHostHow;
+            const LinkFit toDevice = pinnedLinkOfTrace(graph, true, &toDeviceHow);
+            const LinkFit toHost = pinnedLinkOfTrace(graph, false, &toHostHow);
             const int64_t launchCost = medianLaunchCost(graph);
-            out.how = "copy time = latency + bytes / bandwidth (" + links.how + "); the copy call costs a launch ("
-                + std::to_string(launchCost) + " ns, the trace's median launch call)";
+            out.how = "copy time = latency + bytes / bandwidth (HtoD from " + toDeviceHow + "; DtoH from " + toHostHow
+                + "); the copy call costs a launch (" + std::to_string(launchCost) + " ns, the trace's median launch call)";
             for (int32_t id = 0; id < static_cast<int32_t>(graph.tasks.size()); ++id) {
                 ReplayTask& t = graph.tasks[id];
                 if (t.kind != TaskKind::Memcpy || !t.pageable || t.dropped)
                     continue;
                 t.pageable = false;
-                const LinkFit& link = t.hostToDevice ? links.toDevice : links.toHost;
+                const LinkFit& link = t.hostToDevice ? toDevice : toHost;
                 t.duration = static_cast<int64_t>(std::llround(link.transferUs(t.bytes) * 1e3));
                 if (t.launcher >= 0) {
                     ReplayTask& call = graph.tasks[t.launcher];
@@ -299,7 +264,7 @@ std::vector<EditOutcome> applyEdits(const TraceData& trace, const std::vector<Wh
             break;
         }
         case WhatIfEdit::Kind::Launch:
-            out.understood = "launch calls take " + percentText(edit.factor) + " of their CPU time";
+            out.understood = "launch calls take " + factorText(edit.factor) + " of their CPU time";
             out.how = "measured durations of launch calls scaled";
             for (ReplayTask& t : graph.tasks)
                 if (t.kind == TaskKind::HostCall && t.role == HostRole::Launch) {
@@ -308,7 +273,7 @@ std::vector<EditOutcome> applyEdits(const TraceData& trace, const std::vector<Wh
                 }
             break;
         case WhatIfEdit::Kind::Input: {
-            out.understood = "input-pipeline time on the host takes " + percentText(edit.factor) + " as long";
+            out.understood = "input-pipeline time on the host takes " + factorText(edit.factor) + " as long";
             out.how = "host gaps overlapping data-loading ranges (DataLoader, preprocessing) scaled by their overlap";
             const auto inputRanges = inputRangesByThread(trace);
             for (const ReplayLane& lane : graph.lanes) {
