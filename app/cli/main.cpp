@@ -4,7 +4,10 @@
 #include "profiler/store/trace_writer.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <string>
 #include <exception>
 #include <map>
 
@@ -14,6 +17,20 @@ std::vector<CommandInfo>& commandRegistry()
 {
     static std::vector<CommandInfo> registry;
     return registry;
+}
+
+// A command's data goes to stdout; if any of it could not be written (a full disk, /dev/full, a closed pipe
+// reader), the command failed however it ended: a cut CSV or report must not exit 0.
+int finishStdout(const std::string& command, int exitCode)
+{
+    errno = 0;
+    const bool flushed = std::fflush(stdout) == 0;
+    if (flushed && !std::ferror(stdout))
+        return exitCode;
+    const int error = errno;
+    std::fprintf(stderr, "placescope %s: cannot write the output to standard output%s%s\n", command.c_str(),
+                 error ? ": " : "", error ? std::strerror(error) : "");
+    return exitCode == 0 ? 1 : exitCode;
 }
 
 } // namespace placescope::cli
@@ -41,7 +58,7 @@ int main(int argc, char** argv)
     try {
         for (auto& [sub, run] : runners)
             if (sub->parsed())
-                return run();
+                return finishStdout(sub->get_name(), run());
     } catch (const std::exception& error) {
         std::fprintf(stderr, "placescope: %s\n", error.what());
         return 1;

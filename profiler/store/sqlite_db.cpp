@@ -215,6 +215,11 @@ Result<SqliteDb> SqliteDb::open(const std::string& path, Mode mode)
     return db;
 }
 
+bool SqliteStatement::isReadOnly() const
+{
+    return !m_stmt || sqlite3_stmt_readonly(m_stmt) != 0;
+}
+
 Status SqliteDb::exec(std::string_view sql)
 {
     std::string text(sql);
@@ -227,11 +232,14 @@ Status SqliteDb::exec(std::string_view sql)
     return Status::ok();
 }
 
-Result<SqliteStatement> SqliteDb::prepare(std::string_view sql)
+Result<SqliteStatement> SqliteDb::prepare(std::string_view sql, std::string_view* rest)
 {
     sqlite3_stmt* stmt = nullptr;
-    if (sqlite3_prepare_v2(m_db, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr) != SQLITE_OK)
+    const char* tail = nullptr;
+    if (sqlite3_prepare_v2(m_db, sql.data(), static_cast<int>(sql.size()), &stmt, &tail) != SQLITE_OK)
         return Status::error(std::string("SQLite: ") + sqlite3_errmsg(m_db) + " in: " + std::string(sql));
+    if (rest)
+        *rest = tail ? sql.substr(static_cast<size_t>(tail - sql.data())) : std::string_view();
     return SqliteStatement(m_db, stmt);
 }
 

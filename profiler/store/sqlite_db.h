@@ -55,6 +55,8 @@ public:
 
     const Status& status() const { return m_status; }
     bool isValid() const { return m_stmt != nullptr; }
+    // True when running it cannot change the database (sqlite3_stmt_readonly): SELECT, not VACUUM INTO or INSERT.
+    bool isReadOnly() const;
 
 private:
     // What a parameter holds now, as far as skipping a repeated bind goes.
@@ -87,7 +89,9 @@ public:
     static Result<SqliteDb> openImmutable(const std::string& path);
 
     Status exec(std::string_view sql);
-    Result<SqliteStatement> prepare(std::string_view sql);
+    // Compiles the first statement of `sql`; with `rest`, what follows it (SQLite's tail) is handed back, so a caller
+    // that runs one statement can tell whether the text held more.
+    Result<SqliteStatement> prepare(std::string_view sql, std::string_view* rest = nullptr);
     // Runs a query expected to return one integer (COUNT(*), PRAGMA user_version...).
     Result<int64_t> queryInt(std::string_view sql);
     bool hasTable(std::string_view table);

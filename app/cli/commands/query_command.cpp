@@ -56,9 +56,25 @@ int runQuery(const QueryArgs& args)
         std::fprintf(stderr, "placescope query: %s\n", db.status().message().c_str());
         return 1;
     }
-    auto stmt = db->prepare(sql);
+    std::string_view rest;
+    auto stmt = db->prepare(sql, &rest);
     if (!stmt.isOk()) {
         std::fprintf(stderr, "placescope query: %s\n", stmt.status().message().c_str());
+        return 1;
+    }
+    if (!stmt->isValid()) {
+        std::fprintf(stderr, "placescope query: the SQL holds no statement (only comments or whitespace)\n");
+        return 1;
+    }
+    // One statement, and one that only reads: the trace is opened read-only, but VACUUM INTO or ATTACH would still
+    // write elsewhere, and a second statement would be silently ignored.
+    if (!stmt->isReadOnly()) {
+        std::fprintf(stderr, "placescope query: only statements that read are run (SELECT, WITH, read-only PRAGMA); "
+                             "this one would write\n");
+        return 1;
+    }
+    if (auto next = db->prepare(rest); !next.isOk() || next->isValid()) {
+        std::fprintf(stderr, "placescope query: give one statement; the SQL holds more after the first\n");
         return 1;
     }
     std::string out;
