@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `placescope`: the command-line tool (no Qt). Subcommands live in app/cli/commands/, one file each.
 #include "app/cli/command_registry.h"
+#include "profiler/base/temp_file_registry.h"
 #include "profiler/store/trace_writer.h"
 
 #include <algorithm>
@@ -49,6 +50,9 @@ int main(int argc, char** argv)
         CLI::App* sub = app.add_subcommand(command.name, command.description);
         runners[sub] = command.setup(*sub);
     }
+    // A command stopped by Ctrl-C, kill, a closed terminal or a closed pipe removes the temporary file it was
+    // writing (the output itself only ever appears complete).
+    placescope::removeTempFilesOnSignals();
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {

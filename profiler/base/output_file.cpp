@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "profiler/base/output_file.h"
 
+#include "profiler/base/temp_file_registry.h"
+
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -143,6 +145,7 @@ Result<OutputFile> OutputFile::create(const std::string& path, const std::vector
         int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd >= 0) {
             ::close(fd);
+            registerTempFile(temp); // a command stopped by a signal removes it (temp_file_registry.h)
             file.m_tempPath = std::move(temp);
             return file;
         }
@@ -158,6 +161,7 @@ Result<OutputFile> OutputFile::adopt(const std::string& path, const std::string&
     file.m_path = path;
     file.m_target = resolveTarget(path);
     file.m_tempPath = existingTempPath; // owned from here: removed if the check below fails
+    registerTempFile(existingTempPath);
     PLACESCOPE_RETURN_IF_ERROR(checkTarget(path, file.m_target, {}));
     return file;
 }
@@ -187,6 +191,13 @@ void OutputFile::discard()
     if (m_tempPath.empty())
         return;
     removeWithSidecars(m_tempPath);
+    unregisterTempFile(m_tempPath);
+    m_tempPath.clear();
+}
+
+void OutputFile::release()
+{
+    unregisterTempFile(m_tempPath); // another process finishes it: a signal here must not remove it
     m_tempPath.clear();
 }
 
@@ -222,6 +233,7 @@ Status OutputFile::commit()
     // database was closed) goes with it.
     for (const char* suffix : kSqliteSidecars)
         ::unlink((m_tempPath + suffix).c_str());
+    unregisterTempFile(m_tempPath);
     m_tempPath.clear();
     return Status::ok();
 }

@@ -50,7 +50,7 @@ public:
     void discard();
     // Stops owning the temporary file, which stays where it is: the capture's part files, which another process
     // reads and finishes.
-    void release() { m_tempPath.clear(); }
+    void release();
 
 private:
     OutputFile() = default;
