@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "profiler/importers/importer.h"
 
+#include "profiler/importers/common/spooled_input.h"
+
 #include "profiler/base/file_head.h"
 #include "profiler/base/output_file.h"
 #include "profiler/store/sqlite_db.h"
@@ -47,6 +49,20 @@ Result<TraceFormat> sniffTraceFormat(const std::string& path)
     return Status::error(path + " is not a trace (expected PyTorch profiler JSON, .json.gz or an nsys SQLite export)");
 }
 
+namespace {
+
+// A message about a spooled copy names the input as the user gave it ("stdin", the FIFO), not the temporary file.
+std::string inUsersWords(std::string message, const SpooledInput& input)
+{
+    if (!input.spooled())
+        return message;
+    for (size_t at; (at = message.find(input.readPath())) != std::string::npos;)
+        message.replace(at, input.readPath().size(), input.name());
+    return message.rfind(input.name(), 0) == 0 ? message : input.name() + ": " + message;
+}
+
+} // namespace
+
 Result<ImportSummary> importTraces(const std::vector<std::string>& inputs, const std::string& outputPath,
                                    const ImportOptions& options)
 {
@@ -54,11 +70,18 @@ Result<ImportSummary> importTraces(const std::vector<std::string>& inputs, const
         return Status::error("no input trace given");
     std::vector<TraceFormat> formats;
     ImportSummary summary;
+    // Pipes and standard input are copied to a temporary file first: sniffing would eat a pipe's head, and the
+    // importers open their input again.
+    std::vector<SpooledInput> spooled;
     for (const std::string& input : inputs) {
-        PLACESCOPE_ASSIGN_OR_RETURN(TraceFormat format, sniffTraceFormat(input));
-        formats.push_back(format);
+        PLACESCOPE_ASSIGN_OR_RETURN(SpooledInput file, SpooledInput::open(input));
+        auto format = sniffTraceFormat(file.readPath());
+        if (!format.isOk())
+            return Status::error(inUsersWords(format.status().message(), file));
+        formats.push_back(format.value());
         std::error_code error;
-        summary.inputBytes += std::filesystem::file_size(input, error);
+        summary.inputBytes += std::filesystem::file_size(file.readPath(), error);
+        spooled.push_back(std::move(file));
     }
     // Checked against the inputs before anything is written: `-o` naming an input would replace it.
     PLACESCOPE_ASSIGN_OR_RETURN(OutputFile output, OutputFile::create(outputPath, inputs));
@@ -71,10 +94,13 @@ Result<ImportSummary> importTraces(const std::vector<std::string>& inputs, const
         perInput.inputCount = static_cast<int>(inputs.size());
         if (inputs.size() > 1 && options.rank)
             perInput.rank = *options.rank + static_cast<int64_t>(i); // --rank N: first rank of the inputs
-        Status status = formats[i] == TraceFormat::NsysSqlite ? importNsysSqlite(inputs[i], *writer, perInput)
-                                                              : importKinetoJson(inputs[i], *writer, perInput);
+        perInput.sourceName = spooled[i].name();
+        const std::string& path = spooled[i].readPath();
+        Status status = formats[i] == TraceFormat::NsysSqlite ? importNsysSqlite(path, *writer, perInput)
+                                                              : importKinetoJson(path, *writer, perInput);
         if (!status.isOk())
-            return Status::error(inputs[i] + ": " + status.message());
+            return Status::error(inputs[i] == spooled[i].readPath() ? inputs[i] + ": " + status.message()
+                                                                   : inUsersWords(status.message(), spooled[i]));
         if (options.cancel && options.cancel->isCancelled())
             return Status::error("import cancelled");
     }

@@ -28,6 +28,9 @@ struct ImportOptions
     // to keep process ids of different inputs apart (the same OS pid on two hosts) and as the rank fallback.
     int inputIndex = 0;
     int inputCount = 1;
+    // Set by importTraces: the input as the user named it ("stdin" for -), for PS_META's source_file, when the
+    // importer reads a spooled copy of it (spooled_input.h).
+    std::string sourceName;
 };
 
 // Identifies a file's format from its first bytes (gzip magic, '{', SQLite header) and, for SQLite, tables.

@@ -183,7 +183,8 @@ Status importKinetoJson(const std::string& path, TraceWriter& writer, const Impo
         for (const GpuInfo& gpu : top.gpus)
             writer.add(gpu);
     writer.setMeta("source_format", "kineto_json");
-    writer.setMeta("source_file" + metaSuffix, std::filesystem::path(path).filename().string());
+    writer.setMeta("source_file" + metaSuffix,
+                   std::filesystem::path(options.sourceName.empty() ? path : options.sourceName).filename().string());
     if (rank)
         writer.setMeta("rank" + metaSuffix, std::to_string(*rank));
     if (options.progress)

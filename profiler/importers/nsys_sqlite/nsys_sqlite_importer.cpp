@@ -324,7 +324,8 @@ Status importNsysSqlite(const std::string& path, TraceWriter& writer, const Impo
     uint64_t bytes = std::filesystem::file_size(path, error);
     nsys::NsysImport import(db, writer, options, error ? 0 : bytes);
     PLACESCOPE_RETURN_IF_ERROR(import.run());
-    writer.setMeta("source_file", std::filesystem::path(path).filename().string());
+    writer.setMeta("source_file",
+                   std::filesystem::path(options.sourceName.empty() ? path : options.sourceName).filename().string());
     return Status::ok();
 }
 

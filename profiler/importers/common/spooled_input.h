@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+// SpooledInput: an input that is not a regular file (`-` for standard input, a FIFO, /dev/stdin, a process
+// substitution) copied once into a temporary file, so the importers can sniff its head, reopen it and seek in it
+// as they do with a file. Reading a pipe twice would lose its head to the sniffing and block on the second open.
+// The temporary file is removed when the SpooledInput goes, and on a stopping signal (temp_file_registry.h).
+#pragma once
+
+#include "profiler/base/status.h"
+
+#include <string>
+
+namespace placescope {
+
+class SpooledInput
+{
+public:
+    // A regular file (or anything that is not there) is used in place; `-` and other non-files are copied.
+    static Result<SpooledInput> open(const std::string& input);
+
+    SpooledInput(SpooledInput&& other) noexcept;
+    SpooledInput& operator=(SpooledInput&& other) noexcept;
+    SpooledInput(const SpooledInput&) = delete;
+    SpooledInput& operator=(const SpooledInput&) = delete;
+    ~SpooledInput();
+
+    const std::string& readPath() const { return m_readPath; } // what the importers open
+    const std::string& name() const { return m_name; }         // what messages and PS_META name ("stdin" for -)
+    bool spooled() const { return !m_tempPath.empty(); }
+
+private:
+    SpooledInput() = default;
+    std::string m_readPath;
+    std::string m_name;
+    std::string m_tempPath; // ours to remove; empty when the input is read in place
+};
+
+} // namespace placescope
