@@ -256,10 +256,21 @@ Result<int64_t> SqliteDb::queryInt(std::string_view sql)
 
 bool SqliteDb::hasTable(std::string_view table)
 {
-    auto stmt = prepare("SELECT 1 FROM sqlite_master WHERE type IN ('table','view') AND name = ?");
+    // Real tables only: a view can compute anything, including rows that never end, so a file read as a trace or
+    // an export is never read through one (the readers see it as a missing table; hasView tells them why).
+    auto stmt = prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
     if (!stmt)
         return false;
     stmt->bind(1, table);
+    return stmt->step();
+}
+
+bool SqliteDb::hasView(std::string_view name)
+{
+    auto stmt = prepare("SELECT 1 FROM sqlite_master WHERE type = 'view' AND name = ?");
+    if (!stmt)
+        return false;
+    stmt->bind(1, name);
     return stmt->step();
 }
 

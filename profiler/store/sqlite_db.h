@@ -94,7 +94,8 @@ public:
     Result<SqliteStatement> prepare(std::string_view sql, std::string_view* rest = nullptr);
     // Runs a query expected to return one integer (COUNT(*), PRAGMA user_version...).
     Result<int64_t> queryInt(std::string_view sql);
-    bool hasTable(std::string_view table);
+    bool hasTable(std::string_view table); // a real table: views do not count
+    bool hasView(std::string_view name);
     std::string lastError() const;
     sqlite3* handle() const { return m_db; }
     void close();

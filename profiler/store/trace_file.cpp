@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "profiler/store/trace_file.h"
 
+#include "profiler/store/trace_schema_sql.h"
+
 #include "profiler/store/trace_writer.h"
 
 #include <filesystem>
@@ -49,6 +51,27 @@ bool looksLikeNsysExport(SqliteDb& db)
         || db.hasTable("CUPTI_ACTIVITY_KIND_KERNEL") || db.hasTable("CUPTI_ACTIVITY_KIND_RUNTIME");
 }
 
+namespace {
+
+// The tables trace_schema.sql creates, read once from the embedded schema text.
+const std::vector<std::string>& schemaTableNames()
+{
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> found;
+        const std::string_view schema = kTraceSchemaSql;
+        const std::string_view marker = "CREATE TABLE ";
+        for (size_t at = schema.find(marker); at != std::string_view::npos; at = schema.find(marker, at + 1)) {
+            size_t begin = at + marker.size();
+            size_t end = schema.find_first_of(" (\n", begin);
+            found.emplace_back(schema.substr(begin, end - begin));
+        }
+        return found;
+    }();
+    return names;
+}
+
+} // namespace
+
 Result<SqliteDb> openTrace(const std::string& path, TraceAccess access)
 {
     std::error_code error;
@@ -62,6 +85,11 @@ Result<SqliteDb> openTrace(const std::string& path, TraceAccess access)
                                  + " -o trace.sqlite` first");
         return Status::error(path + " is not a Placescope trace (no PS_META table)");
     }
+    // A view where the schema has a table was not written by Placescope, and reading it could cost anything (a
+    // recursive view never ends): refuse the file rather than run every reader into it.
+    for (const std::string& table : schemaTableNames())
+        if (db.hasView(table))
+            return Status::error(path + ": " + table + " is a view, not the table a Placescope trace has; refusing to read it");
     PLACESCOPE_ASSIGN_OR_RETURN(int64_t version, db.queryInt("PRAGMA user_version"));
     if (version > kTraceSchemaVersion)
         return Status::error(path + " has trace schema version " + std::to_string(version)

@@ -16,6 +16,10 @@ namespace placescope {
 namespace nsys {
 
 namespace {
+constexpr const char* kViewInsteadOfTable = "nsys.view_instead_of_table";
+constexpr const char* kViewInsteadOfTableHelp =
+    "The export has a view where Nsight Systems writes a table. A view can compute anything (and may never end), so "
+    "it was not read: its events are missing. Export again with nsys export, or make it a table.";
 constexpr const char* kActivityTables[] = {
     "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
     "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_DRIVER", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
@@ -43,6 +47,8 @@ Status NsysImport::run()
 void NsysImport::countRows()
 {
     for (const char* table : kActivityTables) {
+        if (m_db.hasView(table))
+            m_writer.countProblem(kViewInsteadOfTable, ProblemSeverity::DataLoss, kViewInsteadOfTableHelp, table);
         if (!m_db.hasTable(table))
             continue;
         auto count = m_db.queryInt("SELECT COUNT(*) FROM " + quoteIdentifier(table));

@@ -8,6 +8,8 @@ namespace placescope {
 std::set<std::string> tableColumns(SqliteDb& db, const std::string& table)
 {
     std::set<std::string> columns;
+    if (!db.hasTable(table)) // a view of that name is no table: it is never read (the importer counts it)
+        return columns;
     auto stmt = db.prepare("SELECT name FROM pragma_table_info(?1)");
     if (!stmt.isOk())
         return columns;
