@@ -96,6 +96,7 @@ Result<ImportSummary> importTraces(const std::vector<std::string>& inputs, const
             perInput.rank = *options.rank + static_cast<int64_t>(i); // --rank N: first rank of the inputs
         perInput.sourceName = spooled[i].name();
         const std::string& path = spooled[i].readPath();
+        const uint64_t eventsBefore = writer->eventCount();
         Status status = formats[i] == TraceFormat::NsysSqlite ? importNsysSqlite(path, *writer, perInput)
                                                               : importKinetoJson(path, *writer, perInput);
         if (!status.isOk())
@@ -103,6 +104,12 @@ Result<ImportSummary> importTraces(const std::vector<std::string>& inputs, const
                                                                    : inUsersWords(status.message(), spooled[i]));
         if (options.cancel && options.cancel->isCancelled())
             return Status::error("import cancelled");
+        // JSON that gave nothing is not a profile of a run (an empty one, or another tool's JSON with a traceEvents
+        // array, such as a Chrome DevTools trace): say so instead of writing an empty trace. An nsys export is one by
+        // its tables, even when every row of it was bad (those are counted as problems).
+        if (formats[i] == TraceFormat::KinetoJson && writer->eventCount() == eventsBefore)
+            return Status::error(spooled[i].name() + " holds no event of a PyTorch profiler trace (empty, or another "
+                                 "tool's trace such as a Chrome DevTools one); nothing written");
     }
     writer->setMeta("input_count", std::to_string(inputs.size()));
     summary.events = writer->eventCount();
