@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <sys/stat.h>
 
 namespace placescope {
 
@@ -20,8 +21,10 @@ Result<TraceFormat> sniffTraceFormat(const std::string& path)
     std::error_code error;
     if (std::filesystem::is_directory(path, error))
         return Status::error(path + " is a directory, not a trace file");
-    if (!std::filesystem::exists(path, error))
-        return Status::error(path + ": no such file");
+    // "No such file" only when there is none: a file in a folder the user may not enter is a permission problem.
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0)
+        return Status::error(errno == ENOENT ? path + ": no such file" : "cannot read " + path + ": " + std::strerror(errno));
     FILE* file = std::fopen(path.c_str(), "rb");
     if (!file)
         return Status::error("cannot read " + path + ": " + std::strerror(errno));
