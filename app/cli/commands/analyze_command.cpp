@@ -5,6 +5,7 @@
 // opens the trace and writes the report (atomically when -o is given).
 #include "app/cli/command_registry.h"
 #include "placement/findings/analyzer.h"
+#include "placement/graph/model_loader.h"
 #include "placement/proposal/engine_estimator.h"
 #include "placement/report/report_writer.h"
 #include "placement/whatif/replay_saving_simulator.h"
@@ -53,6 +54,12 @@ int runAnalyze(const AnalyzeArgs& args)
         std::fprintf(stderr, "placescope analyze: model file not found: %s\n", args.model.c_str());
         return 1;
     }
+    // A model that does not load would silently leave the engine out of the report: refuse it up front.
+    if (!args.model.empty())
+        if (auto model = loadModelGraph(args.model); !model.isOk()) {
+            std::fprintf(stderr, "placescope analyze: --model: %s\n", model.status().message().c_str());
+            return 1;
+        }
     // Refused before the analysis, not after it: -o naming the trace or the model, a device or a folder.
     const bool toStdout = args.output.empty() || args.output == "-";
     if (!toStdout)
