@@ -156,7 +156,7 @@ TraceWriter::~TraceWriter()
 template <typename Row>
 void TraceWriter::queue(BatchedInsert<Row>& table, Row&& row, bool isEvent)
 {
-    auto write = [this, &table, isEvent](Row&& row) {
+    auto write = [this, &table](Row&& row) {
         Status status = table.add(std::move(row));
         if (status.isOk())
             status = m_inserts->indexer.rowsWritten(m_db, 1);
@@ -169,9 +169,11 @@ void TraceWriter::queue(BatchedInsert<Row>& table, Row&& row, bool isEvent)
         }
         if (!status.isOk() && m_firstError.isOk())
             m_firstError = status;
-        if (isEvent)
-            m_eventCount.fetch_add(1, std::memory_order_relaxed);
     };
+    // Counted when added, on the adding thread: the count is then exact whenever the caller reads it, not a
+    // snapshot of how far the background writer has got (the import summary printed a different count each run).
+    if (isEvent)
+        m_eventCount.fetch_add(1, std::memory_order_relaxed);
     if (!m_worker) {
         write(std::move(row));
         return;
