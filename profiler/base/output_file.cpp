@@ -65,6 +65,10 @@ Status checkTarget(const std::string& path, const std::string& target, const std
 {
     if (path.empty())
         return Status::error("no output file given (-o is empty)");
+    // Commands that can write to standard output take "-" before they get here; for the others (a trace is a
+    // SQLite file, which cannot be streamed) "-" would otherwise become a file named "-".
+    if (path == "-")
+        return Status::error("-o - (standard output) is not possible for this output: give a file path");
     struct stat out;
     const bool exists = ::stat(target.c_str(), &out) == 0;
     if (exists && !S_ISREG(out.st_mode))

@@ -3,12 +3,16 @@
 // chrome://tracing open. The file appears only when complete.
 #include "app/cli/command_registry.h"
 #include "profiler/base/output_file.h"
+#include "profiler/base/temp_file_registry.h"
 #include "profiler/exporters/chrome_trace_exporter.h"
 #include "profiler/store/trace_file.h"
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 namespace placescope::cli {
 namespace {
@@ -21,10 +25,51 @@ struct ExportArgs
     bool quiet = false;
 };
 
+// `-o -`: the JSON goes to a temporary file first (the exporter writes a file and renames it when complete), then
+// to standard output; the temporary file goes in any case, and on a stopping signal (temp_file_registry.h).
+Status copyToStdout(const std::string& path)
+{
+    FILE* in = std::fopen(path.c_str(), "rb");
+    if (!in)
+        return Status::error("cannot read the exported JSON back: " + std::string(std::strerror(errno)));
+    char buffer[1 << 16];
+    size_t n;
+    while ((n = std::fread(buffer, 1, sizeof buffer, in)) > 0)
+        if (std::fwrite(buffer, 1, n, stdout) != n)
+            break; // main() reports a failed standard output
+    std::fclose(in);
+    return Status::ok();
+}
+
 int runExport(const ExportArgs& args)
 {
+    const bool toStdout = args.output == "-";
+    std::string output = args.output;
+    if (toStdout) {
+        const char* folder = std::getenv("TMPDIR");
+        output = std::string(folder && *folder ? folder : "/tmp") + "/placescope-export-XXXXXX";
+        const int fd = ::mkstemp(output.data());
+        if (fd < 0) {
+            std::fprintf(stderr, "placescope export: cannot make a temporary file: %s\n", std::strerror(errno));
+            return 1;
+        }
+        ::close(fd);
+        registerTempFile(output);
+    }
+    struct RemoveTemporary
+    {
+        const std::string& path;
+        bool active;
+        ~RemoveTemporary()
+        {
+            if (active) {
+                ::unlink(path.c_str());
+                unregisterTempFile(path);
+            }
+        }
+    } removeTemporary { output, toStdout };
     // Refused before the trace is opened (the exporter checks again, against the file it reads).
-    if (Status usable = checkOutputPath(args.output, { args.trace }); !usable.isOk()) {
+    if (Status usable = checkOutputPath(output, { args.trace }); !usable.isOk()) {
         std::fprintf(stderr, "placescope export: %s\n", usable.message().c_str());
         return 1;
     }
@@ -39,17 +84,27 @@ int runExport(const ExportArgs& args)
         options.progress = [](uint64_t done, uint64_t total) {
             std::fprintf(stderr, "\rexporting %3.0f %%", total ? 100.0 * static_cast<double>(done) / total : 0.0);
         };
-    auto summary = exportChromeTrace(*db, args.output, options);
+    auto summary = exportChromeTrace(*db, output, options);
     if (showProgress)
         std::fprintf(stderr, "\r               \r");
     if (!summary.isOk()) {
         std::fprintf(stderr, "placescope export: %s\n", summary.status().message().c_str());
         return 1;
     }
+    if (toStdout) {
+        if (Status copied = copyToStdout(output); !copied.isOk()) {
+            std::fprintf(stderr, "placescope export: %s\n", copied.message().c_str());
+            return 1;
+        }
+        if (std::fflush(stdout) != 0 || std::ferror(stdout))
+            return 1; // main() says standard output could not be written; no summary of an export that failed
+    }
+    // The summary is no data: on stderr when the data is on stdout.
     if (!args.quiet)
-        std::printf("wrote %s: %llu events, %.1f MB (Chrome trace JSON; open in https://ui.perfetto.dev)\n",
-                    args.output.c_str(), static_cast<unsigned long long>(summary->events),
-                    static_cast<double>(summary->bytes) / 1e6);
+        std::fprintf(toStdout ? stderr : stdout,
+                     "wrote %s: %llu events, %.1f MB (Chrome trace JSON; open in https://ui.perfetto.dev)\n",
+                     toStdout ? "standard output" : args.output.c_str(), static_cast<unsigned long long>(summary->events),
+                     static_cast<double>(summary->bytes) / 1e6);
     return 0;
 }
 
@@ -60,7 +115,7 @@ const CommandRegistration kRegistration {
         app.add_option("--format", args->format, "Output format")
             ->check(CLI::IsMember({ "chrome" }))
             ->capture_default_str();
-        app.add_option("-o,--output", args->output, "Output file (.json)")->required();
+        app.add_option("-o,--output", args->output, "Output file (.json); - for standard output")->required();
         app.add_flag("-q,--quiet", args->quiet, "No progress or summary line");
         return [args] { return runExport(*args); };
     }

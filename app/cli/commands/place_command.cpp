@@ -248,8 +248,14 @@ int runModel(const PlaceOptions& options)
     return 0;
 }
 
-int runPlace(const PlaceOptions& options)
+int runPlace(const PlaceOptions& given)
 {
+    // -o - is the proposal JSON on standard output, as without -o with --json.
+    PlaceOptions options = given;
+    if (options.outputPath == "-") {
+        options.outputPath.clear();
+        options.json = true;
+    }
     if (options.problemPath.empty() == options.modelPath.empty())
         return fail("give --model FILE or --problem FILE (one of them)", 2);
     // Refused before the planning, not after it: -o naming an input, a device or a folder.
