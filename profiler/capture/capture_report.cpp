@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "profiler/capture/capture_report.h"
 
+#include "profiler/base/units.h"
+
 #include "profiler/importers/importer.h"
 #include "profiler/store/sqlite_db.h"
 
@@ -13,17 +15,7 @@ namespace placescope::capture {
 
 CaptureLog::CaptureLog(FILE* out, bool liveLine) : m_out(out), m_live(liveLine && out && isatty(fileno(out))) { }
 
-std::string CaptureLog::withCommas(int64_t value)
-{
-    std::string digits = std::to_string(value < 0 ? -value : value);
-    std::string out;
-    for (size_t i = 0; i < digits.size(); ++i) {
-        if (i && (digits.size() - i) % 3 == 0)
-            out += ',';
-        out += digits[i];
-    }
-    return value < 0 ? "-" + out : out;
-}
+std::string CaptureLog::withCommas(int64_t value) { return withThousands(value); }
 
 void CaptureLog::line(const std::string& text)
 {

@@ -1,13 +1,28 @@
 # SPDX-License-Identifier: MIT
-# Bad-input case for a CLI command: runs PLACESCOPE with ARGS ('|'-separated), expects a non-zero exit, exactly
-# one line on stderr matching EXPECT (regex), and no file at NO_OUTPUT (when given).
-string(REPLACE "|" ";" args "${ARGS}")
+# Bad-input case for a CLI command: runs PLACESCOPE with ARGS ('|'-separated; %SEMI% stands for a ';', which a
+# CMake list cannot carry), expects a non-zero exit, exactly one line on stderr matching EXPECT (regex), and no
+# file at NO_OUTPUT (when given). With TRACE and WORK_DIR, TRACE is copied to WORK_DIR/run.sqlite first and %TRACE%
+# in ARGS stands for the copy (so no -wal/-shm lands in the source tree); with STDOUT_FILE, stdout goes there
+# (e.g. /dev/full).
+set(args "${ARGS}")
+if(TRACE)
+  file(REMOVE_RECURSE ${WORK_DIR})
+  file(MAKE_DIRECTORY ${WORK_DIR})
+  file(COPY_FILE ${TRACE} ${WORK_DIR}/run.sqlite)
+  string(REPLACE "%TRACE%" "${WORK_DIR}/run.sqlite" args "${args}")
+endif()
+string(REPLACE "%SEMI%" "\\;" args "${args}")
+string(REPLACE "|" ";" args "${args}")
 if(NO_OUTPUT)
   file(REMOVE ${NO_OUTPUT})
 endif()
-execute_process(COMMAND ${PLACESCOPE} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(STDOUT_FILE)
+  execute_process(COMMAND ${PLACESCOPE} ${args} RESULT_VARIABLE rc OUTPUT_FILE ${STDOUT_FILE} ERROR_VARIABLE err)
+else()
+  execute_process(COMMAND ${PLACESCOPE} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+endif()
 if(rc EQUAL 0)
-  message(FATAL_ERROR "expected a failure, got exit 0; stdout: ${out}")
+  message(FATAL_ERROR "expected a failure, got exit 0")
 endif()
 string(REGEX MATCHALL "\n" newlines "${err}")
 list(LENGTH newlines lines)
