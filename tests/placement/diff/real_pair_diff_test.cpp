@@ -142,12 +142,15 @@ TEST_F(DiffRealPair, EachSideEqualsStatsAndAnalyze)
             for (const Figure& f : diff->figures)
                 if (f.section == d.label + " over the steps") {
                     ++matched;
-                    if (f.name == "busy: compute")
+                    if (f.name == "busy: compute") {
                         EXPECT_EQ(f.a, d.computeNs);
-                    if (f.name == "idle")
+                    }
+                    if (f.name == "idle") {
                         EXPECT_EQ(f.a, d.idleNs);
-                    if (f.name == "idle: host-bound")
+                    }
+                    if (f.name == "idle: host-bound") {
                         EXPECT_EQ(f.a, d.idleCauseNs[static_cast<int>(IdleCause::HostBound)]);
+                    }
                 }
             EXPECT_GT(matched, 0) << d.label;
         }
