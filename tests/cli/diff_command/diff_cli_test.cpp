@@ -99,7 +99,7 @@ TEST_F(DiffCli, UsageErrorsExitTwo)
 
 TEST_F(DiffCli, OutputNamingEitherTraceIsRefused)
 {
-    for (const std::string& side : { "alexnet.sqlite", "resnet.sqlite" }) {
+    for (const std::string side : { "alexnet.sqlite", "resnet.sqlite" }) {
         const std::string before = readFile(path(side));
         expectOneLine(run({ "diff", path("alexnet.sqlite"), path("resnet.sqlite"), "-o", path(side) }), 1, "input");
         EXPECT_TRUE(readFile(path(side)) == before) << side << " was changed";

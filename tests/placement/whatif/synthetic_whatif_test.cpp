@@ -223,9 +223,10 @@ TEST(WhatIfSynthetic, PinnedCopiesStopBlockingTheHost)
     // the pageable copy here; the host is freed but the GPU work is later. The copy's predicted length says so.
     const ReplayGraph& g = run.result.predictedGraph;
     for (size_t id = 0; id < g.tasks.size(); ++id)
-        if (g.tasks[id].kind == TaskKind::Memcpy)
+        if (g.tasks[id].kind == TaskKind::Memcpy) {
             EXPECT_EQ(run.result.predictedSchedule.end[id] - run.result.predictedSchedule.start[id],
                       std::llround((10.0 + (64 << 20) / 24000.0) * 1000));
+        }
 }
 
 TEST(WhatIfSynthetic, PredictedTraceFileHoldsThePredictionAndNeverTheInput)

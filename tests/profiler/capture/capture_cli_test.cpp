@@ -80,8 +80,9 @@ TEST_F(CaptureCliTest, ProgramWithoutCudaGivesOneLineAndNoTrace)
     EXPECT_EQ(run({ "capture", "-o", m_trace, "--", "true" }), kExitNoTrace) << m_stderr;
     EXPECT_EQ(m_stderr.rfind("placescope capture: no trace written: ", 0), 0u) << m_stderr;
     EXPECT_EQ(lines(), 1) << m_stderr;
-    if (!dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL))
+    if (!dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL)) {
         EXPECT_NE(m_stderr.find("no NVIDIA driver"), std::string::npos) << m_stderr;
+    }
     EXPECT_TRUE(dirIsEmpty());
 }
 

@@ -151,8 +151,9 @@ TEST(KinetoImporter, BadInputsFailWithoutOutput)
                                        writeFile("noevents.json", "{\"a\": 1}"), tempDir().string(), gz }) {
         auto summary = importTraces({ input }, out, {});
         EXPECT_FALSE(summary.isOk()) << input;
-        if (!summary.isOk())
+        if (!summary.isOk()) {
             EXPECT_EQ(summary.status().message().find('\n'), std::string::npos);
+        }
         EXPECT_FALSE(std::filesystem::exists(out)) << input;
     }
 }

@@ -65,8 +65,9 @@ TEST_F(BatchedInsertTest, EveryRowLandsOnceInOrderAcrossFullStatementsAndTheTail
     const int rows = 3 * kRowsPerInsertStatement + 5; // three full statements and a tail of five
     for (int i = 0; i < rows; ++i) {
         ASSERT_TRUE(insert.add(Pair { i * 10, rowText(i) }).isOk());
-        if (i == kRowsPerInsertStatement - 2) // not yet a full statement: nothing written
+        if (i == kRowsPerInsertStatement - 2) { // not yet a full statement: nothing written
             EXPECT_EQ(*m_db.queryInt("SELECT count(*) FROM t"), 0);
+        }
     }
     EXPECT_EQ(*m_db.queryInt("SELECT count(*) FROM t"), 3 * kRowsPerInsertStatement);
     ASSERT_TRUE(insert.flush().isOk());

@@ -112,8 +112,9 @@ TEST(OrderedWorkerTest, BackgroundWriterWritesWhatTheDirectWriterWrites)
             call.name = i % 2 ? "cudaLaunchKernel" : "cudaMemcpyAsync";
             call.correlationId = i;
             (*writer)->add(call);
-            if (i == 10000)
+            if (i == 10000) {
                 ASSERT_TRUE((*writer)->flush().isOk()); // a flush in the middle drains and commits
+            }
         }
         ASSERT_TRUE((*writer)->commit().isOk());
         EXPECT_EQ((*writer)->eventCount(), 40000u);
