@@ -5,6 +5,7 @@
 // wall time and peak RSS are the child's own. Prints the best round of each and the ratio diff / one import (goal:
 // <= 1). Default trace: the 53.7 MB V100 trace in ../shared/traces.
 #include "bench/common/child_run.h"
+#include "bench/common/import_into.h"
 #include "placement/diff/diff_report.h"
 #include "profiler/importers/importer.h"
 
@@ -27,11 +28,7 @@ namespace {
 using bench::ChildRun;
 using bench::runInChild;
 
-int importInto(const std::string& trace, const std::string& store)
-{
-    std::filesystem::remove(store);
-    return importTraces({ trace }, store, ImportOptions {}).isOk() ? 0 : 1;
-}
+using bench::importInto;
 
 // What the diff command does, without printing: both profiles (the second on its own thread), diff, JSON.
 int diffOf(const std::string& a, const std::string& b)

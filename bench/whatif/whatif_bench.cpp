@@ -6,6 +6,7 @@
 // each and the ratios whatif / import (goal: <= 1) and whatif peak RSS / store size (goal for the synthetic trace:
 // < 1). Default trace: the 53.7 MB V100 trace in ../shared/traces.
 #include "bench/common/child_run.h"
+#include "bench/common/import_into.h"
 #include "bench/import/synthetic_kineto.h"
 #include "placement/findings/step_detector.h"
 #include "placement/whatif/whatif.h"
@@ -30,11 +31,7 @@ namespace {
 using bench::ChildRun;
 using bench::runInChild;
 
-int importInto(const std::string& trace, const std::string& store)
-{
-    std::filesystem::remove(store);
-    return importTraces({ trace }, store, ImportOptions {}).isOk() ? 0 : 1;
-}
+using bench::importInto;
 
 int whatIfOn(const std::string& store)
 {

@@ -2,6 +2,8 @@
 // `placescope diff` run as a user runs it (PLACESCOPE_BIN_DIR/placescope): a missing side or a file that is not a
 // trace is one line on stderr and exit 1, usage errors exit 2, -o naming either trace is refused and leaves it as
 // it was, a predicted trace from `whatif -o` is a valid side, and JSON/HTML outputs are what they say.
+#include "tests/cli/placescope_runner.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -19,20 +21,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct CliRun
-{
-    int exitCode = -1;
-    std::string out;
-    std::string err;
-};
-
-std::string readFile(const fs::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    return buffer.str();
-}
+using placescope::testing::CliRun;
+using placescope::testing::readFile;
 
 class DiffCli : public ::testing::Test
 {
@@ -51,20 +41,7 @@ protected:
 
     static std::string path(const std::string& name) { return (s_dir / name).string(); }
 
-    static CliRun run(const std::vector<std::string>& args)
-    {
-        std::string command = std::string(PLACESCOPE_BIN_DIR) + "/placescope";
-        for (const std::string& a : args)
-            command += " '" + a + "'";
-        const fs::path out = s_dir / "stdout", err = s_dir / "stderr";
-        command += " >'" + out.string() + "' 2>'" + err.string() + "'";
-        CliRun r;
-        const int status = std::system(command.c_str());
-        r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-        r.out = readFile(out);
-        r.err = readFile(err);
-        return r;
-    }
+    static CliRun run(const std::vector<std::string>& args) { return placescope::testing::runPlacescope(args, s_dir); }
     static void expectOneLine(const CliRun& r, int exitCode, const std::string& contains)
     {
         EXPECT_EQ(r.exitCode, exitCode) << r.err;

@@ -5,11 +5,11 @@
 // path both tell the truth; a folder the user cannot write is one clear line. Every case also checks the files
 // left: nothing but what the test put there (no temporary file).
 #include "profiler/store/sqlite_db.h"
+#include "tests/cli/placescope_runner.h"
 
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
-#include <spawn.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -25,27 +25,13 @@
 #include <string>
 #include <vector>
 
-extern char** environ;
-
 namespace placescope {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct CliRun
-{
-    int exitCode = -1;
-    std::string out;
-    std::string err;
-};
-
-std::string readFile(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    return buffer.str();
-}
+using testing::CliRun;
+using testing::readFile;
 
 std::string data(const std::string& relative) { return std::string(PLACESCOPE_DATA_DIR) + "/" + relative; }
 
@@ -81,38 +67,12 @@ protected:
     // Starts placescope (or `prefix` then placescope) with `args`, stdout and stderr to files outside m_dir.
     pid_t start(const std::vector<std::string>& args, int slot, const std::vector<std::string>& prefix = {})
     {
-        std::vector<std::string> argv = prefix;
-        argv.push_back(std::string(PLACESCOPE_BIN_DIR) + "/placescope");
-        argv.insert(argv.end(), args.begin(), args.end());
-        std::vector<char*> raw;
-        for (std::string& a : argv)
-            raw.push_back(a.data());
-        raw.push_back(nullptr);
-        posix_spawn_file_actions_t actions;
-        posix_spawn_file_actions_init(&actions);
-        const std::string out = (m_logs / ("out" + std::to_string(slot))).string();
-        const std::string err = (m_logs / ("err" + std::to_string(slot))).string();
-        posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        pid_t pid = -1;
-        const int spawned = posix_spawn(&pid, raw[0], &actions, nullptr, raw.data(), environ);
-        posix_spawn_file_actions_destroy(&actions);
-        EXPECT_EQ(spawned, 0) << raw[0];
-        return spawned == 0 ? pid : -1;
+        return testing::startPlacescope(args, m_logs, slot, prefix);
     }
-    CliRun finish(pid_t pid, int slot)
-    {
-        CliRun run;
-        int status = 0;
-        if (pid > 0 && ::waitpid(pid, &status, 0) == pid && WIFEXITED(status))
-            run.exitCode = WEXITSTATUS(status);
-        run.out = readFile((m_logs / ("out" + std::to_string(slot))).string());
-        run.err = readFile((m_logs / ("err" + std::to_string(slot))).string());
-        return run;
-    }
+    CliRun finish(pid_t pid, int slot) { return testing::finishPlacescope(pid, m_logs, slot); }
     CliRun run(const std::vector<std::string>& args, const std::vector<std::string>& prefix = {})
     {
-        return finish(start(args, 0, prefix), 0);
+        return testing::runPlacescope(args, m_logs, prefix);
     }
 
     // The names in the test's folder, sorted (before any SQLite open, which may add its own files).
