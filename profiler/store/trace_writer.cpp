@@ -2,6 +2,7 @@
 #include "profiler/store/trace_writer.h"
 
 #include "profiler/model/cuda_enums.h"
+#include "profiler/model/kernel_names.h"
 #include "profiler/store/ordered_worker.h"
 #include "profiler/store/row_inserts.h"
 #include "profiler/store/sqlite_bind.h"
@@ -18,41 +19,6 @@ namespace {
 
 // Rows between the commits of a long import (see TraceWriter::queue).
 constexpr uint64_t kCommitEveryRows = 16384;
-
-// Kernel names as nsys's shortName: the function name without return type, namespace-free template args
-// and parameters ("void at::native::foo<float>(int)" -> "foo").
-std::string shortKernelName(std::string_view name)
-{
-    size_t paren = std::string_view::npos;
-    int angle = 0;
-    for (size_t i = 0; i < name.size(); ++i) {
-        char c = name[i];
-        if (c == '<')
-            ++angle;
-        else if (c == '>' && angle > 0)
-            --angle;
-        else if (c == '(' && angle == 0) {
-            paren = i;
-            break;
-        }
-    }
-    std::string_view head = name.substr(0, paren);
-    // Strip template arguments at the end of the function name.
-    if (!head.empty() && head.back() == '>') {
-        int depth = 0;
-        for (size_t i = head.size(); i-- > 0;) {
-            if (head[i] == '>')
-                ++depth;
-            else if (head[i] == '<' && --depth == 0) {
-                head = head.substr(0, i);
-                break;
-            }
-        }
-    }
-    size_t start = head.find_last_of(": ");
-    std::string_view result = start == std::string_view::npos ? head : head.substr(start + 1);
-    return std::string(result.empty() ? name : result);
-}
 
 std::string utcNowIso8601()
 {
