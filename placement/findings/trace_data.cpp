@@ -183,11 +183,11 @@ Result<TraceData> TraceData::load(SqliteDb& db)
             data.hostRanges.push_back(std::move(r));
         }));
     PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "PS_MEMORY_EVENTS",
-        "SELECT start, IFNULL(globalTid,0), deviceId, bytes, IFNULL(totalAllocated,-1), IFNULL(totalReserved,-1) "
-        "FROM PS_MEMORY_EVENTS WHERE deviceType = 1",
+        "SELECT start, IFNULL(globalTid,0), deviceId, bytes, IFNULL(totalAllocated,-1), IFNULL(totalReserved,-1), "
+        "IFNULL(address,-1) FROM PS_MEMORY_EVENTS WHERE deviceType = 1",
         [&](SqliteStatement& s) {
-            data.memory.push_back(
-                { s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnInt(3), s.columnInt(4), s.columnInt(5) });
+            data.memory.push_back({ s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnInt(3), s.columnInt(4),
+                                    s.columnInt(5), s.columnInt(6) });
         }));
     PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "CUDA_GPU_MEMORY_USAGE_EVENTS",
         "SELECT start, IFNULL(globalPid,0), IFNULL(deviceId,0), bytes, memoryOperationType "

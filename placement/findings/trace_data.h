@@ -82,6 +82,7 @@ struct MemorySample // framework allocator event (PyTorch [memory])
     int64_t bytes = 0;
     int64_t totalAllocated = -1;
     int64_t totalReserved = -1;
+    int64_t address = -1;    // the block's address when recorded (pairs a free with its allocation)
 };
 
 struct SegmentEvent // CUDA_GPU_MEMORY_USAGE_EVENTS: cudaMalloc/cudaFree of device memory

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+// `placescope report NAME run.sqlite [--step N] [--format text|csv|json] [--short-names] [-o out]` and
+// `placescope report --list`: the analyses people run in HTA and `nsys stats -r`, one table each. The reports live in
+// placement/reports (one file per report, one row model); this file parses arguments, opens the trace and writes the
+// table (atomically with -o). Notes go below a text table, and to stderr with CSV and JSON so scripts read rows only.
+#include "app/cli/command_registry.h"
+#include "placement/reports/reports.h"
+#include "profiler/base/output_file.h"
+#include "profiler/store/trace_file.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace placescope::cli {
+namespace {
+
+struct ReportArgs
+{
+    std::string name;
+    std::string trace;
+    std::optional<int64_t> step;
+    std::string format;
+    std::string output;
+    bool shortNames = false;
+    bool list = false;
+};
+
+int listReports()
+{
+    size_t width = 0;
+    for (const ReportInfo& report : allReports())
+        width = std::max(width, report.name.size());
+    for (const ReportInfo& report : allReports())
+        std::printf("%-*s  %.*s\n", static_cast<int>(width), std::string(report.name).c_str(),
+                    static_cast<int>(report.description.size()), report.description.data());
+    return 0;
+}
+
+// --format, else the extension of -o (.csv, .json), else text.
+bool chooseFormat(const ReportArgs& args, TableFormat& format)
+{
+    if (!args.format.empty())
+        return parseTableFormat(args.format, format);
+    const std::string ext = std::filesystem::path(args.output).extension().string();
+    format = ext == ".csv" ? TableFormat::Csv : ext == ".json" ? TableFormat::Json : TableFormat::Text;
+    return true;
+}
+
+int runReportCommand(const ReportArgs& args)
+{
+    if (args.list)
+        return listReports();
+    if (args.name.empty() || args.trace.empty()) {
+        std::fprintf(stderr, "placescope report: give a report name and a trace: placescope report NAME run.sqlite "
+                             "(placescope report --list shows the reports)\n");
+        return 2;
+    }
+    const ReportInfo* report = findReport(args.name);
+    if (!report) {
+        std::fprintf(stderr, "placescope report: unknown report '%s' (placescope report --list: %s)\n",
+                     args.name.c_str(), reportNames().c_str());
+        return 2;
+    }
+    TableFormat format = TableFormat::Text;
+    if (!chooseFormat(args, format)) {
+        std::fprintf(stderr, "placescope report: --format must be text, csv or json, not '%s'\n", args.format.c_str());
+        return 2;
+    }
+    const bool toStdout = args.output.empty() || args.output == "-";
+    if (!toStdout)
+        if (Status usable = checkOutputPath(args.output, { args.trace }); !usable.isOk()) {
+            std::fprintf(stderr, "placescope report: %s\n", usable.message().c_str());
+            return 1;
+        }
+    auto db = openTrace(args.trace);
+    if (!db.isOk()) {
+        std::fprintf(stderr, "placescope report: %s\n", db.status().message().c_str());
+        return 1;
+    }
+    ReportOptions options;
+    options.step = args.step;
+    options.shortNames = args.shortNames;
+    auto table = runReport(*db, *report, options);
+    if (!table.isOk()) {
+        std::fprintf(stderr, "placescope report: %s: %s\n", args.trace.c_str(), table.status().message().c_str());
+        return 1;
+    }
+    const std::string text = renderTable(*table, format);
+    if (format != TableFormat::Text)
+        for (const std::string& note : table->notes)
+            std::fprintf(stderr, "placescope report %s: note: %s\n", args.name.c_str(), note.c_str());
+    if (toStdout) {
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        return 0;
+    }
+    if (Status written = writeFileAtomically(args.output, text, { args.trace }); !written.isOk()) {
+        std::fprintf(stderr, "placescope report: %s\n", written.message().c_str());
+        return 1;
+    }
+    std::fprintf(stderr, "placescope report: %s, %zu row(s) written to %s\n", args.name.c_str(), table->rows.size(),
+                 args.output.c_str());
+    return 0;
+}
+
+const CommandRegistration kRegistration {
+    "report", "Run one analysis (kernel_launch, idle, queue, steps, bandwidth, memory, ...) as a table; --list names them",
+    25, [](CLI::App& app) -> std::function<int()> {
+        auto args = std::make_shared<ReportArgs>();
+        app.add_option("name", args->name, "Report to run (see --list)");
+        app.add_option("trace", args->trace, "Placescope trace (.sqlite; import other formats first)");
+        app.add_flag("--list", args->list, "List the reports and exit");
+        app.add_option("--step", args->step, "Only this step (its number, as analyze and PS_STEPS number steps)");
+        app.add_option("--format", args->format, "text, csv or json (default: from -o's extension, else text)");
+        app.add_flag("--short-names", args->shortNames, "Shorten kernel names (no namespaces, templates or arguments)");
+        app.add_option("-o,--output", args->output, "Write the report here instead of stdout");
+        return [args] { return runReportCommand(*args); };
+    }
+};
+
+} // namespace
+} // namespace placescope::cli
