@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <unordered_map>
@@ -20,6 +21,54 @@ Result<int> deviceIndex(const OpGraph& graph, const std::string& name, const std
     return Status::error(context + " names a missing device '" + name + "'");
 }
 
+// The largest byte count a problem may give (1 PB): sums of many such counts still fit int64, which 1.5e30 or
+// 2^64-1 would not (the objective went negative or wrapped).
+constexpr double kMaxBytes = 1e15;
+// The largest time in microseconds (about 11.6 days for one op or transfer).
+constexpr double kMaxMicroseconds = 1e12;
+
+// A value as written, short enough for a one-line message.
+std::string numberText(const Json& value)
+{
+    std::string text = value.dump();
+    return text.size() > 40 ? text.substr(0, 40) + "..." : text;
+}
+
+// `object[key]` as a byte count: a whole number from 0 to kMaxBytes; `fallback` when the key is absent.
+Result<int64_t> byteCount(const Json& object, const char* key, int64_t fallback, const std::string& what)
+{
+    if (!object.contains(key) || object[key].is_null())
+        return fallback;
+    const Json& value = object[key];
+    const std::string field = what + " " + key;
+    if (!value.is_number())
+        return Status::error(field + " is " + numberText(value) + ", not a number");
+    const std::string range = "; expected a whole number of bytes from 0 to 1e15";
+    if (value.is_number_unsigned()) {
+        const uint64_t number = value.get<uint64_t>();
+        if (static_cast<double>(number) > kMaxBytes)
+            return Status::error(field + " is " + numberText(value) + range);
+        return static_cast<int64_t>(number);
+    }
+    if (value.is_number_integer() ? value.get<int64_t>() < 0 : !(value.get<double>() >= 0))
+        return Status::error(field + " is " + numberText(value) + "; a byte count cannot be negative");
+    const double number = value.get<double>();
+    if (number > kMaxBytes || number != std::floor(number))
+        return Status::error(field + " is " + numberText(value) + range);
+    return static_cast<int64_t>(number);
+}
+
+// A time in microseconds: a number from 0 to kMaxMicroseconds.
+Result<double> microseconds(const Json& value, const std::string& field)
+{
+    if (!value.is_number())
+        return Status::error(field + " is " + numberText(value) + ", not a number");
+    const double number = value.get<double>();
+    if (!(number >= 0) || number > kMaxMicroseconds)
+        return Status::error(field + " is " + numberText(value) + "; expected microseconds from 0 to 1e12");
+    return number;
+}
+
 Result<OpGraph> fromJson(const Json& root)
 {
     OpGraph graph;
@@ -32,17 +81,28 @@ Result<OpGraph> fromJson(const Json& root)
         if (kind != "cpu" && kind != "gpu")
             return Status::error("device '" + device.name + "' has kind '" + kind + "' (expected cpu or gpu)");
         device.kind = kind == "gpu" ? DeviceKind::Gpu : DeviceKind::Cpu;
-        device.memoryBytes = d.value("memory_bytes", int64_t(0));
+        PLACESCOPE_ASSIGN_OR_RETURN(device.memoryBytes, byteCount(d, "memory_bytes", 0, "device '" + device.name + "'"));
+        for (const PlacementDevice& other : graph.devices)
+            if (other.name == device.name)
+                return Status::error("device name '" + device.name + "' appears twice; each device needs a name of its own");
         graph.devices.push_back(device);
     }
     for (const Json& l : root.value("links", Json::array())) {
         PlacementLink link;
         PLACESCOPE_ASSIGN_OR_RETURN(link.from, deviceIndex(graph, l.at("from").get<std::string>(), "a link"));
         PLACESCOPE_ASSIGN_OR_RETURN(link.to, deviceIndex(graph, l.at("to").get<std::string>(), "a link"));
-        link.latencyUs = l.value("latency_us", 0.0);
-        link.bandwidthGBps = l.value("bandwidth_gbps", 1.0);
-        if (link.bandwidthGBps <= 0)
-            return Status::error("a link has a bandwidth that is not positive");
+        const std::string what = "link " + graph.devices[link.from].name + " -> " + graph.devices[link.to].name;
+        if (l.contains("latency_us")) {
+            PLACESCOPE_ASSIGN_OR_RETURN(link.latencyUs, microseconds(l["latency_us"], what + " latency_us"));
+        }
+        link.bandwidthGBps = 1.0;
+        if (l.contains("bandwidth_gbps")) {
+            const Json& bandwidth = l["bandwidth_gbps"];
+            if (!bandwidth.is_number() || !(bandwidth.get<double>() > 0) || bandwidth.get<double>() > 1e9)
+                return Status::error(what + " bandwidth_gbps is " + numberText(bandwidth) +
+                                     "; expected a positive number of GB/s (at most 1e9)");
+            link.bandwidthGBps = bandwidth.get<double>();
+        }
         graph.links.push_back(link);
         if (l.value("bidirectional", true))
             graph.links.push_back({ link.to, link.from, link.latencyUs, link.bandwidthGBps });
@@ -57,13 +117,17 @@ Result<OpGraph> fromJson(const Json& root)
         op.costUs.assign(graph.devices.size(), kNoKernel);
         for (const auto& [name, cost] : o.at("cost_us").items()) {
             PLACESCOPE_ASSIGN_OR_RETURN(int d, deviceIndex(graph, name, "op '" + op.id + "' cost"));
-            op.costUs[d] = cost.is_null() ? kNoKernel : cost.get<double>();
+            if (cost.is_null()) {
+                op.costUs[d] = kNoKernel;
+            } else {
+                PLACESCOPE_ASSIGN_OR_RETURN(op.costUs[d], microseconds(cost, "op '" + op.id + "' cost_us." + name));
+            }
         }
         if (o.contains("pin")) {
             PLACESCOPE_ASSIGN_OR_RETURN(int d, deviceIndex(graph, o["pin"].get<std::string>(), "op '" + op.id + "' pin"));
             op.pin = d;
         }
-        op.memoryBytes = o.value("memory_bytes", int64_t(0));
+        PLACESCOPE_ASSIGN_OR_RETURN(op.memoryBytes, byteCount(o, "memory_bytes", 0, "op '" + op.id + "'"));
         if (!opIndex.emplace(op.id, static_cast<int>(graph.ops.size())).second)
             return Status::error("op id '" + op.id + "' appears twice");
         graph.ops.push_back(std::move(op));
@@ -77,7 +141,8 @@ Result<OpGraph> fromJson(const Json& root)
                 + e.at("to").get<std::string>() + "')");
         edge.from = from->second;
         edge.to = to->second;
-        edge.bytes = e.value("bytes", int64_t(0));
+        PLACESCOPE_ASSIGN_OR_RETURN(edge.bytes, byteCount(e, "bytes", 0, "edge '" + graph.ops[edge.from].id + "' -> '"
+                                                                     + graph.ops[edge.to].id + "'"));
         graph.edges.push_back(edge);
     }
     return graph;
