@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 // `placescope query run.sqlite "SELECT ..."` (or --file query.sql): runs one read-only SQL statement on a trace
 // and prints the result as CSV (RFC 4180, header row first, NULL as an empty field). The golden diff tests in
-// tests/cli/diff run their query.sql files through this command.
+// tests/cli/diff run their query.sql files through this command. --timeout bounds what the statement may cost
+// (60 s unless told): a cross join of two large tables or an endless recursive CTE ends in one line.
 #include "app/cli/command_registry.h"
+#include "profiler/store/statement_deadline.h"
 #include "profiler/store/trace_file.h"
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -32,6 +35,7 @@ struct QueryArgs
     std::string sql;
     std::string file;
     bool header = true;
+    double timeoutSeconds = 60;
 };
 
 int runQuery(const QueryArgs& args)
@@ -77,6 +81,7 @@ int runQuery(const QueryArgs& args)
         std::fprintf(stderr, "placescope query: give one statement; the SQL holds more after the first\n");
         return 1;
     }
+    StatementDeadline deadline(db->handle(), std::chrono::milliseconds(static_cast<int64_t>(args.timeoutSeconds * 1000)));
     std::string out;
     int columns = stmt->columnCount();
     if (args.header) {
@@ -95,7 +100,11 @@ int runQuery(const QueryArgs& args)
     }
     if (!stmt->status().isOk()) {
         std::fflush(stdout);
-        std::fprintf(stderr, "placescope query: %s\n", stmt->status().message().c_str());
+        if (deadline.expired())
+            std::fprintf(stderr, "placescope query: stopped after %g s (--timeout); narrow the query (WHERE, LIMIT) or "
+                                 "raise --timeout (0: no limit)\n", args.timeoutSeconds);
+        else
+            std::fprintf(stderr, "placescope query: %s\n", stmt->status().message().c_str());
         return 1;
     }
     std::fwrite(out.data(), 1, out.size(), stdout);
@@ -109,6 +118,9 @@ const CommandRegistration kRegistration {
         app.add_option("sql", args->sql, "SQL statement (or use --file)");
         app.add_option("-f,--file", args->file, "Read the SQL from this file");
         app.add_flag("!--no-header", args->header, "Omit the header row");
+        app.add_option("--timeout", args->timeoutSeconds, "Stop the query after this many seconds (0: no limit)")
+            ->check(CLI::Range(0.0, 1e9))
+            ->capture_default_str();
         return [args] { return runQuery(*args); };
     }
 };
