@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // placescope-gui [trace.sqlite | trace.json.gz | nsys.sqlite] [--model model.onnx] [--whatif EDIT]...
-//               [--screenshot out.png [--select-op name]]
+//               [--compare other.sqlite] [--screenshot out.png [--select-op name] [--select-event name]]
+#include "ui/compare/compare_window.h"
+#include "ui/compare/delta_table_model.h"
 #include "ui/graphview/graph_view.h"
 #include "ui/placement/placement_panel.h"
 #include "ui/placement/placement_session.h"
@@ -21,6 +23,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 
 namespace {
 
@@ -92,7 +95,12 @@ int main(int argc, char** argv)
     QCommandLineOption selectOp("select-op", "With --screenshot: select a model op (by name) in the graph, centred, and the op table", "name");
     QCommandLineOption whatIf("whatif", "Show the What-if panel with this edit (repeatable; placescope whatif's --edit syntax)",
                               "edit");
-    parser.addOptions({ model, screenshot, dark, finding, selectOp, whatIf });
+    QCommandLineOption compare("compare", "Compare the trace with another run (File > Compare with...); with --screenshot, "
+                               "the compare window is rendered", "other");
+    parser.addOptions({ model, screenshot, dark, finding, selectOp, whatIf, compare });
+    QCommandLineOption selectEvent("select-event", "Once the trace is open, select the first event with this exact name "
+                                   "(short or full, as the kernel table shows it): framed, with its details", "name");
+    parser.addOption(selectEvent);
     parser.process(app);
 
     placescope::ui::MainWindow window;
@@ -118,8 +126,35 @@ int main(int argc, char** argv)
         window.whatIfSession()->setControls(placescope::ui::controlsFor(edits));
         window.findChild<QDockWidget*>("dock_whatif")->raise(); // shown: the panel loads the trace once it is open
     }
+    std::unique_ptr<placescope::ui::CompareWindow> compareWindow;
+    if (parser.isSet(compare)) {
+        compareWindow = std::make_unique<placescope::ui::CompareWindow>();
+        compareWindow->show();
+        compareWindow->compare(input, parser.value(compare));
+    }
     if (!parser.isSet(screenshot))
         return app.exec();
+    if (compareWindow) {
+        const bool compared = compareWindow->waitForResult(180000);
+        if (!compared)
+            std::fprintf(stderr, "placescope-gui: --compare: %s\n", qPrintable(compareWindow->lastError()));
+        else
+            std::printf("compare: %d kernel names, mean step %lld -> %lld ns\n", compareWindow->kernelModel()->rowCount(),
+                        static_cast<long long>(compareWindow->diff()->meanStepNsA),
+                        static_cast<long long>(compareWindow->diff()->meanStepNsB));
+        QApplication::processEvents();
+        QImage image(compareWindow->size(), QImage::Format_ARGB32);
+        image.fill(Qt::white);
+        {
+            QPainter painter(&image);
+            compareWindow->render(&painter);
+        }
+        if (!image.save(parser.value(screenshot))) {
+            std::fprintf(stderr, "placescope-gui: cannot write %s\n", qPrintable(parser.value(screenshot)));
+            return 1;
+        }
+        return compared ? 0 : 2;
+    }
 
     bool ok = input.isEmpty() || window.waitForOpen(120000);
     if (parser.isSet(model)) {
@@ -139,6 +174,10 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "placescope-gui: %s: %s\n", qPrintable(input), qPrintable(window.lastError()));
     if (parser.isSet(selectOp) && !selectModelOp(window, parser.value(selectOp))) {
         std::fprintf(stderr, "placescope-gui: --select-op: no op named %s in the model\n", qPrintable(parser.value(selectOp)));
+        ok = false;
+    }
+    if (parser.isSet(selectEvent) && !window.timeline()->selectNamed(parser.value(selectEvent))) {
+        std::fprintf(stderr, "placescope-gui: --select-event: no event named %s\n", qPrintable(parser.value(selectEvent)));
         ok = false;
     }
     // What the picture should show, for the screenshot test and for people reading CI logs.

@@ -53,6 +53,7 @@ Result<RunProfile> profileOpenRun(SqliteDb& db, const std::string& path, const P
     for (size_t i = 0; i < steps.count(); ++i) {
         profile.stepNumbers.push_back(steps.number(i));
         profile.stepDurationNs.push_back(steps.durationNs(i));
+        profile.stepStartNs.push_back(steps.startNs(i));
     }
     GroupingOptions grouping;
     if (options.shortNames) {

@@ -32,6 +32,7 @@ struct RunProfile
     AnalysisReport analysis;
     std::vector<int64_t> stepNumbers;    // by position
     std::vector<int64_t> stepDurationNs; // by position
+    std::vector<int64_t> stepStartNs;    // by position, trace time
     EventGroups kernels;        // per step; the whole-trace kernel table is stats.kernels
     std::optional<EventGroups> extra;
 

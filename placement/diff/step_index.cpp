@@ -17,11 +17,14 @@ StepIndex::StepIndex(const StepSet& steps)
         const int position = static_cast<int>(m_numbers.size());
         m_numbers.push_back(number);
         int64_t total = 0;
+        int64_t start = windows.front()->startNs;
         for (const StepWindow* w : windows) {
             total += w->endNs - w->startNs;
+            start = std::min(start, w->startNs);
             m_windows[pidKey(w->globalPid)].push_back({ w->startNs, w->endNs, position });
         }
         m_durationNs.push_back(total / static_cast<int64_t>(windows.size()));
+        m_startNs.push_back(start);
     }
     for (auto& [pid, windows] : m_windows)
         std::sort(windows.begin(), windows.end(), [](const Window& a, const Window& b) { return a.startNs < b.startNs; });

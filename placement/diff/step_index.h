@@ -27,6 +27,8 @@ public:
     int64_t number(size_t position) const { return m_numbers[position]; }
     // The step's time: its window's length, the mean over processes when each has its own window.
     int64_t durationNs(size_t position) const { return m_durationNs[position]; }
+    // When the step began: the earliest of its windows (the GUI's compare view aligns two runs on it).
+    int64_t startNs(size_t position) const { return m_startNs[position]; }
     // Position of the step whose window (of process `globalPid`, or of all processes) holds `timeNs`; kOutside if none.
     int find(int64_t globalPid, int64_t timeNs) const;
     // True when `timeNs` is after the end of the process's last step (the work HTA's per-step view drops).
@@ -44,6 +46,7 @@ private:
     bool m_hostTime = false;
     std::vector<int64_t> m_numbers;
     std::vector<int64_t> m_durationNs;
+    std::vector<int64_t> m_startNs;
     std::unordered_map<int64_t, std::vector<Window>> m_windows; // by pid (-1: windows for every process), by start
 };
 

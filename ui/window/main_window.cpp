@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/window/main_window.h"
 
+#include "ui/compare/compare_window.h"
 #include "ui/graphview/graph_view.h"
 #include "ui/models/table_model.h"
 #include "ui/placement/placement_panel.h"
@@ -163,6 +164,9 @@ void MainWindow::buildMenus()
             openModel(path);
     });
     file->addAction(tr("&Record..."), this, &MainWindow::showRecordDialog);
+    file->addAction(tr("Compare &with..."), this, [this] {
+        showCompareWith(this, m_timeline->trace() ? QString::fromStdString(m_timeline->trace()->path) : QString());
+    });
     m_recentMenu = file->addMenu(tr("Recent files"));
     rebuildRecentMenu();
     file->addSeparator();

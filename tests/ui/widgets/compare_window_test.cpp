@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: MIT
+// File > Compare with...: the compare window on real pairs, offscreen. Its kernel table holds exactly the rows
+// `placescope diff --format json` prints for the same pair (same names, order, counts and nanoseconds; the GUI calls
+// the same library), a row highlights as many instances in each timeline as the diff counted for that run, the two
+// timelines share one zoom and align on the chosen step, and bad inputs fail in one line without a result.
+// Pairs: the CloverLeaf nsys export against its what-if prediction without syncs (same program, steps moved), and
+// the bundled ResNet-50 trace against the AlexNet A100 trace (different GPUs and kernels).
+#include "ui/compare/compare_axis.h"
+#include "ui/compare/compare_lanes_view.h"
+#include "ui/compare/compare_window.h"
+#include "ui/compare/delta_table_model.h"
+#include "ui/models/table_model.h"
+
+#include <QAbstractItemModelTester>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace placescope;
+using namespace placescope::ui;
+
+namespace {
+
+const QString kData = QString(PLACESCOPE_DATA_DIR);
+const QString kCli = QString(PLACESCOPE_BIN_DIR) + "/placescope";
+
+// Runs the CLI; stdout on success, a failed check otherwise.
+QByteArray runCli(const QStringList& arguments, int* exitCode = nullptr)
+{
+    QProcess process;
+    process.start(kCli, arguments);
+    if (!process.waitForFinished(180000))
+        return {};
+    if (exitCode)
+        *exitCode = process.exitCode();
+    if (process.exitCode() != 0)
+        qWarning("placescope %s: %s", qPrintable(arguments.join(' ')), process.readAllStandardError().constData());
+    return process.readAllStandardOutput();
+}
+
+// The GUI table's rows against a JSON row array of the CLI: same length, same order, same numbers.
+void expectSameRows(const DeltaTableModel& model, const QJsonArray& rows, const char* what)
+{
+    QCOMPARE(model.rowCount(), rows.size());
+    QVERIFY2(model.rowCount() > 0, what);
+    for (int i = 0; i < model.rowCount(); ++i) {
+        const QJsonObject cli = rows[i].toObject();
+        auto raw = [&](int column) { return model.index(i, column).data(DeltaTableModel::kRawRole); };
+        QCOMPARE(raw(DeltaTableModel::Name).toString(), cli.value("name").toString());
+        QCOMPARE(raw(DeltaTableModel::CountA).toLongLong(), cli.value("count_a").toInteger());
+        QCOMPARE(raw(DeltaTableModel::CountB).toLongLong(), cli.value("count_b").toInteger());
+        QCOMPARE(raw(DeltaTableModel::TimeA).toLongLong(), cli.value("ns_a").toInteger());
+        QCOMPARE(raw(DeltaTableModel::TimeB).toLongLong(), cli.value("ns_b").toInteger());
+        QCOMPARE(raw(DeltaTableModel::Delta).toLongLong(), cli.value("delta_ns").toInteger());
+        QCOMPARE(raw(DeltaTableModel::Change).toString(), cli.value("change").toString());
+    }
+}
+
+} // namespace
+
+class CompareWindowTest : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    QString m_clover, m_predicted, m_resnet, m_alexnet;
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_clover = m_dir.filePath("clover.sqlite");
+        m_predicted = m_dir.filePath("clover_nosync.sqlite");
+        m_alexnet = m_dir.filePath("alexnet.sqlite");
+        m_resnet = QString(PLACESCOPE_SOURCE_DIR) + "/resources/samples/resnet50_train_3steps.sqlite";
+        int code = -1;
+        runCli({ "import", kData + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite", "-o", m_clover }, &code);
+        QCOMPARE(code, 0);
+        runCli({ "whatif", m_clover, "--edit", "no-sync", "-o", m_predicted }, &code);
+        QCOMPARE(code, 0);
+        runCli({ "import", kData + "/traces/hta_alexnet_a100_1rank.json.gz", "-o", m_alexnet }, &code);
+        QCOMPARE(code, 0);
+    }
+
+    // The table is the CLI's JSON, row for row: the whole trace's kernels and the compared steps' kernels.
+    void tableEqualsCliJson_data()
+    {
+        QTest::addColumn<QString>("before");
+        QTest::addColumn<QString>("after");
+        QTest::newRow("cloverleaf vs its no-sync prediction") << m_clover << m_predicted;
+        QTest::newRow("resnet50 v100 vs alexnet a100") << m_resnet << m_alexnet;
+    }
+    void tableEqualsCliJson()
+    {
+        QFETCH(QString, before);
+        QFETCH(QString, after);
+        CompareWindow window;
+        QAbstractItemModelTester tester(window.kernelModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        window.compare(before, after);
+        QVERIFY2(window.waitForResult(180000), qPrintable(window.lastError()));
+
+        const QJsonObject cli = QJsonDocument::fromJson(runCli({ "diff", before, after, "--format", "json" })).object();
+        QVERIFY(!cli.isEmpty());
+        window.showStepRows(false);
+        expectSameRows(*window.kernelModel(), cli.value("kernels").toArray(), "whole trace");
+        window.showStepRows(true);
+        const QJsonArray compared = cli.value("steps").toObject().value("kernels").toObject().value("compared").toArray();
+        if (!compared.isEmpty())
+            expectSameRows(*window.kernelModel(), compared, "compared steps");
+        else
+            QCOMPARE(window.kernelModel()->rowCount(), 0);
+        QCOMPARE(window.figureModel()->rowCount(), cli.value("figures").toArray().size());
+        QCOMPARE(window.findingModel()->rowCount(), cli.value("findings").toArray().size());
+        for (int i = 0; i < window.findingModel()->rowCount(); ++i)
+            QCOMPARE(window.findingModel()->rowAt(i)[0].toString(),
+                     cli.value("findings").toArray()[i].toObject().value("status").toString());
+    }
+
+    // Selecting a row marks that kernel's instances in both timelines: as many as the diff counted in each run.
+    void rowHighlightsInstancesInBothRuns()
+    {
+        CompareWindow window;
+        window.compare(m_resnet, m_alexnet);
+        QVERIFY2(window.waitForResult(180000), qPrintable(window.lastError()));
+        window.showStepRows(false);
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const DeltaTableModel& model = *window.kernelModel();
+        QVERIFY(model.rowCount() > 0);
+        bool paintedA = false, paintedB = false;
+        for (int row = 0; row < model.rowCount(); ++row) {
+            const DeltaRow& r = model.rowAt(row);
+            QVERIFY(window.selectKernel(QString::fromStdString(r.name)));
+            QCOMPARE(static_cast<int64_t>(window.viewA()->highlightedCount()), r.countA);
+            QCOMPARE(static_cast<int64_t>(window.viewB()->highlightedCount()), r.countB);
+            // The first kernel of each run is brought into view and drawn, however narrow.
+            if ((r.countA > 0 && !paintedA) || (r.countB > 0 && !paintedB)) {
+                window.viewA()->repaint();
+                window.viewB()->repaint();
+                QCOMPARE(window.viewA()->lastHighlightDrawCount() > 0, r.countA > 0);
+                QCOMPARE(window.viewB()->lastHighlightDrawCount() > 0, r.countB > 0);
+                paintedA = paintedA || r.countA > 0;
+                paintedB = paintedB || r.countB > 0;
+            }
+        }
+        const bool sawA = paintedA, sawB = paintedB;
+        QVERIFY(sawA && sawB); // the pair has kernels only one run has on both sides
+        QVERIFY(!window.selectKernel("no such kernel"));
+    }
+
+    // Aligned on a step, each run's time 0 is that step's start; the zoom is shared by the two timelines.
+    void timelinesAlignOnStepsAndShareTheZoom()
+    {
+        CompareWindow window;
+        window.compare(m_clover, m_predicted);
+        QVERIFY2(window.waitForResult(180000), qPrintable(window.lastError()));
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const CompareSide& a = *window.viewA()->side();
+        const CompareSide& b = *window.viewB()->side();
+        QVERIFY(a.stepStartNs.size() >= 2 && b.stepStartNs.size() >= 2);
+        // The prediction without syncs moves the second step earlier: aligning on it shifts the runs differently.
+        QVERIFY(a.stepStartNs[1] - a.stepStartNs[0] != b.stepStartNs[1] - b.stepStartNs[0]);
+        QCOMPARE(window.alignedStep(), 0);
+        window.alignOnStep(1);
+        QCOMPARE(window.alignedStep(), 1);
+        QCOMPARE(window.viewA()->originNs(), a.stepStartNs[1]);
+        QCOMPARE(window.viewB()->originNs(), b.stepStartNs[1]);
+        // The view shows the aligned step: both runs' step starts are at the same pixel.
+        const TimeAxis& axis = window.axis()->axis();
+        QVERIFY(axis.xForTime(a.stepStartNs[1] - window.viewA()->originNs()) >= 0);
+        QCOMPARE(axis.xForTime(a.stepStartNs[1] - window.viewA()->originNs()),
+                 axis.xForTime(b.stepStartNs[1] - window.viewB()->originNs()));
+        window.alignOnStep(99); // past the steps: the traces' first events
+        QCOMPARE(window.alignedStep(), -1);
+        QCOMPARE(window.viewA()->originNs(), a.opened.trace->firstNs);
+
+        // Zooming the lower timeline zooms the upper one: one axis.
+        const double before = window.axis()->axis().nsPerPixel();
+        const QPoint at(CompareLanesView::kLabelWidth + 200, 40);
+        QWheelEvent wheel(at, window.viewB()->mapToGlobal(at), QPoint(), QPoint(0, 240), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QApplication::sendEvent(window.viewB(), &wheel);
+        QVERIFY(window.axis()->axis().nsPerPixel() < before);
+        const int64_t start = window.axis()->axis().viewStartNs();
+        QTest::mousePress(window.viewA(), Qt::LeftButton, {}, at);
+        QTest::mouseMove(window.viewA(), at - QPoint(100, 0));
+        QTest::mouseRelease(window.viewA(), Qt::LeftButton, {}, at - QPoint(100, 0));
+        QVERIFY(window.axis()->axis().viewStartNs() > start);
+        window.viewA()->repaint();
+        window.viewB()->repaint();
+        QVERIFY(window.viewA()->lastDrawCount() > 0);
+        QVERIFY(window.viewB()->lastDrawCount() > 0);
+    }
+
+    void badInputFailsInOneLine()
+    {
+        CompareWindow window;
+        window.compare(m_clover, m_dir.filePath("missing.sqlite"));
+        QVERIFY(!window.waitForResult(60000));
+        QVERIFY2(window.lastError().contains("missing.sqlite"), qPrintable(window.lastError()));
+        QVERIFY(!window.lastError().contains('\n'));
+        QVERIFY(!window.diff());
+        QCOMPARE(window.kernelModel()->rowCount(), 0);
+
+        QFile notTrace(m_dir.filePath("notes.txt"));
+        QVERIFY(notTrace.open(QIODevice::WriteOnly));
+        notTrace.write("not a trace\n");
+        notTrace.close();
+        window.compare(notTrace.fileName(), m_clover);
+        QVERIFY(!window.waitForResult(60000));
+        QVERIFY2(window.lastError().contains("notes.txt"), qPrintable(window.lastError()));
+    }
+};
+
+QTEST_MAIN(CompareWindowTest)
+#include "compare_window_test.moc"
