@@ -10,8 +10,11 @@
 #include "ui/compare/compare_window.h"
 #include "ui/compare/delta_table_model.h"
 #include "ui/models/table_model.h"
+#include "ui/window/main_window.h"
 
 #include <QAbstractItemModelTester>
+#include <QImage>
+#include <QMenuBar>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -197,6 +200,42 @@ private slots:
         window.viewB()->repaint();
         QVERIFY(window.viewA()->lastDrawCount() > 0);
         QVERIFY(window.viewB()->lastDrawCount() > 0);
+    }
+
+    // The two ways in: File > Compare with... in the main window, and placescope-gui A --compare B, which with
+    // --screenshot renders the compare window (the picture a reader of CI logs sees).
+    void reachableFromTheMenuAndTheCommandLine()
+    {
+        MainWindow main;
+        QAction* compareWith = nullptr;
+        for (QAction* menu : main.menuBar()->actions())
+            if (menu->menu())
+                for (QAction* action : menu->menu()->actions())
+                    if (action->text().remove('&') == "Compare with...")
+                        compareWith = action;
+        QVERIFY(compareWith);
+
+        const QString png = m_dir.filePath("compare.png");
+        QProcess gui;
+        gui.start(QString(PLACESCOPE_BIN_DIR) + "/placescope-gui", { m_clover, "--compare", m_predicted, "--screenshot", png });
+        QVERIFY(gui.waitForFinished(180000));
+        QCOMPARE(gui.exitCode(), 0);
+        QVERIFY2(gui.readAllStandardOutput().contains("compare: "), "the screenshot run names what it compared");
+        QImage image(png);
+        QVERIFY(!image.isNull());
+        QVERIFY(image.width() >= 800 && image.height() >= 600);
+        // Not blank: the timelines and tables drew more than a handful of colours.
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 7)
+            for (int x = 0; x < image.width(); x += 7)
+                colours.insert(image.pixel(x, y));
+        QVERIFY(colours.size() > 20);
+
+        gui.start(QString(PLACESCOPE_BIN_DIR) + "/placescope-gui",
+                  { m_clover, "--compare", m_dir.filePath("missing.sqlite"), "--screenshot", png });
+        QVERIFY(gui.waitForFinished(180000));
+        QCOMPARE(gui.exitCode(), 2);
+        QVERIFY(gui.readAllStandardError().contains("--compare: "));
     }
 
     void badInputFailsInOneLine()
