@@ -85,7 +85,7 @@ void addPeakNotes(const ReportContext& ctx, int64_t device, const std::vector<Po
     });
     table.notes.push_back("device " + std::to_string(device) + ": live at the peak: " + withThousands(
                               static_cast<int64_t>(blocks.size())) + " block(s), " + withThousands(liveBytes)
-                          + " bytes allocated within the scope");
+                          + " bytes allocated since the trace (or the step) began; blocks from before it are not seen");
     for (size_t i = 0; i < std::min(kLiveShown, blocks.size()); ++i) {
         const std::string op = allocatingOp(ctx.trace(), blocks[i]->globalTid, blocks[i]->startNs);
         table.notes.push_back("  " + withThousands(blocks[i]->bytes) + " bytes allocated at +"

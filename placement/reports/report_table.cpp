@@ -129,12 +129,12 @@ std::string renderCsv(const ReportTable& table)
 
 std::string renderJson(const ReportTable& table)
 {
-    nlohmann::json rows = nlohmann::json::array();
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
     for (const auto& row : table.rows) {
-        nlohmann::json object = nlohmann::json::object();
+        nlohmann::ordered_json object = nlohmann::ordered_json::object();
         for (size_t c = 0; c < row.size(); ++c) {
             const ReportCell& cell = row[c];
-            nlohmann::json& field = object[table.columns[c].key];
+            nlohmann::ordered_json& field = object[table.columns[c].key];
             if (const auto* text = std::get_if<std::string>(&cell))
                 field = *text;
             else if (const auto* value = std::get_if<int64_t>(&cell))
@@ -144,7 +144,7 @@ std::string renderJson(const ReportTable& table)
         }
         rows.push_back(std::move(object));
     }
-    return rows.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    return rows.dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 } // namespace

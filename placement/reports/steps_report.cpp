@@ -4,7 +4,8 @@
 // and memsets alone) and idle time by cause (host-bound, input-bound, sync wait, launch latency / dependency: the
 // causes `analyze` reports, placement/findings/device_timeline.h). Figures come from one DeviceTimeline over every
 // step; a step's slice of it runs from the step's start to the next step's start, so GPU work of one step that runs
-// after the next began counts for the next (the timeline is GPU time). An idle gap counts for the step it starts in.
+// after the next began counts for the next (the timeline is GPU time). An idle gap that crosses a step's start is split
+// at it (addGapPart).
 #include "placement/findings/device_timeline.h"
 #include "placement/reports/report_math.h"
 #include "placement/reports/reports.h"
@@ -13,6 +14,38 @@
 #include <climits>
 
 namespace placescope {
+namespace {
+
+int64_t overlap(int64_t a0, int64_t a1, int64_t b0, int64_t b1) { return std::max<int64_t>(0, std::min(a1, b1) - std::max(a0, b0)); }
+
+// Adds the part of `gap` inside [from, to) to `cause`. A gap is "host late" from its start until the next op's launch
+// call returned, then "other" (device_timeline.cpp); the host-late part's split into host-bound, input-bound and sync
+// wait is not positional, so a slice gets its share of it in proportion.
+void addGapPart(const IdleGap& gap, int64_t from, int64_t to, int64_t cause[kIdleCauseCount])
+{
+    const int64_t otherNs = gap.causeNs[static_cast<int>(IdleCause::Other)];
+    const int64_t lateEnd = gap.endNs - otherNs;
+    const int64_t lateNs = lateEnd - gap.startNs;
+    const int64_t lateIn = overlap(gap.startNs, lateEnd, from, to);
+    cause[static_cast<int>(IdleCause::Other)] += overlap(lateEnd, gap.endNs, from, to);
+    if (lateIn == 0)
+        return;
+    if (lateIn == lateNs) {
+        for (IdleCause c : { IdleCause::HostBound, IdleCause::InputBound, IdleCause::SyncWait })
+            cause[static_cast<int>(c)] += gap.causeNs[static_cast<int>(c)];
+        return;
+    }
+    int64_t given = 0;
+    for (IdleCause c : { IdleCause::InputBound, IdleCause::SyncWait }) {
+        const int64_t share = static_cast<int64_t>(static_cast<double>(gap.causeNs[static_cast<int>(c)])
+                                                   * static_cast<double>(lateIn) / static_cast<double>(lateNs));
+        cause[static_cast<int>(c)] += share;
+        given += share;
+    }
+    cause[static_cast<int>(IdleCause::HostBound)] += lateIn - given;
+}
+
+} // namespace
 
 ReportTable stepsReport(const ReportContext& ctx)
 {
@@ -57,11 +90,10 @@ ReportTable stepsReport(const ReportContext& ctx)
             const int64_t window = overlapLength(lane.window, from, to);
             const int64_t busy = overlapLength(lane.busy, from, to);
             int64_t cause[kIdleCauseCount] = { 0, 0, 0, 0 };
-            auto gap = std::lower_bound(lane.gaps.begin(), lane.gaps.end(), from,
-                                        [](const IdleGap& g, int64_t t) { return g.startNs < t; });
+            auto gap = std::upper_bound(lane.gaps.begin(), lane.gaps.end(), from,
+                                        [](int64_t t, const IdleGap& g) { return t < g.endNs; });
             for (; gap != lane.gaps.end() && gap->startNs < to; ++gap)
-                for (int c = 0; c < kIdleCauseCount; ++c)
-                    cause[c] += gap->causeNs[c];
+                addGapPart(*gap, from, to, cause);
             table.rows.push_back({ w.stepNumber, nullIfNegative(lane.rank), lane.deviceId, w.endNs - w.startNs, window,
                                    busy, overlapLength(lane.computeBusy, from, to), overlapLength(exposedComm, from, to),
                                    busy - overlapLength(kernels, from, to), window - busy,
@@ -75,7 +107,7 @@ ReportTable stepsReport(const ReportContext& ctx)
         return std::get<int64_t>(a[0]) < std::get<int64_t>(b[0]);
     });
     table.notes.push_back("idle = GPU window - busy; the causes add up to it less the gaps of 30 ns or less (kernel "
-                          "waits), which no cause claims");
+                          "waits), which no cause claims; a gap across a step boundary is split at it");
     return table;
 }
 
