@@ -7,9 +7,13 @@
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+
 #include <algorithm>
 #include <exception>
 #include <functional>
+#include <limits>
 #include <map>
 #include <queue>
 #include <set>
@@ -271,7 +275,6 @@ public:
         return Status::ok();
     }
 
-    int unresolvedInputs() const { return m_unresolved; }
     int flattenedSubgraphs() const { return m_subgraphs; }
 
 private:
@@ -305,17 +308,10 @@ private:
         for (const auto& input : node.input()) {
             if (input.empty())
                 continue; // an omitted optional input
-            int value = names.findValue(input);
-            if (value < 0) {
-                ++m_unresolved;
-                ModelValue missing;
-                missing.name = valueName(input, scope);
-                if (const onnx::TypeProto* type = names.findType(input))
-                    applyType(*type, missing);
-                missing.isGraphInput = true;
-                value = addValue(std::move(missing));
-                names.values[input] = value;
-            }
+            const int value = names.findValue(input);
+            if (value < 0) // invalid ONNX: onnxruntime refuses it too, and a guessed input would be planned as real
+                return Status::error(m_label + ": node " + describeNode(node) + " reads '" + input +
+                                     "', which no node, graph input or initializer produces (invalid ONNX)");
             op.inputs.push_back(value);
         }
         for (int result : bodyResults)
@@ -345,6 +341,14 @@ private:
         for (const auto& output : node.output()) {
             if (output.empty())
                 continue;
+            // ONNX graphs are in single static assignment form: one producer per name in a graph.
+            if (auto earlier = names.values.find(output); earlier != names.values.end()) {
+                const int producer = m_graph.values[earlier->second].producer;
+                return Status::error(m_label + ": '" + output + "' is produced twice, by node " + describeNode(node) +
+                                     " and by " + (producer >= 0 ? "node '" + m_graph.ops[producer].name + "'"
+                                                                 : std::string("a graph input or initializer")) +
+                                     " (invalid ONNX: one producer per tensor)");
+            }
             ModelValue value;
             value.name = valueName(output, scope);
             if (const onnx::TypeProto* type = names.findType(output))
@@ -408,7 +412,6 @@ private:
     std::string m_label;
     std::unordered_set<std::string> m_valueNames;
     std::unordered_set<std::string> m_opNames;
-    int m_unresolved = 0;
     int m_subgraphs = 0;
     int m_unnamedNodes = 0;
 };
@@ -478,6 +481,9 @@ bool opsetsKnownToOnnx(const onnx::ModelProto& model, std::string* unknown)
     return true;
 }
 
+// Protobuf message nesting the parser accepts (its default is 100).
+constexpr int kMaxMessageNesting = 1000;
+
 std::string firstLine(const std::string& text)
 {
     const std::string line = text.substr(0, text.find('\n'));
@@ -490,9 +496,19 @@ Result<ModelGraph> parseOnnxModel(const std::string& bytes, const std::string& l
 {
     if (bytes.empty())
         return Status::error(label + ": empty file");
+    if (bytes.size() > static_cast<size_t>(std::numeric_limits<int>::max()))
+        return Status::error(label + ": larger than 2 GB, which protobuf cannot read (ONNX keeps such weights as "
+                                     "external data)");
     onnx::ModelProto model;
-    if (!model.ParseFromString(bytes))
-        return Status::error(label + ": not an ONNX model (protobuf parse failed: truncated, corrupt or another format)");
+    // Protobuf stops at 100 nested messages by default, and each If/Loop/Scan level costs three (node, attribute,
+    // graph): a model with If nested 32 deep failed as a corrupt file. kMaxMessageNesting allows about 300 levels,
+    // deep enough for real models and shallow enough for the parser's stack.
+    google::protobuf::io::ArrayInputStream raw(bytes.data(), static_cast<int>(bytes.size()));
+    google::protobuf::io::CodedInputStream coded(&raw);
+    coded.SetRecursionLimit(kMaxMessageNesting);
+    if (!model.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
+        return Status::error(label + ": not an ONNX model (protobuf parse failed: truncated, corrupt, another format, "
+                                     "or subgraphs nested more than about 300 deep)");
     if (!model.has_graph() || model.ir_version() <= 0)
         return Status::error(label + ": not an ONNX model (no " + std::string(model.has_graph() ? "IR version" : "graph") +
                              " in the protobuf message)");
@@ -520,9 +536,6 @@ Result<ModelGraph> parseOnnxModel(const std::string& bytes, const std::string& l
 
     GraphBuilder builder(graph, label);
     PLACESCOPE_RETURN_IF_ERROR(builder.addGraph(model.graph(), "", nullptr, {}, nullptr));
-    if (builder.unresolvedInputs() > 0)
-        graph.notes.push_back(std::to_string(builder.unresolvedInputs()) +
-                              " op inputs name no graph input, initializer or node output; treated as graph inputs");
     if (builder.flattenedSubgraphs() > 0)
         graph.notes.push_back(std::to_string(builder.flattenedSubgraphs()) +
                               " If/Loop/Scan bodies flattened into the graph (a Loop body counts once)");

@@ -13,8 +13,9 @@
 
 namespace placescope {
 
-// Reads an .onnx file. A missing, empty, truncated or non-ONNX file, or a graph whose nodes form a cycle, is an
-// error with a one-line message naming the file and the cause.
+// Reads an .onnx file. A missing, empty, truncated or non-ONNX file, a graph whose nodes form a cycle, a node input
+// nothing produces and a tensor produced twice (invalid ONNX) are errors with a one-line message naming the file
+// and the cause. Subgraphs may nest about 300 deep (protobuf's default stopped at 32).
 Result<ModelGraph> loadOnnxModel(const std::string& path);
 
 // The same from the serialized ModelProto already in memory; `label` names it in messages and ModelGraph::path.

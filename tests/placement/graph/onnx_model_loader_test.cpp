@@ -416,3 +416,94 @@ TEST(OnnxModelLoader, BadFilesAreOneLineErrors)
 
 } // namespace
 } // namespace placescope
+
+// ---- invalid ONNX and deep nesting (issue 15) ----
+
+namespace placescope {
+namespace {
+
+TEST(OnnxModelLoader, AnInputNobodyProducesIsAnError)
+{
+    onnx::ModelProto model = modelWithOpset(13);
+    auto* graph = model.mutable_graph();
+    addTensorInfo(graph->add_input(), "x", onnx::TensorProto_DataType_FLOAT, { 4 });
+    addNode(graph, "Add", "add", { "x", "ghost" }, { "y" });
+    addTensorInfo(graph->add_output(), "y", onnx::TensorProto_DataType_FLOAT, { 4 });
+    expectOneLineError(parseOnnxModel(serialized(model), "ghost.onnx"),
+                       "ghost.onnx: node 'add' (Add) reads 'ghost', which no node, graph input or initializer produces");
+}
+
+TEST(OnnxModelLoader, ATensorProducedTwiceIsAnError)
+{
+    onnx::ModelProto model = modelWithOpset(13);
+    auto* graph = model.mutable_graph();
+    addTensorInfo(graph->add_input(), "x", onnx::TensorProto_DataType_FLOAT, { 4 });
+    addNode(graph, "Relu", "first", { "x" }, { "y" });
+    addNode(graph, "Neg", "second", { "x" }, { "y" });
+    expectOneLineError(parseOnnxModel(serialized(model), "twice.onnx"), "'y' is produced twice");
+    // A node writing over a graph input breaks the same rule.
+    onnx::ModelProto overInput = modelWithOpset(13);
+    auto* g = overInput.mutable_graph();
+    addTensorInfo(g->add_input(), "x", onnx::TensorProto_DataType_FLOAT, { 4 });
+    addTensorInfo(g->add_input(), "w", onnx::TensorProto_DataType_FLOAT, { 4 });
+    addNode(g, "Relu", "r", { "x" }, { "w" });
+    expectOneLineError(parseOnnxModel(serialized(overInput), "over_input.onnx"),
+                       "'w' is produced twice, by node 'r' (Relu) and by a graph input or initializer");
+}
+
+// If(cond) { then: If(cond) { ... depth levels ... Relu(x) }, else: Neg(x) }: each level is a node, an attribute
+// and a graph message, so 32 levels pass protobuf's default nesting limit of 100.
+onnx::ModelProto nestedIfModel(int depth)
+{
+    onnx::ModelProto model = modelWithOpset(13);
+    onnx::GraphProto body;
+    body.set_name("innermost");
+    addNode(&body, "Relu", "leaf", { "x" }, { "leaf_out" });
+    addTensorInfo(body.add_output(), "leaf_out", onnx::TensorProto_DataType_FLOAT, { 4 });
+    for (int level = depth; level >= 1; --level) {
+        onnx::GraphProto outer;
+        outer.set_name("level" + std::to_string(level));
+        onnx::GraphProto elseBranch;
+        elseBranch.set_name("else" + std::to_string(level));
+        const std::string elseOut = "else_out" + std::to_string(level);
+        addNode(&elseBranch, "Neg", "neg" + std::to_string(level), { "x" }, { elseOut });
+        addTensorInfo(elseBranch.add_output(), elseOut, onnx::TensorProto_DataType_FLOAT, { 4 });
+        const std::string out = "if_out" + std::to_string(level);
+        auto* node = addNode(&outer, "If", "if" + std::to_string(level), { "cond" }, { out });
+        auto* thenAttr = node->add_attribute();
+        thenAttr->set_name("then_branch");
+        thenAttr->set_type(onnx::AttributeProto_AttributeType_GRAPH);
+        *thenAttr->mutable_g() = body;
+        auto* elseAttr = node->add_attribute();
+        elseAttr->set_name("else_branch");
+        elseAttr->set_type(onnx::AttributeProto_AttributeType_GRAPH);
+        *elseAttr->mutable_g() = elseBranch;
+        addTensorInfo(outer.add_output(), out, onnx::TensorProto_DataType_FLOAT, { 4 });
+        body = outer;
+    }
+    auto* graph = model.mutable_graph();
+    *graph = body;
+    graph->set_name("main");
+    addTensorInfo(graph->add_input(), "cond", onnx::TensorProto_DataType_BOOL, {});
+    addTensorInfo(graph->add_input(), "x", onnx::TensorProto_DataType_FLOAT, { 4 });
+    return model;
+}
+
+TEST(OnnxModelLoader, IfNested32DeepLoads)
+{
+    auto graph = parseOnnxModel(serialized(nestedIfModel(32)), "nested32.onnx");
+    ASSERT_TRUE(graph) << graph.status().message();
+    EXPECT_EQ(graph->ops.size(), 32u * 2 + 1); // an If and a Neg per level, and the Relu at the bottom
+    expectTopological(*graph);
+    const ModelOp* leaf = findOp(*graph, "leaf");
+    ASSERT_NE(leaf, nullptr);
+    EXPECT_EQ(std::count(leaf->scope.begin(), leaf->scope.end(), '/'), 2 * 32 - 1);
+}
+
+TEST(OnnxModelLoader, NestingPastTheLimitIsAOneLineErrorThatSaysSo)
+{
+    expectOneLineError(parseOnnxModel(serialized(nestedIfModel(400)), "nested400.onnx"), "nested more than");
+}
+
+} // namespace
+} // namespace placescope
