@@ -2,6 +2,7 @@
 #include "placement/cost/device_table.h"
 
 #include "placement/cost/devices_json.h"
+#include "profiler/base/units.h"
 #include "profiler/store/sqlite_db.h"
 
 #include <nlohmann/json.hpp>
@@ -198,8 +199,8 @@ Result<DeviceSpec> gpuSpecFromTrace(
     }
     if (notes) {
         char line[256];
-        std::snprintf(line, sizeof line, "; memory bandwidth %.0f GB/s, memory %.1f GiB%s",
-            spec.memoryBytesPerSecond / kGiga, double(spec.memoryBytes) / (1024.0 * 1024 * 1024),
+        std::snprintf(line, sizeof line, "; memory bandwidth %.0f GB/s, memory %s%s",
+            spec.memoryBytesPerSecond / kGiga, formatBytes(spec.memoryBytes).c_str(),
             known ? "" : "; launch overhead and PCIe generation guessed (no table entry matches)");
         notes->push_back("GPU from the trace: " + spec.name + ": " + derived + line);
     }

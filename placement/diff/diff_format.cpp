@@ -13,19 +13,7 @@ std::string duration(int64_t ns) { return formatNanoseconds(static_cast<double>(
 
 std::string signedDuration(int64_t ns) { return ns > 0 ? "+" + duration(ns) : duration(ns); }
 
-std::string bytes(int64_t n)
-{
-    static const char* kUnits[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-    double v = static_cast<double>(n < 0 ? -n : n);
-    int unit = 0;
-    while (v >= 1024 && unit < 4) {
-        v /= 1024;
-        ++unit;
-    }
-    char buffer[40];
-    std::snprintf(buffer, sizeof buffer, unit ? "%.2f %s" : "%.0f %s", v, kUnits[unit]);
-    return (n < 0 ? "-" : "") + std::string(buffer);
-}
+std::string bytes(int64_t n) { return formatBytes(n); }
 
 std::string signedBytes(int64_t n) { return n > 0 ? "+" + bytes(n) : bytes(n); }
 

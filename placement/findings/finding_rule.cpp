@@ -120,21 +120,6 @@ std::string formatMs(double ms)
     return buf;
 }
 
-std::string formatBytes(int64_t bytes)
-{
-    char buf[64];
-    double b = static_cast<double>(bytes);
-    if (bytes >= (1LL << 30))
-        std::snprintf(buf, sizeof buf, "%.2f GiB", b / (1LL << 30));
-    else if (bytes >= (1LL << 20))
-        std::snprintf(buf, sizeof buf, "%.1f MiB", b / (1LL << 20));
-    else if (bytes >= 1024)
-        std::snprintf(buf, sizeof buf, "%.1f KiB", b / 1024);
-    else
-        std::snprintf(buf, sizeof buf, "%lld B", static_cast<long long>(bytes));
-    return buf;
-}
-
 std::string formatPercent(double percent)
 {
     char buf[32];

@@ -9,6 +9,7 @@
 #include "placement/findings/placement_estimator.h"
 #include "placement/findings/step_detector.h"
 #include "placement/findings/trace_data.h"
+#include "profiler/base/units.h" // formatBytes, for the rules
 
 #include <memory>
 #include <string>
@@ -76,7 +77,6 @@ std::vector<std::unique_ptr<FindingRule>> makeDefaultRules();
 
 // Helpers shared by rules.
 std::string formatMs(double ms);
-std::string formatBytes(int64_t bytes);
 std::string formatPercent(double percent);
 // Keeps the `max` longest ranges as evidence examples.
 void addLongestExamples(Evidence& evidence, std::vector<EvidenceRange> ranges, size_t max = 5);

@@ -5,6 +5,8 @@
 // a model for nothing. Existing Transpose pairs whose permutations compose to the identity are cancelled.
 #include "placement/layout/layout_pass.h"
 
+#include "profiler/base/units.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -56,18 +58,6 @@ bool isConv(const ModelOp& op)
 bool isTranspose(const ModelOp& op)
 {
     return lowerType(op.type) == "transpose" || lowerType(op.type) == "permute";
-}
-
-std::string shortBytes(int64_t bytes)
-{
-    char text[32];
-    if (bytes >= (int64_t(1) << 20))
-        std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
-    else if (bytes >= 1024)
-        std::snprintf(text, sizeof text, "%.1f KiB", static_cast<double>(bytes) / 1024);
-    else
-        std::snprintf(text, sizeof text, "%lld B", static_cast<long long>(bytes));
-    return text;
 }
 
 std::string microseconds(double us)
@@ -477,7 +467,7 @@ LayoutResult runLayoutPass(const ModelGraph& model, const std::vector<int>& devi
         result.baselineUs += pair.savingUs;
         result.notes.push_back("Transpose " + model.ops[pair.first].name + " then " + model.ops[pair.second].name
             + " compose to the identity: " + (pair.firstRemoved ? "both removed" : "the second removed") + ", "
-            + shortBytes(pair.bytes) + " less to copy");
+            + formatBytes(pair.bytes) + " less to copy");
     }
     result.savingUs = std::max(0.0, result.baselineUs - result.chosenUs);
     if (unknownBytes)

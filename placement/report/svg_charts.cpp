@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "placement/report/svg_charts.h"
 
+#include "profiler/base/units.h"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -34,12 +36,10 @@ std::string fmt(double v)
 
 std::string axisValue(double v, bool percent, bool bytes = false)
 {
+    if (bytes)
+        return formatBytes(static_cast<int64_t>(v));
     char buf[32];
-    if (bytes && v >= 1073741824.0)
-        std::snprintf(buf, sizeof buf, "%.1f GiB", v / 1073741824.0);
-    else if (bytes && v >= 1048576.0)
-        std::snprintf(buf, sizeof buf, "%.0f MiB", v / 1048576.0);
-    else if (percent)
+    if (percent)
         std::snprintf(buf, sizeof buf, "%.0f%%", v * 100);
     else if (v >= 1e9)
         std::snprintf(buf, sizeof buf, "%.1f G", v / 1e9);

@@ -33,4 +33,18 @@ std::string withThousands(int64_t value)
     return value < 0 ? "-" + out : out;
 }
 
+std::string formatBytes(int64_t bytes)
+{
+    static const char* kUnits[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+    double v = std::fabs(static_cast<double>(bytes));
+    int unit = 0;
+    while (v >= 1024 && unit < 4) {
+        v /= 1024;
+        ++unit;
+    }
+    char buffer[40];
+    std::snprintf(buffer, sizeof buffer, unit ? "%.2f %s" : "%.0f %s", v, kUnits[unit]);
+    return (bytes < 0 ? "-" : "") + std::string(buffer);
+}
+
 } // namespace placescope

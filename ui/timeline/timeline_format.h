@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "profiler/base/units.h"
 #include "ui/core/trace_data.h"
 
 #include <QColor>
@@ -68,14 +69,7 @@ inline QString formatTick(double ns, double tickNs)
     return QString::number(ns / unit, 'f', decimals) + name;
 }
 
-inline QString formatBytes(int64_t bytes)
-{
-    const double b = static_cast<double>(bytes);
-    if (b >= 1024.0 * 1024 * 1024)
-        return QString::number(b / (1024.0 * 1024 * 1024), 'f', 2) + " GiB";
-    if (b >= 1024.0 * 1024)
-        return QString::number(b / (1024.0 * 1024), 'f', 1) + " MiB";
-    return QString::number(b / 1024.0, 'f', 1) + " KiB";
-}
+// The CLI's and the reports' formatter (binary units), so a size reads the same everywhere.
+inline QString formatBytes(int64_t bytes) { return QString::fromStdString(::placescope::formatBytes(bytes)); }
 
 } // namespace placescope::ui

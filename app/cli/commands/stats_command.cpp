@@ -20,20 +20,6 @@ std::string withCommas(int64_t value) { return withThousands(value); }
 
 std::string formatDuration(double ns) { return formatNanoseconds(ns); }
 
-std::string formatBytes(int64_t bytes)
-{
-    static const char* kUnits[] = { "B", "KB", "MB", "GB", "TB" };
-    double value = static_cast<double>(bytes);
-    int unit = 0;
-    while (value >= 1000 && unit < 4) {
-        value /= 1000;
-        ++unit;
-    }
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, unit ? "%.3f %s" : "%.0f %s", value, kUnits[unit]);
-    return buffer;
-}
-
 std::string formatFixed(double value, const char* format)
 {
     char buffer[32];
