@@ -27,7 +27,7 @@ def run_import(binary, source, output):
     for suffix in ("", "-wal", "-shm"):
         if os.path.exists(output + suffix):
             os.remove(output + suffix)
-    result = subprocess.run([binary, "import", source, "-o", output], capture_output=True, text=True)
+    result = subprocess.run([binary, "import", "-q", source, "-o", output], capture_output=True, text=True)
     return result.returncode, result.stderr.strip().replace(output, "OUTPUT")
 
 

@@ -13,7 +13,10 @@
 
 namespace placescope::capture {
 
-CaptureLog::CaptureLog(FILE* out, bool liveLine) : m_out(out), m_live(liveLine && out && isatty(fileno(out))) { }
+CaptureLog::CaptureLog(FILE* out, bool liveLine, bool quiet)
+    : m_out(out), m_live(!quiet && liveLine && out && isatty(fileno(out))), m_quiet(quiet)
+{
+}
 
 std::string CaptureLog::withCommas(int64_t value) { return withThousands(value); }
 
@@ -22,6 +25,12 @@ void CaptureLog::line(const std::string& text)
     clearLive();
     std::fprintf(m_out, "placescope capture: %s\n", text.c_str());
     std::fflush(m_out);
+}
+
+void CaptureLog::note(const std::string& text)
+{
+    if (!m_quiet)
+        line(text);
 }
 
 std::string CaptureLog::liveText(const std::vector<PartStatus>& statuses)
@@ -77,16 +86,16 @@ void CaptureLog::summary(const std::string& outputPath, const MergeSummary& merg
                        + withCommas(rows("TARGET_INFO_GPU")) + " GPUs";
     if (int64_t memory = rows("PS_MEMORY_EVENTS"))
         text += ", " + withCommas(memory) + " PyTorch memory events";
-    line(text);
+    note(text);
     int64_t dropped = merged.droppedRecords;
     for (const PartStatus& status : statuses)
         dropped = std::max(dropped, status.droppedRecords);
     if (dropped > 0)
-        line("WARNING: " + withCommas(dropped)
+        note("WARNING: " + withCommas(dropped)
              + " activity records were dropped (CUPTI had no free buffer); they are counted in PS_PROBLEMS. "
                "Raise --buffer-mb or record fewer --kinds.");
     for (const std::string& skipped : merged.partsSkipped)
-        line("WARNING: a part could not be read and is missing from the trace: " + skipped);
+        note("WARNING: a part could not be read and is missing from the trace: " + skipped);
 }
 
 std::optional<MergeInput> importTorchMemory(const std::string& kinetoTrace, const std::string& partsDir,
@@ -94,14 +103,14 @@ std::optional<MergeInput> importTorchMemory(const std::string& kinetoTrace, cons
 {
     std::error_code error;
     if (!std::filesystem::exists(kinetoTrace, error)) {
-        log.line("--torch-memory: the program did not write " + kinetoTrace
+        log.note("--torch-memory: the program did not write " + kinetoTrace
                  + "; the trace has no PyTorch tensor-level memory events");
         return std::nullopt;
     }
     std::string path = partsDir + "/torch-memory.sqlite";
     auto imported = importTraces({ kinetoTrace }, path, ImportOptions {});
     if (!imported.isOk()) {
-        log.line("--torch-memory: cannot read " + kinetoTrace + ": " + imported.status().message());
+        log.note("--torch-memory: cannot read " + kinetoTrace + ": " + imported.status().message());
         return std::nullopt;
     }
     MergeInput input { path, { "PS_MEMORY_EVENTS" }, 0 };

@@ -18,9 +18,12 @@ namespace placescope::capture {
 class CaptureLog
 {
 public:
-    CaptureLog(FILE* out, bool liveLine);
-    // "placescope capture: <text>" on a line of its own.
+    // quiet (--quiet): no status line, summary or warning; failures (line()) still print.
+    CaptureLog(FILE* out, bool liveLine, bool quiet = false);
+    // "placescope capture: <text>" on a line of its own: why the capture failed.
     void line(const std::string& text);
+    // The same for what is no failure (the summary, warnings), silenced by quiet.
+    void note(const std::string& text);
     // Events recorded, buffers in flight and records dropped, summed over the traced processes.
     void live(const std::vector<PartStatus>& statuses);
     void clearLive();
@@ -32,6 +35,7 @@ public:
 private:
     FILE* m_out;
     bool m_live;
+    bool m_quiet;
     size_t m_liveWidth = 0;
 };
 

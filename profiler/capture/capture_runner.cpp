@@ -130,6 +130,22 @@ pid_t startProgram(const CaptureRequest& request, const std::vector<std::string>
     return pid;
 }
 
+// How the program ended, for a capture that traced nothing: its own failure, named as such, so that a program
+// exiting 3 is not read as the capture's "no trace" code (3) and a killed one not as a missing GPU. Empty when it
+// exited 0.
+std::string programEnd(const std::string& program, int waitStatus)
+{
+    const std::string name = fs::path(program).filename().string();
+    if (WIFEXITED(waitStatus) && WEXITSTATUS(waitStatus) != 0)
+        return name + " exited with status " + std::to_string(WEXITSTATUS(waitStatus)) +
+               " (capture exits with it) and nothing was traced";
+    if (WIFSIGNALED(waitStatus))
+        return name + " was killed by signal " + std::to_string(WTERMSIG(waitStatus)) + " (" +
+               strsignal(WTERMSIG(waitStatus)) + "; capture exits with " + std::to_string(128 + WTERMSIG(waitStatus)) +
+               ") and nothing was traced";
+    return {};
+}
+
 int exitCodeOf(int waitStatus)
 {
     if (WIFEXITED(waitStatus))
@@ -177,7 +193,7 @@ std::string defaultInjectLibraryPath()
 
 int runCapture(const CaptureRequest& request)
 {
-    CaptureLog log(request.log, request.liveLine);
+    CaptureLog log(request.log, request.liveLine, request.quiet);
     if (request.command.empty()) {
         log.line("no program to run: placescope capture -o run.sqlite -- <program> [args]");
         return kExitUsage;
@@ -220,6 +236,7 @@ int runCapture(const CaptureRequest& request)
                              + static_cast<int64_t>(request.durationSeconds * 1e9);
 
     int exitCode = 0;
+    int waitStatus = 0;
     {
         SignalForwarding forwarding;
         std::string startError;
@@ -230,7 +247,6 @@ int runCapture(const CaptureRequest& request)
             return kExitCannotRun;
         }
         s_childPid = child;
-        int waitStatus = 0;
         auto nextDraw = std::chrono::steady_clock::now();
         while (true) {
             pid_t done = waitpid(child, &waitStatus, WNOHANG);
@@ -253,7 +269,8 @@ int runCapture(const CaptureRequest& request)
 
     if (parts.empty()) {
         std::string cause = errors.empty() ? diagnoseNoTrace() : errors.front().message;
-        log.line("no trace written: " + cause);
+        const std::string ended = programEnd(request.command[0], waitStatus);
+        log.line("no trace written: " + (ended.empty() ? cause : ended + "; " + cause));
         fs::remove_all(partsDir, error);
         return failureCode;
     }
@@ -271,7 +288,7 @@ int runCapture(const CaptureRequest& request)
         return exitCode != 0 ? exitCode : kExitMergeFailed;
     }
     for (const PartError& failed : errors)
-        log.line("process " + std::to_string(failed.pid) + " was not traced: " + failed.message);
+        log.note("process " + std::to_string(failed.pid) + " was not traced: " + failed.message);
     log.summary(output.string(), merged.value(), statuses);
     fs::remove_all(partsDir, error);
     return exitCode;

@@ -35,6 +35,7 @@ struct CaptureRequest
     std::string torchMemoryTrace;         // --torch-memory: Kineto JSON the program writes (empty: none)
     FILE* log = stderr;
     bool liveLine = true;                 // redraw a status line (only when `log` is a terminal)
+    bool quiet = false;                   // --quiet: no status line, summary or warning; failures still print
 };
 
 // Runs the whole capture; returns the exit code for the launcher's process.

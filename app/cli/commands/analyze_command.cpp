@@ -2,7 +2,7 @@
 // `placescope analyze run.sqlite [--model model.onnx] [--format text|md|html|json] [-o report.html]`: the
 // findings (what is wrong, the evidence, the saving per step and the fix), ranked by estimated saving. The
 // analysis lives in placement/findings and the writers in placement/report; this file parses arguments,
-// opens the trace and writes the report (atomically when -o is given).
+// opens the trace and writes the report (atomically when -o is given; then a summary line goes to stderr).
 #include "app/cli/command_registry.h"
 #include "placement/findings/analyzer.h"
 #include "placement/graph/model_loader.h"
@@ -26,6 +26,7 @@ struct AnalyzeArgs
     std::string model;
     std::string format;
     std::string output;
+    bool quiet = false;
 };
 
 // The format from --format, else from the output file's extension, else text.
@@ -95,8 +96,9 @@ int runAnalyze(const AnalyzeArgs& args)
         std::fprintf(stderr, "placescope analyze: %s\n", written.message().c_str());
         return 1;
     }
-    std::fprintf(stderr, "placescope analyze: %zu finding(s), report written to %s\n", report->findings.size(),
-                 args.output.c_str());
+    if (!args.quiet)
+        std::fprintf(stderr, "placescope analyze: %zu finding(s), report written to %s\n", report->findings.size(),
+                     args.output.c_str());
     return 0;
 }
 
@@ -108,6 +110,7 @@ const CommandRegistration kRegistration {
         app.add_option("--model", args->model, "ONNX model of the run, for the placement engine's estimates");
         app.add_option("--format", args->format, "text, md, html or json (default: from -o's extension, else text)");
         app.add_option("-o,--output", args->output, "Write the report here instead of stdout");
+        app.add_flag("-q,--quiet", args->quiet, "No summary line on stderr (errors still print)");
         return [args] { return runAnalyze(*args); };
     }
 };

@@ -26,6 +26,7 @@ struct CaptureArgs
     int bufferMb = 8;
     std::string torchMemory;
     std::vector<std::string> command;
+    bool quiet = false;
 };
 
 int runCaptureCommand(const CaptureArgs& args)
@@ -49,6 +50,7 @@ int runCaptureCommand(const CaptureArgs& args)
     request.durationSeconds = args.durationSeconds;
     request.torchMemoryTrace = args.torchMemory;
     request.injectLibraryPath = capture::defaultInjectLibraryPath();
+    request.quiet = args.quiet;
     return capture::runCapture(request);
 #else
     (void)args;
@@ -78,6 +80,8 @@ const CommandRegistration kRegistration {
                        "Kineto trace the program writes with torch.profiler(activities=[CPU], profile_memory=True): "
                        "its tensor-level memory events are added to the trace (CUPTI itself sees only cudaMalloc "
                        "segments, i.e. reserved memory)");
+        app.add_flag("-q,--quiet", args->quiet,
+                     "No status line, summary or warning on stderr (why a capture failed still prints)");
         app.add_option("command", args->command, "The program and its arguments, after --")->required();
         return [args] { return runCaptureCommand(*args); };
     }

@@ -28,6 +28,7 @@ struct DiffArgs
     std::string format;
     std::string output;
     size_t top = 20;
+    bool quiet = false;
 };
 
 // The format from --format, else from the output file's extension, else text.
@@ -101,7 +102,8 @@ int runDiff(const DiffArgs& args)
         std::fprintf(stderr, "placescope diff: %s\n", written.message().c_str());
         return 1;
     }
-    std::fprintf(stderr, "placescope diff: written to %s\n", args.output.c_str());
+    if (!args.quiet)
+        std::fprintf(stderr, "placescope diff: written to %s\n", args.output.c_str());
     return 0;
 }
 
@@ -123,6 +125,7 @@ const CommandRegistration kRegistration {
         app.add_option("--top", args->top, "Rows per table in text and HTML (0: all; JSON has every row)")
             ->capture_default_str();
         app.add_option("-o,--output", args->output, "Write the diff here instead of stdout");
+        app.add_flag("-q,--quiet", args->quiet, "No summary line on stderr (errors still print)");
         return [args] { return runDiff(*args); };
     }
 };

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // `placescope export run.sqlite --format chrome -o run.json`: writes a Chrome trace (JSON) that Perfetto UI and
-// chrome://tracing open. The file appears only when complete.
+// chrome://tracing open. The file appears only when complete; the summary line goes to stderr (--quiet: none).
 #include "app/cli/command_registry.h"
 #include "profiler/base/output_file.h"
 #include "profiler/base/temp_file_registry.h"
+#include "profiler/base/units.h"
 #include "profiler/exporters/chrome_trace_exporter.h"
 #include "profiler/store/trace_file.h"
 
@@ -99,12 +100,12 @@ int runExport(const ExportArgs& args)
         if (std::fflush(stdout) != 0 || std::ferror(stdout))
             return 1; // main() says standard output could not be written; no summary of an export that failed
     }
-    // The summary is no data: on stderr when the data is on stdout.
+    // The summary is no data: always on stderr, as every command's.
     if (!args.quiet)
-        std::fprintf(toStdout ? stderr : stdout,
-                     "wrote %s: %llu events, %.1f MB (Chrome trace JSON; open in https://ui.perfetto.dev)\n",
-                     toStdout ? "standard output" : args.output.c_str(), static_cast<unsigned long long>(summary->events),
-                     static_cast<double>(summary->bytes) / 1e6);
+        std::fprintf(stderr, "wrote %s: %s events, %s (Chrome trace JSON; open in https://ui.perfetto.dev)\n",
+                     toStdout ? "standard output" : args.output.c_str(),
+                     withThousands(static_cast<int64_t>(summary->events)).c_str(),
+                     formatBytes(static_cast<int64_t>(summary->bytes)).c_str());
     return 0;
 }
 

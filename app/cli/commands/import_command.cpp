@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // `placescope import <inputs...> -o out.sqlite [--rank N] [--quiet]`: imports PyTorch profiler (Kineto) JSON,
 // plain or gzipped, and Nsight Systems SQLite exports into one trace (several ranks of one job go into one
-// file). Progress on stderr only when it is a terminal; the output appears only when complete.
+// file). Progress (only on a terminal) and the summary line go to stderr, silenced by --quiet; the output appears
+// only when complete.
 #include "app/cli/command_registry.h"
+#include "profiler/base/units.h"
 #include "profiler/importers/importer.h"
 
 #include <unistd.h>
@@ -42,10 +44,11 @@ int runImport(const ImportArgs& args)
         std::fprintf(stderr, "placescope import: %s\n", summary.status().message().c_str());
         return 1;
     }
-    if (!args.quiet)
-        std::printf("wrote %s: %llu events, %llu problems, %.2f s, %.1f MB/s (input on disk)\n", args.output.c_str(),
-                    static_cast<unsigned long long>(summary->events), static_cast<unsigned long long>(summary->problems),
-                    seconds, seconds > 0 ? static_cast<double>(summary->inputBytes) / 1e6 / seconds : 0.0);
+    if (!args.quiet) // a summary, not data: stderr
+        std::fprintf(stderr, "wrote %s: %s events, %s problems, %.2f s, %.1f MB/s (input on disk)\n", args.output.c_str(),
+                     withThousands(static_cast<int64_t>(summary->events)).c_str(),
+                     withThousands(static_cast<int64_t>(summary->problems)).c_str(), seconds,
+                     seconds > 0 ? static_cast<double>(summary->inputBytes) / 1e6 / seconds : 0.0);
     return 0;
 }
 

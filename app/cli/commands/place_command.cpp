@@ -5,7 +5,8 @@
 //   [--gpu-memory 16GiB] [--framework tf|torch|ort] [--pin NAME=cpu|gpu]... [--objective sum|makespan]
 //   [-o proposal.json] [--json]
 //   --problem p.json [--objective sum|makespan] [--json]   (a hand-written problem, docs/placement_problem.md)
-// Prints the readable proposal (or JSON with --json); -o writes the JSON, complete or not at all.
+// Prints the readable proposal (or JSON with --json); -o writes the JSON, complete or not at all, and says so on
+// stderr (--quiet: not).
 // Errors: one line on stderr, exit 1 (2 for a usage error).
 #include "app/cli/command_registry.h"
 #include "placement/cost/capability_table.h"
@@ -47,6 +48,7 @@ struct PlaceOptions
     std::string objective = "sum";
     std::string outputPath;
     bool json = false;
+    bool quiet = false;
 };
 
 int fail(const std::string& message, int code = 1)
@@ -57,6 +59,13 @@ int fail(const std::string& message, int code = 1)
             c = ' ';
     std::fprintf(stderr, "placescope place: %s\n", line.c_str());
     return code;
+}
+
+// A summary, not data: on stderr, as every command's.
+void noteWritten(const PlaceOptions& options)
+{
+    if (!options.quiet)
+        std::fprintf(stderr, "placescope place: proposal written to %s\n", options.outputPath.c_str());
 }
 
 // The files a run reads: -o must not name any of them.
@@ -80,6 +89,7 @@ int runProblem(const PlaceOptions& options)
         Status written = writeFileAtomically(options.outputPath, json + "\n", inputsOf(options));
         if (!written.isOk())
             return fail(written.message());
+        noteWritten(options);
     }
     if (options.json) {
         std::printf("%s\n", json.c_str());
@@ -240,6 +250,7 @@ int runModel(const PlaceOptions& options)
         Status written = writeFileAtomically(options.outputPath, json + "\n", inputsOf(options));
         if (!written.isOk())
             return fail(written.message());
+        noteWritten(options);
     }
     if (options.json)
         std::printf("%s\n", json.c_str());
@@ -283,6 +294,7 @@ const CommandRegistration kRegistration("place", "Propose a CPU/GPU placement an
             ->capture_default_str();
         app.add_option("-o,--output", options->outputPath, "write the proposal JSON to this file");
         app.add_flag("--json", options->json, "print the proposal as JSON");
+        app.add_flag("-q,--quiet", options->quiet, "no summary line on stderr (errors still print)");
         return [options] { return runPlace(*options); };
     });
 

@@ -26,14 +26,14 @@ struct WhatIfArgs
     std::string output;
     std::string compare; // the run measured after the change
     int64_t step = -1;
+    bool quiet = false;
 };
 
 // The run measured after the change, by the same step and span rules, beside the prediction.
 Status compareWith(const std::string& path, WhatIfResult& result)
 {
     PLACESCOPE_ASSIGN_OR_RETURN(SqliteDb db, openTrace(path));
-    PLACESCOPE_ASSIGN_OR_RETURN(TraceData after, TraceData::load(db));
-    return compareWithMeasured(result, after, detectSteps(after));
+    return compareWithMeasured(result, db);
 }
 
 int runWhatIfCommand(const WhatIfArgs& args, bool criticalPathOnly)
@@ -60,13 +60,13 @@ int runWhatIfCommand(const WhatIfArgs& args, bool criticalPathOnly)
         std::fprintf(stderr, "placescope %s: %s\n", command, db.status().message().c_str());
         return 1;
     }
-    auto trace = TraceData::load(*db);
+    StepSet steps;
+    auto trace = loadForWhatIf(*db, options.edits, &steps);
     if (!trace.isOk()) {
         std::fprintf(stderr, "placescope %s: %s: %s\n", command, args.trace.c_str(), trace.status().message().c_str());
         return 1;
     }
-    const StepSet steps = detectSteps(*trace);
-    auto result = runWhatIf(*trace, steps, options);
+    auto result = runWhatIf(*db, *trace, steps, options);
     if (!result.isOk()) {
         std::fprintf(stderr, "placescope %s: %s\n", command, result.status().message().c_str());
         return args.step >= 0 ? 2 : 1;
@@ -83,7 +83,8 @@ int runWhatIfCommand(const WhatIfArgs& args, bool criticalPathOnly)
             std::fprintf(stderr, "placescope %s: %s\n", command, written.message().c_str());
             return 1;
         }
-        std::fprintf(stderr, "placescope %s: predicted trace written to %s\n", command, args.output.c_str());
+        if (!args.quiet)
+            std::fprintf(stderr, "placescope %s: predicted trace written to %s\n", command, args.output.c_str());
     }
     const std::string text = criticalPathOnly ? (args.json ? criticalPathJson(*result, *trace) : criticalPathText(*result, *trace))
                                               : (args.json ? whatIfJson(*result, *trace) : whatIfText(*result, *trace));
@@ -102,6 +103,7 @@ const CommandRegistration kWhatIf {
             "overlap-comm");
         app.add_flag("--json", args->json, "Print JSON for scripts");
         app.add_option("-o,--output", args->output, "Write the predicted timeline as a Placescope trace");
+        app.add_flag("-q,--quiet", args->quiet, "No summary line on stderr (errors still print)");
         app.add_option("--compare", args->compare,
             "A trace measured after making the change: prints its step and span beside the prediction, with the error");
         return [args] { return runWhatIfCommand(*args, false); };

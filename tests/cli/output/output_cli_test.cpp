@@ -362,7 +362,7 @@ TEST_F(OutputCliTest, ImportRemovesAStaleWalOfTheOutput)
         fs::copy_file((m_logs / "other.sqlite-wal").string(), out + "-wal");
         fs::copy_file((m_logs / "other.sqlite-shm").string(), out + "-shm");
     }
-    CliRun imported = run({ "import", input, "-o", out });
+    CliRun imported = run({ "import", input, "-o", out, "-q" }); // -q: nothing on stderr but a warning or error
     ASSERT_EQ(imported.exitCode, 0) << imported.err;
     EXPECT_EQ(imported.err, "");
     // One self-contained file: no sidecar beside it, nothing temporary left.
