@@ -90,9 +90,25 @@ TEST_F(CaptureCliTest, FailingProgramsExitCodeIsKept)
 {
     EXPECT_EQ(run({ "capture", "-o", m_trace, "--", "sh", "-c", "exit 5" }), 5) << m_stderr;
     EXPECT_EQ(lines(), 1) << m_stderr;
+    EXPECT_NE(m_stderr.find("no trace written: sh exited with status 5"), std::string::npos) << m_stderr;
     EXPECT_TRUE(dirIsEmpty());
     EXPECT_EQ(run({ "capture", "-o", m_trace, "--", "sh", "-c", "kill -9 $$" }), 128 + 9) << m_stderr;
+    EXPECT_NE(m_stderr.find("no trace written: sh was killed by signal 9"), std::string::npos) << m_stderr;
     EXPECT_TRUE(dirIsEmpty());
+}
+
+// A program that exits 3 itself is named as the one that failed: 3 is also the capture's own "no trace" code, and
+// the message read as "no GPU" alone (issue 15). A program that succeeded keeps the plain cause.
+TEST_F(CaptureCliTest, AProgramExiting3IsNotTakenForTheCapturesOwnFailure)
+{
+    EXPECT_EQ(run({ "capture", "-o", m_trace, "--", "sh", "-c", "exit 3" }), 3) << m_stderr;
+    EXPECT_EQ(lines(), 1) << m_stderr;
+    EXPECT_NE(m_stderr.find("sh exited with status 3 (capture exits with it) and nothing was traced; "),
+              std::string::npos)
+        << m_stderr;
+    EXPECT_TRUE(dirIsEmpty());
+    EXPECT_EQ(run({ "capture", "-o", m_trace, "--", "true" }), kExitNoTrace) << m_stderr;
+    EXPECT_EQ(m_stderr.find("exited with status"), std::string::npos) << m_stderr;
 }
 
 TEST_F(CaptureCliTest, ProgramThatDoesNotExistOrBadOptions)
