@@ -33,7 +33,8 @@ struct WhatIfArgs
 Status compareWith(const std::string& path, WhatIfResult& result)
 {
     PLACESCOPE_ASSIGN_OR_RETURN(SqliteDb db, openTrace(path));
-    return compareWithMeasured(result, db);
+    PLACESCOPE_ASSIGN_OR_RETURN(TraceData after, TraceData::load(db));
+    return compareWithMeasured(result, after, detectSteps(after));
 }
 
 int runWhatIfCommand(const WhatIfArgs& args, bool criticalPathOnly)
@@ -60,13 +61,13 @@ int runWhatIfCommand(const WhatIfArgs& args, bool criticalPathOnly)
         std::fprintf(stderr, "placescope %s: %s\n", command, db.status().message().c_str());
         return 1;
     }
-    StepSet steps;
-    auto trace = loadForWhatIf(*db, options.edits, &steps);
+    auto trace = TraceData::load(*db);
     if (!trace.isOk()) {
         std::fprintf(stderr, "placescope %s: %s: %s\n", command, args.trace.c_str(), trace.status().message().c_str());
         return 1;
     }
-    auto result = runWhatIf(*db, *trace, steps, options);
+    const StepSet steps = detectSteps(*trace);
+    auto result = runWhatIf(*trace, steps, options);
     if (!result.isOk()) {
         std::fprintf(stderr, "placescope %s: %s\n", command, result.status().message().c_str());
         return args.step >= 0 ? 2 : 1;
