@@ -12,7 +12,10 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <optional>
+#include <utility>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace placescope {
 
@@ -64,6 +67,30 @@ std::string inUsersWords(std::string message, const SpooledInput& input)
     return message.rfind(input.name(), 0) == 0 ? message : input.name() + ": " + message;
 }
 
+// Refuses an input given twice (as a.json and ./a.json, or through a link): its events would be imported twice,
+// every row doubled. Checked on the inputs as given, before a pipe among them is read (the same FIFO twice would
+// wait for a second writer). `-` is standard input.
+Status checkInputsDistinct(const std::vector<std::string>& inputs)
+{
+    std::vector<std::optional<std::pair<dev_t, ino_t>>> seen;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+        struct stat st;
+        if ((inputs[i] == "-" ? ::fstat(STDIN_FILENO, &st) : ::stat(inputs[i].c_str(), &st)) != 0) {
+            seen.emplace_back(); // not there or not readable: the input's own open says why
+            continue;
+        }
+        for (size_t j = 0; j < i; ++j)
+            if (seen[j] && *seen[j] == std::pair<dev_t, ino_t>(st.st_dev, st.st_ino))
+                return Status::error(inputs[j] == inputs[i]
+                                         ? inputs[i] + " is given twice; give each input once (its events would be "
+                                                       "imported twice)"
+                                         : inputs[j] + " and " + inputs[i] + " are the same file; give each input once "
+                                                                            "(its events would be imported twice)");
+        seen.emplace_back(std::pair<dev_t, ino_t>(st.st_dev, st.st_ino));
+    }
+    return Status::ok();
+}
+
 } // namespace
 
 Result<ImportSummary> importTraces(const std::vector<std::string>& inputs, const std::string& outputPath,
@@ -71,6 +98,7 @@ Result<ImportSummary> importTraces(const std::vector<std::string>& inputs, const
 {
     if (inputs.empty())
         return Status::error("no input trace given");
+    PLACESCOPE_RETURN_IF_ERROR(checkInputsDistinct(inputs));
     std::vector<TraceFormat> formats;
     ImportSummary summary;
     // Pipes and standard input are copied to a temporary file first: sniffing would eat a pipe's head, and the

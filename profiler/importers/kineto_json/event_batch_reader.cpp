@@ -131,6 +131,8 @@ void EventBatchReader::readAll()
     end.closed = splitter.finish();
     end.contentBytes = m_source->contentBytesRead();
     end.events = splitter.eventCount();
+    end.trailingBytes = splitter.trailingBytes();
+    end.trailingHead = splitter.trailingHead();
     if (error.isOk() && !batch->items.empty())
         closeBatch();
     std::lock_guard lock(m_mutex);

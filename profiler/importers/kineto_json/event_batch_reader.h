@@ -54,6 +54,8 @@ struct EventStreamEnd
     bool eventTooLarge = false;  // one value was larger than the limit: reading stopped
     uint64_t contentBytes = 0;   // uncompressed bytes read
     uint64_t events = 0;
+    uint64_t trailingBytes = 0;  // not blank, after the top-level value was closed
+    std::string trailingHead;    // the first of them
 };
 
 class EventBatchReader

@@ -323,6 +323,12 @@ void JsonEventSplitter::scan(const char* data, size_t size)
                 m_state = State::Bad;
             break;
         case State::Done:
+            if (!isBlank(c)) {
+                ++m_trailingBytes;
+                if (m_trailingHead.size() < 40) // for a one-line message: control bytes (NUL) shown as '?'
+                    m_trailingHead += static_cast<unsigned char>(c) < 0x20 ? '?' : c;
+            }
+            break;
         case State::Bad:
             break;
         }

@@ -33,6 +33,10 @@ public:
     // Called at the end of the input. True when the top-level value was closed.
     bool finish() const { return m_state == State::Done; }
     bool sawTraceEvents() const { return m_sawTraceEvents; }
+    // Bytes other than blanks after the top-level value was closed (a second document appended, a zero-filled
+    // tail), which nothing reads; and the first few of them, for a message.
+    uint64_t trailingBytes() const { return m_trailingBytes; }
+    const std::string& trailingHead() const { return m_trailingHead; }
     uint64_t eventCount() const { return m_events; }
     // Bytes buffered for the element being scanned (the largest element bounds memory).
     size_t bufferedBytes() const { return m_pending.size(); }
@@ -57,6 +61,8 @@ private:
     bool m_capturing = false; // inside an element/value whose text goes to m_pending
     int m_depth = 0;          // container depth inside the current captured value (or event)
     uint64_t m_events = 0;
+    uint64_t m_trailingBytes = 0;
+    std::string m_trailingHead;
     std::string m_key;
     std::string m_pending;
 };

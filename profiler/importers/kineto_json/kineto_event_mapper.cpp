@@ -5,7 +5,9 @@
 #include "profiler/model/cuda_enums.h"
 #include "profiler/store/trace_writer.h"
 
+#include <algorithm>
 #include <charconv>
+#include <limits>
 #include <utility>
 
 namespace placescope {
@@ -143,6 +145,22 @@ bool isOneOf(std::string_view value, std::initializer_list<std::string_view> opt
             return true;
     return false;
 }
+
+// The categories that become framework ops (PS_FRAMEWORK_OPS), nested per thread.
+bool isFrameworkOpCategory(std::string_view cat)
+{
+    return isOneOf(cat, { "cpu_op", "user_annotation", "python_function", "Operator", "Python" });
+}
+
+// `text`, or a copy in `storage` with each NUL byte replaced by '?' (storage stays empty when there is none).
+std::string_view withoutNul(std::string_view text, std::string& storage)
+{
+    if (text.find('\0') == std::string_view::npos)
+        return text;
+    storage.assign(text);
+    std::replace(storage.begin(), storage.end(), '\0', '?');
+    return storage;
+}
 } // namespace
 
 KinetoEventMapper::KinetoEventMapper(TraceWriter& writer, int inputIndex)
@@ -203,23 +221,46 @@ void KinetoEventMapper::addRecord(const KinetoRecord& record)
         problem("kineto.bad_json_record", record.badJson);
         return;
     }
-    const std::string_view ph = record.ph, cat = record.cat, name = record.name;
-    const KinetoArgs& a = record.args;
+    // SQLite text stops at a NUL for most readers (sqlite3 and the C API's text getters): a name "a\u0000b" would
+    // read back as "a". The NUL becomes '?' and the event is kept.
+    std::string nameStorage, catStorage, labelStorage, pidStorage, tidStorage;
+    const std::string_view name = withoutNul(record.name, nameStorage), cat = withoutNul(record.cat, catStorage);
+    KinetoArgs repairedArgs; // copied only for a label with a NUL: most events keep the record's args
+    withoutNul(record.args.labelName, labelStorage);
+    if (!labelStorage.empty()) {
+        repairedArgs = record.args;
+        repairedArgs.labelName = labelStorage;
+    }
+    const KinetoArgs& a = labelStorage.empty() ? record.args : repairedArgs;
+    std::string_view pidText = record.pid.kind == RawId::Kind::Text ? withoutNul(record.pid.text, pidStorage) : "";
+    std::string_view tidText = record.tid.kind == RawId::Kind::Text ? withoutNul(record.tid.text, tidStorage) : "";
+    if (!nameStorage.empty() || !catStorage.empty() || !labelStorage.empty() || !pidStorage.empty()
+        || !tidStorage.empty())
+        problem("kineto.nul_in_text", record.json.substr(0, 200));
+    const std::string_view ph = record.ph;
     const bool hasPid = record.hasPid, hasTid = record.hasTid, flowIdOutOfRange = record.flowIdOutOfRange;
     Id pid = hasPid ? resolveId(record.pid) : Id {};
     Id tid = hasTid ? resolveId(record.tid) : Id {};
-    std::string_view pidText = record.pid.kind == RawId::Kind::Text ? record.pid.text : std::string_view();
-    std::string_view tidText = record.tid.kind == RawId::Kind::Text ? record.tid.text : std::string_view();
     OptInt flowId = record.flowId;
     if (!flowId && record.hasFlowIdText)
         flowId = syntheticId(record.flowIdText);
-    if (ph.empty() || !hasPid)
-        return; // not a trace event we can place
+    if (ph.empty()) { // no "ph" key (a damaged key such as "ph ") or one that is not a string
+        problem("kineto.missing_phase", record.json.substr(0, 200));
+        return;
+    }
+    if (!hasPid) {
+        problem("kineto.missing_pid", record.json.substr(0, 200));
+        return;
+    }
     if (ph == "M") {
         if (name == "process_name" && !a.labelName.empty())
             m_processNames[pid.value] = std::string(a.labelName);
         else if (name == "thread_name" && !a.labelName.empty())
             m_threadNames[{ pid.value, tid.value }] = std::string(a.labelName);
+        return;
+    }
+    if (!isOneOf(ph, { "X", "B", "E", "i", "I", "s", "f", "t" })) {
+        problem("kineto.unknown_phase", ph);
         return;
     }
     if (pid.isString && !m_processNames.count(pid.value))
@@ -263,8 +304,14 @@ void KinetoEventMapper::addRecord(const KinetoRecord& record)
         }
         return;
     }
-    if (ph != "X")
+    if (ph == "B") {
+        beginSpan(cat, name, a, pid, tid, *start);
         return;
+    }
+    if (ph == "E") {
+        endSpan(pid, tid, *start, name);
+        return;
+    }
     auto duration = parseMicrosecondsToNs(record.durToken.empty() ? std::string_view("0") : record.durToken);
     if (!duration) {
         problem("kineto.bad_timestamp", name);
@@ -274,12 +321,79 @@ void KinetoEventMapper::addRecord(const KinetoRecord& record)
         problem("kineto.negative_duration", name);
         duration = 0;
     }
-    TimeNs end = *start + *duration;
+    addSpan(Span { cat, name, &a, pid, tid, *start, *start + *duration, std::nullopt });
+}
+
+void KinetoEventMapper::beginSpan(std::string_view cat, std::string_view name, const KinetoArgs& args, Id pid, Id tid,
+                                  TimeNs start)
+{
+    OpenBegin begin;
+    begin.cat = cat;
+    begin.name = name;
+    begin.syncKind = args.syncKind;
+    begin.inputDims = args.inputDims;
+    begin.inputTypes = args.inputTypes;
+    begin.inputStrides = args.inputStrides;
+    begin.labelName = args.labelName;
+    begin.args = args;
+    begin.pid = pid;
+    begin.tid = tid;
+    begin.start = start;
+    // A framework op takes its place in the thread's nesting now, as an X event would, with an end not yet known:
+    // the ops inside it come (and are nested) before its E.
+    begin.isFrameworkOp = isFrameworkOpCategory(cat);
+    if (begin.isFrameworkOp) {
+        std::vector<TimeNs>& open = m_openOps[globalTid(pid.value, tid.value)];
+        while (!open.empty() && open.back() <= start)
+            open.pop_back();
+        begin.depth = static_cast<int64_t>(open.size());
+        open.push_back(std::numeric_limits<TimeNs>::max());
+    }
+    m_openBegins[{ pid.value, tid.value }].push_back(std::move(begin));
+}
+
+void KinetoEventMapper::endSpan(Id pid, Id tid, TimeNs end, std::string_view name)
+{
+    auto found = m_openBegins.find({ pid.value, tid.value });
+    if (found == m_openBegins.end() || found->second.empty()) {
+        problem("kineto.unpaired_begin_end", name.empty() ? std::string_view("E without B") : name);
+        return;
+    }
+    OpenBegin begin = std::move(found->second.back()); // an E ends the thread's latest B (Chrome trace format)
+    found->second.pop_back();
+    if (end < begin.start) {
+        problem("kineto.negative_duration", begin.name);
+        end = begin.start;
+    }
+    if (begin.isFrameworkOp) {
+        // Its place in the nesting was held open with an unknown end: the latest such place is this B's.
+        std::vector<TimeNs>& open = m_openOps[globalTid(pid.value, tid.value)];
+        for (auto it = open.rbegin(); it != open.rend(); ++it)
+            if (*it == std::numeric_limits<TimeNs>::max()) {
+                *it = end;
+                break;
+            }
+    }
+    begin.args.syncKind = begin.syncKind;
+    begin.args.inputDims = begin.inputDims;
+    begin.args.inputTypes = begin.inputTypes;
+    begin.args.inputStrides = begin.inputStrides;
+    begin.args.labelName = begin.labelName;
+    addSpan(Span { begin.cat, begin.name, &begin.args, begin.pid, begin.tid, begin.start, end,
+                   begin.isFrameworkOp ? std::optional<int64_t>(begin.depth) : std::nullopt });
+}
+
+void KinetoEventMapper::addSpan(const Span& span)
+{
+    const std::string_view cat = span.cat, name = span.name;
+    const KinetoArgs& a = *span.args;
+    const Id pid = span.pid, tid = span.tid;
+    const TimeNs start = span.start, end = span.end;
     int64_t device = a.device.value_or(pid.value);
     int64_t stream = a.stream.value_or(tid.value);
     if (isOneOf(cat, { "kernel", "Kernel" })) {
         KernelEvent k;
-        k.start = *start;
+        k.start = start;
         k.end = end;
         k.deviceId = device;
         k.contextId = a.context;
@@ -298,7 +412,7 @@ void KinetoEventMapper::addRecord(const KinetoRecord& record)
         m_writer.add(std::move(k));
     } else if (isOneOf(cat, { "gpu_memcpy", "Memcpy" })) {
         MemcpyEvent c;
-        c.start = *start;
+        c.start = start;
         c.end = end;
         c.deviceId = device;
         c.contextId = a.context;
@@ -310,7 +424,7 @@ void KinetoEventMapper::addRecord(const KinetoRecord& record)
         m_writer.add(std::move(c));
     } else if (isOneOf(cat, { "gpu_memset", "Memset" })) {
         MemsetEvent m;
-        m.start = *start;
+        m.start = start;
         m.end = end;
         m.deviceId = device;
         m.contextId = a.context;
@@ -326,7 +440,7 @@ void KinetoEventMapper::addRecord(const KinetoRecord& record)
     } else if (isOneOf(cat, { "cuda_runtime", "cuda_driver", "Runtime" })) {
         noteHostThread(pid.value, tid.value);
         RuntimeEvent r;
-        r.start = *start;
+        r.start = start;
         r.end = end;
         r.eventClass = cat == "cuda_driver" ? ApiClass::Driver : ApiClass::Runtime;
         r.globalTid = globalTid(pid.value, tid.value);
@@ -337,7 +451,7 @@ void KinetoEventMapper::addRecord(const KinetoRecord& record)
             m_writer.add(ExternalCorrelation { *a.correlation, *a.externalId, globalPid(pid.value), 0 });
     } else if (cat == "cuda_sync") {
         SyncEvent s;
-        s.start = *start;
+        s.start = start;
         s.end = end;
         s.deviceId = device;
         s.contextId = a.context;
@@ -346,10 +460,10 @@ void KinetoEventMapper::addRecord(const KinetoRecord& record)
         s.globalPid = ownerGlobalPid();
         s.syncType = syncTypeFromKind(a.syncKind.empty() ? name : a.syncKind);
         m_writer.add(std::move(s));
-    } else if (isOneOf(cat, { "cpu_op", "user_annotation", "python_function", "Operator", "Python" })) {
+    } else if (isFrameworkOpCategory(cat)) {
         noteHostThread(pid.value, tid.value);
         FrameworkOp op;
-        op.start = *start;
+        op.start = start;
         op.end = end;
         op.globalTid = globalTid(pid.value, tid.value);
         op.name = std::string(name);
@@ -357,11 +471,15 @@ void KinetoEventMapper::addRecord(const KinetoRecord& record)
         op.externalId = a.externalId;
         op.sequenceNumber = a.sequence;
         op.fwdThreadId = a.fwdThread;
-        std::vector<TimeNs>& open = m_openOps[op.globalTid];
-        while (!open.empty() && open.back() <= op.start)
-            open.pop_back();
-        op.depth = static_cast<int64_t>(open.size());
-        open.push_back(op.end);
+        if (span.depth) {
+            op.depth = *span.depth; // a B/E pair: nested when its B came, and its place in m_openOps is set
+        } else {
+            std::vector<TimeNs>& open = m_openOps[op.globalTid];
+            while (!open.empty() && open.back() <= op.start)
+                open.pop_back();
+            op.depth = static_cast<int64_t>(open.size());
+            open.push_back(op.end);
+        }
         op.inputDims = std::string(a.inputDims);
         op.inputTypes = std::string(a.inputTypes);
         op.inputStrides = std::string(a.inputStrides);
@@ -370,13 +488,13 @@ void KinetoEventMapper::addRecord(const KinetoRecord& record)
             int64_t step = 0;
             std::string_view digits = name.substr(13);
             if (std::from_chars(digits.data(), digits.data() + digits.size(), step).ec == std::errc())
-                m_writer.add(StepRange { step, *start, end, globalPid(pid.value) });
+                m_writer.add(StepRange { step, start, end, globalPid(pid.value) });
         }
     } else if (cat == "gpu_user_annotation") {
         // GPU-side ranges (ProfilerStep#N, "## backward ##" on a stream) become NVTX ranges without a thread,
         // as nsys shows NVTX projected onto the GPU; the host-side op is already in PS_FRAMEWORK_OPS.
         NvtxEvent n;
-        n.start = *start;
+        n.start = start;
         n.end = end;
         n.text = std::string(name);
         m_writer.add(std::move(n));
@@ -390,6 +508,9 @@ void KinetoEventMapper::finish(std::optional<int64_t> rank, const std::string& h
     if (uint64_t unpaired = m_flows.takeUnpaired())
         for (uint64_t i = 0; i < unpaired; ++i)
             problem("kineto.unpaired_flow", "");
+    for (const auto& [thread, begins] : m_openBegins)
+        for (const OpenBegin& begin : begins)
+            problem("kineto.unpaired_begin_end", begin.name.empty() ? std::string_view("B without E") : begin.name);
     std::set<int64_t> pids;
     for (const auto& [pid, tid] : m_hostThreads)
         pids.insert(pid);

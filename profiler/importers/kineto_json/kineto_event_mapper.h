@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // KinetoEventMapper: turns one Kineto (PyTorch profiler) trace event, parsed into a KinetoRecord, into rows of
 // the trace tables (kernels, copies, memsets, API calls, syncs, framework ops, memory events, flows, steps...).
-// Bad records are counted in PS_PROBLEMS by kind and skipped or kept with NULLs; the mapper never fails.
+// Bad records are counted in PS_PROBLEMS by kind and skipped or kept with NULLs; the mapper never fails: no event
+// is dropped without a problem counted (a phase it does not map, a missing ph or pid, a B without its E).
+// B/E (begin/end) pairs become the same rows as X (complete) events, paired per thread as the Chrome format says.
 // One mapper per input file; it keeps per-input state (thread nesting, open flows, pid/tid names, stream ends).
 // Not thread-safe.
 #pragma once
@@ -53,6 +55,28 @@ private:
     int64_t ownerGlobalPid();
     void noteHostThread(int64_t pid, int64_t tid);
     void problem(std::string_view kind, std::string_view example);
+    // What a span (an X event, or a B/E pair) needs to become a row.
+    struct Span
+    {
+        std::string_view cat, name;
+        const KinetoArgs* args = nullptr;
+        Id pid, tid;
+        TimeNs start = 0, end = 0;
+        std::optional<int64_t> depth; // a framework op's nesting, when known from its B (else from m_openOps)
+    };
+    void addSpan(const Span& span);
+    // A B event waiting for its E: its strings owned, as the record's views die with its batch.
+    struct OpenBegin
+    {
+        std::string cat, name, syncKind, inputDims, inputTypes, inputStrides, labelName;
+        KinetoArgs args; // its string views are pointed at the strings above when the span is added
+        Id pid, tid;
+        TimeNs start = 0;
+        int64_t depth = 0;
+        bool isFrameworkOp = false;
+    };
+    void beginSpan(std::string_view cat, std::string_view name, const KinetoArgs& args, Id pid, Id tid, TimeNs start);
+    void endSpan(Id pid, Id tid, TimeNs end, std::string_view name);
 
     TraceWriter& m_writer;
     int64_t m_pidSalt;
@@ -65,6 +89,7 @@ private:
     std::optional<int64_t> m_firstHostPid;
     std::unordered_map<int64_t, std::vector<TimeNs>> m_openOps; // globalTid -> end times of enclosing ops
     std::unordered_map<int64_t, TimeNs> m_streamEnds;           // device<<32|stream -> last kernel end
+    std::map<std::pair<int64_t, int64_t>, std::vector<OpenBegin>> m_openBegins; // (pid, tid) -> B events not ended
     int64_t m_nextSyntheticId = 0xFFFFFF;
 };
 

@@ -175,6 +175,12 @@ Status importKinetoJson(const std::string& path, TraceWriter& writer, const Impo
     if (!end.closed)
         writer.countProblem(kinetoProblem("kineto.truncated_json").kind, ProblemSeverity::DataLoss,
                             kinetoProblem("kineto.truncated_json").help, std::to_string(end.events) + " events read");
+    if (end.trailingBytes > 0) {
+        const ProblemInfo& trailing = kinetoProblem("kineto.trailing_data");
+        writer.countProblem(trailing.kind, trailing.severity, trailing.help,
+                            std::to_string(end.trailingBytes) + " bytes, beginning " +
+                                repairKinetoUtf8(std::string_view(end.trailingHead).substr(0, 40)));
+    }
     std::optional<int64_t> rank = options.rank ? options.rank : top.rank;
     if (!rank && options.inputCount > 1)
         rank = options.inputIndex;

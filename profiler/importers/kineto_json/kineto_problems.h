@@ -38,6 +38,20 @@ inline const ProblemInfo& kinetoProblem(std::string_view kind)
           "The JSON ends before traceEvents is closed (the profiler was interrupted); the events read were kept." },
         { "kineto.resynchronized", ProblemSeverity::DataLoss,
           "A string ran over a line end (an unescaped quote); the scanner resynchronised and may have lost events." },
+        { "kineto.missing_phase", ProblemSeverity::DataLoss,
+          "An event without a readable ph (phase) key (a damaged key such as \"ph \", or a value that is not a "
+          "string); it was skipped." },
+        { "kineto.missing_pid", ProblemSeverity::DataLoss,
+          "An event without a pid; it cannot be placed on a process and was skipped." },
+        { "kineto.unknown_phase", ProblemSeverity::DataLoss,
+          "Events of a phase the importer does not map (e.g. C counters, b/e async or O object events); skipped." },
+        { "kineto.unpaired_begin_end", ProblemSeverity::DataLoss,
+          "A B (begin) event without its E (end) on the same thread, or an E without a B; not stored." },
+        { "kineto.nul_in_text", ProblemSeverity::Info,
+          "A name held a NUL character (\\u0000), which most SQLite readers take as its end; it was replaced by '?' "
+          "and the event kept." },
+        { "kineto.trailing_data", ProblemSeverity::DataLoss,
+          "Bytes after the end of the JSON document (e.g. a second trace appended to the file); they were not read." },
     };
     for (const ProblemInfo& info : kProblems)
         if (info.kind == kind)
