@@ -35,6 +35,27 @@ json totalJson(const GroupTotal& a, const GroupTotal& b)
     return { { "count_a", a.count }, { "count_b", b.count }, { "ns_a", a.ns }, { "ns_b", b.ns } };
 }
 
+json predictionJson(const std::optional<PredictionSource>& p)
+{
+    return p ? json { { "from", p->from }, { "edits", p->edits } } : json();
+}
+
+json predictionErrorJson(const PredictionError& e)
+{
+    json steps = json::array();
+    for (const PredictionError::Step& s : e.steps)
+        steps.push_back({ { "position", s.position }, { "predicted_ns", s.predictedNs }, { "measured_ns", s.measuredNs },
+                          { "error_ns", s.predictedNs - s.measuredNs },
+                          { "relative_error", PredictionError::relative(s.predictedNs, s.measuredNs) } });
+    return { { "predicted_side", e.predictedIsA ? "a" : "b" },
+             { "mean_step", { { "predicted_ns", e.predictedNs }, { "measured_ns", e.measuredNs },
+                              { "error_ns", e.predictedNs - e.measuredNs },
+                              { "relative_error", PredictionError::relative(e.predictedNs, e.measuredNs) } } },
+             { "steps", std::move(steps) },
+             { "kernel_time", { { "predicted_ns", e.kernelPredictedNs }, { "measured_ns", e.kernelMeasuredNs },
+                                { "error_ns", e.kernelPredictedNs - e.kernelMeasuredNs } } } };
+}
+
 json optionalNumber(const std::optional<int64_t>& n) { return n ? json(*n) : json(); }
 
 // The in-step part of one grouping: the compared steps summed, per step with --all-steps, and what fell outside.
@@ -63,9 +84,13 @@ const char* unitName(Figure::Unit unit)
 std::string renderDiffJson(const RunDiff& d)
 {
     json out;
-    out["a"] = { { "path", d.pathA }, { "gpu", d.gpuA }, { "step_source", d.stepSourceA } };
-    out["b"] = { { "path", d.pathB }, { "gpu", d.gpuB }, { "step_source", d.stepSourceB } };
+    out["a"] = { { "path", d.pathA }, { "gpu", d.gpuA }, { "step_source", d.stepSourceA },
+                 { "prediction", predictionJson(d.predictionA) } };
+    out["b"] = { { "path", d.pathB }, { "gpu", d.gpuB }, { "step_source", d.stepSourceB },
+                 { "prediction", predictionJson(d.predictionB) } };
     out["notes"] = d.notes;
+    if (d.predictionError)
+        out["prediction_error"] = predictionErrorJson(*d.predictionError);
     out["span"] = { { "ns_a", d.spanNsA }, { "ns_b", d.spanNsB } };
     out["kernels"] = rowsJson(d.kernels.whole);
     if (d.extra)

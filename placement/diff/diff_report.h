@@ -2,7 +2,9 @@
 // The diff's three outputs: text for the terminal, JSON for scripts (integer nanoseconds and bytes; `kernels` is
 // every kernel of the whole trace as {"name", "count_a", "count_b", "ns_a", "ns_b"}, per-step figures under
 // `steps`, the --by grouping in the same shape under its own key) and one self-contained HTML file (inline SVG
-// bar charts from placement/report/svg_charts). Pure functions returning the whole document.
+// bar charts from placement/report/svg_charts). A side that is a whatif -o prediction is named as one (`a`/`b`
+// carry "prediction": {"from", "edits"}), and against a measured run the error comes first in the text and under
+// "prediction_error" in JSON. Pure functions returning the whole document.
 #pragma once
 
 #include "placement/diff/run_diff.h"

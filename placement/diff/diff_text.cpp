@@ -58,6 +58,34 @@ void stepSection(std::string& out, const RunDiff& d)
     table(out, { "Step", "A", "B", "Before", "After", "Delta", "" }, rows);
 }
 
+std::string relativeText(double fraction)
+{
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%+.1f %%", fraction * 100.0);
+    return buffer;
+}
+
+// How far a prediction was off, step by step (the kernel tables below give it per kernel name).
+void predictionSection(std::string& out, const RunDiff& d)
+{
+    if (!d.predictionError)
+        return;
+    const PredictionError& e = *d.predictionError;
+    out += std::string("\nPrediction error (") + (e.predictedIsA ? "A" : "B")
+        + " predicted, error = predicted - measured, relative to measured; per kernel name: the kernel tables)\n";
+    Rows rows;
+    rows.push_back({ "mean", duration(e.predictedNs), duration(e.measuredNs), signedDuration(e.predictedNs - e.measuredNs),
+                     relativeText(PredictionError::relative(e.predictedNs, e.measuredNs)) });
+    for (const PredictionError::Step& s : e.steps)
+        rows.push_back({ std::to_string(s.position), duration(s.predictedNs), duration(s.measuredNs),
+                         signedDuration(s.predictedNs - s.measuredNs),
+                         relativeText(PredictionError::relative(s.predictedNs, s.measuredNs)) });
+    rows.push_back({ "kernels", duration(e.kernelPredictedNs), duration(e.kernelMeasuredNs),
+                     signedDuration(e.kernelPredictedNs - e.kernelMeasuredNs),
+                     relativeText(PredictionError::relative(e.kernelPredictedNs, e.kernelMeasuredNs)) });
+    table(out, { "Step", "Predicted", "Measured", "Error", "Relative" }, rows);
+}
+
 void figureSection(std::string& out, const RunDiff& d)
 {
     out += "\nFigures (over the steps: per step, with the share of the step delta; else whole trace)\n";
@@ -171,14 +199,15 @@ void findingSection(std::string& out, const RunDiff& d)
 
 std::string renderDiffText(const RunDiff& d, const DiffRenderOptions& o)
 {
-    std::string out = "A (before): " + d.pathA + " (" + (d.gpuA.empty() ? "GPU ?" : d.gpuA) + ", "
-        + std::to_string(d.stepCountA) + " steps: " + d.stepSourceA + ")\n";
-    out += "B (after):  " + d.pathB + " (" + (d.gpuB.empty() ? "GPU ?" : d.gpuB) + ", " + std::to_string(d.stepCountB)
-        + " steps: " + d.stepSourceB + ")\n";
+    std::string out = std::string(d.predictionA ? "A (before, predicted): " : "A (before): ") + d.pathA + " ("
+        + (d.gpuA.empty() ? "GPU ?" : d.gpuA) + ", " + std::to_string(d.stepCountA) + " steps: " + d.stepSourceA + ")\n";
+    out += std::string(d.predictionB ? "B (after, predicted):  " : "B (after):  ") + d.pathB + " ("
+        + (d.gpuB.empty() ? "GPU ?" : d.gpuB) + ", " + std::to_string(d.stepCountB) + " steps: " + d.stepSourceB + ")\n";
     for (const std::string& note : d.notes)
         out += "Note: " + note + "\n";
     out += "\n";
     stepSection(out, d);
+    predictionSection(out, d);
     figureSection(out, d);
     copySection(out, d, o);
     groupSection(out, d.kernels, d, o);

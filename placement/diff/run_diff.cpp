@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <limits>
 #include <map>
 
@@ -219,6 +220,51 @@ std::vector<FindingDiff> diffFindings(const std::vector<Finding>& a, const std::
     return out;
 }
 
+std::string predictionText(const PredictionSource& p)
+{
+    return "whatif's prediction from " + (p.from.empty() ? std::string("an unnamed run") : p.from) + " with "
+        + (p.edits.empty() ? std::string("no edit recorded") : p.edits);
+}
+
+// A prediction beside a measured run: the prediction's error, unless the measured run is the one it was predicted
+// from (then the deltas are the edits' predicted effect, and calling them an error would mislead).
+void addPrediction(RunDiff& diff, const RunProfile& a, const RunProfile& b)
+{
+    diff.predictionA = a.prediction;
+    diff.predictionB = b.prediction;
+    if (a.prediction && b.prediction) {
+        diff.notes.push_back("both runs are predictions (A: " + predictionText(*a.prediction) + "; B: "
+                             + predictionText(*b.prediction) + ")");
+        return;
+    }
+    if (!a.prediction && !b.prediction)
+        return;
+    const bool predictedIsA = a.prediction.has_value();
+    const RunProfile& predicted = predictedIsA ? a : b;
+    const RunProfile& measured = predictedIsA ? b : a;
+    const char* predictedSide = predictedIsA ? "A" : "B";
+    const char* measuredSide = predictedIsA ? "B" : "A";
+    if (!predicted.prediction->from.empty()
+        && std::filesystem::path(measured.path).filename().string() == predicted.prediction->from) {
+        diff.notes.push_back(std::string(predictedSide) + " is " + predictionText(*predicted.prediction) + ", and "
+                             + measuredSide + " is the run it was predicted from: the deltas are what the edits are "
+                             "predicted to change, not an error");
+        return;
+    }
+    diff.notes.push_back(std::string("comparing a prediction with a measured run: ") + predictedSide + " is "
+                         + predictionText(*predicted.prediction) + "; " + measuredSide
+                         + " is measured; prediction error = predicted - measured");
+    PredictionError error;
+    error.predictedIsA = predictedIsA;
+    error.predictedNs = predicted.meanStepNs();
+    error.measuredNs = measured.meanStepNs();
+    for (size_t p : diff.compared)
+        error.steps.push_back({ p, predicted.stepDurationNs[p], measured.stepDurationNs[p] });
+    error.kernelPredictedNs = predicted.stats.kernels.totalNs;
+    error.kernelMeasuredNs = measured.stats.kernels.totalNs;
+    diff.predictionError = std::move(error);
+}
+
 std::string countText(int64_t n, const char* noun) { return std::to_string(n) + " " + noun; }
 
 void addNotes(RunDiff& diff, const RunProfile& a, const RunProfile& b, const DiffOptions& options)
@@ -326,6 +372,7 @@ Result<RunDiff> diffRuns(const RunProfile& a, const RunProfile& b, const DiffOpt
         diff.extra = diffGroups(options.by.value_or(DiffGrouping::Kernel), a.extra->whole, b.extra->whole, *a.extra,
                                 *b.extra, diff.compared, options.allSteps);
     diff.findings = diffFindings(a.analysis.findings, b.analysis.findings);
+    addPrediction(diff, a, b);
     addNotes(diff, a, b, options);
     return diff;
 }

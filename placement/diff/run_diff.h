@@ -78,6 +78,27 @@ struct FindingDiff
 };
 const char* findingKindName(FindingDiff::Kind kind);
 
+// One side a whatif prediction, the other a measured run that is not the one it was predicted from: how far the
+// prediction was off. Error = predicted - measured, relative to measured (the sign `whatif --compare` uses), for
+// the analyzer's mean step and for each compared step.
+struct PredictionError
+{
+    bool predictedIsA = true;
+    int64_t predictedNs = 0, measuredNs = 0; // mean step
+    struct Step
+    {
+        size_t position = 0;
+        int64_t predictedNs = 0, measuredNs = 0;
+    };
+    std::vector<Step> steps; // the compared steps
+    int64_t kernelPredictedNs = 0, kernelMeasuredNs = 0; // summed kernel time, whole trace
+
+    static double relative(int64_t predicted, int64_t measured)
+    {
+        return measured == 0 ? 0.0 : static_cast<double>(predicted - measured) / static_cast<double>(measured);
+    }
+};
+
 struct RunDiff
 {
     std::string pathA, pathB, gpuA, gpuB, stepSourceA, stepSourceB;
@@ -93,6 +114,8 @@ struct RunDiff
     std::optional<GroupDiff> extra;
     std::vector<FindingDiff> findings;
     std::vector<std::string> notes;
+    std::optional<PredictionSource> predictionA, predictionB; // sides that are whatif -o predictions
+    std::optional<PredictionError> predictionError;
 
     int64_t stepDeltaNs() const { return meanStepNsB - meanStepNsA; }
     // delta / step delta (per step figures), or delta / compared steps' delta (in-step rows); NaN when the

@@ -22,6 +22,27 @@ Result<std::unordered_map<int64_t, std::string>> shortKernelNames(SqliteDb& db, 
     return names;
 }
 
+// A predicted trace says so in PS_META (placement/whatif/prediction_file.cpp writes the keys).
+Result<std::optional<PredictionSource>> predictionSource(SqliteDb& db)
+{
+    PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement scan,
+                                db.prepare("SELECT key, value FROM PS_META WHERE key IN "
+                                           "('prediction', 'predicted_from', 'predicted_edits')"));
+    bool predicted = false;
+    PredictionSource source;
+    while (scan.step()) {
+        const std::string key = scan.columnText(0);
+        if (key == "prediction")
+            predicted = true;
+        else if (key == "predicted_from")
+            source.from = scan.columnText(1);
+        else
+            source.edits = scan.columnText(1);
+    }
+    PLACESCOPE_RETURN_IF_ERROR(scan.status());
+    return predicted ? std::optional<PredictionSource>(source) : std::nullopt;
+}
+
 } // namespace
 
 std::string RunProfile::gpuName() const
@@ -64,6 +85,7 @@ Result<RunProfile> profileOpenRun(SqliteDb& db, const std::string& path, const P
         grouping.grouping = *options.extra;
         profile.extra = groupEvents(trace, steps, grouping);
     }
+    PLACESCOPE_ASSIGN_OR_RETURN(profile.prediction, predictionSource(db));
     return profile;
 }
 

@@ -25,6 +25,14 @@ struct ProfileOptions
     std::optional<DiffGrouping> extra;  // a grouping beyond kernels (--by op|annotation|stream)
 };
 
+// What `whatif -o` recorded in a predicted trace's PS_META (prediction, predicted_from, predicted_edits); a measured
+// run has none.
+struct PredictionSource
+{
+    std::string from;  // the measured run's file name
+    std::string edits; // the edits as whatif understood them
+};
+
 struct RunProfile
 {
     std::string path;
@@ -35,6 +43,7 @@ struct RunProfile
     std::vector<int64_t> stepStartNs;    // by position, trace time
     EventGroups kernels;        // per step; the whole-trace kernel table is stats.kernels
     std::optional<EventGroups> extra;
+    std::optional<PredictionSource> prediction; // set for a whatif -o prediction
 
     std::string gpuName() const;
     int64_t meanStepNs() const; // the analyzer's mean step (what `analyze` prints)

@@ -68,12 +68,15 @@ QWidget* framedView(QLabel* title, CompareLanesView* view, QWidget* parent)
     return box;
 }
 
-QString sideTitle(const char* letter, const CompareSide& side, const std::string& gpu, int64_t steps, int64_t meanNs)
+QString sideTitle(const char* letter, const CompareSide& side, const std::string& gpu, int64_t steps, int64_t meanNs,
+                  const std::optional<PredictionSource>& prediction)
 {
-    return QObject::tr("%1: %2 (%3, %4 steps, mean step %5)")
+    const QString predicted = prediction ? QObject::tr(", predicted from %1 with %2").arg(qs(prediction->from), qs(prediction->edits))
+                                         : QString();
+    return QObject::tr("%1: %2 (%3, %4 steps, mean step %5%6)")
         .arg(letter, qs(diff_format::runLabel(side.input)), gpu.empty() ? QObject::tr("GPU unknown") : qs(gpu))
         .arg(steps)
-        .arg(qs(diff_format::duration(meanNs)));
+        .arg(qs(diff_format::duration(meanNs)), predicted);
 }
 
 } // namespace
@@ -226,8 +229,8 @@ void CompareWindow::onResult(const CompareResult& result)
         notes << qs(note);
     m_notes->setText(notes.join("\n"));
     m_notes->setVisible(!notes.isEmpty());
-    m_titleA->setText(sideTitle("A", *result.a, d.gpuA, d.stepCountA, d.meanStepNsA));
-    m_titleB->setText(sideTitle("B", *result.b, d.gpuB, d.stepCountB, d.meanStepNsB));
+    m_titleA->setText(sideTitle("A", *result.a, d.gpuA, d.stepCountA, d.meanStepNsA, d.predictionA));
+    m_titleB->setText(sideTitle("B", *result.b, d.gpuB, d.stepCountB, d.meanStepNsB, d.predictionB));
 
     // Steps both runs have can be aligned on; with none in common, the traces' first events are.
     m_align->clear();

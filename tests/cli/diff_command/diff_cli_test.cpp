@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // `placescope diff` run as a user runs it (PLACESCOPE_BIN_DIR/placescope): a missing side or a file that is not a
 // trace is one line on stderr and exit 1, usage errors exit 2, -o naming either trace is refused and leaves it as
-// it was, a predicted trace from `whatif -o` is a valid side, and JSON/HTML outputs are what they say.
+// it was, a predicted trace from `whatif -o` is a valid side (named as a prediction, with its error against a
+// measured run), and JSON/HTML outputs are what they say.
 #include "tests/cli/placescope_runner.h"
 
 #include <gtest/gtest.h>
@@ -112,6 +113,64 @@ TEST_F(DiffCli, GpuPatternStepsKeepTheirKernelsAfterNoSync)
     EXPECT_LT(json["steps"]["mean_ns_b"].get<int64_t>(), json["steps"]["mean_ns_a"].get<int64_t>()); // 55.0 -> 50.8 ms
     for (const auto& k : json["steps"]["kernels"]["compared"])
         EXPECT_EQ(k["change"], "same") << k["name"];
+}
+
+TEST_F(DiffCli, PredictionAgainstAMeasuredRunReportsTheError)
+{
+    // The sync-free CloverLeaf was never measured: a copy of the measured run stands for "after the change" (a file
+    // of another name, as a new measurement would be). The diff names the prediction and gives its error.
+    const std::string nsys = std::string(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite";
+    ASSERT_EQ(run({ "import", nsys, "-o", path("clover_src.sqlite"), "-q" }).exitCode, 0);
+    ASSERT_EQ(run({ "whatif", path("clover_src.sqlite"), "--edit", "no-sync", "-o", path("clover_nosync.sqlite"), "-q" })
+                  .exitCode,
+              0);
+    fs::copy_file(path("clover_src.sqlite"), path("clover_after.sqlite"), fs::copy_options::overwrite_existing);
+
+    CliRun r = run({ "diff", path("clover_nosync.sqlite"), path("clover_after.sqlite"), "--format", "json" });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    auto json = nlohmann::json::parse(r.out);
+    EXPECT_EQ(json["a"]["prediction"]["from"], "clover_src.sqlite");
+    EXPECT_EQ(json["a"]["prediction"]["edits"], "no-sync");
+    EXPECT_TRUE(json["b"]["prediction"].is_null());
+    ASSERT_TRUE(json.contains("prediction_error"));
+    const auto& error = json["prediction_error"];
+    EXPECT_EQ(error["predicted_side"], "a");
+    // Error = predicted - measured, on the same figures the step table compares.
+    const int64_t predicted = json["steps"]["mean_ns_a"], measured = json["steps"]["mean_ns_b"];
+    EXPECT_EQ(error["mean_step"]["predicted_ns"], predicted);
+    EXPECT_EQ(error["mean_step"]["measured_ns"], measured);
+    EXPECT_EQ(error["mean_step"]["error_ns"], predicted - measured);
+    EXPECT_LT(predicted, measured); // no-sync predicts a faster step than the run with its syncs
+    ASSERT_EQ(error["steps"].size(), json["steps"]["compared"].size());
+    ASSERT_FALSE(error["steps"].empty());
+    for (const auto& step : error["steps"]) {
+        const auto& pair = json["steps"]["steps"][step["position"].get<size_t>()];
+        EXPECT_EQ(step["predicted_ns"], pair["ns_a"]);
+        EXPECT_EQ(step["measured_ns"], pair["ns_b"]);
+        EXPECT_EQ(step["error_ns"], pair["ns_a"].get<int64_t>() - pair["ns_b"].get<int64_t>());
+    }
+    // whatif --compare measures the same error with the replay's own step rule: they agree within 0.1 point.
+    r = run({ "whatif", path("clover_src.sqlite"), "--edit", "no-sync", "--compare", path("clover_after.sqlite"), "--json" });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const double whatifError = nlohmann::json::parse(r.out)["compare"]["prediction_step_error"];
+    EXPECT_NEAR(error["mean_step"]["relative_error"].get<double>(), whatifError, 1e-3);
+
+    r = run({ "diff", path("clover_nosync.sqlite"), path("clover_after.sqlite") });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("A (before, predicted)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("comparing a prediction with a measured run"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Prediction error"), std::string::npos) << r.out;
+
+    // Against the run it was predicted from, the deltas are the edit's predicted effect: said so, and no error.
+    r = run({ "diff", path("clover_src.sqlite"), path("clover_nosync.sqlite"), "--format", "json" });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    json = nlohmann::json::parse(r.out);
+    EXPECT_FALSE(json.contains("prediction_error"));
+    EXPECT_EQ(json["b"]["prediction"]["from"], "clover_src.sqlite");
+    bool said = false;
+    for (const auto& note : json["notes"])
+        said = said || note.get<std::string>().find("predicted to change, not an error") != std::string::npos;
+    EXPECT_TRUE(said) << json["notes"];
 }
 
 TEST_F(DiffCli, JsonAndHtmlOutputs)
