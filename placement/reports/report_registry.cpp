@@ -39,14 +39,19 @@ std::string reportNames()
     return names;
 }
 
-Result<ReportTable> runReport(SqliteDb& db, const ReportInfo& report, const ReportOptions& options)
+ReportTable runReport(const ReportContext& ctx, const ReportInfo& report)
 {
-    PLACESCOPE_ASSIGN_OR_RETURN(TraceData trace, TraceData::load(db));
-    PLACESCOPE_ASSIGN_OR_RETURN(ReportContext ctx, ReportContext::create(trace, options));
     ReportTable table = report.run(ctx);
     table.originNs = ctx.originNs();
     table.notes.push_back(ctx.scopeNote());
     return table;
+}
+
+Result<ReportTable> runReport(SqliteDb& db, const ReportInfo& report, const ReportOptions& options)
+{
+    PLACESCOPE_ASSIGN_OR_RETURN(TraceData trace, TraceData::load(db));
+    PLACESCOPE_ASSIGN_OR_RETURN(ReportContext ctx, ReportContext::create(trace, options));
+    return runReport(ctx, report);
 }
 
 } // namespace placescope

@@ -29,7 +29,9 @@ const ReportInfo* findReport(std::string_view name);
 // "kernel_launch, idle, ...": for error messages.
 std::string reportNames();
 
-// Loads the trace once and runs the report on it (the CLI's path).
+// Runs the report in a context: the table with the context's origin and its scope note added.
+ReportTable runReport(const ReportContext& ctx, const ReportInfo& report);
+// Loads the trace, builds the context and runs the report (tests, bench). A --step the trace lacks is an error.
 Result<ReportTable> runReport(SqliteDb& db, const ReportInfo& report, const ReportOptions& options);
 
 ReportTable kernelLaunchReport(const ReportContext& ctx);

@@ -3,6 +3,7 @@
 // `placescope report --list`: the analyses people run in HTA and `nsys stats -r`, one table each. The reports live in
 // placement/reports (one file per report, one row model); this file parses arguments, opens the trace and writes the
 // table (atomically with -o). Notes go below a text table, and to stderr with CSV and JSON so scripts read rows only.
+// A --step the trace does not have is a usage error (exit 2), as for `diff`.
 #include "app/cli/command_registry.h"
 #include "placement/reports/reports.h"
 #include "profiler/base/output_file.h"
@@ -26,6 +27,7 @@ struct ReportArgs
     std::string output;
     bool shortNames = false;
     bool list = false;
+    bool quiet = false;
 };
 
 int listReports()
@@ -80,17 +82,23 @@ int runReportCommand(const ReportArgs& args)
         std::fprintf(stderr, "placescope report: %s\n", db.status().message().c_str());
         return 1;
     }
+    auto trace = TraceData::load(*db);
+    if (!trace.isOk()) {
+        std::fprintf(stderr, "placescope report: %s: %s\n", args.trace.c_str(), trace.status().message().c_str());
+        return 1;
+    }
     ReportOptions options;
     options.step = args.step;
     options.shortNames = args.shortNames;
-    auto table = runReport(*db, *report, options);
-    if (!table.isOk()) {
-        std::fprintf(stderr, "placescope report: %s: %s\n", args.trace.c_str(), table.status().message().c_str());
-        return 1;
+    auto ctx = ReportContext::create(*trace, options);
+    if (!ctx.isOk()) { // a --step the trace lacks: a usage error, as for diff
+        std::fprintf(stderr, "placescope report: %s: %s\n", args.trace.c_str(), ctx.status().message().c_str());
+        return 2;
     }
-    const std::string text = renderTable(*table, format);
-    if (format != TableFormat::Text)
-        for (const std::string& note : table->notes)
+    const ReportTable table = runReport(*ctx, *report);
+    const std::string text = renderTable(table, format);
+    if (format != TableFormat::Text && !args.quiet)
+        for (const std::string& note : table.notes)
             std::fprintf(stderr, "placescope report %s: note: %s\n", args.name.c_str(), note.c_str());
     if (toStdout) {
         std::fwrite(text.data(), 1, text.size(), stdout);
@@ -100,8 +108,9 @@ int runReportCommand(const ReportArgs& args)
         std::fprintf(stderr, "placescope report: %s\n", written.message().c_str());
         return 1;
     }
-    std::fprintf(stderr, "placescope report: %s, %zu row(s) written to %s\n", args.name.c_str(), table->rows.size(),
-                 args.output.c_str());
+    if (!args.quiet)
+        std::fprintf(stderr, "placescope report: %s, %zu row(s) written to %s\n", args.name.c_str(), table.rows.size(),
+                     args.output.c_str());
     return 0;
 }
 
@@ -116,6 +125,7 @@ const CommandRegistration kRegistration {
         app.add_option("--format", args->format, "text, csv or json (default: from -o's extension, else text)");
         app.add_flag("--short-names", args->shortNames, "Shorten kernel names (no namespaces, templates or arguments)");
         app.add_option("-o,--output", args->output, "Write the report here instead of stdout");
+        app.add_flag("-q,--quiet", args->quiet, "No notes on stderr (CSV, JSON) and no summary line after -o");
         return [args] { return runReportCommand(*args); };
     }
 };

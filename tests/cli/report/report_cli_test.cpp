@@ -106,6 +106,10 @@ TEST_F(ReportCli, OutputFileGetsTheFormatFromItsExtension)
     const std::string csv = readFile(path("steps.csv"));
     EXPECT_EQ(csv.rfind("step,rank,device,step_ns,", 0), 0U) << csv.substr(0, 100);
     expectOneLine(run({ "report", "steps", path("alexnet.sqlite"), "-o", path("alexnet.sqlite") }), 1, "input");
+    const CliRun quiet = run({ "report", "idle", path("alexnet.sqlite"), "-o", path("idle.json"), "-q" });
+    EXPECT_EQ(quiet.exitCode, 0) << quiet.err;
+    EXPECT_TRUE(quiet.err.empty()) << quiet.err;
+    EXPECT_TRUE(nlohmann::json::parse(readFile(path("idle.json"))).is_array());
 }
 
 TEST_F(ReportCli, BadInputIsOneLine)
@@ -117,7 +121,7 @@ TEST_F(ReportCli, BadInputIsOneLine)
     expectOneLine(run({ "report", "idle", path("missing.sqlite") }), 1, "no such trace file");
     expectOneLine(run({ "report", "idle", std::string(PLACESCOPE_DATA_DIR) + "/traces/SOURCES.md" }), 1,
                   "not a SQLite database");
-    expectOneLine(run({ "report", "idle", path("alexnet.sqlite"), "--step", "999999" }), 1, "out of range");
+    expectOneLine(run({ "report", "idle", path("alexnet.sqlite"), "--step", "999999" }), 2, "out of range");
     expectOneLine(run({ "report", "idle", path("alexnet.sqlite"), "--format", "xml" }), 2, "--format");
     expectOneLine(run({ "report", "idle" }), 2, "give a report name and a trace");
     EXPECT_FALSE(fs::exists(path("missing.sqlite")));
