@@ -5,8 +5,10 @@
 
 namespace placescope::ui {
 
-void LaneRow::push(int64_t start, int64_t end, uint32_t name, uint32_t row, uint32_t correlation, EventKind eventKind)
+void LaneRow::push(int64_t start, int64_t end, uint32_t name, uint32_t row, uint32_t correlation, EventKind eventKind,
+                   uint32_t fullName)
 {
+    fullNameIndex.push_back(fullName == kSameName ? name : fullName);
     startNs.push_back(start);
     endNs.push_back(std::max(end, start));
     nameIndex.push_back(name);
@@ -23,6 +25,7 @@ void LaneRow::finish()
     startNs.shrink_to_fit();
     endNs.shrink_to_fit();
     nameIndex.shrink_to_fit();
+    fullNameIndex.shrink_to_fit();
     sourceRow.shrink_to_fit();
     correlationId.shrink_to_fit();
     kind.shrink_to_fit();
@@ -31,7 +34,7 @@ void LaneRow::finish()
 size_t LaneRow::memoryBytes() const
 {
     return startNs.capacity() * 8 + endNs.capacity() * 8 + prefixDurationNs.capacity() * 8 + nameIndex.capacity() * 4
-        + sourceRow.capacity() * 4 + correlationId.capacity() * 4 + kind.capacity();
+        + fullNameIndex.capacity() * 4 + sourceRow.capacity() * 4 + correlationId.capacity() * 4 + kind.capacity();
 }
 
 size_t Lane::eventCount() const
@@ -73,7 +76,7 @@ void buildRows(std::vector<PendingEvent>& events, Lane& lane)
         }
         rowEnd[level] = std::max(event.endNs, event.startNs);
         lane.rows[level].push(event.startNs, event.endNs, event.nameIndex, event.sourceRow, event.correlationId,
-                              event.kind);
+                              event.kind, event.fullNameIndex);
     }
     for (auto& row : lane.rows)
         row.finish();

@@ -10,23 +10,29 @@ namespace placescope::ui {
 // What an event on a timeline row is; selects its colour and the table its details come from.
 enum class EventKind : uint8_t { Kernel, Memcpy, Memset, Runtime, Nvtx, FrameworkOp, Predicted };
 
+// A full name equal to the event's name (LaneRow::push, PendingEvent).
+inline constexpr uint32_t kSameName = UINT32_MAX;
+
 // One row of a lane: events that do not overlap, sorted by start (struct of arrays, Tracy style).
 // prefixDurationNs[i] is the summed duration of events [0, i), so the total time of any run of
 // events is two lookups: folding keeps the exact total time of what it folds.
-// Per event: 8 + 8 + 8 + 4 + 4 + 4 + 1 = 37 bytes.
+// Per event: 8 + 8 + 8 + 4 + 4 + 4 + 4 + 1 = 41 bytes.
 struct LaneRow
 {
     std::vector<int64_t> startNs;
     std::vector<int64_t> endNs;
     std::vector<int64_t> prefixDurationNs; // size() + 1 entries once finished
-    std::vector<uint32_t> nameIndex;       // into LoadedTrace::names
+    std::vector<uint32_t> nameIndex;       // into LoadedTrace::names (a kernel's short name)
+    std::vector<uint32_t> fullNameIndex;   // into LoadedTrace::names: a kernel's demangled name (templates and
+                                           // all, what nsys stats and the kernel table show); nameIndex otherwise
     std::vector<uint32_t> sourceRow;       // rowid in the source table (details on demand)
     std::vector<uint32_t> correlationId;   // CUPTI correlation id, 0 when none
     std::vector<EventKind> kind;
 
     size_t size() const { return startNs.size(); }
     int64_t durationNs(size_t i) const { return endNs[i] - startNs[i]; }
-    void push(int64_t start, int64_t end, uint32_t name, uint32_t row, uint32_t correlation, EventKind eventKind);
+    void push(int64_t start, int64_t end, uint32_t name, uint32_t row, uint32_t correlation, EventKind eventKind,
+              uint32_t fullName = kSameName);
     void finish(); // builds prefixDurationNs and trims capacity
     size_t memoryBytes() const;
 };
@@ -88,6 +94,7 @@ struct PendingEvent
     uint32_t sourceRow;
     uint32_t correlationId;
     EventKind kind;
+    uint32_t fullNameIndex = kSameName; // a kernel's demangled name where it differs from nameIndex
 };
 void buildRows(std::vector<PendingEvent>& events, Lane& lane);
 

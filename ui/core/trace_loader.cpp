@@ -89,16 +89,19 @@ public:
         PLACESCOPE_ASSIGN_OR_RETURN(auto stmt, m_db.prepare(sql));
         while (stmt.step()) {
             const int64_t device = stmt.columnInt(2), stream = stmt.columnInt(3);
-            uint32_t name = 0;
-            if (kind == EventKind::Kernel)
+            uint32_t name = 0, fullName = kSameName;
+            if (kind == EventKind::Kernel) {
                 name = m_names.byStringId(stmt.columnInt(4), m_strings);
+                if (!stmt.isNull(7))
+                    fullName = m_names.byStringId(stmt.columnInt(7), m_strings);
+            }
             else if (kind == EventKind::Memcpy)
                 name = m_names.intern("Memcpy " + std::string(copyKindShortName(static_cast<CopyKind>(stmt.columnInt(4)))));
             else
                 name = m_names.intern("Memset");
             auto& lane = deviceLane(device, stream);
             lane.events.push_back({ stmt.columnInt(0), stmt.columnInt(1), name, static_cast<uint32_t>(stmt.columnInt(5)),
-                                    static_cast<uint32_t>(stmt.isNull(6) ? 0 : stmt.columnInt(6)), kind });
+                                    static_cast<uint32_t>(stmt.isNull(6) ? 0 : stmt.columnInt(6)), kind, fullName });
         }
         return stmt.status();
     }
@@ -241,7 +244,8 @@ Result<LoadedTrace> loadTrace(const std::string& path, const ProgressFn& progres
         { "StringIds", [&] { return loader.loadStrings(); } },
         { "PS_THREADS", [&] { return loader.loadThreadNames(); } },
         { "CUPTI_ACTIVITY_KIND_KERNEL", [&] { return loader.loadDeviceTable(
-              "SELECT start, end, deviceId, streamId, shortName, rowid, correlationId FROM CUPTI_ACTIVITY_KIND_KERNEL",
+              "SELECT start, end, deviceId, streamId, shortName, rowid, correlationId, demangledName "
+              "FROM CUPTI_ACTIVITY_KIND_KERNEL",
               EventKind::Kernel); } },
         { "CUPTI_ACTIVITY_KIND_MEMCPY", [&] { return loader.loadDeviceTable(
               "SELECT start, end, deviceId, streamId, copyKind, rowid, correlationId FROM CUPTI_ACTIVITY_KIND_MEMCPY",

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// TimelineView: input (zoom, pan, WASD, range selection), hit testing, tooltips, search.
+// TimelineView: input (wheel, drag, range selection), hit testing, tooltips, search, table rows -> events.
 #include "ui/core/trace_loader.h"
 #include "ui/timeline/timeline_format.h"
 #include "ui/timeline/timeline_view.h"
@@ -23,13 +23,22 @@ bool TimelineView::overPredicted(QPoint pos) const
 
 void TimelineView::wheelEvent(QWheelEvent* event)
 {
-    if (event->modifiers() & Qt::ShiftModifier) {
-        m_vbar->setValue(m_vbar->value() - event->angleDelta().y());
-        return;
-    }
-    const double steps = event->angleDelta().y() / 120.0;
+    // Perfetto: Ctrl+wheel zooms at the cursor, the wheel scrolls lanes, Shift+wheel pans (a horizontal wheel
+    // too). With wheelZooms, the plain wheel zooms and Shift+wheel scrolls lanes.
+    const QPoint delta = event->angleDelta();
+    const bool ctrl = event->modifiers() & Qt::ControlModifier;
+    const bool shift = event->modifiers() & Qt::ShiftModifier;
     TimeAxis& axis = overPredicted(event->position().toPoint()) ? m_predictedAxis : m_axis;
-    axis.zoomAround(event->position().x() - kHeaderWidth, std::pow(1.25, steps));
+    if (ctrl || (m_wheelZooms && !shift)) {
+        axis.zoomAround(event->position().x() - kHeaderWidth, std::pow(1.25, delta.y() / 120.0));
+    } else if (m_wheelZooms || !shift) {
+        m_vbar->setValue(m_vbar->value() - delta.y());
+        if (delta.x() != 0)
+            axis.panPixels(-delta.x() / 2.0);
+    } else {
+        // Shift+wheel: some platforms turn it into a horizontal delta.
+        axis.panPixels(-(delta.y() != 0 ? delta.y() : delta.x()) / 2.0);
+    }
     update();
 }
 
@@ -46,6 +55,10 @@ void TimelineView::mousePressEvent(QMouseEvent* event)
 
 void TimelineView::mouseMoveEvent(QMouseEvent* event)
 {
+    if (event->position().x() >= kHeaderWidth)
+        m_mouseX = event->position().x() - kHeaderWidth;
+    else
+        m_mouseX.reset();
     if (!m_dragFrom || !(event->buttons() & Qt::LeftButton))
         return;
     if (m_rangeDrag) {
@@ -73,18 +86,10 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
     update();
 }
 
-void TimelineView::keyPressEvent(QKeyEvent* event)
+void TimelineView::leaveEvent(QEvent* event)
 {
-    const double center = plotWidth() / 2;
-    switch (event->key()) {
-    case Qt::Key_W: m_axis.zoomAround(center, 1.3); break;
-    case Qt::Key_S: m_axis.zoomAround(center, 1 / 1.3); break;
-    case Qt::Key_A: m_axis.panPixels(-plotWidth() / 8); break;
-    case Qt::Key_D: m_axis.panPixels(plotWidth() / 8); break;
-    case Qt::Key_0: zoomToFit(); break;
-    default: QWidget::keyPressEvent(event); return;
-    }
-    update();
+    m_mouseX.reset(); // W/S zoom at the centre again
+    QWidget::leaveEvent(event);
 }
 
 std::optional<TimelineView::EventRef> TimelineView::hitTest(QPoint pos) const
@@ -128,12 +133,86 @@ void TimelineView::selectEvent(const EventRef& ref, bool reveal)
         const LaneRow& row = m_trace->lanes[static_cast<size_t>(ref.lane)].rows[static_cast<size_t>(ref.row)];
         const int64_t center = (row.startNs[ref.index] + row.endNs[ref.index]) / 2;
         m_axis.panPixels(m_axis.xForTime(center) - plotWidth() / 2);
-        const int top = laneTop(ref.lane) + m_vbar->value();
+        const int top = laneTop(ref.lane) + m_vbar->value() + ref.row * kRowHeight;
         if (top < m_vbar->value() + kRulerHeight || top > m_vbar->value() + height() - 2 * kRowHeight)
             m_vbar->setValue(top - height() / 3);
     }
     emit eventSelected(describe(ref));
+    emit selectionChanged();
     update();
+}
+
+namespace {
+
+// Names (indexes into LoadedTrace::names) whose lower-cased text holds the needle.
+std::vector<bool> namesContaining(const std::vector<std::string>& names, const QString& text)
+{
+    const std::string needle = text.toLower().toStdString();
+    std::vector<bool> matches(names.size());
+    for (size_t i = 0; i < matches.size(); ++i) {
+        std::string name = names[i];
+        std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+        matches[i] = name.find(needle) != std::string::npos;
+    }
+    return matches;
+}
+
+} // namespace
+
+size_t TimelineView::matchCount(const QString& text) const
+{
+    if (!m_trace || text.isEmpty())
+        return 0;
+    const std::vector<bool> matches = namesContaining(m_trace->names, text);
+    size_t count = 0;
+    for (const Lane& lane : m_trace->lanes)
+        for (const LaneRow& row : lane.rows)
+            for (size_t i = 0; i < row.size(); ++i)
+                count += matches[row.nameIndex[i]] || matches[row.fullNameIndex[i]];
+    return count;
+}
+
+std::vector<TimelineView::EventRef> TimelineView::eventsNamed(const QString& name) const
+{
+    std::vector<EventRef> found;
+    if (!m_trace)
+        return found;
+    const std::string wanted = name.toStdString();
+    std::vector<bool> matches(m_trace->names.size());
+    for (size_t i = 0; i < matches.size(); ++i)
+        matches[i] = m_trace->names[i] == wanted;
+    for (size_t l = 0; l < m_trace->lanes.size(); ++l)
+        for (size_t r = 0; r < m_trace->lanes[l].rows.size(); ++r) {
+            const LaneRow& row = m_trace->lanes[l].rows[r];
+            for (size_t i = 0; i < row.size(); ++i)
+                if (matches[row.nameIndex[i]] || matches[row.fullNameIndex[i]])
+                    found.push_back({ static_cast<int>(l), static_cast<int>(r), static_cast<uint32_t>(i) });
+        }
+    std::sort(found.begin(), found.end(), [this](const EventRef& a, const EventRef& b) {
+        return rowOf(a).startNs[a.index] < rowOf(b).startNs[b.index];
+    });
+    return found;
+}
+
+bool TimelineView::selectNamed(const QString& name)
+{
+    const std::vector<EventRef> instances = eventsNamed(name);
+    if (instances.empty())
+        return false;
+    // The next instance after the selected one, so activating the same row again walks through them.
+    size_t next = 0;
+    if (m_selected) {
+        auto it = std::find(instances.begin(), instances.end(), *m_selected);
+        if (it != instances.end())
+            next = static_cast<size_t>(it - instances.begin() + 1) % instances.size();
+    }
+    const EventRef ref = instances[next];
+    const LaneRow& row = rowOf(ref);
+    const uint32_t full = row.fullNameIndex[ref.index];
+    m_highlightName = m_trace->names[full] == name.toStdString() ? full : row.nameIndex[ref.index];
+    selectEvent(ref, true);
+    frameSelection();
+    return true;
 }
 
 bool TimelineView::findNext(const QString& text, bool forward)
@@ -141,13 +220,7 @@ bool TimelineView::findNext(const QString& text, bool forward)
     if (!m_trace || text.isEmpty())
         return false;
     // Names matching once per search, then the nearest match in time after (or before) the selection.
-    const std::string needle = text.toLower().toStdString();
-    std::vector<bool> matches(m_trace->names.size());
-    for (size_t i = 0; i < matches.size(); ++i) {
-        std::string name = m_trace->names[i];
-        std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
-        matches[i] = name.find(needle) != std::string::npos;
-    }
+    const std::vector<bool> matches = namesContaining(m_trace->names, text);
     int64_t from = m_axis.viewStartNs();
     std::optional<EventRef> current = m_selected;
     if (current) {
@@ -162,7 +235,7 @@ bool TimelineView::findNext(const QString& text, bool forward)
             for (size_t i = 0; i < row.size(); ++i) {
                 const int64_t t = row.startNs[i];
                 const EventRef ref { static_cast<int>(l), static_cast<int>(r), static_cast<uint32_t>(i) };
-                if (!matches[row.nameIndex[i]] || (current && ref == *current))
+                if (!(matches[row.nameIndex[i]] || matches[row.fullNameIndex[i]]) || (current && ref == *current))
                     continue;
                 const bool after = forward ? (t > from || (t == from && !current)) : t < from;
                 if (after && (!best || (forward ? t < bestTime : t > bestTime))) {

@@ -39,6 +39,33 @@ std::optional<TimelineView::EventRef> TimelineView::findHostEvent(int64_t global
     return std::nullopt;
 }
 
+std::optional<TimelineView::EventRef> TimelineView::correlatedEvent(const EventRef& ref) const
+{
+    if (!m_trace || ref.lane < 0 || ref.lane >= static_cast<int>(m_trace->lanes.size()))
+        return std::nullopt;
+    const LaneRow& row = rowOf(ref);
+    const uint32_t correlation = row.correlationId[ref.index];
+    const EventKind kind = row.kind[ref.index];
+    const bool fromHost = kind == EventKind::Runtime;
+    if (correlation == 0 || !(fromHost || m_trace->lanes[static_cast<size_t>(ref.lane)].group == Lane::Group::Device))
+        return std::nullopt;
+    // A runtime call's other end is on a device lane; a device event's is a runtime call (not a framework op,
+    // whose correlationId column holds its external id).
+    for (size_t l = 0; l < m_trace->lanes.size(); ++l) {
+        const Lane& lane = m_trace->lanes[l];
+        if (fromHost ? lane.group != Lane::Group::Device : !laneHolds(lane, EventKind::Runtime))
+            continue;
+        for (size_t r = 0; r < lane.rows.size(); ++r) {
+            const LaneRow& other = lane.rows[r];
+            auto it = std::find(other.correlationId.begin(), other.correlationId.end(), correlation);
+            if (it != other.correlationId.end())
+                return EventRef { static_cast<int>(l), static_cast<int>(r),
+                                  static_cast<uint32_t>(it - other.correlationId.begin()) };
+        }
+    }
+    return std::nullopt;
+}
+
 std::vector<TimelineView::EventRef> TimelineView::enclosingFrameworkOps(const EventRef& ref) const
 {
     std::vector<EventRef> ops;

@@ -24,6 +24,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent)
     setMinimumSize(400, 200);
     m_vbar = new QScrollBar(Qt::Vertical, this);
     connect(m_vbar, &QScrollBar::valueChanged, this, qOverload<>(&QWidget::update));
+    createActions();
 }
 
 void TimelineView::setPredicted(std::shared_ptr<const PredictedLanes> predicted)
@@ -65,9 +66,11 @@ void TimelineView::setTrace(std::shared_ptr<const LoadedTrace> trace)
     m_selected.reset();
     m_flows.clear();
     m_linked.clear();
+    m_highlightName.reset();
     m_hasRange = false;
     zoomToFit();
     updateScrollBar();
+    emit selectionChanged();
 }
 
 double TimelineView::plotWidth() const { return std::max(1, width() - kHeaderWidth - m_vbar->width()); }
@@ -125,8 +128,9 @@ void TimelineView::resizeEvent(QResizeEvent* event)
 }
 
 void TimelineView::drawRow(QPainter& painter, const LaneRow& row, const std::vector<std::string>& names, int rowY,
-                           const TimeAxis& axis)
+                           const TimeAxis& axis, bool measured)
 {
+    const bool outline = measured && m_highlightName;
     const double widthPx = plotWidth();
     const QFontMetrics metrics(painter.font());
     m_items.clear();
@@ -144,6 +148,10 @@ void TimelineView::drawRow(QPainter& painter, const LaneRow& row, const std::vec
         }
         const uint32_t name = row.nameIndex[item.firstIndex];
         painter.fillRect(box, eventColor(row.kind[item.firstIndex], name));
+        if (outline && (row.fullNameIndex[item.firstIndex] == *m_highlightName || name == *m_highlightName)) {
+            painter.setPen(QPen(palette().color(QPalette::Highlight), 1.5));
+            painter.drawRect(box);
+        }
         if (box.width() > 24) {
             painter.setPen(Qt::black);
             painter.drawText(box.adjusted(2, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
@@ -178,7 +186,7 @@ void TimelineView::paintEvent(QPaintEvent*)
             for (size_t r = 0; r < lane.rows.size(); ++r) {
                 const int rowY = y + static_cast<int>(r) * kRowHeight;
                 if (rowY + kRowHeight >= kRulerHeight && rowY <= height())
-                    drawRow(painter, lane.rows[r], names, rowY, axis);
+                    drawRow(painter, lane.rows[r], names, rowY, axis, laneIndex >= 0);
             }
             if (laneIndex >= 0 && m_selected && m_selected->lane == laneIndex) {
                 const LaneRow& row = lane.rows[static_cast<size_t>(m_selected->row)];

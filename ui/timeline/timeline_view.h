@@ -12,13 +12,16 @@
 #include <utility>
 #include <vector>
 
+class QAction;
 class QScrollBar;
 
 namespace placescope::ui {
 
 // The timeline: a custom-painted QWidget with a time ruler, one lane per host thread kind or device stream
 // (rows = nesting levels), memory counter lanes, and folding of narrow events into counted blocks.
-// Wheel zooms around the cursor, drag pans, W/S zoom and A/D pan (Perfetto), Shift+drag selects a range.
+// Perfetto's habits: W/S zoom at the mouse and A/D pan whenever its window is active (window shortcuts, so typing
+// in a line edit never moves it), Ctrl+wheel zooms and the wheel scrolls lanes (or the wheel zooms, as an option),
+// drag pans, Shift+drag selects a range, F frames the selection, Esc clears it, M marks its span as the range.
 // Owns a shared, immutable LoadedTrace; UI thread only.
 class TimelineView : public QWidget
 {
@@ -47,10 +50,39 @@ public:
         bool operator==(const EventRef&) const = default;
     };
     std::optional<EventRef> selectedEvent() const { return m_selected; }
+    // Selects an event; reveal scrolls its lane into view and centres it, keeping the zoom.
     void selectEvent(const EventRef& ref, bool reveal);
-    // Search by name (case-insensitive substring) from the selection; forward or back. False when none.
+    const LaneRow& rowOf(const EventRef& ref) const
+    {
+        return m_trace->lanes[static_cast<size_t>(ref.lane)].rows[static_cast<size_t>(ref.row)];
+    }
+    // Search by name (case-insensitive substring of the short or the full name) from the selection; forward or
+    // back. False when none. matchCount: how many events such a search can visit.
     bool findNext(const QString& text, bool forward);
+    size_t matchCount(const QString& text) const;
+    // Every event whose full or short name is exactly `name`, in time order (the instances of a table's row).
+    std::vector<EventRef> eventsNamed(const QString& name) const;
+    // A table's row on the timeline: selects the first instance of `name` after the selection (the first when
+    // the selection is not one of them), frames it and outlines every other instance. False when none.
+    bool selectNamed(const QString& name);
+    // The flow's other end: a runtime call's device event, or a device event's launching call (correlation id).
+    std::optional<EventRef> correlatedEvent(const EventRef& ref) const;
     QString rangeSummary() const;
+    bool hasRange() const { return m_hasRange; }
+    int64_t rangeStartNs() const { return m_rangeStartNs; }
+    int64_t rangeEndNs() const { return m_rangeEndNs; }
+
+    // Navigation (ui/timeline/timeline_actions.cpp). The actions carry the keys, live on this widget with window
+    // scope, and are what the Help menu and the '?' list show.
+    const QList<QAction*>& navigationActions() const { return m_actions; }
+    void zoomAtMouse(double factor);
+    void frameSelection();   // F: the selection (or the marked range) fills the view
+    void clearSelection();   // Esc
+    void markSelection();    // M: the selected event's span becomes the range
+    void showShortcuts();    // ?: a window listing keys and mouse
+    // Perfetto's wheel (Ctrl+wheel zooms, the wheel scrolls lanes, Shift+wheel pans) or the wheel zooming.
+    void setWheelZooms(bool zooms) { m_wheelZooms = zooms; }
+    bool wheelZooms() const { return m_wheelZooms; }
 
     // Links between a framework op and the GPU work it launched (ui/timeline/timeline_links.cpp).
     // The event of a host thread's lane of the given kind that starts at startNs; none when absent.
@@ -84,6 +116,7 @@ public:
 
 signals:
     void eventSelected(QString description);
+    void selectionChanged(); // selected, cleared, or a new trace
     void rangeSelected(QString summary);
 
 protected:
@@ -92,11 +125,12 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
-    void keyPressEvent(QKeyEvent* event) override;
+    void leaveEvent(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     bool event(QEvent* event) override;
 
 private:
+    void createActions();
     double plotWidth() const;
     int contentHeight() const;
     std::optional<EventRef> hitTest(QPoint pos) const;
@@ -110,7 +144,8 @@ private:
     QString predictedTooltip(QPoint pos) const; // empty when pos is not on a predicted span
     int64_t originNs() const { return m_trace ? m_trace->firstNs : 0; }
     bool overPredicted(QPoint pos) const;
-    void drawRow(QPainter& painter, const LaneRow& row, const std::vector<std::string>& names, int rowY, const TimeAxis& axis);
+    void drawRow(QPainter& painter, const LaneRow& row, const std::vector<std::string>& names, int rowY, const TimeAxis& axis,
+                 bool measured);
     void drawPredictedRuler(QPainter& painter, int y);
     void drawCriticalPath(QPainter& painter);
     QString criticalPathTooltip(QPoint pos) const; // empty when pos is not on the strip
@@ -128,6 +163,10 @@ private:
     std::vector<std::pair<EventRef, EventRef>> m_flows; // launches of the selected framework op, drawn as flows
     std::vector<EventRef> m_linked;                     // their device events, outlined
     std::vector<CriticalSpan> m_criticalPath;           // sorted by start, disjoint
+    std::optional<uint32_t> m_highlightName;            // instances of a table's row, outlined (full or short)
+    QList<QAction*> m_actions;
+    std::optional<double> m_mouseX;                     // over the plot, for W/S zoom at the mouse
+    bool m_wheelZooms = false;
     std::optional<QPoint> m_dragFrom;
     bool m_rangeDrag = false;
     bool m_dragPredicted = false; // the drag pans the predicted lanes' axis

@@ -2,6 +2,7 @@
 #include "ui/window/main_window.h"
 
 #include "ui/compare/compare_window.h"
+#include "profiler/base/units.h"
 #include "ui/graphview/graph_view.h"
 #include "ui/models/table_model.h"
 #include "ui/placement/placement_panel.h"
@@ -89,6 +90,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_tempDir(std::ma
     buildWhatIfDock();
     connectOpWhatIfMenu(opsView);
     buildMenus();
+    buildNavigation();
     // Default layout (a saved one replaces it): kernels and findings in front, the timeline gets most room.
     auto* findingsDock = findChild<QDockWidget*>("dock_" + tr("Findings"));
     auto* kernelsDock = findChild<QDockWidget*>("dock_" + tr("Kernels"));
@@ -133,15 +135,6 @@ QTableView* MainWindow::addTableDock(const QString& title, TableModel* model, Qt
     layout->addWidget(view);
     dock->setWidget(body);
     addDockWidget(area, dock);
-    if (model == m_findings) {
-        connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-                [this, proxy](const QModelIndex& index) { selectFinding(proxy->mapToSource(index).row()); });
-    } else if (model == m_kernels) {
-        connect(view, &QTableView::activated, this, [this, proxy](const QModelIndex& index) {
-            m_search->setText(proxy->index(index.row(), 0).data().toString());
-            m_timeline->findNext(m_search->text(), true);
-        });
-    }
     const auto docks = findChildren<QDockWidget*>();
     if (area == Qt::BottomDockWidgetArea && docks.size() > 2)
         tabifyDockWidget(docks[1], dock);
@@ -183,8 +176,9 @@ void MainWindow::buildMenus()
     redo->setShortcuts(redoKeys);
     edit->addAction(redo);
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    view->addAction(tr("Zoom to fit"), QKeySequence(Qt::Key_0), m_timeline, &TimelineView::zoomToFit);
-    view->addAction(findChild<QDockWidget*>("dock_whatif")->toggleViewAction());
+    view->setObjectName("menu_view"); // buildNavigation adds every dock's toggle
+    view->addActions(m_timeline->navigationActions());
+    view->addSeparator();
     QAction* dark = view->addAction(tr("Dark palette"));
     dark->setCheckable(true);
     dark->setChecked(QSettings().value("view/dark", false).toBool());
@@ -200,6 +194,10 @@ void MainWindow::buildMenus()
     auto next = [this](bool forward) {
         if (!m_timeline->findNext(m_search->text(), forward))
             m_status->setText(tr("No more events named like '%1'").arg(m_search->text()));
+        else
+            m_status->setText(tr("%1 events named like '%2' (short or full name)")
+                                  .arg(QString::fromStdString(withThousands(static_cast<int64_t>(m_timeline->matchCount(m_search->text())))),
+                                       m_search->text()));
     };
     connect(m_search, &QLineEdit::returnPressed, this, [next] { next(true); });
     bar->addAction(tr("Previous"), this, [next] { next(false); });

@@ -14,6 +14,7 @@ class QMenu;
 class QProgressBar;
 class QTableView;
 class QTemporaryDir;
+class QTextBrowser;
 class QUndoGroup;
 
 namespace placescope::ui {
@@ -84,6 +85,9 @@ private:
     // otherwise.
     void selectTimelineForNode(const QString& opType);
     void selectNodeForEvent(const QString& description);
+    // Details dock, findings' detail pane, tables -> timeline, Help menu and dock toggles
+    // (ui/window/main_window_navigation.cpp).
+    void buildNavigation();
 
     TimelineView* m_timeline = nullptr;
     GraphView* m_graphView = nullptr;
@@ -101,6 +105,7 @@ private:
     QLabel* m_status = nullptr;
     QProgressBar* m_progress = nullptr;
     QMenu* m_recentMenu = nullptr;
+    QTextBrowser* m_findingDetails = nullptr; // under the findings list: evidence, saving, fix
     std::unique_ptr<QTemporaryDir> m_tempDir;
     uint64_t m_generation = 0;
     std::shared_ptr<CancelToken> m_cancel;

@@ -3,6 +3,7 @@
 #include "ui/models/table_model.h"
 #include "ui/placement/placement_session.h"
 #include "ui/timeline/timeline_view.h"
+#include "ui/window/finding_details.h"
 #include "ui/window/main_window.h"
 #include "ui/whatif/whatif_session.h"
 
@@ -25,6 +26,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
+#include <QTextBrowser>
 #include <QTimer>
 
 #include <algorithm>
@@ -74,6 +76,8 @@ void MainWindow::onOpenFinished(uint64_t, const OpenResult& result)
     m_copies->setRows(std::move(copies));
     m_problems->setRows(std::move(problems));
     m_findings->setRows(std::move(findings));
+    if (m_findingDetails)
+        m_findingDetails->clear();
     std::vector<QVariantList> ops;
     for (const auto& row : result.opSummary)
         ops.push_back({ QString::fromStdString(row.name), QVariant::fromValue<qlonglong>(row.count), row.cpuNs / 1e6,
@@ -130,6 +134,9 @@ void MainWindow::selectFinding(int row)
     // A finding's evidence examples are time ranges: show the first one (the largest) on the timeline.
     if (!m_report || row < 0 || row >= static_cast<int>(m_report->findings.size()))
         return;
+    if (m_findingDetails)
+        m_findingDetails->setHtml(findingDetailsHtml(m_report->findings[static_cast<size_t>(row)],
+                                                     m_placement->costOptions().framework));
     for (const auto& evidence : m_report->findings[static_cast<size_t>(row)].evidence) {
         for (const auto& example : evidence.examples) {
             if (example.startNs >= 0 && example.endNs > example.startNs) {

@@ -121,8 +121,8 @@ private slots:
         TimelineView* timeline = window.timeline();
         const QPoint at(TimelineView::kHeaderWidth + 300, 60);
         const int64_t before = timeline->axis().timeForX(300);
-        QWheelEvent wheel(at, timeline->mapToGlobal(at), QPoint(), QPoint(0, 480), Qt::NoButton, Qt::NoModifier,
-                          Qt::NoScrollPhase, false);
+        QWheelEvent wheel(at, timeline->mapToGlobal(at), QPoint(), QPoint(0, 480), Qt::NoButton, Qt::ControlModifier,
+                          Qt::NoScrollPhase, false); // Perfetto: Ctrl+wheel zooms
         QApplication::sendEvent(timeline, &wheel);
         QVERIFY(std::abs(timeline->axis().timeForX(300) - before) <= timeline->axis().nsPerPixel() + 1);
         const double zoomed = timeline->axis().nsPerPixel();

@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: MIT
+// Getting around as Perfetto and Nsight Systems users expect (issue 14), on the real main window, offscreen:
+// keys, wheel, tables -> timeline, the Details panel and its links, the findings' detail pane, menus.
+#include "profiler/base/units.h"
+#include "ui/models/table_model.h"
+#include "ui/timeline/timeline_view.h"
+#include "ui/window/main_window.h"
+
+#include <QAbstractItemModelTester>
+#include <QDialog>
+#include <QDockWidget>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTextBlock>
+#include <QTextBrowser>
+#include <QtTest>
+
+#include <algorithm>
+
+using namespace placescope::ui;
+
+namespace {
+
+const QString kNsysTrace = QString(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite";
+const QString kAlexNet = QString(PLACESCOPE_DATA_DIR) + "/traces/hta_alexnet_a100_1rank.json.gz";
+
+QTableView* tableOf(MainWindow& window, const QString& dockTitle)
+{
+    auto* dock = window.findChild<QDockWidget*>("dock_" + dockTitle);
+    return dock ? dock->findChild<QTableView*>() : nullptr;
+}
+
+// Clicks a table's row with the mouse (its first cell), as a user does.
+void clickRow(QTableView* view, int row)
+{
+    view->scrollTo(view->model()->index(row, 0));
+    const QRect cell = view->visualRect(view->model()->index(row, 0));
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, cell.center());
+}
+
+// Clicks the first link of a text browser whose href starts with `prefix`; false when there is none.
+bool clickLink(QTextBrowser* browser, const QString& prefix, QString* href = nullptr)
+{
+    QTextDocument* doc = browser->document();
+    for (QTextBlock block = doc->begin(); block.isValid(); block = block.next()) {
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const QTextFragment fragment = it.fragment();
+            if (!fragment.charFormat().anchorHref().startsWith(prefix))
+                continue;
+            QTextCursor cursor(doc);
+            cursor.setPosition(fragment.position() + std::max(1, fragment.length() / 2));
+            browser->setTextCursor(cursor);
+            browser->ensureCursorVisible();
+            const QPoint at = browser->cursorRect(cursor).center();
+            if (href)
+                *href = fragment.charFormat().anchorHref();
+            QTest::mouseClick(browser->viewport(), Qt::LeftButton, {}, at);
+            return true;
+        }
+    }
+    return false;
+}
+
+QString nameOf(const TimelineView& timeline, const TimelineView::EventRef& ref, bool full)
+{
+    const LaneRow& row = timeline.rowOf(ref);
+    return QString::fromStdString(timeline.trace()->names[full ? row.fullNameIndex[ref.index] : row.nameIndex[ref.index]]);
+}
+
+} // namespace
+
+class NavigationTest : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName("PlacescopeTest");
+        QCoreApplication::setApplicationName("ui_navigation_test");
+    }
+
+    void wasdWorkWheneverTheWindowIsActiveButNotInTheSearchBox()
+    {
+        MainWindow window;
+        window.resize(1200, 700);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        window.openFile(kNsysTrace);
+        QVERIFY2(window.waitForOpen(60000), qPrintable(window.lastError()));
+        TimelineView* timeline = window.timeline();
+        // Focus in a table, not the timeline: W still zooms in, S out, D pans.
+        QTableView* kernels = tableOf(window, "Kernels");
+        kernels->setFocus();
+        QVERIFY(!timeline->hasFocus());
+        const double fitted = timeline->axis().nsPerPixel();
+        QTest::keyClick(kernels, Qt::Key_W);
+        QVERIFY(timeline->axis().nsPerPixel() < fitted);
+        const double zoomed = timeline->axis().nsPerPixel();
+        QTest::keyClick(kernels, Qt::Key_S);
+        QVERIFY(timeline->axis().nsPerPixel() > zoomed);
+        QTest::keyClick(kernels, Qt::Key_W);
+        QTest::keyClick(kernels, Qt::Key_W);
+        const int64_t start = timeline->axis().viewStartNs();
+        QTest::keyClick(kernels, Qt::Key_D);
+        QVERIFY(timeline->axis().viewStartNs() > start);
+        QTest::keyClick(kernels, Qt::Key_A);
+        QCOMPARE(timeline->axis().viewStartNs(), start);
+
+        // W zooms at the mouse: the time under the cursor stays under it.
+        const QPoint at(TimelineView::kHeaderWidth + 150, 80);
+        QTest::mouseMove(timeline, at);
+        const int64_t underMouse = timeline->axis().timeForX(150);
+        QTest::keyClick(timeline, Qt::Key_W);
+        QVERIFY(std::abs(timeline->axis().timeForX(150) - underMouse) <= timeline->axis().nsPerPixel() * 2 + 1);
+        QVERIFY(timeline->axis().viewStartNs() != start);
+
+        // Typed into the search box, the letters are text and the timeline does not move.
+        QLineEdit* search = nullptr;
+        for (QLineEdit* edit : window.findChildren<QLineEdit*>())
+            if (edit->placeholderText().startsWith("Search"))
+                search = edit;
+        QVERIFY(search);
+        search->setFocus();
+        const double before = timeline->axis().nsPerPixel();
+        const int64_t beforeStart = timeline->axis().viewStartNs();
+        QTest::keyClicks(search, "wasd");
+        QCOMPARE(search->text(), QString("wasd"));
+        QCOMPARE(timeline->axis().nsPerPixel(), before);
+        QCOMPARE(timeline->axis().viewStartNs(), beforeStart);
+    }
+
+    void ctrlWheelZoomsAndTheWheelScrollsLanes()
+    {
+        MainWindow window;
+        window.resize(1200, 700);
+        window.show();
+        window.openFile(kAlexNet);
+        QVERIFY2(window.waitForOpen(120000), qPrintable(window.lastError()));
+        // The window's trace in a timeline lower than its lanes (shares it; the window outlives the view).
+        TimelineView view;
+        TimelineView* timeline = &view;
+        view.setTrace(std::shared_ptr<const LoadedTrace>(std::shared_ptr<void>(), window.timeline()->trace()));
+        view.resize(1000, 220);
+        view.show();
+        QVERIFY(!timeline->wheelZooms()); // Perfetto's mapping by default
+        auto* vbar = timeline->findChild<QScrollBar*>();
+        QVERIFY(vbar);
+        QTRY_VERIFY(vbar->maximum() > 0);
+        const QPoint at(TimelineView::kHeaderWidth + 200, 100);
+        const double scale = timeline->axis().nsPerPixel();
+        const int64_t start = timeline->axis().viewStartNs();
+        QWheelEvent wheel(at, timeline->mapToGlobal(at), QPoint(), QPoint(0, -240), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QApplication::sendEvent(timeline, &wheel);
+        QVERIFY(vbar->value() > 0); // scrolled down the lanes
+        QCOMPARE(timeline->axis().nsPerPixel(), scale);
+        QCOMPARE(timeline->axis().viewStartNs(), start);
+        const int64_t underCursor = timeline->axis().timeForX(200);
+        QWheelEvent ctrlWheel(at, timeline->mapToGlobal(at), QPoint(), QPoint(0, 240), Qt::NoButton, Qt::ControlModifier,
+                              Qt::NoScrollPhase, false);
+        QApplication::sendEvent(timeline, &ctrlWheel);
+        QVERIFY(timeline->axis().nsPerPixel() < scale);
+        QVERIFY(std::abs(timeline->axis().timeForX(200) - underCursor) <= timeline->axis().nsPerPixel() + 1);
+        // The former mapping, as an option: the wheel alone zooms.
+        timeline->setWheelZooms(true);
+        const double zoomed = timeline->axis().nsPerPixel();
+        QWheelEvent plain(at, timeline->mapToGlobal(at), QPoint(), QPoint(0, 240), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QApplication::sendEvent(timeline, &plain);
+        QVERIFY(timeline->axis().nsPerPixel() < zoomed);
+        timeline->setWheelZooms(false);
+    }
+
+    void frameClearMarkAndTheShortcutList()
+    {
+        MainWindow window;
+        window.resize(1200, 700);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        window.openFile(kNsysTrace);
+        QVERIFY(window.waitForOpen(60000));
+        TimelineView* timeline = window.timeline();
+        QVERIFY(timeline->findNext("cudaMemcpy", true));
+        const auto selected = *timeline->selectedEvent();
+        const LaneRow& row = timeline->rowOf(selected);
+        const int64_t start = row.startNs[selected.index], end = row.endNs[selected.index];
+        QTest::keyClick(&window, Qt::Key_F);
+        // Framed: the event fills most of the view and all of it is inside.
+        const double width = timeline->width() - TimelineView::kHeaderWidth;
+        QVERIFY(timeline->axis().viewStartNs() <= start);
+        QVERIFY(timeline->axis().timeForX(width - 20) >= end);
+        QVERIFY((end - start) / timeline->axis().nsPerPixel() > width / 2);
+        QSignalSpy range(timeline, &TimelineView::rangeSelected);
+        QTest::keyClick(&window, Qt::Key_M);
+        QCOMPARE(range.count(), 1);
+        QVERIFY(timeline->hasRange());
+        QCOMPARE(timeline->rangeStartNs(), start);
+        QCOMPARE(timeline->rangeEndNs(), end);
+        QTest::keyClick(&window, Qt::Key_Escape);
+        QVERIFY(!timeline->selectedEvent());
+        QVERIFY(!timeline->hasRange());
+        QTest::keyClick(&window, Qt::Key_Question);
+        auto* list = timeline->findChild<QDialog*>("timelineShortcuts");
+        QVERIFY(list && list->isVisible());
+        for (const char* key : { "W", "A", "S", "D", "F", "M", "Esc" })
+            QVERIFY2(list->findChild<QLabel*>()->text().contains(QString("<b>%1</b>").arg(key)), key);
+        list->close();
+        // The Help menu lists the same keys; the View menu toggles every dock.
+        auto* help = window.menuBar()->findChild<QMenu*>("menu_help");
+        QVERIFY(help);
+        const QList<QAction*> helpActions = help->actions();
+        QVERIFY(std::any_of(helpActions.begin(), helpActions.end(),
+                            [](QAction* a) { return a->shortcut() == QKeySequence(Qt::Key_W); }));
+        auto* view = window.menuBar()->findChild<QMenu*>("menu_view");
+        QVERIFY(view);
+        QStringList toggles;
+        for (QMenu* menu : view->findChildren<QMenu*>())
+            for (QAction* action : menu->actions())
+                toggles << action->text();
+        for (QDockWidget* dock : window.findChildren<QDockWidget*>())
+            QVERIFY2(toggles.contains(dock->windowTitle()), qPrintable(dock->windowTitle()));
+    }
+
+    void aKernelRowSelectsFramesAndListsItsTemplatedInstances()
+    {
+        // Kineto kernel names are templates ("void at::native::...<float, 4>(...)"): the row's full name must find
+        // exactly its own instances, not the kernels that share a short name or a substring.
+        MainWindow window;
+        window.resize(1400, 800);
+        window.show();
+        window.openFile(kAlexNet);
+        QVERIFY2(window.waitForOpen(120000), qPrintable(window.lastError()));
+        QTableView* kernels = tableOf(window, "Kernels");
+        QVERIFY(kernels);
+        auto* proxy = qobject_cast<QSortFilterProxyModel*>(kernels->model());
+        int templated = -1;
+        for (int r = 0; r < proxy->rowCount() && templated < 0; ++r)
+            if (proxy->index(r, 0).data().toString().contains('<') && proxy->index(r, 1).data().toLongLong() > 1)
+                templated = r;
+        QVERIFY(templated >= 0);
+        const QString name = proxy->index(templated, 0).data().toString();
+        const qlonglong count = proxy->index(templated, 1).data().toLongLong();
+        clickRow(kernels, templated);
+        TimelineView* timeline = window.timeline();
+        const auto selected = timeline->selectedEvent();
+        QVERIFY(selected);
+        QCOMPARE(nameOf(*timeline, *selected, true), name);
+        QVERIFY(nameOf(*timeline, *selected, false) != name); // the short name is what the lane shows
+        QCOMPARE(static_cast<qlonglong>(timeline->eventsNamed(name).size()), count); // as many as the table says
+        // Framed on screen.
+        const LaneRow& row = timeline->rowOf(*selected);
+        QVERIFY(timeline->axis().viewStartNs() <= row.startNs[selected->index]);
+        QVERIFY(timeline->axis().viewEndNs(timeline->width() - TimelineView::kHeaderWidth) >= row.endNs[selected->index]);
+        // Enter on the same row walks to the next instance, later in time.
+        QTest::keyClick(kernels, Qt::Key_Return);
+        const auto next = timeline->selectedEvent();
+        QVERIFY(next && !(*next == *selected));
+        QVERIFY(timeline->rowOf(*next).startNs[next->index] >= row.startNs[selected->index]);
+
+        // Double-click lists the instances, longest first, and a row of the list selects that instance.
+        const QRect cell = kernels->visualRect(proxy->index(templated, 0));
+        QTest::mouseDClick(kernels->viewport(), Qt::LeftButton, {}, cell.center());
+        auto* dialog = window.findChild<QDialog*>("instances:" + name);
+        QVERIFY(dialog && dialog->isVisible());
+        auto* list = dialog->findChild<QTableView*>();
+        QAbstractItemModelTester tester(list->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(list->model()->rowCount(), static_cast<int>(count));
+        const double maxUs = proxy->index(templated, 5).data().toDouble();
+        QVERIFY(std::abs(list->model()->index(0, 1).data().toDouble() - maxUs) < 0.01);
+        for (int r = 1; r < list->model()->rowCount(); ++r)
+            QVERIFY(list->model()->index(r, 1).data().toDouble() <= list->model()->index(r - 1, 1).data().toDouble());
+        clickRow(list, 0);
+        const auto longest = timeline->selectedEvent();
+        QVERIFY(longest);
+        QVERIFY(std::abs(timeline->rowOf(*longest).durationNs(longest->index) / 1e3 - maxUs) < 0.01);
+    }
+
+    void detailsPanelShowsTheKernelAndItsLinksJump()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        window.openFile(kAlexNet);
+        QVERIFY2(window.waitForOpen(120000), qPrintable(window.lastError()));
+        auto* details = window.findChild<QTextBrowser*>("eventDetails");
+        QVERIFY(details && details->isVisible());
+        QTableView* kernels = tableOf(window, "Kernels");
+        clickRow(kernels, 0);
+        TimelineView* timeline = window.timeline();
+        const auto kernel = timeline->selectedEvent();
+        QVERIFY(kernel);
+        const LaneRow& row = timeline->rowOf(*kernel);
+        const QString text = details->toPlainText();
+        QVERIFY2(text.contains(nameOf(*timeline, *kernel, false)), qPrintable(text));
+        QVERIFY2(text.contains(nameOf(*timeline, *kernel, true)), qPrintable(text)); // full name too
+        QVERIFY2(text.contains(QString::fromStdString(placescope::formatNanoseconds(row.durationNs(kernel->index)))),
+                 qPrintable(text));
+        QVERIFY2(text.contains(QString::fromStdString(placescope::formatNanoseconds(row.startNs[kernel->index]
+                                                                                     - timeline->trace()->firstNs))),
+                 qPrintable(text));
+        for (const char* key : { "Grid", "Block", "Registers per thread", "Shared memory", "Correlation id", "stream",
+                                 "Launched by", "Launching op and its callers" })
+            QVERIFY2(text.contains(key), qPrintable(QString(key) + " missing in:\n" + text));
+        QVERIFY(text.contains(QString::number(row.correlationId[kernel->index])));
+
+        // The launch link selects the runtime call of the same correlation id, which links back to the kernel.
+        QVERIFY(clickLink(details, "event:"));
+        const auto launch = timeline->selectedEvent();
+        QVERIFY(launch && !(*launch == *kernel));
+        QCOMPARE(timeline->rowOf(*launch).kind[launch->index], EventKind::Runtime);
+        QCOMPARE(timeline->rowOf(*launch).correlationId[launch->index], row.correlationId[kernel->index]);
+        QVERIFY2(details->toPlainText().contains("Launched"), qPrintable(details->toPlainText()));
+        QString href;
+        QVERIFY(clickLink(details, "event:", &href));
+        QCOMPARE(*timeline->selectedEvent(), *kernel);
+
+        // An op from the Ops table: its shapes and the GPU work it launched, each a link.
+        QTableView* ops = tableOf(window, "Ops");
+        QVERIFY(ops && ops->model()->rowCount() > 0);
+        auto* opsProxy = ops->model();
+        int conv = -1;
+        for (int r = 0; r < opsProxy->rowCount(); ++r)
+            if (opsProxy->index(r, 0).data().toString() == "aten::conv2d")
+                conv = r;
+        QVERIFY(conv >= 0);
+        window.findChild<QDockWidget*>("dock_Ops")->raise();
+        clickRow(ops, conv);
+        const auto op = timeline->selectedEvent();
+        QVERIFY(op);
+        QCOMPARE(nameOf(*timeline, *op, false), QString("aten::conv2d"));
+        const QString opText = details->toPlainText();
+        QVERIFY2(opText.contains("GPU work launched (") && opText.contains("External id") && opText.contains("cpu_op"),
+                 qPrintable(opText));
+        QVERIFY(clickLink(details, "event:"));
+        QCOMPARE(timeline->trace()->lanes[static_cast<size_t>(timeline->selectedEvent()->lane)].group, Lane::Group::Device);
+    }
+
+    void aRangeSelectionShowsATablePerName()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        window.openFile(kAlexNet);
+        QVERIFY2(window.waitForOpen(120000), qPrintable(window.lastError()));
+        TimelineView* timeline = window.timeline();
+        const int y = TimelineView::kRulerHeight + 5;
+        QTest::mousePress(timeline, Qt::LeftButton, Qt::ShiftModifier, QPoint(TimelineView::kHeaderWidth + 10, y));
+        QMouseEvent move(QEvent::MouseMove, QPointF(timeline->width() - 40, y),
+                         timeline->mapToGlobal(QPointF(timeline->width() - 40, y)), Qt::LeftButton, Qt::LeftButton,
+                         Qt::ShiftModifier);
+        QApplication::sendEvent(timeline, &move);
+        QTest::mouseRelease(timeline, Qt::LeftButton, Qt::ShiftModifier, QPoint(timeline->width() - 40, y));
+        auto* details = window.findChild<QTextBrowser*>("eventDetails");
+        const QString text = details->toPlainText();
+        QVERIFY2(text.startsWith("Range of"), qPrintable(text));
+        QVERIFY2(text.contains("Count") && text.contains("Self") && text.contains("aten::conv2d"), qPrintable(text));
+        // Self time of a nesting op is less than its total (its children ran inside it).
+        const QStringList lines = text.split('\n');
+        const qsizetype conv = lines.indexOf("aten::conv2d"); // name, count, total, self: a cell per line
+        QVERIFY(conv > 0 && conv + 3 < lines.size());
+        QVERIFY2(lines[conv + 1].toInt() >= 1, qPrintable(lines[conv + 1]));
+        QVERIFY2(lines[conv + 2] != lines[conv + 3], qPrintable(lines[conv + 2] + " " + lines[conv + 3]));
+    }
+
+    void findingsSortBySavingAndTheirPaneZoomsToEvidence()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        window.openFile(kNsysTrace);
+        QVERIFY(window.waitForOpen(60000));
+        QTableView* findings = tableOf(window, "Findings");
+        QVERIFY(findings && findings->model()->rowCount() > 1);
+        for (int r = 1; r < findings->model()->rowCount(); ++r)
+            QVERIFY(findings->model()->index(r, 2).data().toDouble() <= findings->model()->index(r - 1, 2).data().toDouble());
+        auto* pane = window.findChild<QTextBrowser*>("findingDetails");
+        QVERIFY(pane && pane->isVisible());
+        clickRow(findings, 0);
+        const QString text = pane->toPlainText();
+        QVERIFY2(text.contains(findings->model()->index(0, 0).data().toString()), qPrintable(text));
+        QVERIFY2(text.contains("Saving:") && (text.contains("Fix (PyTorch)") || text.contains("Fix (")), qPrintable(text));
+        // An evidence link zooms the timeline to its events.
+        window.timeline()->zoomToFit();
+        const double fitted = window.timeline()->axis().nsPerPixel();
+        QString href;
+        QVERIFY(clickLink(pane, "range:", &href));
+        const QStringList parts = QUrl(href).path().split(':');
+        const int64_t from = parts[0].toLongLong(), to = parts[1].toLongLong();
+        QVERIFY(window.timeline()->hasRange());
+        QCOMPARE(window.timeline()->rangeStartNs(), from);
+        QCOMPARE(window.timeline()->rangeEndNs(), to);
+        QVERIFY(window.timeline()->axis().nsPerPixel() < fitted);
+    }
+};
+
+QTEST_MAIN(NavigationTest)
+#include "navigation_test.moc"

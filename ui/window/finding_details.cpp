@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+#include "ui/window/finding_details.h"
+
+#include "profiler/base/units.h"
+
+#include <QObject>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace placescope::ui {
+namespace {
+
+QString text(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+QString duration(double ns) { return QString::fromStdString(formatNanoseconds(ns)); }
+QString rangeLink(int64_t start, int64_t end, const QString& label)
+{
+    return QString("<a href=\"range:%1:%2\">%3</a>").arg(start).arg(end).arg(label);
+}
+
+QString savingText(const Saving& saving)
+{
+    // Below a nanosecond per step there is nothing to save: say so instead of printing 1e-08 ns.
+    const double ns = saving.perStepMs * 1e6;
+    QString out = std::fabs(ns) < 1.0 && saving.memoryBytes <= 0
+        ? QObject::tr("no saving")
+        : QObject::tr("%1%2 per step (%3 % of the step)")
+              .arg(saving.upperBound ? QObject::tr("up to ") : QString(), duration(ns))
+              .arg(saving.percentOfStep, 0, 'f', 1);
+    if (saving.memoryBytes > 0)
+        out += QObject::tr("; %1 bytes of memory").arg(QString::fromStdString(withThousands(saving.memoryBytes)));
+    if (saving.simulated)
+        out += "<br>" + QObject::tr("Replayed with <code>%1</code>: %2 per step")
+                            .arg(text(saving.simulatedEdit), duration(saving.simulatedMs * 1e6));
+    return out;
+}
+
+} // namespace
+
+QString findingDetailsHtml(const Finding& finding, const std::string& framework)
+{
+    QString html = "<h3>" + text(finding.title) + "</h3><p><i>" + text(std::string(severityName(finding.severity)))
+        + "</i> &middot; " + text(finding.ruleId) + "</p><p>" + text(finding.summary) + "</p>";
+    html += "<p><b>" + QObject::tr("Saving") + ":</b> " + savingText(finding.saving);
+    if (!finding.saving.method.empty())
+        html += "<br><small>" + text(finding.saving.method) + "</small>";
+    html += "</p>";
+    // The user's framework first, then the others (a trace says little about which one wrote it).
+    struct FixText
+    {
+        const char* id;
+        QString label;
+        const std::string* text;
+    };
+    std::vector<FixText> fixes = { { "torch", "PyTorch", &finding.fix.pytorch },
+                                   { "tf", "TensorFlow", &finding.fix.tensorflow },
+                                   { "ort", "ONNX Runtime", &finding.fix.onnxRuntime } };
+    std::stable_partition(fixes.begin(), fixes.end(), [&](const FixText& f) { return framework == f.id; });
+    bool first = true;
+    for (const FixText& fix : fixes) {
+        if (fix.text->empty())
+            continue;
+        html += "<p><b>" + (first ? QObject::tr("Fix (%1)") : QObject::tr("In %1")).arg(fix.label) + ":</b> "
+            + text(*fix.text) + "</p>";
+        first = false;
+    }
+    for (const Evidence& evidence : finding.evidence) {
+        int64_t from = std::numeric_limits<int64_t>::max(), to = std::numeric_limits<int64_t>::min();
+        for (const EvidenceRange& example : evidence.examples)
+            if (example.startNs >= 0 && example.endNs > example.startNs) {
+                from = std::min(from, example.startNs);
+                to = std::max(to, example.endNs);
+            }
+        QString head = text(evidence.what);
+        if (from < to)
+            head = rangeLink(from, to, head);
+        html += "<p><b>" + head + "</b>";
+        if (evidence.count > 0)
+            html += " &middot; " + QObject::tr("%1 events").arg(QString::fromStdString(withThousands(evidence.count)));
+        if (evidence.totalNs > 0)
+            html += " &middot; " + duration(static_cast<double>(evidence.totalNs));
+        if (evidence.totalBytes > 0)
+            html += " &middot; " + QObject::tr("%1 bytes").arg(QString::fromStdString(withThousands(evidence.totalBytes)));
+        html += "</p><ul>";
+        for (const EvidenceRange& example : evidence.examples) {
+            const bool timed = example.startNs >= 0 && example.endNs > example.startNs;
+            const QString label = text(example.label.empty() ? std::string("example") : example.label);
+            html += "<li>" + (timed ? rangeLink(example.startNs, example.endNs, label) + " ("
+                                          + duration(static_cast<double>(example.endNs - example.startNs)) + ")"
+                                    : label)
+                + "</li>";
+        }
+        html += "</ul>";
+    }
+    return html;
+}
+
+} // namespace placescope::ui
