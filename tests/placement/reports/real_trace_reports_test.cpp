@@ -103,6 +103,24 @@ TEST_F(RealTraceReports, KernelLaunchAgreesWithSqlJoins)
                   "WHERE s.value LIKE 'ncclKernel_AllReduce%'"));
 }
 
+// Figures of the raw JSON from the stdlib-only parser, independent of the importer:
+//   python3 tests/data/kineto_ref.py tests/data/traces/hta_v100_rank1of2_memory.json.gz
+//   -> kernel_count 19370, kernel_ns 977859000, memcpy_count 2040 (all DtoD), memcpy_bytes 5892787600, memset_count 880
+TEST_F(RealTraceReports, AgreesWithTheRawJsonParser)
+{
+    const ReportTable launches = run("kernel_launch");
+    EXPECT_EQ(sumOf(launches, "kernels"), 19370);
+    EXPECT_EQ(sumOf(launches, "kernel_total_ns"), 977859000);
+    const ReportTable queue = run("queue"); // every GPU op of this trace has its launch call
+    EXPECT_EQ(sumOf(queue, "ops"), 19370 + 2040 + 880);
+    const ReportTable bandwidth = run("bandwidth");
+    const size_t op = bandwidth.column("operation");
+    const int64_t copies = sumOf(bandwidth, "bytes", [&](const auto& row) {
+        return std::get<std::string>(row[op]).rfind("Memcpy", 0) == 0;
+    });
+    EXPECT_NEAR(static_cast<double>(copies), 5892787600.0, static_cast<double>(bandwidth.rows.size()));
+}
+
 TEST_F(RealTraceReports, QueueCountsEveryLaunchedOpOfEachStream)
 {
     const ReportTable t = run("queue");
