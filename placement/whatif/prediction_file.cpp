@@ -227,7 +227,8 @@ Status writePredictedTrace(const std::string& inputPath, const std::string& outp
             return fail(copied);
     }
     {
-        auto db = SqliteDb::open(output.tempPath(), SqliteDb::Mode::ReadWrite);
+        // Through openTrace: the copy lacks the tables its source had no rows for, which rewrite() may touch.
+        auto db = openTrace(output.tempPath(), TraceAccess::ReadWrite);
         if (!db.isOk())
             return fail(db.status());
         Status written = rewrite(*db, inputPath, result);

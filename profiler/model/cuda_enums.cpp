@@ -8,20 +8,20 @@ namespace placescope {
 namespace {
 
 constexpr EnumRow kMemcpyOper[] = {
-    { 0, "CUDA_MEMCPY_OPER_UNKNOWN", "Unknown" },
-    { 1, "CUDA_MEMCPY_OPER_HTOD", "Host-to-Device" },
-    { 2, "CUDA_MEMCPY_OPER_DTOH", "Device-to-Host" },
-    { 3, "CUDA_MEMCPY_OPER_HTOA", "Host-to-Array" },
-    { 4, "CUDA_MEMCPY_OPER_ATOH", "Array-to-Host" },
-    { 5, "CUDA_MEMCPY_OPER_ATOA", "Array-to-Array" },
-    { 6, "CUDA_MEMCPY_OPER_ATOD", "Array-to-Device" },
-    { 7, "CUDA_MEMCPY_OPER_DTOA", "Device-to-Array" },
-    { 8, "CUDA_MEMCPY_OPER_DTOD", "Device-to-Device" },
-    { 9, "CUDA_MEMCPY_OPER_HTOH", "Host-to-Host" },
-    { 10, "CUDA_MEMCPY_OPER_PTOP", "Peer-to-Peer" },
-    { 11, "CUDA_MEMCPY_OPER_UVM_HTOD", "Unified Host-to-Device" },
-    { 12, "CUDA_MEMCPY_OPER_UVM_DTOH", "Unified Device-to-Host" },
-    { 13, "CUDA_MEMCPY_OPER_UVM_DTOD", "Unified Device-to-Device" },
+    { 0, "CUDA_MEMCPY_KIND_UNKNOWN", "Unknown" },
+    { 1, "CUDA_MEMCPY_KIND_HTOD", "Host-to-Device" },
+    { 2, "CUDA_MEMCPY_KIND_DTOH", "Device-to-Host" },
+    { 3, "CUDA_MEMCPY_KIND_HTOA", "Host-to-Array" },
+    { 4, "CUDA_MEMCPY_KIND_ATOH", "Array-to-Host" },
+    { 5, "CUDA_MEMCPY_KIND_ATOA", "Array-to-Array" },
+    { 6, "CUDA_MEMCPY_KIND_ATOD", "Array-to-Device" },
+    { 7, "CUDA_MEMCPY_KIND_DTOA", "Device-to-Array" },
+    { 8, "CUDA_MEMCPY_KIND_DTOD", "Device-to-Device" },
+    { 9, "CUDA_MEMCPY_KIND_HTOH", "Host-to-Host" },
+    { 10, "CUDA_MEMCPY_KIND_PTOP", "Peer-to-Peer" },
+    { 11, "CUDA_MEMCPY_KIND_UVM_HTOD", "Unified Host-to-Device" },
+    { 12, "CUDA_MEMCPY_KIND_UVM_DTOH", "Unified Device-to-Host" },
+    { 13, "CUDA_MEMCPY_KIND_UVM_DTOD", "Unified Device-to-Device" },
 };
 
 constexpr EnumRow kMemKind[] = {
@@ -43,19 +43,70 @@ constexpr EnumRow kDevMemEventOper[] = {
 constexpr EnumRow kSyncType[] = {
     { 0, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_UNKNOWN", "Unknown" },
     { 1, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE", "Event sync" },
-    { 2, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT", "Stream wait event" },
+    { 2, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT", "Stream wait sync" },
     { 3, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE", "Stream sync" },
     { 4, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE", "Context sync" },
 };
 
+// nsys writes the symbol as the label too. Only the NVTX rows, the ones our rows use.
 constexpr EnumRow kNsysEventType[] = {
-    { 33, "NvtxCategory", "NVTX category" },
-    { 34, "NvtxMark", "NVTX mark" },
-    { 39, "NvtxThread", "NVTX thread" },
-    { 59, "NvtxPushPopRange", "NVTX push/pop range" },
-    { 60, "NvtxStartEndRange", "NVTX start/end range" },
-    { 75, "NvtxDomainCreate", "NVTX domain create" },
-    { 76, "NvtxDomainDestroy", "NVTX domain destroy" },
+    { 33, "NvtxCategory", "NvtxCategory" },
+    { 34, "NvtxMark", "NvtxMark" },
+    { 39, "NvtxThread", "NvtxThread" },
+    { 59, "NvtxPushPopRange", "NvtxPushPopRange" },
+    { 60, "NvtxStartEndRange", "NvtxStartEndRange" },
+    { 75, "NvtxDomainCreate", "NvtxDomainCreate" },
+    { 76, "NvtxDomainDestroy", "NvtxDomainDestroy" },
+};
+
+// CUPTI_ACTIVITY_KIND_RUNTIME.eventClass: the two rows our API calls use.
+constexpr EnumRow kNsysEventClass[] = {
+    { 0, "TRACE_PROCESS_EVENT_CUDA_RUNTIME", "CUDA runtime" },
+    { 1, "TRACE_PROCESS_EVENT_CUDA_DRIVER", "CUDA driver" },
+};
+
+constexpr EnumRow kKernelLaunchType[] = {
+    { 0, "CUDA_KERNEL_LAUNCH_TYPE_UNKNOWN", "Unknown" },
+    { 1, "CUDA_KERNEL_LAUNCH_TYPE_REGULAR", "Regular" },
+    { 2, "CUDA_KERNEL_LAUNCH_TYPE_COOPERATIVE_SINGLE_DEVICE", "Coop Single Device" },
+    { 3, "CUDA_KERNEL_LAUNCH_TYPE_COOPERATIVE_MULTI_DEVICE", "Coop Multi Device" },
+};
+
+constexpr EnumRow kFuncCacheConfig[] = {
+    { 0, "CU_FUNC_CACHE_PREFER_NONE", "None" },
+    { 1, "CU_FUNC_CACHE_PREFER_SHARED", "Shared" },
+    { 2, "CU_FUNC_CACHE_PREFER_L1", "L1" },
+    { 3, "CU_FUNC_CACHE_PREFER_EQUAL", "Equal" },
+};
+
+constexpr EnumRow kSharedMemLimitConfig[] = {
+    { 0, "CUDA_SHARED_MEM_LIMIT_DEFAULT", "Default" },
+    { 1, "CUDA_SHARED_MEM_LIMIT_OPTIN", "Opt in" },
+};
+
+constexpr EnumRow kUnifiedMemMigration[] = {
+    { 0, "CUDA_UNIFIED_MEMORY_MIGRATION_CAUSE_UNKNOWN", "Unknown" },
+    { 1, "CUDA_UNIFIED_MEMORY_MIGRATION_CAUSE_USER", "User prefetch" },
+    { 2, "CUDA_UNIFIED_MEMORY_MIGRATION_CAUSE_COHERENCE", "Page fault" },
+    { 3, "CUDA_UNIFIED_MEMORY_MIGRATION_CAUSE_PREFETCH", "Speculative prefecth" }, // nsys's spelling
+    { 4, "CUDA_UNIFIED_MEMORY_MIGRATION_CAUSE_EVICTION", "Eviction" },
+    { 5, "CUDA_UNIFIED_MEMORY_MIGRATION_CAUSE_ACCESS_COUNTERS", "Access counters" },
+};
+
+constexpr EnumRow kDiagnosticSeverity[] = {
+    { 0, "UnknownLevel", "Unknown" }, { 1, "Info", "Info" }, { 2, "Warning", "Warning" },
+    { 3, "Error", "Error" },          { 4, "Verbose", "Verbose" },
+};
+
+constexpr EnumRow kDiagnosticSource[] = {
+    { 0, "UnknownSource", "Unknown source" }, { 1, "Injection", "Injection" },
+    { 2, "Daemon", "Daemon" },                { 3, "Analysis", "Analysis" },
+};
+
+constexpr EnumRow kDiagnosticTimestamp[] = {
+    { 0, "UnknownTimestamp", "Unknown timestamp" },
+    { 1, "TargetTimestamp", "Target timestamp" },
+    { 2, "HostTimestamp", "Host timestamp" },
 };
 
 constexpr EnumTable kTables[] = {
@@ -64,6 +115,14 @@ constexpr EnumTable kTables[] = {
     { "ENUM_CUDA_DEV_MEM_EVENT_OPER", kDevMemEventOper, static_cast<int>(std::size(kDevMemEventOper)) },
     { "ENUM_CUPTI_SYNC_TYPE", kSyncType, static_cast<int>(std::size(kSyncType)) },
     { "ENUM_NSYS_EVENT_TYPE", kNsysEventType, static_cast<int>(std::size(kNsysEventType)) },
+    { "ENUM_NSYS_EVENT_CLASS", kNsysEventClass, static_cast<int>(std::size(kNsysEventClass)) },
+    { "ENUM_CUDA_KERNEL_LAUNCH_TYPE", kKernelLaunchType, static_cast<int>(std::size(kKernelLaunchType)) },
+    { "ENUM_CUDA_FUNC_CACHE_CONFIG", kFuncCacheConfig, static_cast<int>(std::size(kFuncCacheConfig)) },
+    { "ENUM_CUDA_SHARED_MEM_LIMIT_CONFIG", kSharedMemLimitConfig, static_cast<int>(std::size(kSharedMemLimitConfig)) },
+    { "ENUM_CUDA_UNIF_MEM_MIGRATION", kUnifiedMemMigration, static_cast<int>(std::size(kUnifiedMemMigration)) },
+    { "ENUM_DIAGNOSTIC_SEVERITY_LEVEL", kDiagnosticSeverity, static_cast<int>(std::size(kDiagnosticSeverity)) },
+    { "ENUM_DIAGNOSTIC_SOURCE_TYPE", kDiagnosticSource, static_cast<int>(std::size(kDiagnosticSource)) },
+    { "ENUM_DIAGNOSTIC_TIMESTAMP_SOURCE", kDiagnosticTimestamp, static_cast<int>(std::size(kDiagnosticTimestamp)) },
 };
 
 constexpr std::array<std::string_view, 11> kCopyShortNames

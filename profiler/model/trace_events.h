@@ -13,8 +13,10 @@ namespace placescope {
 using TimeNs = int64_t;
 using OptInt = std::optional<int64_t>;
 
-// nsys serialized ids: globalPid = pid << 24, globalTid = globalPid | tid (both kept to 24 bits).
-inline int64_t makeGlobalPid(int64_t pid) { return (pid & 0xFFFFFF) * 0x1000000; }
+// nsys serialized ids: globalPid = (vmId << 48) | (pid << 24), globalTid = globalPid | tid (pid and tid kept to 24
+// bits). nsys writes vmId 1 for the recording machine (real exports: globalPid 0x1'9F80'8000'0000 for pid 1701896).
+inline constexpr int64_t kLocalVmId = int64_t(1) << 48;
+inline int64_t makeGlobalPid(int64_t pid) { return kLocalVmId + (pid & 0xFFFFFF) * 0x1000000; }
 inline int64_t makeGlobalTid(int64_t pid, int64_t tid) { return makeGlobalPid(pid) + (tid & 0xFFFFFF); }
 inline int64_t pidOfGlobalId(int64_t globalId) { return globalId / 0x1000000 % 0x1000000; }
 inline int64_t tidOfGlobalTid(int64_t globalTid) { return globalTid % 0x1000000; }
@@ -30,6 +32,8 @@ struct KernelEvent
     OptInt globalPid;
     std::string demangledName;
     std::string shortName;      // empty: derived from demangledName
+    std::string mangledName;    // empty: unknown (NULL)
+    OptInt greenContextId;
     OptInt gridX, gridY, gridZ;
     OptInt blockX, blockY, blockZ;
     OptInt registersPerThread;
@@ -50,6 +54,7 @@ struct MemcpyEvent
     TimeNs end = 0;
     int64_t deviceId = 0;
     OptInt contextId;
+    OptInt greenContextId;
     int64_t streamId = 0;
     OptInt correlationId;
     OptInt globalPid;
@@ -68,6 +73,7 @@ struct MemsetEvent
     TimeNs end = 0;
     int64_t deviceId = 0;
     OptInt contextId;
+    OptInt greenContextId;
     int64_t streamId = 0;
     OptInt correlationId;
     OptInt globalPid;
@@ -96,6 +102,7 @@ struct SyncEvent
     TimeNs end = 0;
     OptInt deviceId;
     OptInt contextId;
+    OptInt greenContextId;
     OptInt streamId;
     OptInt correlationId;
     OptInt globalPid;
@@ -112,6 +119,9 @@ struct NvtxEvent
     OptInt category;
     OptInt color;
     std::string text;
+    // A string the program registered (nvtxDomainRegisterString): stored as textId, as nsys does; other text is
+    // stored inline in NVTX_EVENTS.text.
+    bool textRegistered = false;
     OptInt globalTid;
     OptInt domainId;
 };
@@ -163,6 +173,14 @@ struct GpuInfo
     OptInt threadsPerWarp;
     OptInt maxWarpsPerSm;
     OptInt asyncEngines;
+    std::string chipName;
+    OptInt constantMemory;
+    OptInt maxBlocksPerSm;
+    OptInt maxBlockDimX, maxBlockDimY, maxBlockDimZ;
+    OptInt maxGridDimX, maxGridDimY, maxGridDimZ;
+    OptInt smMajor, smMinor;
+    OptInt isDiscrete;           // empty: 1 (every CUDA GPU Placescope records is discrete unless told)
+    OptInt vmId;                 // empty: kLocalVmId
 };
 
 struct ProcessInfo
@@ -180,6 +198,7 @@ struct ThreadInfo
     int64_t globalPid = 0;
     int64_t tid = 0;
     std::string name;
+    OptInt priority;             // ThreadNames.priority, as the source recorded it
 };
 
 struct FrameworkOp
@@ -235,6 +254,40 @@ struct StepRange
     TimeNs start = 0;
     TimeNs end = 0;
     OptInt globalPid;
+};
+
+// TARGET_INFO_SESSION_START_TIME: the UTC time of the trace clock's zero.
+struct SessionStart
+{
+    int64_t utcEpochNs = 0;
+    std::string localTime;       // ISO 8601 with offset, when the producer knows it
+};
+
+// ANALYSIS_DETAILS: the span a recording covers on the trace clock.
+struct AnalysisSpan
+{
+    int64_t globalVid = kLocalVmId;
+    TimeNs startTime = 0;
+    TimeNs stopTime = 0;
+};
+
+// DIAGNOSTIC_EVENT ids: ENUM_DIAGNOSTIC_SEVERITY_LEVEL, ENUM_DIAGNOSTIC_SOURCE_TYPE, ENUM_DIAGNOSTIC_TIMESTAMP_SOURCE.
+struct DiagnosticEvent
+{
+    TimeNs timestamp = 0;
+    int64_t timestampType = 0;
+    int64_t source = 0;
+    int64_t severity = 0;
+    std::string text;
+    OptInt globalPid;
+};
+
+// TARGET_INFO_SYSTEM_ENV row: a fact about the recording machine under nsys's name (see system_facts.h).
+struct SystemFact
+{
+    std::string name;
+    std::string value;
+    int64_t globalVid = kLocalVmId;
 };
 
 } // namespace placescope

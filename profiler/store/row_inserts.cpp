@@ -9,26 +9,26 @@ namespace {
 
 // Each table's "INSERT INTO t (columns)" and its row of values, in the order the bind functions below bind them.
 constexpr const char* kKernelInsert = "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId,"
-    " streamId, correlationId, globalPid, demangledName, shortName, gridX, gridY, gridZ, blockX, blockY, blockZ,"
-    " registersPerThread, staticSharedMemory, dynamicSharedMemory, localMemoryPerThread, localMemoryTotal,"
-    " sharedMemoryExecuted, launchType, cacheConfig, gridId, graphNodeId)";
-constexpr const char* kKernelValues = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    " greenContextId, streamId, correlationId, globalPid, demangledName, shortName, mangledName, gridX, gridY, gridZ,"
+    " blockX, blockY, blockZ, registersPerThread, staticSharedMemory, dynamicSharedMemory, localMemoryPerThread,"
+    " localMemoryTotal, sharedMemoryExecuted, launchType, cacheConfig, gridId, graphNodeId)";
+constexpr const char* kKernelValues = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 constexpr const char* kMemcpyInsert = "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (start, end, deviceId, contextId,"
-    " streamId, correlationId, globalPid, bytes, copyKind, srcKind, dstKind, srcDeviceId, dstDeviceId, srcContextId,"
+    " greenContextId, streamId, correlationId, globalPid, bytes, copyKind, srcKind, dstKind, srcDeviceId, dstDeviceId, srcContextId,"
     " dstContextId, graphNodeId)";
-constexpr const char* kMemcpyValues = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+constexpr const char* kMemcpyValues = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 constexpr const char* kMemsetInsert = "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET (start, end, deviceId, contextId,"
-    " streamId, correlationId, globalPid, value, bytes, memKind, graphNodeId)";
-constexpr const char* kMemsetValues = "(?,?,?,?,?,?,?,?,?,?,?)";
+    " greenContextId, streamId, correlationId, globalPid, value, bytes, memKind, graphNodeId)";
+constexpr const char* kMemsetValues = "(?,?,?,?,?,?,?,?,?,?,?,?)";
 constexpr const char* kRuntimeInsert = "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end, eventClass, globalTid,"
     " correlationId, nameId, returnValue)";
 constexpr const char* kRuntimeValues = "(?,?,?,?,?,?,?)";
 constexpr const char* kSyncInsert = "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start, end, deviceId,"
-    " contextId, streamId, correlationId, globalPid, syncType, eventId)";
-constexpr const char* kSyncValues = "(?,?,?,?,?,?,?,?,?)";
+    " contextId, greenContextId, streamId, correlationId, globalPid, syncType, eventId)";
+constexpr const char* kSyncValues = "(?,?,?,?,?,?,?,?,?,?)";
 constexpr const char* kNvtxInsert = "INSERT INTO NVTX_EVENTS (start, end, eventType, rangeId, category, color, text,"
     " globalTid, endGlobalTid, textId, domainId)";
-constexpr const char* kNvtxValues = "(?,?,?,?,?,?,NULL,?,?,?,?)";
+constexpr const char* kNvtxValues = "(?,?,?,?,?,?,?,?,?,?,?)";
 constexpr const char* kGpuMemoryInsert = "INSERT INTO CUDA_GPU_MEMORY_USAGE_EVENTS (start, globalPid, deviceId,"
     " contextId, address, pc, bytes, memKind, memoryOperationType, correlationId, localMemoryPoolAddress,"
     " localMemoryPoolReleaseThreshold, localMemoryPoolSize, localMemoryPoolUtilizedSize)";
@@ -38,14 +38,24 @@ constexpr const char* kOverheadValues = "(?,?,?,?)";
 constexpr const char* kGpuInsert = "INSERT INTO TARGET_INFO_GPU (id, name, busLocation, uuid, totalMemory,"
     " memoryBandwidth, clockRate, smCount, l2CacheSize, computeMajor, computeMinor, maxThreadsPerBlock,"
     " maxRegistersPerBlock, maxShmemPerBlock, maxShmemPerBlockOptin, maxShmemPerSm, maxRegistersPerSm,"
-    " threadsPerWarp, maxWarpsPerSm, asyncEngines, isDiscrete, cuDevice)";
-constexpr const char* kGpuValues = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,1,?)";
+    " threadsPerWarp, maxWarpsPerSm, asyncEngines, isDiscrete, cuDevice, vmId, chipName, constantMemory,"
+    " maxBlocksPerSm, maxBlockDimX, maxBlockDimY, maxBlockDimZ, maxGridDimX, maxGridDimY, maxGridDimZ, smMajor,"
+    " smMinor)";
+constexpr const char* kGpuValues = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 constexpr const char* kProcessInsert = "INSERT OR REPLACE INTO PS_PROCESSES (globalPid, pid, rank, name, hostname)";
 constexpr const char* kProcessValues = "(?,?,?,?,?)";
 constexpr const char* kThreadInsert = "INSERT OR REPLACE INTO PS_THREADS (globalTid, globalPid, tid, name)";
 constexpr const char* kThreadValues = "(?,?,?,?)";
 constexpr const char* kThreadNameInsert = "INSERT INTO ThreadNames (nameId, priority, globalTid)";
-constexpr const char* kThreadNameValues = "(?,0,?)";
+constexpr const char* kThreadNameValues = "(?,?,?)";
+constexpr const char* kNsysProcessInsert = "INSERT INTO PROCESSES (globalPid, pid, name)";
+constexpr const char* kNsysProcessValues = "(?,?,?)";
+constexpr const char* kDiagnosticInsert = "INSERT INTO DIAGNOSTIC_EVENT (timestamp, timestampType, source, severity,"
+    " text, globalPid)";
+constexpr const char* kDiagnosticValues = "(?,?,?,?,?,?)";
+constexpr const char* kSystemFactInsert = "INSERT INTO TARGET_INFO_SYSTEM_ENV (globalVid, devStateName, name, nameEnum,"
+    " value)";
+constexpr const char* kSystemFactValues = "(?,'Local',?,?,?)";
 constexpr const char* kOpInsert = "INSERT INTO PS_FRAMEWORK_OPS (start, end, globalTid, nameId, category,"
     " externalId, sequenceNumber, fwdThreadId, depth, inputDims, inputTypes, inputStrides, extra)";
 constexpr const char* kOpValues = "(?,?,?,?,?,?,?,?,?,?,?,?,?)";
@@ -66,21 +76,21 @@ constexpr const char* kStringValues = "(?,?)";
 void bindKernel(SqliteStatement& s, int first, const KernelRow& row)
 {
     const KernelEvent& e = row.event;
-    bindFrom(s, first, e.start, e.end, e.deviceId, e.contextId, e.streamId, e.correlationId, e.globalPid, row.nameId,
-             row.shortId, e.gridX, e.gridY, e.gridZ, e.blockX, e.blockY, e.blockZ, e.registersPerThread,
+    bindFrom(s, first, e.start, e.end, e.deviceId, e.contextId, e.greenContextId, e.streamId, e.correlationId,
+             e.globalPid, row.nameId, row.shortId, row.mangledId, e.gridX, e.gridY, e.gridZ, e.blockX, e.blockY, e.blockZ, e.registersPerThread,
              e.staticSharedMemory, e.dynamicSharedMemory, e.localMemoryPerThread, e.localMemoryTotal,
              e.sharedMemoryExecuted, e.launchType, e.cacheConfig, e.gridId, e.graphNodeId);
 }
 void bindMemcpy(SqliteStatement& s, int first, const MemcpyEvent& e)
 {
-    bindFrom(s, first, e.start, e.end, e.deviceId, e.contextId, e.streamId, e.correlationId, e.globalPid, e.bytes,
-             e.copyKind, e.srcKind, e.dstKind, e.srcDeviceId, e.dstDeviceId, e.srcContextId, e.dstContextId,
+    bindFrom(s, first, e.start, e.end, e.deviceId, e.contextId, e.greenContextId, e.streamId, e.correlationId,
+             e.globalPid, e.bytes, e.copyKind, e.srcKind, e.dstKind, e.srcDeviceId, e.dstDeviceId, e.srcContextId, e.dstContextId,
              e.graphNodeId);
 }
 void bindMemset(SqliteStatement& s, int first, const MemsetEvent& e)
 {
-    bindFrom(s, first, e.start, e.end, e.deviceId, e.contextId, e.streamId, e.correlationId, e.globalPid, e.value,
-             e.bytes, e.memKind, e.graphNodeId);
+    bindFrom(s, first, e.start, e.end, e.deviceId, e.contextId, e.greenContextId, e.streamId, e.correlationId,
+             e.globalPid, e.value, e.bytes, e.memKind, e.graphNodeId);
 }
 void bindRuntime(SqliteStatement& s, int first, const RuntimeRow& row)
 {
@@ -90,14 +100,14 @@ void bindRuntime(SqliteStatement& s, int first, const RuntimeRow& row)
 }
 void bindSync(SqliteStatement& s, int first, const SyncEvent& e)
 {
-    bindFrom(s, first, e.start, e.end, e.deviceId, e.contextId, e.streamId, e.correlationId, e.globalPid, e.syncType,
-             e.eventId);
+    bindFrom(s, first, e.start, e.end, e.deviceId, e.contextId, e.greenContextId, e.streamId, e.correlationId,
+             e.globalPid, e.syncType, e.eventId);
 }
 void bindNvtx(SqliteStatement& s, int first, const NvtxRow& row)
 {
     const NvtxEvent& e = row.event;
-    bindFrom(s, first, e.start, OptInt(e.end), e.eventType, e.rangeId, e.category, e.color, e.globalTid, e.globalTid,
-             row.textId, e.domainId);
+    bindFrom(s, first, e.start, OptInt(e.end), e.eventType, e.rangeId, e.category, e.color, e.text,
+             e.globalTid, e.globalTid, row.textId, e.domainId);
 }
 void bindGpuMemory(SqliteStatement& s, int first, const GpuMemoryEvent& e)
 {
@@ -114,7 +124,9 @@ void bindGpu(SqliteStatement& s, int first, const GpuInfo& g)
     bindFrom(s, first, g.id, g.name, g.busLocation, g.uuid, g.totalMemory, g.memoryBandwidth, g.clockRate, g.smCount,
              g.l2CacheSize, g.computeMajor, g.computeMinor, g.maxThreadsPerBlock, g.maxRegistersPerBlock,
              g.maxShmemPerBlock, g.maxShmemPerBlockOptin, g.maxShmemPerSm, g.maxRegistersPerSm, g.threadsPerWarp,
-             g.maxWarpsPerSm, g.asyncEngines, g.id);
+             g.maxWarpsPerSm, g.asyncEngines, g.isDiscrete.value_or(1), g.id, g.vmId.value_or(kLocalVmId), g.chipName,
+             g.constantMemory, g.maxBlocksPerSm, g.maxBlockDimX, g.maxBlockDimY, g.maxBlockDimZ, g.maxGridDimX,
+             g.maxGridDimY, g.maxGridDimZ, g.smMajor, g.smMinor);
 }
 void bindProcess(SqliteStatement& s, int first, const ProcessInfo& p)
 {
@@ -126,7 +138,16 @@ void bindThread(SqliteStatement& s, int first, const ThreadInfo& t)
 }
 void bindThreadName(SqliteStatement& s, int first, const ThreadNameRow& row)
 {
-    bindFrom(s, first, row.nameId, row.globalTid);
+    bindFrom(s, first, row.nameId, row.priority, row.globalTid);
+}
+void bindNsysProcess(SqliteStatement& s, int first, const ProcessInfo& p) { bindFrom(s, first, p.globalPid, p.pid, p.name); }
+void bindDiagnostic(SqliteStatement& s, int first, const DiagnosticEvent& d)
+{
+    bindFrom(s, first, d.timestamp, d.timestampType, d.source, d.severity, d.text, d.globalPid);
+}
+void bindSystemFact(SqliteStatement& s, int first, const SystemFactRow& row)
+{
+    bindFrom(s, first, row.fact.globalVid, row.fact.name, row.nameEnum, row.fact.value);
 }
 void bindOp(SqliteStatement& s, int first, const OpRow& row)
 {
@@ -189,6 +210,9 @@ void RowInserts::define(SqliteDb& db)
     processes.define(db, kProcessInsert, kProcessValues, bindProcess);
     threads.define(db, kThreadInsert, kThreadValues, bindThread);
     threadNames.define(db, kThreadNameInsert, kThreadNameValues, bindThreadName);
+    nsysProcesses.define(db, kNsysProcessInsert, kNsysProcessValues, bindNsysProcess);
+    diagnostics.define(db, kDiagnosticInsert, kDiagnosticValues, bindDiagnostic);
+    systemFacts.define(db, kSystemFactInsert, kSystemFactValues, bindSystemFact);
     ops.define(db, kOpInsert, kOpValues, bindOp);
     externalCorrelations.define(db, kExternalCorrelationInsert, kExternalCorrelationValues, bindExternalCorrelation);
     memory.define(db, kMemoryInsert, kMemoryValues, bindMemory);

@@ -19,6 +19,7 @@ struct KernelRow
     KernelEvent event;
     int64_t nameId = 0;
     int64_t shortId = 0;
+    OptInt mangledId;
 };
 struct RuntimeRow
 {
@@ -28,7 +29,7 @@ struct RuntimeRow
 struct NvtxRow
 {
     NvtxEvent event;
-    int64_t textId = 0;
+    OptInt textId; // registered strings; other text stays in event.text (NVTX_EVENTS.text)
 };
 struct OverheadRow
 {
@@ -44,6 +45,12 @@ struct ThreadNameRow
 {
     int64_t nameId = 0;
     int64_t globalTid = 0;
+    OptInt priority;
+};
+struct SystemFactRow
+{
+    SystemFact fact;
+    int64_t nameEnum = 0;
 };
 struct StringRow
 {
@@ -66,6 +73,9 @@ public:
     BatchedInsert<ProcessInfo> processes;
     BatchedInsert<ThreadInfo> threads;
     BatchedInsert<ThreadNameRow> threadNames;
+    BatchedInsert<ProcessInfo> nsysProcesses; // PROCESSES, nsys's view of PS_PROCESSES
+    BatchedInsert<DiagnosticEvent> diagnostics;
+    BatchedInsert<SystemFactRow> systemFacts;
     BatchedInsert<OpRow> ops;
     BatchedInsert<ExternalCorrelation> externalCorrelations;
     BatchedInsert<MemoryEvent> memory;
@@ -81,7 +91,8 @@ public:
     void forEach(Visit visit)
     {
         visit(kernels), visit(memcpys), visit(memsets), visit(runtime), visit(syncs), visit(nvtx), visit(gpuMemory),
-            visit(overhead), visit(gpus), visit(processes), visit(threads), visit(threadNames), visit(ops),
+            visit(overhead), visit(gpus), visit(processes), visit(threads), visit(threadNames),
+            visit(nsysProcesses), visit(diagnostics), visit(systemFacts), visit(ops),
             visit(externalCorrelations), visit(memory), visit(flows), visit(steps), visit(strings);
     }
 

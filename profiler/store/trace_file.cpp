@@ -5,6 +5,7 @@
 
 #include "profiler/store/trace_writer.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <vector>
@@ -53,21 +54,38 @@ bool looksLikeNsysExport(SqliteDb& db)
 
 namespace {
 
-// The tables trace_schema.sql creates, read once from the embedded schema text.
-const std::vector<std::string>& schemaTableNames()
+struct SchemaTable
 {
-    static const std::vector<std::string> names = [] {
-        std::vector<std::string> found;
+    std::string name;
+    std::string definition; // the CREATE TABLE statement without its "CREATE TABLE " head
+};
+
+// The tables trace_schema.sql creates, read once from the embedded schema text.
+const std::vector<SchemaTable>& schemaTables()
+{
+    static const std::vector<SchemaTable> tables = [] {
+        std::vector<SchemaTable> found;
         const std::string_view schema = kTraceSchemaSql;
         const std::string_view marker = "CREATE TABLE ";
         for (size_t at = schema.find(marker); at != std::string_view::npos; at = schema.find(marker, at + 1)) {
             size_t begin = at + marker.size();
             size_t end = schema.find_first_of(" (\n", begin);
-            found.emplace_back(schema.substr(begin, end - begin));
+            // The statement ends at the parenthesis that closes its column list; "--" comments are skipped.
+            size_t close = schema.find('(', begin);
+            for (int depth = 0; close < schema.size(); ++close) {
+                if (schema.compare(close, 2, "--") == 0)
+                    close = std::min(schema.find('\n', close), schema.size() - 1);
+                else if (schema[close] == '(')
+                    ++depth;
+                else if (schema[close] == ')' && --depth == 0)
+                    break;
+            }
+            found.push_back({ std::string(schema.substr(begin, end - begin)),
+                              std::string(schema.substr(begin, close + 1 - begin)) });
         }
         return found;
     }();
-    return names;
+    return tables;
 }
 
 } // namespace
@@ -87,9 +105,10 @@ Result<SqliteDb> openTrace(const std::string& path, TraceAccess access)
     }
     // A view where the schema has a table was not written by Placescope, and reading it could cost anything (a
     // recursive view never ends): refuse the file rather than run every reader into it.
-    for (const std::string& table : schemaTableNames())
-        if (db.hasView(table))
-            return Status::error(path + ": " + table + " is a view, not the table a Placescope trace has; refusing to read it");
+    for (const SchemaTable& table : schemaTables())
+        if (db.hasView(table.name))
+            return Status::error(path + ": " + table.name
+                                 + " is a view, not the table a Placescope trace has; refusing to read it");
     PLACESCOPE_ASSIGN_OR_RETURN(int64_t version, db.queryInt("PRAGMA user_version"));
     if (version > kTraceSchemaVersion)
         return Status::error(path + " has trace schema version " + std::to_string(version)
@@ -100,6 +119,12 @@ Result<SqliteDb> openTrace(const std::string& path, TraceAccess access)
                                  + "); run `placescope upgrade " + path + "`");
         PLACESCOPE_RETURN_IF_ERROR(migrateTrace(db));
     }
+    // As in nsys, a trace has no table for data it lacks (no memsets: no CUPTI_ACTIVITY_KIND_MEMSET). Placescope's
+    // readers select from every schema table, so the missing ones are empty TEMP tables of this connection: the
+    // file stays as nsys would write it (TEMP lives outside it, even on a read-only connection).
+    for (const SchemaTable& table : schemaTables())
+        if (!db.hasTable(table.name))
+            PLACESCOPE_RETURN_IF_ERROR(db.exec("CREATE TEMP TABLE " + table.definition));
     return db;
 }
 

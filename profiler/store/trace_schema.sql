@@ -4,8 +4,12 @@
 -- Times are integer nanoseconds on one host clock for the whole file. Where a concept exists in
 -- Nsight Systems' SQLite export, the table and column names, and the enum ids, are nsys's, so a query
 -- written for an nsys export runs unchanged. Names are ids into StringIds, as in nsys.
--- Process and thread ids are nsys-style serialized ids: globalPid = pid * 0x1000000,
--- globalTid = pid * 0x1000000 + tid (so pid = globalTid / 0x1000000 % 0x1000000, tid = globalTid % 0x1000000).
+-- Process and thread ids are nsys's serialized ids: globalPid = (vmId << 48) | (pid << 24), globalTid = globalPid | tid,
+-- with vmId 1 for the recording machine as nsys writes it (Kineto ranks after the first get 2, 3...); an nsys import
+-- keeps the export's values. pid = globalTid / 0x1000000 % 0x1000000, tid = globalTid % 0x1000000.
+-- As in nsys, the event tables (CUPTI_ACTIVITY_KIND_*, NVTX_EVENTS, CUDA_GPU_MEMORY_USAGE_EVENTS, PROFILER_OVERHEAD)
+-- and the run description tables exist in a file only when they have rows (scripts test for a table to know
+-- whether the run had such events); openTrace gives Placescope's readers empty stand-ins for the missing ones.
 -- Tables of our own start with PS_ and are documented column by column below.
 --
 -- What a trace records about the run is exactly what these tables hold: no environment variables and no
@@ -17,11 +21,20 @@ CREATE TABLE StringIds (
     value TEXT NOT NULL UNIQUE
 );
 
-CREATE TABLE ENUM_CUDA_MEMCPY_OPER (id INTEGER PRIMARY KEY, name TEXT NOT NULL, label TEXT);
-CREATE TABLE ENUM_CUDA_MEM_KIND (id INTEGER PRIMARY KEY, name TEXT NOT NULL, label TEXT);
-CREATE TABLE ENUM_CUDA_DEV_MEM_EVENT_OPER (id INTEGER PRIMARY KEY, name TEXT NOT NULL, label TEXT);
-CREATE TABLE ENUM_CUPTI_SYNC_TYPE (id INTEGER PRIMARY KEY, name TEXT NOT NULL, label TEXT);
-CREATE TABLE ENUM_NSYS_EVENT_TYPE (id INTEGER PRIMARY KEY, name TEXT NOT NULL, label TEXT);
+-- Enum tables as nsys writes them (id, symbol name, human label); the rows are in profiler/model/cuda_enums.cpp.
+CREATE TABLE ENUM_CUDA_MEMCPY_OPER (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
+CREATE TABLE ENUM_CUDA_MEM_KIND (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
+CREATE TABLE ENUM_CUDA_DEV_MEM_EVENT_OPER (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
+CREATE TABLE ENUM_CUPTI_SYNC_TYPE (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
+CREATE TABLE ENUM_NSYS_EVENT_TYPE (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
+CREATE TABLE ENUM_NSYS_EVENT_CLASS (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
+CREATE TABLE ENUM_CUDA_KERNEL_LAUNCH_TYPE (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
+CREATE TABLE ENUM_CUDA_FUNC_CACHE_CONFIG (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
+CREATE TABLE ENUM_CUDA_SHARED_MEM_LIMIT_CONFIG (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
+CREATE TABLE ENUM_CUDA_UNIF_MEM_MIGRATION (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
+CREATE TABLE ENUM_DIAGNOSTIC_SEVERITY_LEVEL (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
+CREATE TABLE ENUM_DIAGNOSTIC_SOURCE_TYPE (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
+CREATE TABLE ENUM_DIAGNOSTIC_TIMESTAMP_SOURCE (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
 
 -- GPU kernels (CUPTI CONCURRENT_KERNEL). Overlapping kernels on one stream are kept as recorded.
 CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (
@@ -29,6 +42,7 @@ CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (
     end INTEGER NOT NULL,            -- ns
     deviceId INTEGER NOT NULL,
     contextId INTEGER,
+    greenContextId INTEGER,          -- green context (CUDA 12.4+); NULL for a regular context
     streamId INTEGER NOT NULL,
     correlationId INTEGER,           -- links to CUPTI_ACTIVITY_KIND_RUNTIME.correlationId (same globalPid)
     globalPid INTEGER,
@@ -56,6 +70,7 @@ CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (
     end INTEGER NOT NULL,
     deviceId INTEGER NOT NULL,
     contextId INTEGER,
+    greenContextId INTEGER,          -- green context (CUDA 12.4+); NULL for a regular context
     streamId INTEGER NOT NULL,
     correlationId INTEGER,
     globalPid INTEGER,
@@ -78,6 +93,7 @@ CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (
     end INTEGER NOT NULL,
     deviceId INTEGER NOT NULL,
     contextId INTEGER,
+    greenContextId INTEGER,          -- green context (CUDA 12.4+); NULL for a regular context
     streamId INTEGER NOT NULL,
     correlationId INTEGER,
     globalPid INTEGER,
@@ -88,7 +104,7 @@ CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (
 );
 
 -- CUDA runtime and driver API calls on host threads. nameId -> StringIds (e.g. 'cudaLaunchKernel').
--- eventClass: 0 runtime, 1 driver (our convention; nsys keeps ENUM_NSYS_EVENT_CLASS ids here).
+-- eventClass -> ENUM_NSYS_EVENT_CLASS: 0 CUDA runtime, 1 CUDA driver.
 CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (
     start INTEGER NOT NULL,
     end INTEGER NOT NULL,
@@ -106,6 +122,7 @@ CREATE TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (
     end INTEGER NOT NULL,
     deviceId INTEGER,
     contextId INTEGER,
+    greenContextId INTEGER,          -- green context (CUDA 12.4+); NULL for a regular context
     streamId INTEGER,
     correlationId INTEGER,
     globalPid INTEGER,
@@ -114,6 +131,8 @@ CREATE TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (
 );
 
 -- NVTX marks and ranges, and GPU-side annotations. end is NULL for marks. eventType -> ENUM_NSYS_EVENT_TYPE.
+-- As in nsys, a range's text is inline in `text`; only strings the program registered (nvtxDomainRegisterString)
+-- are StringIds references in textId, with text NULL. Read a name as COALESCE(text, StringIds.value of textId).
 CREATE TABLE NVTX_EVENTS (
     start INTEGER NOT NULL,
     end INTEGER,
@@ -169,9 +188,9 @@ CREATE TABLE ThreadNames (
     globalTid INTEGER NOT NULL
 );
 
--- One row per GPU. id is the CUDA device index used by deviceId elsewhere.
+-- One row per GPU, with nsys's 41 columns in nsys's order. id is the CUDA device index used by deviceId elsewhere.
 CREATE TABLE TARGET_INFO_GPU (
-    vmId INTEGER,
+    vmId INTEGER NOT NULL,           -- serialized id of the machine (globalPid without pid bits), 1 << 48 locally
     id INTEGER NOT NULL,
     name TEXT,
     busLocation TEXT,
@@ -181,10 +200,17 @@ CREATE TABLE TARGET_INFO_GPU (
     memoryBandwidth INTEGER,         -- bytes/s
     clockRate INTEGER,               -- Hz
     smCount INTEGER,
+    pwGpuId INTEGER,
     uuid TEXT,
+    luid INTEGER,
     chipName TEXT,
     cuDevice INTEGER,
+    ctxswDevPath TEXT,
+    ctrlDevPath TEXT,
+    revision INTEGER,
+    nodeMask INTEGER,
     constantMemory INTEGER,
+    maxIPC INTEGER,
     maxRegistersPerBlock INTEGER,
     maxShmemPerBlock INTEGER,
     maxShmemPerBlockOptin INTEGER,
@@ -195,8 +221,63 @@ CREATE TABLE TARGET_INFO_GPU (
     maxWarpsPerSm INTEGER,
     maxBlocksPerSm INTEGER,
     maxThreadsPerBlock INTEGER,
+    maxBlockDimX INTEGER,
+    maxBlockDimY INTEGER,
+    maxBlockDimZ INTEGER,
+    maxGridDimX INTEGER,
+    maxGridDimY INTEGER,
+    maxGridDimZ INTEGER,
     computeMajor INTEGER,
-    computeMinor INTEGER
+    computeMinor INTEGER,
+    smMajor INTEGER,
+    smMinor INTEGER
+);
+
+-- When the trace's clock starts: utcEpochNs + start is an event's UTC time in ns (how scripts align ranks).
+-- One row, written only when the producer knows the origin (nsys exports, Kineto's baseTimeNanoseconds).
+CREATE TABLE TARGET_INFO_SESSION_START_TIME (
+    utcEpochNs INTEGER,
+    utcTime TEXT,                    -- ISO 8601, UTC
+    localTime TEXT                   -- ISO 8601 in the recording machine's time zone, when known
+);
+
+-- The span the trace covers: one row per machine (globalVid), from the first event's start to the last one's end
+-- (an nsys import keeps the export's row).
+CREATE TABLE ANALYSIS_DETAILS (
+    globalVid INTEGER NOT NULL,
+    duration INTEGER NOT NULL,       -- ns
+    startTime INTEGER NOT NULL,
+    stopTime INTEGER NOT NULL
+);
+
+-- Processes of the run, as nsys names them (PS_PROCESSES has the same rows with rank and host).
+CREATE TABLE PROCESSES (
+    globalPid INTEGER,
+    pid INTEGER,
+    name TEXT                        -- executable name; never its arguments or environment
+);
+
+-- Messages about the recording and the import. Our import problems (PS_PROBLEMS) appear here too, one row per
+-- kind, with source 3 (Analysis) and timestamp 0. timestampType -> ENUM_DIAGNOSTIC_TIMESTAMP_SOURCE,
+-- source -> ENUM_DIAGNOSTIC_SOURCE_TYPE, severity -> ENUM_DIAGNOSTIC_SEVERITY_LEVEL.
+CREATE TABLE DIAGNOSTIC_EVENT (
+    timestamp INTEGER NOT NULL,
+    timestampType INTEGER NOT NULL,
+    source INTEGER NOT NULL,
+    severity INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    globalPid INTEGER
+);
+
+-- Facts about the recording machine, nsys's names and name ids: Hostname, OsDescription, CpuDescription,
+-- CpuCores, CpuArchitecture, CudaDriverVersion... Only such system facts: never the traced program's environment
+-- variables or command line (an nsys import copies only the names profiler/store/system_facts.cpp lists).
+CREATE TABLE TARGET_INFO_SYSTEM_ENV (
+    globalVid INTEGER,
+    devStateName TEXT NOT NULL,
+    name TEXT NOT NULL,
+    nameEnum INTEGER NOT NULL,
+    value TEXT NOT NULL
 );
 
 -- ---------------------------------------------------------------- Placescope tables

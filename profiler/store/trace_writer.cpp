@@ -2,6 +2,7 @@
 #include "profiler/store/trace_writer.h"
 
 #include "profiler/model/cuda_enums.h"
+#include "profiler/model/system_facts.h"
 #include "profiler/model/kernel_names.h"
 #include "profiler/store/ordered_worker.h"
 #include "profiler/store/row_inserts.h"
@@ -162,12 +163,19 @@ void TraceWriter::closeStatements()
         m_inserts->close();
 }
 
-int64_t TraceWriter::internString(std::string_view text)
+int64_t TraceWriter::internString(std::string_view text, OptInt preferredId)
 {
     auto found = m_strings.find(text);
     if (found != m_strings.end())
         return found->second;
-    int64_t id = static_cast<int64_t>(m_strings.size());
+    int64_t id = 0;
+    if (preferredId && m_takenStringIds.insert(*preferredId).second) {
+        id = *preferredId;
+    } else {
+        while (!m_takenStringIds.insert(m_nextStringId).second)
+            ++m_nextStringId;
+        id = m_nextStringId++;
+    }
     m_strings.emplace(std::string(text), id);
     queue(m_inserts->strings, StringRow { id, std::string(text) }, false);
     return id;
@@ -183,35 +191,64 @@ void TraceWriter::add(KernelEvent e)
         shortId = known->second;
     else
         shortId = m_shortNameIds[nameId] = internString(shortKernelName(e.demangledName));
+    OptInt mangledId;
+    if (!e.mangledName.empty())
+        mangledId = internString(e.mangledName);
     e.demangledName = std::string(); // the row carries the ids, not the text
     e.shortName = std::string();
-    queue(m_inserts->kernels, KernelRow { std::move(e), nameId, shortId });
+    e.mangledName = std::string();
+    noteSpan(e.start, e.end);
+    queue(m_inserts->kernels, KernelRow { std::move(e), nameId, shortId, mangledId });
 }
 
-void TraceWriter::add(MemcpyEvent e) { queue(m_inserts->memcpys, std::move(e)); }
+void TraceWriter::add(MemcpyEvent e)
+{
+    noteSpan(e.start, e.end);
+    queue(m_inserts->memcpys, std::move(e));
+}
 
-void TraceWriter::add(MemsetEvent e) { queue(m_inserts->memsets, std::move(e)); }
+void TraceWriter::add(MemsetEvent e)
+{
+    noteSpan(e.start, e.end);
+    queue(m_inserts->memsets, std::move(e));
+}
 
 void TraceWriter::add(RuntimeEvent e)
 {
+    noteSpan(e.start, e.end);
     int64_t nameId = internString(e.name);
     e.name = std::string();
     queue(m_inserts->runtime, RuntimeRow { std::move(e), nameId });
 }
 
-void TraceWriter::add(SyncEvent e) { queue(m_inserts->syncs, std::move(e)); }
+void TraceWriter::add(SyncEvent e)
+{
+    noteSpan(e.start, e.end);
+    queue(m_inserts->syncs, std::move(e));
+}
 
 void TraceWriter::add(NvtxEvent e)
 {
-    int64_t textId = internString(e.text);
-    e.text = std::string();
+    noteSpan(e.start, e.end.value_or(e.start));
+    // nsys's convention, which scripts read as COALESCE(text, <textId's string>): inline text in `text`, StringIds
+    // only for strings the program registered.
+    OptInt textId;
+    if (e.textRegistered) {
+        textId = internString(e.text);
+        e.text = std::string();
+    }
     queue(m_inserts->nvtx, NvtxRow { std::move(e), textId });
 }
 
-void TraceWriter::add(GpuMemoryEvent e) { queue(m_inserts->gpuMemory, std::move(e)); }
+void TraceWriter::add(GpuMemoryEvent e)
+{
+    noteSpan(e.start, e.start);
+    queue(m_inserts->gpuMemory, std::move(e));
+}
 
 void TraceWriter::add(OverheadEvent e)
 {
+    noteSpan(e.start, e.end);
     int64_t nameId = internString(e.name);
     e.name = std::string();
     queue(m_inserts->overhead, OverheadRow { std::move(e), nameId });
@@ -219,17 +256,39 @@ void TraceWriter::add(OverheadEvent e)
 
 void TraceWriter::add(const GpuInfo& gpu) { queue(m_inserts->gpus, GpuInfo(gpu)); }
 
-void TraceWriter::add(const ProcessInfo& process) { queue(m_inserts->processes, ProcessInfo(process)); }
+void TraceWriter::add(const ProcessInfo& process)
+{
+    addProcessName(process);
+    queue(m_inserts->processes, ProcessInfo(process));
+}
+
+void TraceWriter::addProcessName(const ProcessInfo& process)
+{
+    if (m_listedProcesses.insert(process.globalPid).second)
+        queue(m_inserts->nsysProcesses, ProcessInfo(process), false);
+}
 
 void TraceWriter::add(const ThreadInfo& thread)
 {
     if (!thread.name.empty())
-        queue(m_inserts->threadNames, ThreadNameRow { internString(thread.name), thread.globalTid });
+        queue(m_inserts->threadNames, ThreadNameRow { internString(thread.name), thread.globalTid, thread.priority });
     queue(m_inserts->threads, ThreadInfo(thread));
+}
+
+void TraceWriter::add(DiagnosticEvent event) { queue(m_inserts->diagnostics, std::move(event), false); }
+
+bool TraceWriter::add(const SystemFact& fact)
+{
+    OptInt nameEnum = systemFactNameEnum(fact.name);
+    if (!nameEnum || fact.value.empty())
+        return false;
+    queue(m_inserts->systemFacts, SystemFactRow { fact, *nameEnum }, false);
+    return true;
 }
 
 void TraceWriter::add(FrameworkOp op)
 {
+    noteSpan(op.start, op.end);
     int64_t nameId = internString(op.name);
     op.name = std::string();
     queue(m_inserts->ops, OpRow { std::move(op), nameId });
@@ -240,7 +299,11 @@ void TraceWriter::add(const ExternalCorrelation& link)
     queue(m_inserts->externalCorrelations, ExternalCorrelation(link));
 }
 
-void TraceWriter::add(MemoryEvent e) { queue(m_inserts->memory, std::move(e)); }
+void TraceWriter::add(MemoryEvent e)
+{
+    noteSpan(e.start, e.start);
+    queue(m_inserts->memory, std::move(e));
+}
 
 void TraceWriter::add(FlowEvent f) { queue(m_inserts->flows, std::move(f)); }
 
@@ -294,6 +357,88 @@ Status TraceWriter::writeProblemsAndMeta()
     return Status::ok();
 }
 
+Status TraceWriter::writeRunDescription()
+{
+    // Import problems are the analysis's diagnostics in nsys's terms (source 3, Analysis), one row per kind.
+    PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement diagnostic,
+                                m_db.prepare("INSERT INTO DIAGNOSTIC_EVENT (timestamp, timestampType, source, severity,"
+                                             " text) VALUES (0, 0, 3, ?, ?)"));
+    for (const auto& [kind, p] : m_problems) {
+        int64_t severity = p.severity == ProblemSeverity::Info ? 1 : p.severity == ProblemSeverity::Error ? 3 : 2;
+        std::string text = kind + ": " + p.help + " (" + std::to_string(p.count) + (p.count == 1 ? " time" : " times")
+            + (p.example.empty() ? ")" : "; first: " + p.example + ")");
+        bindFrom(diagnostic, 1, severity, text);
+        PLACESCOPE_RETURN_IF_ERROR(diagnostic.execute());
+    }
+
+    std::optional<AnalysisSpan> span = m_analysisSpan;
+    if (!span && m_firstStart <= m_lastEnd)
+        span = AnalysisSpan { kLocalVmId, m_firstStart, m_lastEnd };
+    if (!span) {
+        // Rows that did not come through add() (the capture's merger copies parts in SQL).
+        PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement range, m_db.prepare(
+            "SELECT MIN(s), MAX(e) FROM (SELECT MIN(start) s, MAX(end) e FROM CUPTI_ACTIVITY_KIND_KERNEL"
+            " UNION ALL SELECT MIN(start), MAX(end) FROM CUPTI_ACTIVITY_KIND_MEMCPY"
+            " UNION ALL SELECT MIN(start), MAX(end) FROM CUPTI_ACTIVITY_KIND_MEMSET"
+            " UNION ALL SELECT MIN(start), MAX(end) FROM CUPTI_ACTIVITY_KIND_RUNTIME"
+            " UNION ALL SELECT MIN(start), MAX(end) FROM PS_FRAMEWORK_OPS)"));
+        if (range.step() && !range.isNull(0))
+            span = AnalysisSpan { kLocalVmId, range.columnInt(0), range.columnInt(1) };
+        PLACESCOPE_RETURN_IF_ERROR(range.status());
+    }
+    if (span) {
+        PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement details,
+                                    m_db.prepare("INSERT INTO ANALYSIS_DETAILS (globalVid, duration, startTime, stopTime)"
+                                                 " VALUES (?,?,?,?)"));
+        bindFrom(details, 1, span->globalVid, span->stopTime - span->startTime, span->startTime, span->stopTime);
+        PLACESCOPE_RETURN_IF_ERROR(details.execute());
+    }
+
+    std::optional<SessionStart> start = m_sessionStart;
+    if (auto base = m_meta.find("trace_base_time_ns"); !start && base != m_meta.end()) {
+        char* end = nullptr;
+        long long epoch = std::strtoll(base->second.c_str(), &end, 10);
+        if (end && *end == '\0' && epoch > 0)
+            start = SessionStart { epoch, {} };
+    }
+    // Times that are Unix time already (the capture's CLOCK_REALTIME, Kineto traces without baseTimeNanoseconds):
+    // the clock's zero is the epoch. 10^18 ns is September 2001, far beyond any relative clock's reading.
+    if (!start && m_firstStart <= m_lastEnd && m_firstStart >= 1000000000000000000)
+        start = SessionStart { 0, {} };
+    if (start) {
+        std::time_t seconds = static_cast<std::time_t>(start->utcEpochNs / 1000000000);
+        std::tm utc {};
+        gmtime_r(&seconds, &utc);
+        char utcTime[32];
+        std::strftime(utcTime, sizeof utcTime, "%Y-%m-%dT%H:%M:%S", &utc);
+        PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement session,
+                                    m_db.prepare("INSERT INTO TARGET_INFO_SESSION_START_TIME (utcEpochNs, utcTime,"
+                                                 " localTime) VALUES (?,?,?)"));
+        bindFrom(session, 1, start->utcEpochNs, std::string_view(utcTime), start->localTime);
+        PLACESCOPE_RETURN_IF_ERROR(session.execute());
+    }
+    return Status::ok();
+}
+
+Status TraceWriter::dropEmptyTables()
+{
+    // The tables nsys creates only when it has their data. Our own PS_ tables and the enum tables always exist.
+    static constexpr const char* kLazyTables[] = {
+        "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
+        "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "NVTX_EVENTS",
+        "CUDA_GPU_MEMORY_USAGE_EVENTS", "PROFILER_OVERHEAD", "ThreadNames", "TARGET_INFO_GPU",
+        "TARGET_INFO_SESSION_START_TIME", "ANALYSIS_DETAILS", "PROCESSES", "DIAGNOSTIC_EVENT",
+        "TARGET_INFO_SYSTEM_ENV",
+    };
+    for (const char* table : kLazyTables) {
+        PLACESCOPE_ASSIGN_OR_RETURN(int64_t hasRows,
+                                    m_db.queryInt(std::string("SELECT EXISTS (SELECT 1 FROM ") + table + ")"));
+        if (!hasRows)
+            PLACESCOPE_RETURN_IF_ERROR(m_db.exec(std::string("DROP TABLE ") + table));
+    }
+    return Status::ok();
+}
+
 Status TraceWriter::flush()
 {
     settle();
@@ -335,7 +480,9 @@ Status TraceWriter::commit()
     PLACESCOPE_RETURN_IF_ERROR(m_firstError);
     setMeta("created_at_utc", utcNowIso8601());
     PLACESCOPE_RETURN_IF_ERROR(writeProblemsAndMeta());
+    PLACESCOPE_RETURN_IF_ERROR(writeRunDescription());
     PLACESCOPE_RETURN_IF_ERROR(m_db.exec(kTraceIndexesSql));
+    PLACESCOPE_RETURN_IF_ERROR(dropEmptyTables());
     PLACESCOPE_RETURN_IF_ERROR(m_db.exec("COMMIT"));
     PLACESCOPE_RETURN_IF_ERROR(m_db.exec("PRAGMA journal_mode=WAL"));
     closeStatements();

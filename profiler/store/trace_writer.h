@@ -20,14 +20,18 @@
 #include "profiler/model/trace_events.h"
 #include "profiler/store/sqlite_db.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <limits>
+#include <optional>
 #include <map>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace placescope {
@@ -64,7 +68,9 @@ public:
     TraceWriter(const TraceWriter&) = delete;
     TraceWriter& operator=(const TraceWriter&) = delete;
 
-    int64_t internString(std::string_view text);
+    // The StringIds id of `text`, added if new. A new string takes `preferredId` when no other string has it (an
+    // nsys import keeps the export's ids, which users' scripts may hold), else the next free id.
+    int64_t internString(std::string_view text, OptInt preferredId = std::nullopt);
 
     // Rows are taken by value: a caller done with a row moves it in, and it reaches the writer's thread without
     // a copy (names are interned here, so their text is not carried along).
@@ -77,13 +83,23 @@ public:
     void add(GpuMemoryEvent event);
     void add(OverheadEvent event);
     void add(const GpuInfo& gpu);
+    // PS_PROCESSES, and PROCESSES the first time the process is seen.
     void add(const ProcessInfo& process);
+    // PROCESSES only: a process of the recorded machine that has no events (nsys exports list every process).
+    void addProcessName(const ProcessInfo& process);
     void add(const ThreadInfo& thread);
     void add(FrameworkOp op);
     void add(const ExternalCorrelation& link);
     void add(MemoryEvent event);
     void add(FlowEvent flow);
     void add(const StepRange& step);
+    void add(DiagnosticEvent event);
+    // Kept only under the names system_facts.h lists (never the program's environment); returns whether kept.
+    bool add(const SystemFact& fact);
+    // TARGET_INFO_SESSION_START_TIME. Without it the row comes from the meta key trace_base_time_ns, if set.
+    void setSessionStart(SessionStart start) { m_sessionStart = std::move(start); }
+    // ANALYSIS_DETAILS. Without it commit() writes the span of the events added.
+    void setAnalysisSpan(const AnalysisSpan& span) { m_analysisSpan = span; }
 
     void setMeta(std::string_view key, std::string_view value);
     // Counts one bad or unusual record of `kind` ('kineto.bad_timestamp'); the help text says what it means
@@ -118,6 +134,16 @@ private:
     void settle();
     void closeStatements();
     Status writeProblemsAndMeta();
+    // The run description written once the events are in: problems as DIAGNOSTIC_EVENT rows, ANALYSIS_DETAILS,
+    // TARGET_INFO_SESSION_START_TIME.
+    Status writeRunDescription();
+    // Drops the nsys-named tables that got no row, as nsys creates a table only for data it has.
+    Status dropEmptyTables();
+    void noteSpan(TimeNs start, TimeNs end)
+    {
+        m_firstStart = std::min(m_firstStart, start);
+        m_lastEnd = std::max(m_lastEnd, end);
+    }
 
     struct Problem
     {
@@ -144,6 +170,13 @@ private:
     // Looked up by string_view: no allocation for a string seen before (nearly every event's name).
     std::unordered_map<std::string, int64_t, StringHash, std::equal_to<>> m_strings;
     std::unordered_map<int64_t, int64_t> m_shortNameIds; // demangled name id -> derived short name id
+    std::unordered_set<int64_t> m_takenStringIds;
+    int64_t m_nextStringId = 0;
+    std::unordered_set<int64_t> m_listedProcesses; // globalPids written to PROCESSES
+    std::optional<SessionStart> m_sessionStart;
+    std::optional<AnalysisSpan> m_analysisSpan;
+    TimeNs m_firstStart = std::numeric_limits<TimeNs>::max(); // span of the events added
+    TimeNs m_lastEnd = std::numeric_limits<TimeNs>::min();
     std::map<std::string, std::string, std::less<>> m_meta;
     std::map<std::string, Problem, std::less<>> m_problems;
     std::unique_ptr<OrderedWorker> m_worker; // declared last: stopped before the statements and the connection

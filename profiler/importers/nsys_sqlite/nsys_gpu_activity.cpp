@@ -17,7 +17,8 @@ Status NsysImport::importKernels()
                                        { "staticSharedMemory" }, { "dynamicSharedMemory" },
                                        { "localMemoryPerThread" }, { "localMemoryTotal" },
                                        { "sharedMemoryExecuted" }, { "launchType" }, { "cacheConfig" },
-                                       { "gridId" }, { "graphNodeId" } },
+                                       { "gridId" }, { "graphNodeId" }, { "greenContextId" },
+                                       { "mangledName", true } },
                                      "start"));
     while (t.next()) {
         PLACESCOPE_RETURN_IF_ERROR(tick());
@@ -37,6 +38,13 @@ Status NsysImport::importKernels()
         k.globalPid = process(t.integer(6));
         k.demangledName = name(t, 7, "kernel demangledName");
         k.shortName = t.string(8).value_or(std::string());
+        if (k.shortName.size())
+            m_writer.internString(k.shortName, t.integer(8)); // the export's id, which scripts may hold
+        k.greenContextId = t.integer(25);
+        if (auto mangled = t.string(26)) {
+            m_writer.internString(*mangled, t.integer(26));
+            k.mangledName = std::move(*mangled);
+        }
         OptInt* fields[] = { &k.gridX, &k.gridY, &k.gridZ, &k.blockX, &k.blockY, &k.blockZ,
                              &k.registersPerThread, &k.staticSharedMemory, &k.dynamicSharedMemory,
                              &k.localMemoryPerThread, &k.localMemoryTotal, &k.sharedMemoryExecuted,
@@ -55,7 +63,8 @@ Status NsysImport::importMemcpys()
                                      { { "start" }, { "end" }, { "deviceId" }, { "contextId" }, { "streamId" },
                                        { "correlationId" }, { "globalPid" }, { "bytes" }, { "copyKind" },
                                        { "srcKind" }, { "dstKind" }, { "srcDeviceId" }, { "dstDeviceId" },
-                                       { "srcContextId" }, { "dstContextId" }, { "graphNodeId" } },
+                                       { "srcContextId" }, { "dstContextId" }, { "graphNodeId" },
+                                       { "greenContextId" } },
                                      "start"));
     while (t.next()) {
         PLACESCOPE_RETURN_IF_ERROR(tick());
@@ -82,6 +91,7 @@ Status NsysImport::importMemcpys()
         m.srcContextId = t.integer(13);
         m.dstContextId = t.integer(14);
         m.graphNodeId = t.integer(15);
+        m.greenContextId = t.integer(16);
         m_writer.add(std::move(m));
     }
     return t.status();
@@ -93,7 +103,7 @@ Status NsysImport::importMemsets()
         NsysTable t, NsysTable::open(m_db, "CUPTI_ACTIVITY_KIND_MEMSET",
                                      { { "start" }, { "end" }, { "deviceId" }, { "contextId" }, { "streamId" },
                                        { "correlationId" }, { "globalPid" }, { "value" }, { "bytes" },
-                                       { "memKind" }, { "graphNodeId" } },
+                                       { "memKind" }, { "graphNodeId" }, { "greenContextId" } },
                                      "start"));
     while (t.next()) {
         PLACESCOPE_RETURN_IF_ERROR(tick());
@@ -115,6 +125,7 @@ Status NsysImport::importMemsets()
         m.bytes = t.integer(8).value_or(0);
         m.memKind = t.integer(9);
         m.graphNodeId = t.integer(10);
+        m.greenContextId = t.integer(11);
         m_writer.add(std::move(m));
     }
     return t.status();
@@ -125,7 +136,8 @@ Status NsysImport::importSyncs()
     PLACESCOPE_ASSIGN_OR_RETURN(
         NsysTable t, NsysTable::open(m_db, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
                                      { { "start" }, { "end" }, { "deviceId" }, { "contextId" }, { "streamId" },
-                                       { "correlationId" }, { "globalPid" }, { "syncType" }, { "eventId" } },
+                                       { "correlationId" }, { "globalPid" }, { "syncType" }, { "eventId" },
+                                       { "greenContextId" } },
                                      "start"));
     while (t.next()) {
         PLACESCOPE_RETURN_IF_ERROR(tick());
@@ -143,6 +155,7 @@ Status NsysImport::importSyncs()
         s.globalPid = process(t.integer(6));
         s.syncType = t.integer(7);
         s.eventId = t.integer(8);
+        s.greenContextId = t.integer(9);
         m_writer.add(std::move(s));
     }
     return t.status();

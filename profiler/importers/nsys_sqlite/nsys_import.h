@@ -43,6 +43,7 @@ private:
     int64_t thread(int64_t globalTid);
 
     Status importMeta();
+    Status importRunDescription();
     Status importGpus();
     Status importEarlyGpuTable();
     Status importKernels();

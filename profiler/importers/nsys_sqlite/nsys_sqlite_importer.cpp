@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Nsight Systems SQLite export -> trace. The export's tables and columns vary by nsys version, so every table
 // is read through NsysTable (missing columns read as NULL, missing tables are skipped). Enum ids are nsys's
-// already and are copied as they are; names are re-interned into our StringIds; serialized process/thread ids
-// are normalized to our layout (pid * 0x1000000 + tid, without nsys's hardware/VM bits).
-// Never read: TARGET_INFO_SYSTEM_ENV, ProcessStreams, META_DATA_CAPTURE and the other tables that hold the
-// traced program's environment, command line or output.
+// already and are copied as they are; names keep the export's StringIds ids (users' scripts may hold them), and
+// serialized process/thread ids keep the export's values, hardware and VM bits included.
+// Never read: ProcessStreams, META_DATA_CAPTURE and the other tables that hold the traced program's environment,
+// command line or output; of TARGET_INFO_SYSTEM_ENV only the system facts system_facts.h lists.
 #include "profiler/importers/nsys_sqlite/nsys_import.h"
 #include "profiler/store/trace_file.h"
 
@@ -79,8 +79,10 @@ bool NsysImport::validInterval(std::optional<int64_t> start, std::optional<int64
 
 std::string NsysImport::name(const NsysTable& table, int column, const char* what)
 {
-    if (auto text = table.string(column))
+    if (auto text = table.string(column)) {
+        m_writer.internString(*text, table.integer(column)); // under the export's id
         return *text;
+    }
     m_writer.countProblem(kMissingName, ProblemSeverity::Info, kMissingNameHelp,
                           std::string(what) + " id=" + table.text(column));
     return "[unknown]";
@@ -90,18 +92,15 @@ OptInt NsysImport::process(OptInt globalPid)
 {
     if (!globalPid)
         return std::nullopt;
-    int64_t normalized = makeGlobalPid(pidOfGlobalId(*globalPid));
-    m_processes.insert(normalized);
-    return normalized;
+    m_processes.insert(*globalPid);
+    return globalPid;
 }
 
 int64_t NsysImport::thread(int64_t globalTid)
 {
-    int64_t pid = pidOfGlobalId(globalTid);
-    int64_t normalized = makeGlobalTid(pid, tidOfGlobalTid(globalTid));
-    m_processes.insert(makeGlobalPid(pid));
-    m_threads.insert(normalized);
-    return normalized;
+    m_processes.insert(globalTid - tidOfGlobalTid(globalTid));
+    m_threads.insert(globalTid);
+    return globalTid;
 }
 
 Status NsysImport::importMeta()
@@ -117,12 +116,52 @@ Status NsysImport::importMeta()
         }
         PLACESCOPE_RETURN_IF_ERROR(stmt.status());
     }
-    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable start,
-                                NsysTable::open(m_db, "TARGET_INFO_SESSION_START_TIME", { { "utcEpochNs" } }));
+    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable start, NsysTable::open(m_db, "TARGET_INFO_SESSION_START_TIME",
+                                                                  { { "utcEpochNs" }, { "localTime" } }));
     if (start.next())
-        if (auto epoch = start.integer(0))
+        if (auto epoch = start.integer(0)) {
             m_writer.setMeta("trace_base_time_ns", std::to_string(*epoch));
-    return start.status();
+            m_writer.setSessionStart(SessionStart { *epoch, start.text(1) });
+        }
+    PLACESCOPE_RETURN_IF_ERROR(start.status());
+    return importRunDescription();
+}
+
+// The export's own description of the run, for the scripts that read it: its span, its diagnostics, the machine's
+// system facts (only those system_facts.h lists: this table also holds the program's environment) and its list of
+// processes.
+Status NsysImport::importRunDescription()
+{
+    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable details, NsysTable::open(m_db, "ANALYSIS_DETAILS",
+                                                                    { { "globalVid" }, { "startTime" }, { "stopTime" } }));
+    if (details.next() && details.integer(1) && details.integer(2))
+        m_writer.setAnalysisSpan(
+            AnalysisSpan { details.integer(0).value_or(kLocalVmId), *details.integer(1), *details.integer(2) });
+    PLACESCOPE_RETURN_IF_ERROR(details.status());
+
+    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable diagnostics,
+                                NsysTable::open(m_db, "DIAGNOSTIC_EVENT",
+                                                { { "timestamp" }, { "timestampType" }, { "source" }, { "severity" },
+                                                  { "text" }, { "globalPid" } }));
+    while (diagnostics.next())
+        m_writer.add(DiagnosticEvent { diagnostics.integer(0).value_or(0), diagnostics.integer(1).value_or(0),
+                                       diagnostics.integer(2).value_or(0), diagnostics.integer(3).value_or(0),
+                                       diagnostics.text(4), diagnostics.integer(5) });
+    PLACESCOPE_RETURN_IF_ERROR(diagnostics.status());
+
+    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable facts, NsysTable::open(m_db, "TARGET_INFO_SYSTEM_ENV",
+                                                                  { { "globalVid" }, { "name" }, { "value" } }));
+    while (facts.next())
+        m_writer.add(SystemFact { facts.text(1), facts.text(2), facts.integer(0).value_or(kLocalVmId) });
+    PLACESCOPE_RETURN_IF_ERROR(facts.status());
+
+    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable processes,
+                                NsysTable::open(m_db, "PROCESSES", { { "globalPid" }, { "pid" }, { "name" } }));
+    while (processes.next())
+        if (auto globalPid = processes.integer(0))
+            m_writer.addProcessName(ProcessInfo { *globalPid, processes.integer(1).value_or(pidOfGlobalId(*globalPid)),
+                                                  std::nullopt, processes.text(2), {} });
+    return processes.status();
 }
 
 Status NsysImport::importGpus()
@@ -134,7 +173,11 @@ Status NsysImport::importGpus()
                                        { "computeMajor" }, { "computeMinor" }, { "maxThreadsPerBlock" },
                                        { "maxRegistersPerBlock" }, { "maxShmemPerBlock" },
                                        { "maxShmemPerBlockOptin" }, { "maxShmemPerSm" }, { "maxRegistersPerSm" },
-                                       { "threadsPerWarp" }, { "maxWarpsPerSm" }, { "asyncEngines" } },
+                                       { "threadsPerWarp" }, { "maxWarpsPerSm" }, { "asyncEngines" },
+                                       { "constantMemory" }, { "maxBlocksPerSm" }, { "maxBlockDimX" },
+                                       { "maxBlockDimY" }, { "maxBlockDimZ" }, { "maxGridDimX" }, { "maxGridDimY" },
+                                       { "maxGridDimZ" }, { "smMajor" }, { "smMinor" }, { "isDiscrete" },
+                                       { "vmId" }, { "chipName" } },
                                      "id"));
     while (t.next()) {
         GpuInfo gpu;
@@ -149,6 +192,12 @@ Status NsysImport::importGpus()
                              &gpu.asyncEngines };
         for (int i = 0; i < 16; ++i)
             *fields[i] = t.integer(4 + i);
+        OptInt* more[] = { &gpu.constantMemory, &gpu.maxBlocksPerSm, &gpu.maxBlockDimX, &gpu.maxBlockDimY,
+                           &gpu.maxBlockDimZ,   &gpu.maxGridDimX,    &gpu.maxGridDimY,  &gpu.maxGridDimZ,
+                           &gpu.smMajor,        &gpu.smMinor,        &gpu.isDiscrete,   &gpu.vmId };
+        for (int i = 0; i < 12; ++i)
+            *more[i] = t.integer(20 + i);
+        gpu.chipName = t.text(32);
         m_writer.add(gpu);
     }
     PLACESCOPE_RETURN_IF_ERROR(t.status());
@@ -249,10 +298,14 @@ Status NsysImport::importNvtx()
         n.rangeId = t.integer(3);
         n.category = t.integer(4);
         n.color = t.integer(5);
-        // Older exports keep the text inline, newer ones in StringIds (textId); either may be NULL.
+        // Kept where the export has it: inline text in `text`, registered strings in StringIds (textId).
         n.text = t.text(6);
         if (n.text.empty())
-            n.text = t.string(7).value_or(std::string());
+            if (auto registered = t.string(7)) {
+                m_writer.internString(*registered, t.integer(7));
+                n.text = std::move(*registered);
+                n.textRegistered = true;
+            }
         if (auto tid = t.integer(8))
             n.globalTid = thread(*tid);
         n.domainId = t.integer(9);
@@ -289,14 +342,16 @@ Status NsysImport::importProcessesAndThreads()
                                 NsysTable::open(m_db, "PROCESSES", { { "globalPid" }, { "name" } }));
     while (processes.next())
         if (auto gpid = processes.integer(0))
-            processNames[makeGlobalPid(pidOfGlobalId(*gpid))] = processes.text(1);
+            processNames[*gpid] = processes.text(1);
     PLACESCOPE_RETURN_IF_ERROR(processes.status());
-    std::map<int64_t, std::string> threadNames;
+    std::map<int64_t, std::pair<std::string, OptInt>> threadNames; // name and priority
     PLACESCOPE_ASSIGN_OR_RETURN(NsysTable names, NsysTable::open(m_db, "ThreadNames",
-                                                                  { { "globalTid" }, { "nameId", true } }));
+                                                                  { { "globalTid" }, { "nameId", true }, { "priority" } }));
     while (names.next())
-        if (auto gtid = names.integer(0); gtid && names.string(1))
-            threadNames[makeGlobalTid(pidOfGlobalId(*gtid), tidOfGlobalTid(*gtid))] = *names.string(1);
+        if (auto gtid = names.integer(0); gtid && names.string(1)) {
+            m_writer.internString(*names.string(1), names.integer(1));
+            threadNames[*gtid] = { *names.string(1), names.integer(2) };
+        }
     PLACESCOPE_RETURN_IF_ERROR(names.status());
     for (int64_t gpid : m_processes) {
         ProcessInfo p;
@@ -310,10 +365,12 @@ Status NsysImport::importProcessesAndThreads()
     for (int64_t gtid : m_threads) {
         ThreadInfo t;
         t.globalTid = gtid;
-        t.globalPid = makeGlobalPid(pidOfGlobalId(gtid));
+        t.globalPid = gtid - tidOfGlobalTid(gtid);
         t.tid = tidOfGlobalTid(gtid);
-        if (auto found = threadNames.find(gtid); found != threadNames.end())
-            t.name = found->second;
+        if (auto found = threadNames.find(gtid); found != threadNames.end()) {
+            t.name = found->second.first;
+            t.priority = found->second.second;
+        }
         m_writer.add(t);
     }
     return Status::ok();

@@ -1,0 +1,3 @@
+SELECT name FROM sqlite_master
+WHERE type = 'table' AND (name LIKE 'CUPTI_ACTIVITY_KIND_%' OR name IN ('NVTX_EVENTS', 'CUDA_GPU_MEMORY_USAGE_EVENTS'))
+ORDER BY name;

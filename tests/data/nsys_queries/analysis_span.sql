@@ -1,0 +1,1 @@
+SELECT globalVid, duration, startTime, stopTime FROM ANALYSIS_DETAILS;

@@ -1,0 +1,4 @@
+SELECT 'kernel', globalPid, demangledName, shortName, mangledName FROM
+    (SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY start LIMIT 20)
+UNION ALL
+SELECT 'api', globalTid, nameId, NULL, NULL FROM (SELECT * FROM CUPTI_ACTIVITY_KIND_RUNTIME ORDER BY start LIMIT 20);
