@@ -33,7 +33,8 @@ QString kindName(EventKind kind)
 
 QString row(const QString& key, const QString& value)
 {
-    return "<tr><td valign=top><b>" + key.toHtmlEscaped() + "</b></td><td>" + value + "</td></tr>";
+    return "<tr><td valign=top style=\"white-space: nowrap; padding-right: 8px\"><b>" + key.toHtmlEscaped() + "</b></td><td>"
+        + value + "</td></tr>";
 }
 
 // Columns shown above (or as links) rather than among the recorded arguments.

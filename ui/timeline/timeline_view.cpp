@@ -345,32 +345,23 @@ void TimelineView::drawFlow(QPainter& painter)
         painter.setClipping(false);
         return;
     }
-    if (correlation == 0)
+    // A launch and its device event (either selected): a line from the call to the device event's start.
+    const auto other = correlation != 0 ? correlatedEvent(*m_selected) : std::nullopt;
+    if (!other)
         return;
-    const bool fromHost = kind == EventKind::Runtime;
-    for (size_t l = 0; l < m_trace->lanes.size(); ++l) {
-        const Lane& lane = m_trace->lanes[l];
-        if ((lane.group == Lane::Group::Device) != fromHost)
-            continue;
-        for (size_t r = 0; r < lane.rows.size(); ++r) {
-            const LaneRow& other = lane.rows[r];
-            for (size_t i = 0; i < other.size(); ++i) {
-                if (other.correlationId[i] != correlation || other.kind[i] == EventKind::FrameworkOp)
-                    continue;
-                const QPointF a(kHeaderWidth + m_axis.xForTime(fromHost ? row.startNs[m_selected->index] : other.startNs[i]),
-                                (fromHost ? laneTop(m_selected->lane) + m_selected->row * kRowHeight
-                                          : laneTop(static_cast<int>(l)) + static_cast<int>(r) * kRowHeight) + kRowHeight / 2);
-                const QPointF b(kHeaderWidth + m_axis.xForTime(fromHost ? other.startNs[i] : row.startNs[m_selected->index]),
-                                (fromHost ? laneTop(static_cast<int>(l)) + static_cast<int>(r) * kRowHeight
-                                          : laneTop(m_selected->lane) + m_selected->row * kRowHeight) + kRowHeight / 2);
-                painter.setPen(QPen(QColor(220, 60, 60), 2));
-                painter.drawLine(a, b);
-                painter.setBrush(QColor(220, 60, 60));
-                painter.drawEllipse(b, 3, 3);
-                return;
-            }
-        }
-    }
+    const EventRef call = kind == EventKind::Runtime ? *m_selected : *other;
+    const EventRef work = kind == EventKind::Runtime ? *other : *m_selected;
+    auto startPoint = [&](const EventRef& ref) {
+        return QPointF(kHeaderWidth + m_axis.xForTime(rowOf(ref).startNs[ref.index]),
+                       laneTop(ref.lane) + ref.row * kRowHeight + kRowHeight / 2);
+    };
+    // The other end may be off screen: the line stays in the plot, never over the lane names or the ruler.
+    painter.setClipRect(QRectF(kHeaderWidth, kRulerHeight, plotWidth(), height() - kRulerHeight));
+    painter.setPen(QPen(QColor(220, 60, 60), 2));
+    painter.drawLine(startPoint(call), startPoint(work));
+    painter.setBrush(QColor(220, 60, 60));
+    painter.drawEllipse(startPoint(work), 3, 3);
+    painter.setClipping(false);
 }
 
 } // namespace placescope::ui

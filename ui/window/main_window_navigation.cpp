@@ -33,6 +33,8 @@ void MainWindow::buildNavigation()
     detailsDock->setObjectName("dock_details");
     detailsDock->setWidget(details);
     addDockWidget(Qt::RightDockWidgetArea, detailsDock, Qt::Vertical);
+    // The right column runs the window's full height: findings with their pane above, details below.
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
 
     // Findings: ranked by saving (the analyzer's order) and a pane under the list with the saving, its basis, the
     // fix and the evidence.

@@ -26,6 +26,8 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QTableView>
 #include <QTextBrowser>
 #include <QTimer>
 
@@ -137,6 +139,13 @@ void MainWindow::selectFinding(int row)
     if (m_findingDetails)
         m_findingDetails->setHtml(findingDetailsHtml(m_report->findings[static_cast<size_t>(row)],
                                                      m_placement->costOptions().framework));
+    // The list shows which finding the pane is about, also when it was picked from elsewhere (--finding).
+    if (auto* view = findChild<QDockWidget*>("dock_" + tr("Findings"))->findChild<QTableView*>()) {
+        auto* proxy = qobject_cast<QSortFilterProxyModel*>(view->model());
+        const QModelIndex index = proxy->mapFromSource(m_findings->index(row, 0));
+        if (index.isValid() && view->currentIndex().row() != index.row())
+            view->setCurrentIndex(index); // re-enters here once, with the same row
+    }
     for (const auto& evidence : m_report->findings[static_cast<size_t>(row)].evidence) {
         for (const auto& example : evidence.examples) {
             if (example.startNs >= 0 && example.endNs > example.startNs) {
@@ -179,6 +188,9 @@ void MainWindow::showEvent(QShowEvent* event)
         auto* findingsDock = findChild<QDockWidget*>("dock_" + tr("Findings"));
         auto* kernelsDock = findChild<QDockWidget*>("dock_" + tr("Kernels"));
         resizeDocks({ findingsDock }, { std::max(440, width() / 4) }, Qt::Horizontal);
+        // The Details panel under the findings gets the larger share: an event's details are a long list.
+        resizeDocks({ findingsDock, findChild<QDockWidget*>("dock_details") }, { height() / 2, height() / 2 },
+                    Qt::Vertical);
         resizeDocks({ kernelsDock }, { std::max(250, height() * 3 / 10) }, Qt::Vertical);
         resizeDocks({ kernelsDock, findChild<QDockWidget*>("dock_placement") }, { width() * 2 / 5, width() * 3 / 5 },
                     Qt::Horizontal);
