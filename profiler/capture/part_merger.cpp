@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "profiler/capture/part_merger.h"
 
+#include "profiler/model/system_facts.h"
 #include "profiler/store/sqlite_db.h"
 #include "profiler/store/trace_writer.h"
 
@@ -239,6 +240,9 @@ Result<MergeSummary> mergeParts(const std::vector<MergeInput>& inputs, const std
     }
     writer->setMeta("source_format", "cupti_capture");
     writer->setMeta("capture_parts", std::to_string(summary.partsMerged));
+    // The machine the capture ran on (the merge runs there, in the launcher), as nsys's TARGET_INFO_SYSTEM_ENV.
+    for (const SystemFact& fact : localSystemFacts())
+        writer->add(fact);
     PLACESCOPE_RETURN_IF_ERROR(writer->commit());
     return summary;
 }

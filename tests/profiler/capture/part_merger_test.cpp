@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <fstream>
 
 namespace placescope::capture {
@@ -123,6 +125,13 @@ TEST_F(PartMergerTest, MergesPartsWithOneStringTableAndTheirRanks)
     EXPECT_EQ(queryText(m_output, "SELECT value FROM PS_META WHERE key = 'cupti_version'"), "130001");
     EXPECT_EQ(queryText(m_output, "SELECT COUNT(*) FROM PS_META WHERE key = 'capture_pid'"), "0");
     EXPECT_FALSE(fs::exists(m_output + ".partial"));
+    // nsys's run description: the processes, the span of the events, this machine's name.
+    EXPECT_EQ(count("SELECT COUNT(*) FROM PROCESSES WHERE pid IN (100, 200)"), 2);
+    EXPECT_EQ(count("SELECT COUNT(*) FROM ANALYSIS_DETAILS WHERE duration = stopTime - startTime AND duration > 0"), 1);
+    char host[256] = {};
+    ASSERT_EQ(gethostname(host, sizeof host - 1), 0);
+    EXPECT_EQ(queryText(m_output, "SELECT value FROM TARGET_INFO_SYSTEM_ENV WHERE name = 'Hostname' AND nameEnum = 619"),
+              host);
 }
 
 TEST_F(PartMergerTest, UnreadablePartIsSkippedAndCounted)
