@@ -7,6 +7,7 @@
 #include "profiler/base/output_file.h"
 #include "profiler/store/sqlite_db.h"
 #include "profiler/store/trace_file.h"
+#include "profiler/store/trace_identity.h"
 #include "profiler/store/trace_writer.h"
 
 #include <cstdio>
@@ -43,10 +44,20 @@ Result<TraceFormat> sniffTraceFormat(const std::string& path)
         return TraceFormat::KinetoJson;
     case FileHeadKind::Sqlite: {
         PLACESCOPE_ASSIGN_OR_RETURN(SqliteDb db, SqliteDb::open(path, SqliteDb::Mode::ReadOnly));
-        if (looksLikeNsysExport(db))
+        int64_t applicationId = 0;
+        PLACESCOPE_ASSIGN_OR_RETURN(SqliteFileKind kind, identifySqliteFile(db, &applicationId));
+        switch (kind) {
+        case SqliteFileKind::NsysExport:
             return TraceFormat::NsysSqlite;
-        if (db.hasTable("PS_META"))
+        case SqliteFileKind::PlacescopeTrace:
+        case SqliteFileKind::DamagedPlacescopeTrace:
             return Status::error(path + " is already a Placescope trace");
+        case SqliteFileKind::OtherApplication:
+            return Status::error(path + " is a SQLite file of another application (application_id "
+                                 + describeApplicationId(applicationId) + "), not an Nsight Systems export");
+        case SqliteFileKind::OtherSqlite:
+            break;
+        }
         return Status::error(path + " is a SQLite file but not an Nsight Systems export");
     }
     case FileHeadKind::Other:
@@ -145,6 +156,7 @@ Result<ImportSummary> importTraces(const std::vector<std::string>& inputs, const
     writer->setMeta("input_count", std::to_string(inputs.size()));
     summary.events = writer->eventCount();
     summary.problems = static_cast<uint64_t>(writer->totalProblemCount());
+    summary.dataLoss = writer->problemCounts(ProblemSeverity::DataLoss);
     PLACESCOPE_RETURN_IF_ERROR(writer->commit());
     return summary;
 }

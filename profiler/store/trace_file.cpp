@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "profiler/store/trace_file.h"
 
+#include "profiler/store/trace_identity.h"
 #include "profiler/store/trace_schema_sql.h"
 
 #include "profiler/store/trace_writer.h"
@@ -52,6 +53,40 @@ bool looksLikeNsysExport(SqliteDb& db)
         || db.hasTable("CUPTI_ACTIVITY_KIND_KERNEL") || db.hasTable("CUPTI_ACTIVITY_KIND_RUNTIME");
 }
 
+Result<SqliteFileKind> identifySqliteFile(SqliteDb& db, int64_t* applicationId)
+{
+    PLACESCOPE_ASSIGN_OR_RETURN(int64_t id, db.queryInt("PRAGMA application_id"));
+    if (applicationId)
+        *applicationId = id;
+    if (id == kTraceApplicationId)
+        return db.hasTable("PS_META") ? SqliteFileKind::PlacescopeTrace : SqliteFileKind::DamagedPlacescopeTrace;
+    // Before the id: nsys might stamp its exports one day, and they must still import.
+    if (looksLikeNsysExport(db))
+        return SqliteFileKind::NsysExport;
+    if (id != 0)
+        return SqliteFileKind::OtherApplication;
+    // application_id 0: a trace written before Placescope stamped its files, or any other SQLite file.
+    return db.hasTable("PS_META") ? SqliteFileKind::PlacescopeTrace : SqliteFileKind::OtherSqlite;
+}
+
+std::string notATraceMessage(const std::string& path, SqliteFileKind kind, int64_t applicationId)
+{
+    switch (kind) {
+    case SqliteFileKind::PlacescopeTrace:
+        break;
+    case SqliteFileKind::DamagedPlacescopeTrace:
+        return path + " is a Placescope trace without its PS_META table (damaged, or not fully written)";
+    case SqliteFileKind::NsysExport:
+        return path + " is an Nsight Systems export; run `placescope import " + path + " -o trace.sqlite` first";
+    case SqliteFileKind::OtherApplication:
+        return path + " is a SQLite file of another application (application_id " + describeApplicationId(applicationId)
+            + "), not a Placescope trace";
+    case SqliteFileKind::OtherSqlite:
+        return path + " is a SQLite database but not a Placescope trace (no PS_META table, no Placescope application_id)";
+    }
+    return {};
+}
+
 namespace {
 
 struct SchemaTable
@@ -97,12 +132,10 @@ Result<SqliteDb> openTrace(const std::string& path, TraceAccess access)
         return Status::error(path + ": no such trace file");
     auto mode = access == TraceAccess::ReadOnly ? SqliteDb::Mode::ReadOnly : SqliteDb::Mode::ReadWrite;
     PLACESCOPE_ASSIGN_OR_RETURN(SqliteDb db, SqliteDb::open(path, mode));
-    if (!db.hasTable("PS_META")) {
-        if (looksLikeNsysExport(db))
-            return Status::error(path + " is an Nsight Systems export; run `placescope import " + path
-                                 + " -o trace.sqlite` first");
-        return Status::error(path + " is not a Placescope trace (no PS_META table)");
-    }
+    int64_t applicationId = 0;
+    PLACESCOPE_ASSIGN_OR_RETURN(SqliteFileKind kind, identifySqliteFile(db, &applicationId));
+    if (kind != SqliteFileKind::PlacescopeTrace)
+        return Status::error(notATraceMessage(path, kind, applicationId));
     // A view where the schema has a table was not written by Placescope, and reading it could cost anything (a
     // recursive view never ends): refuse the file rather than run every reader into it.
     for (const SchemaTable& table : schemaTables())

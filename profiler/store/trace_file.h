@@ -23,4 +23,11 @@ Status migrateTrace(SqliteDb& db);
 // and no PS_META).
 bool looksLikeNsysExport(SqliteDb& db);
 
+// What an open SQLite file is: by PRAGMA application_id first ('PSCT', trace_identity.h), then by its tables
+// (traces written before the stamp have id 0 and PS_META). `applicationId` receives the file's id.
+enum class SqliteFileKind { PlacescopeTrace, DamagedPlacescopeTrace, NsysExport, OtherApplication, OtherSqlite };
+Result<SqliteFileKind> identifySqliteFile(SqliteDb& db, int64_t* applicationId = nullptr);
+// One line saying what the file is instead of a trace, and what to do (empty for a trace).
+std::string notATraceMessage(const std::string& path, SqliteFileKind kind, int64_t applicationId);
+
 } // namespace placescope

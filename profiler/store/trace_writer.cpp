@@ -7,6 +7,7 @@
 #include "profiler/store/ordered_worker.h"
 #include "profiler/store/row_inserts.h"
 #include "profiler/store/sqlite_bind.h"
+#include "profiler/store/trace_identity.h"
 #include "profiler/store/trace_indexes_sql.h"
 #include "profiler/store/trace_schema_sql.h"
 
@@ -85,8 +86,9 @@ Result<std::unique_ptr<TraceWriter>> TraceWriter::create(OutputFile output, Trac
     // The schema and the enum rows in one transaction: one write of the new file instead of one per statement.
     PLACESCOPE_RETURN_IF_ERROR(writer->m_db.exec("BEGIN"));
     PLACESCOPE_RETURN_IF_ERROR(writer->m_db.exec(kTraceSchemaSql));
-    PLACESCOPE_RETURN_IF_ERROR(
-        writer->m_db.exec("PRAGMA user_version=" + std::to_string(kTraceSchemaVersion)));
+    // What the file is, before any table is read (trace_identity.h): 'PSCT' and the schema version.
+    PLACESCOPE_RETURN_IF_ERROR(writer->m_db.exec("PRAGMA application_id=" + std::to_string(kTraceApplicationId)
+                                                 + "; PRAGMA user_version=" + std::to_string(kTraceSchemaVersion)));
     int tableCount = 0;
     const EnumTable* tables = enumTables(&tableCount);
     for (int t = 0; t < tableCount; ++t) {
