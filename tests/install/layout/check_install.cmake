@@ -70,6 +70,29 @@ if(COMPLETIONS)
       message(FATAL_ERROR "bash completion lacks the command ${command}")
     endif()
   endforeach()
+  # Every option each command's --help lists is completed, in bash and zsh: both are generated from the --help
+  # texts, so a flag added to a command (--quiet) must come through without an edit, and a slip in the generator's
+  # parsing of CLI11's layout would drop one silently.
+  file(READ ${usr}/share/zsh/vendor-completions/_placescope zsh_completion)
+  foreach(command ${commands})
+    string(STRIP "${command}" command)
+    execute_process(COMMAND ${usr}/bin/placescope ${command} --help OUTPUT_VARIABLE command_help RESULT_VARIABLE rc)
+    string(REGEX MATCHALL "(^|[ ,])--[a-z][a-z0-9-]+" flags "${command_help}")
+    list(TRANSFORM flags REPLACE "^[ ,]" "")
+    list(REMOVE_DUPLICATES flags)
+    list(FIND flags "--help" help_at) # no IN_LIST: a -P script runs under CMake's old policies
+    if(NOT rc EQUAL 0 OR help_at LESS 0)
+      message(FATAL_ERROR "placescope ${command} --help (${rc}) lists no options:\n${command_help}")
+    endif()
+    foreach(flag ${flags})
+      if(NOT bash_completion MATCHES "${command}\\) opts=\"[^\"]* ${flag}[ \"]")
+        message(FATAL_ERROR "bash completion of placescope ${command} lacks ${flag}")
+      endif()
+      if(NOT zsh_completion MATCHES "${command}\\) _arguments[^\n]*'${flag}\\[")
+        message(FATAL_ERROR "zsh completion of placescope ${command} lacks ${flag}")
+      endif()
+    endforeach()
+  endforeach()
 endif()
 
 # Nothing from the source or build tree is baked into what was installed (RUNPATH, sample or data paths).
