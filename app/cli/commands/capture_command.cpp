@@ -75,7 +75,7 @@ const CommandRegistration kRegistration {
         app.add_option("--delay", args->delaySeconds, "Start recording this many seconds after the program starts");
         app.add_option("--duration", args->durationSeconds,
                        "Stop recording after this many seconds (the program runs on untraced)");
-        app.add_option("--buffer-mb", args->bufferMb, "Size of one CUPTI activity buffer in MB (default 8)");
+        app.add_option("--buffer-mb", args->bufferMb, "Size of one CUPTI activity buffer in MiB (default 8)");
         app.add_option("--torch-memory", args->torchMemory,
                        "Kineto trace the program writes with torch.profiler(activities=[CPU], profile_memory=True): "
                        "its tensor-level memory events are added to the trace (CUPTI itself sees only cudaMalloc "
