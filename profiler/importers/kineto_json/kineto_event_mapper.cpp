@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "profiler/importers/kineto_json/kineto_event_mapper.h"
 
+#include "profiler/importers/kineto_json/kineto_collective_args.h"
 #include "profiler/importers/kineto_json/kineto_problems.h"
 #include "profiler/model/cuda_enums.h"
 #include "profiler/store/trace_writer.h"
@@ -335,6 +336,7 @@ void KinetoEventMapper::beginSpan(std::string_view cat, std::string_view name, c
     begin.inputTypes = args.inputTypes;
     begin.inputStrides = args.inputStrides;
     begin.labelName = args.labelName;
+    begin.extra = collectiveExtra(args); // its views die with the batch, before the E comes
     begin.args = args;
     begin.pid = pid;
     begin.tid = tid;
@@ -380,7 +382,7 @@ void KinetoEventMapper::endSpan(Id pid, Id tid, TimeNs end, std::string_view nam
     begin.args.inputStrides = begin.inputStrides;
     begin.args.labelName = begin.labelName;
     addSpan(Span { begin.cat, begin.name, &begin.args, begin.pid, begin.tid, begin.start, end,
-                   begin.isFrameworkOp ? std::optional<int64_t>(begin.depth) : std::nullopt });
+                   begin.isFrameworkOp ? std::optional<int64_t>(begin.depth) : std::nullopt, &begin.extra });
 }
 
 void KinetoEventMapper::addSpan(const Span& span)
@@ -483,6 +485,7 @@ void KinetoEventMapper::addSpan(const Span& span)
         op.inputDims = std::string(a.inputDims);
         op.inputTypes = std::string(a.inputTypes);
         op.inputStrides = std::string(a.inputStrides);
+        op.extra = span.extra ? *span.extra : collectiveExtra(a);
         m_writer.add(std::move(op));
         if (name.rfind("ProfilerStep#", 0) == 0) {
             int64_t step = 0;

@@ -63,12 +63,13 @@ private:
         Id pid, tid;
         TimeNs start = 0, end = 0;
         std::optional<int64_t> depth; // a framework op's nesting, when known from its B (else from m_openOps)
+        const std::string* extra = nullptr; // a B's collective metadata, read when the B came (else from args)
     };
     void addSpan(const Span& span);
     // A B event waiting for its E: its strings owned, as the record's views die with its batch.
     struct OpenBegin
     {
-        std::string cat, name, syncKind, inputDims, inputTypes, inputStrides, labelName;
+        std::string cat, name, syncKind, inputDims, inputTypes, inputStrides, labelName, extra;
         KinetoArgs args; // its string views are pointed at the strings above when the span is added
         Id pid, tid;
         TimeNs start = 0;

@@ -304,6 +304,22 @@ KinetoArgField kinetoArgField(KinetoArgs& a, std::string_view key)
         return { Kind::RawArray, nullptr, &a.inputStrides };
     if (key == "name")
         return { Kind::String, nullptr, &a.labelName };
+    if (key == "Collective name")
+        return { Kind::String, nullptr, &a.collectiveName };
+    if (key == "In msg nelems")
+        return integer(a.inMsgNelems);
+    if (key == "Out msg nelems")
+        return integer(a.outMsgNelems);
+    if (key == "Group size")
+        return integer(a.groupSize);
+    if (key == "dtype")
+        return { Kind::String, nullptr, &a.dtype };
+    if (key == "Process Group Name")
+        return { Kind::String, nullptr, &a.processGroupName };
+    if (key == "Process Group Description")
+        return { Kind::String, nullptr, &a.processGroupDesc };
+    if (key == "Process Group Ranks") // "[0, 1]" as text in the traces seen
+        return { Kind::String, nullptr, &a.processGroupRanks };
     return {};
 }
 

@@ -38,6 +38,9 @@ struct KinetoArgs
     OptInt registers, sharedMemory, deviceType, deviceId, address, totalAllocated, totalReserved;
     OptInt grid[3], block[3];
     std::string_view syncKind, inputDims, inputTypes, inputStrides, labelName;
+    // NCCL collective metadata (record_param_comms ops, NCCL kernels), kept for collective reports.
+    OptInt inMsgNelems, outMsgNelems, groupSize;
+    std::string_view collectiveName, dtype, processGroupName, processGroupDesc, processGroupRanks;
 };
 
 // Where an args key goes in KinetoArgs, and how its value is read: the one list of the args the mapper uses, for

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+// What HTA users read from a Kineto trace survives the import (issue 16): NCCL collective metadata on the real
+// two-rank NCCL trace and on hand-written events (X and B/E), reachable from the NCCL kernels.
+#include "profiler/importers/importer.h"
+#include "profiler/store/trace_file.h"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace placescope {
+namespace {
+
+class KinetoKeptData : public ::testing::Test
+{
+protected:
+    void SetUp() override
+    {
+        m_dir = std::filesystem::temp_directory_path()
+            / ("ps_kineto_kept_" + std::to_string(::getpid()) + "_"
+               + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        std::filesystem::create_directories(m_dir);
+        m_out = (m_dir / "out.sqlite").string();
+    }
+    void TearDown() override { std::filesystem::remove_all(m_dir); }
+
+    std::string writeJson(const std::string& text)
+    {
+        std::string path = (m_dir / "trace.json").string();
+        std::ofstream(path, std::ios::binary) << text;
+        return path;
+    }
+    std::string text(const std::string& sql)
+    {
+        auto db = openTrace(m_out);
+        EXPECT_TRUE(db.isOk()) << db.status().message();
+        auto statement = db->prepare(sql);
+        EXPECT_TRUE(statement.isOk()) << sql;
+        return statement.isOk() && statement->step() ? statement->columnText(0) : "<no row>";
+    }
+
+    std::filesystem::path m_dir;
+    std::string m_out;
+};
+
+TEST_F(KinetoKeptData, NcclCollectiveMetadataOfTheRealTrace)
+{
+    ASSERT_TRUE(importTraces({ std::string(PLACESCOPE_DATA_DIR) + "/traces/hta_nccl_a100_rank0of2_layout.json.gz" },
+                             m_out, {})
+                    .isOk());
+    // 27 record_param_comms ops carry it in the file (python3 -c: events with args 'Collective name', cat cpu_op).
+    EXPECT_EQ(text("SELECT COUNT(*) FROM PS_FRAMEWORK_OPS WHERE json_extract(extra, '$.\"Collective name\"') IS NOT NULL"),
+              "27");
+    // The first one, field by field as in the JSON.
+    EXPECT_EQ(text("SELECT extra FROM PS_FRAMEWORK_OPS WHERE json_extract(extra, '$.\"Collective name\"') IS NOT NULL"
+                   " ORDER BY start LIMIT 1"),
+              "{\"Collective name\":\"broadcast\",\"In msg nelems\":53120,\"Out msg nelems\":53120,"
+              "\"Group size\":2,\"dtype\":\"Float\",\"Process Group Name\":\"0\","
+              "\"Process Group Description\":\"default_pg\",\"Process Group Ranks\":\"[0, 1]\"}");
+    // Each of the 21 NCCL kernels reaches its collective through its launch (correlation -> external id -> op); the
+    // kernels' own args name 15 allreduce and 6 broadcast.
+    EXPECT_EQ(text("SELECT group_concat(c || ':' || n, ' ') FROM (SELECT json_extract(o.extra, '$.\"Collective name\"') c,"
+                   " COUNT(DISTINCT k.rowid) n FROM CUPTI_ACTIVITY_KIND_KERNEL k"
+                   " JOIN StringIds s ON s.id = k.demangledName"
+                   " JOIN PS_EXTERNAL_CORRELATION x ON x.correlationId = k.correlationId"
+                   " JOIN PS_FRAMEWORK_OPS o ON o.externalId = x.externalId"
+                   " WHERE s.value LIKE 'nccl%' AND o.extra IS NOT NULL GROUP BY c ORDER BY c)"),
+              "allreduce:15 broadcast:6");
+}
+
+TEST_F(KinetoKeptData, NcclMetadataOfCompleteAndBeginEndEvents)
+{
+    std::string path = writeJson(R"({"traceEvents": [
+      {"ph": "X", "cat": "cpu_op", "name": "record_param_comms", "pid": 1, "tid": 1, "ts": 10, "dur": 5,
+       "args": {"External id": 3, "Collective name": "all_gather", "In msg nelems": 64, "Out msg nelems": 256,
+                "Group size": 4, "dtype": "BFloat16", "Process Group Name": "7", "Process Group Description": "tp",
+                "Process Group Ranks": "[0, 1, 2, 3]"}},
+      {"ph": "B", "cat": "cpu_op", "name": "record_param_comms", "pid": 1, "tid": 1, "ts": 20,
+       "args": {"External id": 4, "Collective name": "broadcast", "In msg nelems": 8, "dtype": "Int"}},
+      {"ph": "E", "cat": "cpu_op", "name": "record_param_comms", "pid": 1, "tid": 1, "ts": 30},
+      {"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 40, "dur": 5, "args": {}}
+    ]})");
+    ASSERT_TRUE(importTraces({ path }, m_out, {}).isOk());
+    EXPECT_EQ(text("SELECT json_extract(extra, '$.\"Out msg nelems\"') || ' ' || json_extract(extra, '$.dtype') || ' '"
+                   " || json_extract(extra, '$.\"Process Group Description\"') FROM PS_FRAMEWORK_OPS WHERE externalId = 3"),
+              "256 BFloat16 tp");
+    EXPECT_EQ(text("SELECT extra FROM PS_FRAMEWORK_OPS WHERE externalId = 4"),
+              "{\"Collective name\":\"broadcast\",\"In msg nelems\":8,\"dtype\":\"Int\"}");
+    EXPECT_EQ(text("SELECT COALESCE(extra, 'NULL') FROM PS_FRAMEWORK_OPS WHERE start = 40000"), "NULL");
+}
+
+} // namespace
+} // namespace placescope
