@@ -251,6 +251,15 @@ RawId kinetoTextId(std::string_view text, bool isTid, KinetoRecord& record)
             return id;
         }
     }
+    // A number written as a string ("25738": the 2021 legacy files quote the tids of their API calls and thread
+    // names, while their flows give the same thread as the number 25738) is that number, so they name one thread.
+    int64_t number = 0;
+    if (!text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos
+        && std::from_chars(text.data(), text.data() + text.size(), number).ec == std::errc()) {
+        id.kind = RawId::Kind::Number;
+        id.number = number;
+        return id;
+    }
     id.kind = RawId::Kind::Text;
     record.noteIdText(text);
     return id;

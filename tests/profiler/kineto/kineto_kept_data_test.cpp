@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // What HTA users read from a Kineto trace survives the import (issue 16): NCCL collective metadata on the real
-// two-rank NCCL trace and on hand-written events (X and B/E), reachable from the NCCL kernels.
+// two-rank NCCL trace and on hand-written events (X and B/E), reachable from the NCCL kernels; launch flows of the
+// 2021 legacy format bound to their API calls.
 #include "profiler/importers/importer.h"
 #include "profiler/store/trace_file.h"
 
@@ -90,6 +91,28 @@ TEST_F(KinetoKeptData, NcclMetadataOfCompleteAndBeginEndEvents)
     EXPECT_EQ(text("SELECT extra FROM PS_FRAMEWORK_OPS WHERE externalId = 4"),
               "{\"Collective name\":\"broadcast\",\"In msg nelems\":8,\"dtype\":\"Int\"}");
     EXPECT_EQ(text("SELECT COALESCE(extra, 'NULL') FROM PS_FRAMEWORK_OPS WHERE start = 40000"), "NULL");
+}
+
+// The 2021 legacy files quote their API calls' tids ("25738") and give their launch flows the number 25738: one
+// thread, so every launch flow starts at its API call (same correlation id, thread and time), on the thread id and
+// name the file gives it.
+TEST_F(KinetoKeptData, LegacyLaunchFlowsStartOnTheirApiCallsThread)
+{
+    ASSERT_TRUE(importTraces({ std::string(PLACESCOPE_DATA_DIR) + "/traces/kineto_resnet50_v100_legacy2021.pt.trace.json.gz" },
+                             m_out, {})
+                    .isOk());
+    const std::string flows = text("SELECT COUNT(*) FROM PS_FLOWS");
+    EXPECT_EQ(flows, "9096");
+    EXPECT_EQ(text("SELECT COUNT(*) FROM PS_FLOWS f JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = f.id"
+                   " AND r.globalTid = f.fromGlobalTid AND r.start = f.fromTs"),
+              flows);
+    EXPECT_EQ(text("SELECT group_concat(name, ',') FROM (SELECT DISTINCT t.name FROM CUPTI_ACTIVITY_KIND_RUNTIME r"
+                   " JOIN PS_THREADS t ON t.globalTid = r.globalTid ORDER BY t.name)"),
+              "thread 25738 (python),thread 25772 (python)");
+    // The thread ids are the OS's, not ids made up for text.
+    EXPECT_EQ(text("SELECT group_concat(tid, ',') FROM (SELECT DISTINCT globalTid % 16777216 AS tid"
+                   " FROM CUPTI_ACTIVITY_KIND_RUNTIME ORDER BY tid)"),
+              "25738,25772");
 }
 
 } // namespace
