@@ -8,6 +8,8 @@ const std::vector<ReportInfo>& allReports()
     static const std::vector<ReportInfo> kReports = {
         { "kernel_launch", "per kernel name: launch call time, launch delay, kernel time, kernels shorter than their launch",
           kernelLaunchReport },
+        { "kernel_launches", "one row per kernel launch: launch call time, launch delay, kernel time, its rowid",
+          kernelLaunchesReport },
         { "idle", "GPU idle time per device and stream and step: host wait, kernel wait, other", idleReport },
         { "queue", "per stream: GPU ops launched and not yet finished (mean, max), time at a full launch queue",
           queueReport },

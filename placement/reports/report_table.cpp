@@ -34,7 +34,7 @@ std::string cellText(const ReportCell& cell, ColumnKind kind, int64_t originNs)
     case ColumnKind::Ns:
         return formatNanoseconds(static_cast<double>(value));
     case ColumnKind::Timestamp:
-        return "+" + formatNanoseconds(static_cast<double>(value - originNs));
+        return std::string(1, '+').append(formatNanoseconds(static_cast<double>(value - originNs)));
     case ColumnKind::Count:
     case ColumnKind::Bytes:
         return withThousands(value);
@@ -104,8 +104,11 @@ std::string csvField(const std::string& text)
 std::string renderCsv(const ReportTable& table)
 {
     std::string out;
-    for (size_t c = 0; c < table.columns.size(); ++c)
-        out += (c ? "," : "") + csvField(table.columns[c].key);
+    for (size_t c = 0; c < table.columns.size(); ++c) {
+        if (c)
+            out += ',';
+        out += csvField(table.columns[c].key);
+    }
     out += "\n";
     for (const auto& row : table.rows) {
         for (size_t c = 0; c < row.size(); ++c) {

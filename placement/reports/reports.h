@@ -35,6 +35,7 @@ ReportTable runReport(const ReportContext& ctx, const ReportInfo& report);
 Result<ReportTable> runReport(SqliteDb& db, const ReportInfo& report, const ReportOptions& options);
 
 ReportTable kernelLaunchReport(const ReportContext& ctx);
+ReportTable kernelLaunchesReport(const ReportContext& ctx);
 ReportTable idleReport(const ReportContext& ctx);
 ReportTable queueReport(const ReportContext& ctx);
 ReportTable stepsReport(const ReportContext& ctx);

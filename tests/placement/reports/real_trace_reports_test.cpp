@@ -111,6 +111,7 @@ TEST_F(RealTraceReports, AgreesWithTheRawJsonParser)
     const ReportTable launches = run("kernel_launch");
     EXPECT_EQ(sumOf(launches, "kernels"), 19370);
     EXPECT_EQ(sumOf(launches, "kernel_total_ns"), 977859000);
+    EXPECT_EQ(static_cast<int64_t>(run("kernel_launches").rows.size()), 19370);
     const ReportTable queue = run("queue"); // every GPU op of this trace has its launch call
     EXPECT_EQ(sumOf(queue, "ops"), 19370 + 2040 + 880);
     const ReportTable bandwidth = run("bandwidth");

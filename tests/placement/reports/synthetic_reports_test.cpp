@@ -153,6 +153,24 @@ TEST_F(ReportsOnBuiltTrace, KernelLaunchGroupsByShortNameAndCountsShortKernels)
     EXPECT_EQ(intAt(demangled, findRow(demangled, "name", kTemplatedB), "kernels"), 1);
 }
 
+TEST_F(ReportsOnBuiltTrace, KernelLaunchesListEveryLaunchInStartOrder)
+{
+    ReportTable t = run("kernel_launches");
+    ASSERT_EQ(t.rows.size(), 5U); // K1, the all-reduce, K2, K3, K4
+    EXPECT_EQ(intAt(t, 0, "start_ns"), 10 * kUs);
+    EXPECT_EQ(intAt(t, 1, "launch_delay_ns"), 14 * kUs); // the all-reduce: launched at 1 us, started at 15 us
+    EXPECT_EQ(intAt(t, 2, "kernel_ns"), 2 * kUs);
+    EXPECT_EQ(intAt(t, 2, "shorter_than_launch"), 1);
+    EXPECT_EQ(intAt(t, 3, "launch_delay_ns"), 6 * kUs + 20);
+    EXPECT_EQ(intAt(t, 4, "launch_call_ns"), 5 * kUs);
+    int64_t shorter = 0;
+    for (size_t r = 0; r < t.rows.size(); ++r) {
+        shorter += intAt(t, r, "shorter_than_launch");
+        EXPECT_GE(intAt(t, r, "kernel_rowid"), 1);
+    }
+    EXPECT_EQ(shorter, 1);
+}
+
 TEST_F(ReportsOnBuiltTrace, IdleSplitsStreamGapsIntoHostKernelAndOtherWaits)
 {
     ReportTable t = run("idle");
