@@ -156,6 +156,7 @@ Result<ImportSummary> importTraces(const std::vector<std::string>& inputs, const
     writer->setMeta("input_count", std::to_string(inputs.size()));
     summary.events = writer->eventCount();
     summary.problems = static_cast<uint64_t>(writer->totalProblemCount());
+    summary.dataLoss = writer->problemCounts(ProblemSeverity::DataLoss);
     PLACESCOPE_RETURN_IF_ERROR(writer->commit());
     return summary;
 }

@@ -10,6 +10,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace placescope {
@@ -47,6 +48,9 @@ struct ImportSummary
     uint64_t events = 0;
     uint64_t problems = 0;
     uint64_t inputBytes = 0;
+    // Problem kinds that lost data (records skipped or cut, bytes not read), with their counts: the import's
+    // one-line warning names them (PS_PROBLEMS holds the help).
+    std::vector<std::pair<std::string, int64_t>> dataLoss;
 };
 Result<ImportSummary> importTraces(const std::vector<std::string>& inputs, const std::string& outputPath,
                                    const ImportOptions& options);

@@ -341,6 +341,15 @@ int64_t TraceWriter::totalProblemCount() const
     return total;
 }
 
+std::vector<std::pair<std::string, int64_t>> TraceWriter::problemCounts(ProblemSeverity severity) const
+{
+    std::vector<std::pair<std::string, int64_t>> counts;
+    for (const auto& [kind, problem] : m_problems)
+        if (problem.severity == severity)
+            counts.emplace_back(kind, problem.count);
+    return counts;
+}
+
 Status TraceWriter::writeProblemsAndMeta()
 {
     PLACESCOPE_RETURN_IF_ERROR(m_db.exec("DELETE FROM PS_PROBLEMS; DELETE FROM PS_META;"));

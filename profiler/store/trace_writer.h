@@ -94,6 +94,7 @@ public:
     void add(FlowEvent flow);
     void add(const StepRange& step);
     void add(DiagnosticEvent event);
+    void add(GpuAnnotation annotation);
     // Kept only under the names system_facts.h lists (never the program's environment); returns whether kept.
     bool add(const SystemFact& fact);
     // TARGET_INFO_SESSION_START_TIME. Without it the row comes from the meta key trace_base_time_ns, if set.
@@ -108,6 +109,8 @@ public:
                       std::string_view example = {}, int64_t count = 1);
     int64_t problemCount(std::string_view kind) const;
     int64_t totalProblemCount() const; // of every kind
+    // The kinds of one severity with their counts, by kind (the import summary names the records it lost).
+    std::vector<std::pair<std::string, int64_t>> problemCounts(ProblemSeverity severity) const;
     uint64_t eventCount() const { return m_eventCount.load(std::memory_order_relaxed); }
 
     // Commits what was added so far (in the .partial file) and opens a new transaction.

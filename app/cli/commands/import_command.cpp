@@ -49,6 +49,13 @@ int runImport(const ImportArgs& args)
                      withThousands(static_cast<int64_t>(summary->events)).c_str(),
                      withThousands(static_cast<int64_t>(summary->problems)).c_str(), seconds,
                      seconds > 0 ? static_cast<double>(summary->inputBytes) / 1e6 / seconds : 0.0);
+    if (!args.quiet && !summary->dataLoss.empty()) { // never silent: say what was lost, and why in a word
+        std::string lost;
+        for (const auto& [kind, count] : summary->dataLoss)
+            lost += (lost.empty() ? "" : ", ") + withThousands(count) + " " + kind;
+        std::fprintf(stderr, "placescope import: warning: not all of the input was imported: %s (PS_PROBLEMS says "
+                             "why)\n", lost.c_str());
+    }
     return 0;
 }
 
