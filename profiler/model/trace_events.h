@@ -256,6 +256,18 @@ struct StepRange
     OptInt globalPid;
 };
 
+// PS_GPU_ANNOTATIONS: a framework annotation as the GPU ran it (Kineto's gpu_user_annotation), on its stream.
+struct GpuAnnotation
+{
+    TimeNs start = 0;
+    TimeNs end = 0;
+    int64_t deviceId = 0;
+    int64_t streamId = 0;
+    std::string name;
+    OptInt externalId;
+    OptInt globalPid;
+};
+
 // TARGET_INFO_SESSION_START_TIME: the UTC time of the trace clock's zero.
 struct SessionStart
 {

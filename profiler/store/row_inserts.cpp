@@ -56,6 +56,9 @@ constexpr const char* kDiagnosticValues = "(?,?,?,?,?,?)";
 constexpr const char* kSystemFactInsert = "INSERT INTO TARGET_INFO_SYSTEM_ENV (globalVid, devStateName, name, nameEnum,"
     " value)";
 constexpr const char* kSystemFactValues = "(?,'Local',?,?,?)";
+constexpr const char* kGpuAnnotationInsert = "INSERT INTO PS_GPU_ANNOTATIONS (start, end, deviceId, streamId, nameId,"
+    " externalId, globalPid)";
+constexpr const char* kGpuAnnotationValues = "(?,?,?,?,?,?,?)";
 constexpr const char* kOpInsert = "INSERT INTO PS_FRAMEWORK_OPS (start, end, globalTid, nameId, category,"
     " externalId, sequenceNumber, fwdThreadId, depth, inputDims, inputTypes, inputStrides, extra)";
 constexpr const char* kOpValues = "(?,?,?,?,?,?,?,?,?,?,?,?,?)";
@@ -145,6 +148,11 @@ void bindDiagnostic(SqliteStatement& s, int first, const DiagnosticEvent& d)
 {
     bindFrom(s, first, d.timestamp, d.timestampType, d.source, d.severity, d.text, d.globalPid);
 }
+void bindGpuAnnotation(SqliteStatement& s, int first, const GpuAnnotationRow& row)
+{
+    const GpuAnnotation& a = row.annotation;
+    bindFrom(s, first, a.start, a.end, a.deviceId, a.streamId, row.nameId, a.externalId, a.globalPid);
+}
 void bindSystemFact(SqliteStatement& s, int first, const SystemFactRow& row)
 {
     bindFrom(s, first, row.fact.globalVid, row.fact.name, row.nameEnum, row.fact.value);
@@ -213,6 +221,7 @@ void RowInserts::define(SqliteDb& db)
     nsysProcesses.define(db, kNsysProcessInsert, kNsysProcessValues, bindNsysProcess);
     diagnostics.define(db, kDiagnosticInsert, kDiagnosticValues, bindDiagnostic);
     systemFacts.define(db, kSystemFactInsert, kSystemFactValues, bindSystemFact);
+    gpuAnnotations.define(db, kGpuAnnotationInsert, kGpuAnnotationValues, bindGpuAnnotation);
     ops.define(db, kOpInsert, kOpValues, bindOp);
     externalCorrelations.define(db, kExternalCorrelationInsert, kExternalCorrelationValues, bindExternalCorrelation);
     memory.define(db, kMemoryInsert, kMemoryValues, bindMemory);

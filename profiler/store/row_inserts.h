@@ -47,6 +47,11 @@ struct ThreadNameRow
     int64_t globalTid = 0;
     OptInt priority;
 };
+struct GpuAnnotationRow
+{
+    GpuAnnotation annotation;
+    int64_t nameId = 0;
+};
 struct SystemFactRow
 {
     SystemFact fact;
@@ -76,6 +81,7 @@ public:
     BatchedInsert<ProcessInfo> nsysProcesses; // PROCESSES, nsys's view of PS_PROCESSES
     BatchedInsert<DiagnosticEvent> diagnostics;
     BatchedInsert<SystemFactRow> systemFacts;
+    BatchedInsert<GpuAnnotationRow> gpuAnnotations;
     BatchedInsert<OpRow> ops;
     BatchedInsert<ExternalCorrelation> externalCorrelations;
     BatchedInsert<MemoryEvent> memory;
@@ -92,7 +98,7 @@ public:
     {
         visit(kernels), visit(memcpys), visit(memsets), visit(runtime), visit(syncs), visit(nvtx), visit(gpuMemory),
             visit(overhead), visit(gpus), visit(processes), visit(threads), visit(threadNames),
-            visit(nsysProcesses), visit(diagnostics), visit(systemFacts), visit(ops),
+            visit(nsysProcesses), visit(diagnostics), visit(systemFacts), visit(gpuAnnotations), visit(ops),
             visit(externalCorrelations), visit(memory), visit(flows), visit(steps), visit(strings);
     }
 

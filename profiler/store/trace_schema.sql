@@ -364,6 +364,19 @@ CREATE TABLE PS_FLOWS (
     toDeviceId INTEGER, toStreamId INTEGER
 );
 
+-- Framework annotations as the GPU ran them (PyTorch's gpu_user_annotation: "## backward ##", a module's forward),
+-- on their device and stream, so kernels can be scoped to an annotation on its own stream. The same ranges are also
+-- NVTX_EVENTS rows without a thread, for the readers of nsys's NVTX table.
+CREATE TABLE PS_GPU_ANNOTATIONS (
+    start INTEGER NOT NULL,
+    end INTEGER NOT NULL,
+    deviceId INTEGER NOT NULL,
+    streamId INTEGER NOT NULL,
+    nameId INTEGER NOT NULL,         -- StringIds
+    externalId INTEGER,              -- the host-side op's PS_FRAMEWORK_OPS.externalId
+    globalPid INTEGER
+);
+
 -- Iterations (PyTorch ProfilerStep#N, NVTX step ranges).
 CREATE TABLE PS_STEPS (
     stepNumber INTEGER NOT NULL,

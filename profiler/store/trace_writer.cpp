@@ -279,6 +279,15 @@ void TraceWriter::add(const ThreadInfo& thread)
 
 void TraceWriter::add(DiagnosticEvent event) { queue(m_inserts->diagnostics, std::move(event), false); }
 
+void TraceWriter::add(GpuAnnotation annotation)
+{
+    int64_t nameId = internString(annotation.name);
+    annotation.name = std::string();
+    noteSpan(annotation.start, annotation.end);
+    // Not counted again as an event: the same range is an NVTX row too.
+    queue(m_inserts->gpuAnnotations, GpuAnnotationRow { std::move(annotation), nameId }, false);
+}
+
 bool TraceWriter::add(const SystemFact& fact)
 {
     OptInt nameEnum = systemFactNameEnum(fact.name);

@@ -501,6 +501,7 @@ void KinetoEventMapper::addSpan(const Span& span)
         n.end = end;
         n.text = std::string(name);
         m_writer.add(std::move(n));
+        m_writer.add(GpuAnnotation { start, end, device, stream, std::string(name), a.externalId, ownerGlobalPid() });
     } else {
         problem("kineto.unknown_category", cat);
     }

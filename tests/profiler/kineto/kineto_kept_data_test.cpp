@@ -72,6 +72,25 @@ TEST_F(KinetoKeptData, NcclCollectiveMetadataOfTheRealTrace)
               "allreduce:15 broadcast:6");
 }
 
+// gpu_user_annotation ranges keep their device and stream (pid and tid in the JSON): of the file's 30, 21 are on
+// stream 40 and 9 on stream 7, and 939 kernels run inside an annotation on its own stream (1174 on any stream), as
+// python3 over the JSON counts them.
+TEST_F(KinetoKeptData, GpuAnnotationsKeepTheirStream)
+{
+    ASSERT_TRUE(importTraces({ std::string(PLACESCOPE_DATA_DIR) + "/traces/hta_nccl_a100_rank0of2_layout.json.gz" },
+                             m_out, {})
+                    .isOk());
+    EXPECT_EQ(text("SELECT group_concat(deviceId || '/' || streamId || ':' || n, ' ') FROM (SELECT deviceId, streamId,"
+                   " COUNT(*) n FROM PS_GPU_ANNOTATIONS GROUP BY 1, 2 ORDER BY 2)"),
+              "0/7:9 0/40:21");
+    EXPECT_EQ(text("SELECT COUNT(*) FROM PS_GPU_ANNOTATIONS a JOIN CUPTI_ACTIVITY_KIND_KERNEL k ON k.deviceId = a.deviceId"
+                   " AND k.streamId = a.streamId AND k.start >= a.start AND k.end <= a.end"),
+              "939");
+    EXPECT_EQ(text("SELECT COUNT(*) FROM PS_GPU_ANNOTATIONS a JOIN StringIds s ON s.id = a.nameId"
+                   " WHERE s.value = '## backward ##' AND a.externalId IS NOT NULL"),
+              text("SELECT COUNT(*) FROM NVTX_EVENTS WHERE text = '## backward ##'"));
+}
+
 TEST_F(KinetoKeptData, NcclMetadataOfCompleteAndBeginEndEvents)
 {
     std::string path = writeJson(R"({"traceEvents": [
