@@ -91,6 +91,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_tempDir(std::ma
     connectOpWhatIfMenu(opsView);
     buildMenus();
     buildNavigation();
+    buildFileHandling();
     // Default layout (a saved one replaces it): kernels and findings in front, the timeline gets most room.
     auto* findingsDock = findChild<QDockWidget*>("dock_" + tr("Findings"));
     auto* kernelsDock = findChild<QDockWidget*>("dock_" + tr("Kernels"));
@@ -145,14 +146,14 @@ void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(tr("&Open..."), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open trace"), {},
-            tr("Traces (*.sqlite *.json *.json.gz);;All files (*)"));
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open trace or model"), {},
+            tr("Traces and models (*.sqlite *.json *.json.gz *.onnx);;All files (*)"));
         if (!path.isEmpty())
-            openFile(path);
+            openTraceOrModel(path);
     });
     open->setShortcut(QKeySequence::Open);
     file->addAction(tr("Open &model..."), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open ONNX model"), {}, tr("ONNX models (*.onnx)"));
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open model"), {}, modelFileFilter());
         if (!path.isEmpty())
             openModel(path);
     });
@@ -260,6 +261,7 @@ void MainWindow::openFile(const QString& path)
 void MainWindow::openModel(const QString& path)
 {
     m_status->setText(tr("Opening model %1...").arg(path));
+    rememberRecentModel(path);
     m_placement->openModel(path);
     if (auto* dock = qobject_cast<QDockWidget*>(m_graphView->parentWidget()))
         dock->raise();

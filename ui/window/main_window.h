@@ -17,7 +17,15 @@ class QTemporaryDir;
 class QTextBrowser;
 class QUndoGroup;
 
+namespace placescope {
+struct ModelGraph;
+}
+
 namespace placescope::ui {
+
+// A model op's details (type, inputs and outputs with shapes, attributes) for the Details panel when no trace is
+// open (ui/window/selection_sync.cpp).
+QString modelOpDetailsHtml(const ModelGraph& model, size_t opIndex);
 
 class TableModel;
 class TimelineView;
@@ -44,6 +52,8 @@ public:
     TimelineView* timeline() const { return m_timeline; }
     GraphView* graphView() const { return m_graphView; }
     void openModel(const QString& path);
+    // File > Open, the toolbar and drops: an ONNX model (by content) opens as a model, anything else as a trace.
+    void openTraceOrModel(const QString& path);
     TableModel* kernelModel() const { return m_kernels; }
     TableModel* copyModel() const { return m_copies; }
     TableModel* problemModel() const { return m_problems; }
@@ -66,6 +76,8 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
     void showEvent(QShowEvent* event) override;
 
 private:
@@ -88,6 +100,11 @@ private:
     // Details dock, findings' detail pane, tables -> timeline, Help menu and dock toggles
     // (ui/window/main_window_navigation.cpp).
     void buildNavigation();
+    // Drag and drop of traces and models, recent models, the model file filter (ui/window/main_window_files.cpp).
+    void buildFileHandling();
+    void rememberRecentModel(const QString& path);
+    void rebuildRecentModelsMenu();
+    static QString modelFileFilter(); // every kind a model is read from: ONNX, PyTorch execution trace, trace ops
 
     TimelineView* m_timeline = nullptr;
     GraphView* m_graphView = nullptr;
@@ -105,6 +122,7 @@ private:
     QLabel* m_status = nullptr;
     QProgressBar* m_progress = nullptr;
     QMenu* m_recentMenu = nullptr;
+    QMenu* m_recentModelsMenu = nullptr;
     QTextBrowser* m_findingDetails = nullptr; // under the findings list: evidence, saving, fix
     std::unique_ptr<QTemporaryDir> m_tempDir;
     uint64_t m_generation = 0;

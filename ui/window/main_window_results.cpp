@@ -50,7 +50,7 @@ void MainWindow::onOpenFinished(uint64_t, const OpenResult& result)
     m_placement->setTrace(QString::fromStdString(result.tracePath), QString::fromStdString(result.traceGpuName));
     // The What-if panel reads the same file itself (the findings' TraceData), once it is first shown.
     m_whatIf->setTrace(QString::fromStdString(result.tracePath));
-    setWindowTitle(QString("Placescope - %1").arg(QFileInfo(QString::fromStdString(result.trace->path)).fileName()));
+    setWindowTitle(QString("Placescope - %1").arg(QFileInfo(QString::fromStdString(result.inputPath)).fileName()));
     std::vector<QVariantList> kernels, copies, problems, findings;
     if (result.stats) {
         for (const auto& row : result.stats->kernels.rows)

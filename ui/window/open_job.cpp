@@ -16,6 +16,7 @@ OpenResult openAnyTrace(const std::string& input, const std::string& tempDir, co
 {
     const auto started = std::chrono::steady_clock::now();
     OpenResult result;
+    result.inputPath = input;
     std::string tracePath = input;
     if (!openTrace(input).isOk()) {
         // Not a Placescope trace: import it (Kineto JSON, nsys SQLite) to a temp trace first.

@@ -17,6 +17,7 @@ namespace placescope::ui {
 struct OpenResult
 {
     std::string error;       // empty on success
+    std::string inputPath;   // the file the user opened (the title names it, never the temp copy)
     std::string tracePath;   // the Placescope trace actually read (a temp file for imported inputs)
     std::string traceGpuName; // the GPU its TARGET_INFO_GPU row names (placement can cost "from-trace"); empty if none
     std::shared_ptr<const LoadedTrace> trace;

@@ -9,8 +9,54 @@
 #include "ui/timeline/timeline_view.h"
 
 #include <QLabel>
+#include <QTextBrowser>
 
 namespace placescope::ui {
+namespace {
+
+QString shapeText(const ModelValue& value)
+{
+    if (!value.shapeKnown)
+        return "?";
+    QStringList dims;
+    for (int64_t d : value.shape)
+        dims << (d < 0 ? QString("?") : QString::number(d));
+    return "[" + dims.join(", ") + "]" + (value.dtype.empty() ? QString() : " " + QString::fromStdString(value.dtype));
+}
+
+} // namespace
+
+QString modelOpDetailsHtml(const ModelGraph& model, size_t opIndex)
+{
+    const ModelOp& op = model.ops[opIndex];
+    auto row = [](const QString& key, const QString& value) {
+        return "<tr><td valign=top style=\"white-space: nowrap; padding-right: 8px\"><b>" + key + "</b></td><td>" + value
+            + "</td></tr>";
+    };
+    auto values = [&](const std::vector<int>& indices) {
+        QStringList out;
+        for (int v : indices)
+            out << QString::fromStdString(model.values[static_cast<size_t>(v)].name).toHtmlEscaped() + " "
+                    + shapeText(model.values[static_cast<size_t>(v)]).toHtmlEscaped();
+        return out.join("<br>");
+    };
+    QString html = "<h3>" + QString::fromStdString(op.name).toHtmlEscaped() + "</h3><table cellspacing=2>";
+    html += row(QObject::tr("Type"), QString::fromStdString(op.domain.empty() ? op.type : op.domain + "::" + op.type).toHtmlEscaped());
+    if (!op.scope.empty())
+        html += row(QObject::tr("Scope"), QString::fromStdString(op.scope).toHtmlEscaped());
+    html += row(QObject::tr("Inputs"), values(op.inputs));
+    html += row(QObject::tr("Outputs"), values(op.outputs));
+    for (const auto& [key, ints] : op.intAttributes) {
+        QStringList items;
+        for (int64_t i : ints)
+            items << QString::number(i);
+        html += row(QString::fromStdString(key).toHtmlEscaped(), items.join(", "));
+    }
+    for (const auto& [key, text] : op.stringAttributes)
+        html += row(QString::fromStdString(key).toHtmlEscaped(), QString::fromStdString(text).toHtmlEscaped());
+    html += "</table><p>" + QObject::tr("No trace is open: open one (File > Open) to find this op's events.") + "</p>";
+    return html;
+}
 
 void MainWindow::selectTimelineForNode(const QString& opType)
 {
@@ -29,8 +75,16 @@ void MainWindow::selectTimelineForNode(const QString& opType)
             }
         }
     }
-    if (!m_timeline->findNext(opType, true))
-        m_status->setText(tr("No timeline event named like '%1'").arg(opType));
+    if (!m_timeline->trace()) {
+        // Nothing to find: the node's own details instead.
+        if (model && opIndex >= 0 && static_cast<size_t>(opIndex) < model->ops.size())
+            if (auto* details = findChild<QTextBrowser*>("eventDetails"))
+                details->setHtml(modelOpDetailsHtml(*model, static_cast<size_t>(opIndex)));
+        return;
+    }
+    // An op without an occurrence in this trace (an ONNX model): events of exactly its name, never a substring.
+    if (!m_timeline->selectNamed(opType))
+        m_status->setText(tr("No timeline event is named '%1' (an ONNX op type is not a framework op's name)").arg(opType));
 }
 
 void MainWindow::selectNodeForEvent(const QString& description)

@@ -218,8 +218,8 @@ private slots:
 
     void graphAndTimelineSelectionSync()
     {
-        // Sync is by name until the placement engine links ops to kernels: a node selects the next event named
-        // like its op, and a selected event named like a node's op selects that node.
+        // An ONNX model has no op occurrences in a trace: a node selects events of exactly its op's name, and a
+        // selected event named like a node's op selects that node.
         MainWindow window;
         window.resize(1400, 800);
         window.show();
@@ -233,13 +233,16 @@ private slots:
         QCOMPARE(window.graphView()->selectedNode(), -1); // no ONNX op named like a memcpy
         const int reshape = window.graphView()->selectByName("Reshape");
         QVERIFY(reshape >= 0);
-        // Graph -> timeline: emitting a node selection searches its op on the timeline.
+        // Graph -> timeline: a node selects the events of exactly its op's name, never a name that only contains it.
         const auto before = window.timeline()->selectedEvent();
-        emit window.graphView()->nodeSelected("cudaLaunchKernel");
+        emit window.graphView()->nodeSelected("cudaLaunch");
+        QCOMPARE(window.timeline()->selectedEvent(), before);
+        emit window.graphView()->nodeSelected("cudaLaunchKernel_v7000");
         const auto after = window.timeline()->selectedEvent();
         QVERIFY(after && !(before && *after == *before));
         const LaneRow& row = window.timeline()->trace()->lanes[after->lane].rows[after->row];
-        QVERIFY(QString::fromStdString(window.timeline()->trace()->names[row.nameIndex[after->index]]).contains("cudaLaunchKernel"));
+        QCOMPARE(QString::fromStdString(window.timeline()->trace()->names[row.nameIndex[after->index]]),
+                 QString("cudaLaunchKernel_v7000"));
     }
 
     void traceOpsGraphSyncsWithTheExactOccurrence()

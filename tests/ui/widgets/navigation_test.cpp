@@ -2,7 +2,9 @@
 // Getting around as Perfetto and Nsight Systems users expect (issue 14), on the real main window, offscreen:
 // keys, wheel, tables -> timeline, the Details panel and its links, the findings' detail pane, menus.
 #include "profiler/base/units.h"
+#include "ui/graphview/graph_view.h"
 #include "ui/models/table_model.h"
+#include "ui/placement/placement_session.h"
 #include "ui/timeline/timeline_view.h"
 #include "ui/window/main_window.h"
 
@@ -13,6 +15,8 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMimeData>
+#include <QFileInfo>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -396,6 +400,59 @@ private slots:
         QCOMPARE(window.timeline()->rangeStartNs(), from);
         QCOMPARE(window.timeline()->rangeEndNs(), to);
         QVERIFY(window.timeline()->axis().nsPerPixel() < fitted);
+    }
+
+    void droppedFilesOpenAsWhatTheyAreAndTheTitleNamesTheUsersFile()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        auto drop = [&](const QString& path) {
+            auto* mime = new QMimeData;
+            mime->setUrls({ QUrl::fromLocalFile(path) });
+            const QPointF at(window.width() / 2, window.height() / 2);
+            QDragEnterEvent enter(at.toPoint(), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+            QApplication::sendEvent(&window, &enter);
+            QVERIFY(enter.isAccepted());
+            QDropEvent dropped(at, Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+            QApplication::sendEvent(&window, &dropped);
+            QVERIFY(dropped.isAccepted());
+            delete mime;
+        };
+        // An nsys export is imported to a temp copy; the title names the user's file, not the copy.
+        drop(kNsysTrace);
+        QVERIFY2(window.waitForOpen(60000), qPrintable(window.lastError()));
+        QCOMPARE(window.windowTitle(), "Placescope - " + QFileInfo(kNsysTrace).fileName());
+        QVERIFY(QString::fromStdString(window.timeline()->trace()->path) != kNsysTrace); // it was a temp copy
+        // An ONNX model dropped opens as a model (placement, graph), and File > Recent models lists it.
+        const QString model = QString(PLACESCOPE_DATA_DIR) + "/models/mnist.onnx";
+        drop(model);
+        QVERIFY2(window.placementSession()->waitForPlan(60000), qPrintable(window.placementSession()->lastError()));
+        QVERIFY(window.placementSession()->model());
+        QCOMPARE(window.windowTitle(), "Placescope - " + QFileInfo(kNsysTrace).fileName()); // the trace stays open
+        QMenu* recentModels = nullptr;
+        for (QMenu* menu : window.menuBar()->findChildren<QMenu*>())
+            if (menu->title() == "Recent models")
+                recentModels = menu;
+        QVERIFY(recentModels && recentModels->isEnabled());
+        QCOMPARE(recentModels->actions().value(0)->text(), QFileInfo(model).absoluteFilePath());
+    }
+
+    void withoutATraceANodeShowsItsDetails()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        window.openModel(QString(PLACESCOPE_DATA_DIR) + "/models/mnist.onnx");
+        QVERIFY2(window.placementSession()->waitForPlan(60000), qPrintable(window.placementSession()->lastError()));
+        QVERIFY(window.graphView()->waitForLayout(60000));
+        const int conv = window.graphView()->selectByName("Conv");
+        QVERIFY(conv >= 0);
+        emit window.graphView()->nodeSelected("Conv"); // what a click on the node emits
+        const QString text = window.findChild<QTextBrowser*>("eventDetails")->toPlainText();
+        QVERIFY2(text.contains("Type") && text.contains("Conv") && text.contains("Inputs") && text.contains("kernel_shape"),
+                 qPrintable(text));
+        QVERIFY2(text.contains("No trace is open"), qPrintable(text));
     }
 };
 
