@@ -268,6 +268,20 @@ struct GpuAnnotation
     OptInt globalPid;
 };
 
+// PS_COUNTERS: one hardware counter value of one profiled range (Kineto's cuda_profiler_range events: CUPTI range
+// profiler metrics per kernel, e.g. smsp__sass_thread_inst_executed_op_fadd_pred_on.sum).
+struct CounterSample
+{
+    TimeNs start = 0;
+    TimeNs end = 0;
+    OptInt deviceId;
+    std::string name;            // the range's name (the kernel)
+    std::string metric;
+    double value = 0;
+    OptInt correlationId;        // the kernel launch it counts, when known
+    OptInt globalPid;
+};
+
 // TARGET_INFO_SESSION_START_TIME: the UTC time of the trace clock's zero.
 struct SessionStart
 {

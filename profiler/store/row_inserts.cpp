@@ -59,6 +59,9 @@ constexpr const char* kSystemFactValues = "(?,'Local',?,?,?)";
 constexpr const char* kGpuAnnotationInsert = "INSERT INTO PS_GPU_ANNOTATIONS (start, end, deviceId, streamId, nameId,"
     " externalId, globalPid)";
 constexpr const char* kGpuAnnotationValues = "(?,?,?,?,?,?,?)";
+constexpr const char* kCounterInsert = "INSERT INTO PS_COUNTERS (start, end, deviceId, nameId, metric, value,"
+    " correlationId, globalPid)";
+constexpr const char* kCounterValues = "(?,?,?,?,?,?,?,?)";
 constexpr const char* kOpInsert = "INSERT INTO PS_FRAMEWORK_OPS (start, end, globalTid, nameId, category,"
     " externalId, sequenceNumber, fwdThreadId, depth, inputDims, inputTypes, inputStrides, extra)";
 constexpr const char* kOpValues = "(?,?,?,?,?,?,?,?,?,?,?,?,?)";
@@ -148,6 +151,13 @@ void bindDiagnostic(SqliteStatement& s, int first, const DiagnosticEvent& d)
 {
     bindFrom(s, first, d.timestamp, d.timestampType, d.source, d.severity, d.text, d.globalPid);
 }
+void bindCounter(SqliteStatement& s, int first, const CounterRow& row)
+{
+    const CounterSample& c = row.sample;
+    bindFrom(s, first, c.start, c.end, c.deviceId, row.nameId, c.metric);
+    s.bind(first + 5, c.value);
+    bindFrom(s, first + 6, c.correlationId, c.globalPid);
+}
 void bindGpuAnnotation(SqliteStatement& s, int first, const GpuAnnotationRow& row)
 {
     const GpuAnnotation& a = row.annotation;
@@ -222,6 +232,7 @@ void RowInserts::define(SqliteDb& db)
     diagnostics.define(db, kDiagnosticInsert, kDiagnosticValues, bindDiagnostic);
     systemFacts.define(db, kSystemFactInsert, kSystemFactValues, bindSystemFact);
     gpuAnnotations.define(db, kGpuAnnotationInsert, kGpuAnnotationValues, bindGpuAnnotation);
+    counters.define(db, kCounterInsert, kCounterValues, bindCounter);
     ops.define(db, kOpInsert, kOpValues, bindOp);
     externalCorrelations.define(db, kExternalCorrelationInsert, kExternalCorrelationValues, bindExternalCorrelation);
     memory.define(db, kMemoryInsert, kMemoryValues, bindMemory);

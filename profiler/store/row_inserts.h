@@ -47,6 +47,11 @@ struct ThreadNameRow
     int64_t globalTid = 0;
     OptInt priority;
 };
+struct CounterRow
+{
+    CounterSample sample;
+    int64_t nameId = 0;
+};
 struct GpuAnnotationRow
 {
     GpuAnnotation annotation;
@@ -82,6 +87,7 @@ public:
     BatchedInsert<DiagnosticEvent> diagnostics;
     BatchedInsert<SystemFactRow> systemFacts;
     BatchedInsert<GpuAnnotationRow> gpuAnnotations;
+    BatchedInsert<CounterRow> counters;
     BatchedInsert<OpRow> ops;
     BatchedInsert<ExternalCorrelation> externalCorrelations;
     BatchedInsert<MemoryEvent> memory;
@@ -98,7 +104,7 @@ public:
     {
         visit(kernels), visit(memcpys), visit(memsets), visit(runtime), visit(syncs), visit(nvtx), visit(gpuMemory),
             visit(overhead), visit(gpus), visit(processes), visit(threads), visit(threadNames),
-            visit(nsysProcesses), visit(diagnostics), visit(systemFacts), visit(gpuAnnotations), visit(ops),
+            visit(nsysProcesses), visit(diagnostics), visit(systemFacts), visit(gpuAnnotations), visit(counters), visit(ops),
             visit(externalCorrelations), visit(memory), visit(flows), visit(steps), visit(strings);
     }
 

@@ -377,6 +377,21 @@ CREATE TABLE PS_GPU_ANNOTATIONS (
     globalPid INTEGER
 );
 
+-- Hardware counters per profiled range (Kineto's cuda_profiler_range events, CUPTI's range profiler: one range per
+-- kernel), one row per metric. correlationId is the kernel launch the range counts: Kineto gives ranges and
+-- cudaLaunchKernel calls one to one in order (as HTA pairs them); NULL when their numbers differ (problem
+-- kineto.counter_ranges_unlinked). Its op: correlationId -> PS_EXTERNAL_CORRELATION -> PS_FRAMEWORK_OPS.
+CREATE TABLE PS_COUNTERS (
+    start INTEGER NOT NULL,
+    end INTEGER NOT NULL,
+    deviceId INTEGER,
+    nameId INTEGER NOT NULL,         -- StringIds: the range's (kernel's) name
+    metric TEXT NOT NULL,            -- e.g. 'smsp__sass_thread_inst_executed_op_fadd_pred_on.sum'
+    value REAL NOT NULL,
+    correlationId INTEGER,
+    globalPid INTEGER
+);
+
 -- Iterations (PyTorch ProfilerStep#N, NVTX step ranges).
 CREATE TABLE PS_STEPS (
     stepNumber INTEGER NOT NULL,

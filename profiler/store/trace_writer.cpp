@@ -279,6 +279,13 @@ void TraceWriter::add(const ThreadInfo& thread)
 
 void TraceWriter::add(DiagnosticEvent event) { queue(m_inserts->diagnostics, std::move(event), false); }
 
+void TraceWriter::add(CounterSample sample)
+{
+    int64_t nameId = internString(sample.name);
+    sample.name = std::string();
+    queue(m_inserts->counters, CounterRow { std::move(sample), nameId });
+}
+
 void TraceWriter::add(GpuAnnotation annotation)
 {
     int64_t nameId = internString(annotation.name);

@@ -95,6 +95,7 @@ public:
     void add(const StepRange& step);
     void add(DiagnosticEvent event);
     void add(GpuAnnotation annotation);
+    void add(CounterSample sample);
     // Kept only under the names system_facts.h lists (never the program's environment); returns whether kept.
     bool add(const SystemFact& fact);
     // TARGET_INFO_SESSION_START_TIME. Without it the row comes from the meta key trace_base_time_ns, if set.

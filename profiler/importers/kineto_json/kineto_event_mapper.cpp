@@ -6,6 +6,8 @@
 #include "profiler/model/cuda_enums.h"
 #include "profiler/store/trace_writer.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <charconv>
 #include <limits>
@@ -322,7 +324,39 @@ void KinetoEventMapper::addRecord(const KinetoRecord& record)
         problem("kineto.negative_duration", name);
         duration = 0;
     }
+    if (cat == "cuda_profiler_range") {
+        addCounterRange(record, name, pid, *start, *start + *duration);
+        return;
+    }
     addSpan(Span { cat, name, &a, pid, tid, *start, *start + *duration, std::nullopt });
+}
+
+// The counters are the event's numeric args (metric name -> value); its other args are ids, not counters.
+void KinetoEventMapper::addCounterRange(const KinetoRecord& record, std::string_view name, Id pid, TimeNs start,
+                                        TimeNs end)
+{
+    nlohmann::json event = nlohmann::json::parse(record.json, nullptr, false);
+    const nlohmann::json* args = event.is_object() && event.contains("args") ? &event["args"] : nullptr;
+    std::vector<CounterSample> samples;
+    if (args && args->is_object())
+        for (const auto& [metric, value] : args->items()) {
+            if (!value.is_number() || isOneOf(metric, { "External id", "external id", "correlation", "device",
+                                                        "stream", "context", "queued" }))
+                continue;
+            CounterSample sample;
+            sample.start = start;
+            sample.end = end;
+            sample.deviceId = record.args.device ? record.args.device : OptInt(pid.value);
+            sample.name = std::string(name);
+            sample.metric = metric;
+            sample.value = value.get<double>();
+            sample.globalPid = ownerGlobalPid();
+            samples.push_back(std::move(sample));
+        }
+    if (samples.empty())
+        problem("kineto.counter_range_without_counters", name);
+    else
+        m_counterRanges.push_back(std::move(samples));
 }
 
 void KinetoEventMapper::beginSpan(std::string_view cat, std::string_view name, const KinetoArgs& args, Id pid, Id tid,
@@ -448,6 +482,8 @@ void KinetoEventMapper::addSpan(const Span& span)
         r.globalTid = globalTid(pid.value, tid.value);
         r.correlationId = a.correlation;
         r.name = std::string(name);
+        if (a.correlation && name.rfind("cudaLaunchKernel", 0) == 0)
+            m_kernelLaunches.emplace_back(start, *a.correlation);
         m_writer.add(std::move(r));
         if (a.correlation && a.externalId)
             m_writer.add(ExternalCorrelation { *a.correlation, *a.externalId, globalPid(pid.value), 0 });
@@ -515,6 +551,18 @@ void KinetoEventMapper::finish(std::optional<int64_t> rank, const std::string& h
     for (const auto& [thread, begins] : m_openBegins)
         for (const OpenBegin& begin : begins)
             problem("kineto.unpaired_begin_end", begin.name.empty() ? std::string_view("B without E") : begin.name);
+    // Ranges pair with launches one to one in time order, as HTA pairs them; no guess when their numbers differ.
+    std::sort(m_kernelLaunches.begin(), m_kernelLaunches.end());
+    const bool paired = m_kernelLaunches.size() == m_counterRanges.size();
+    if (!paired && !m_counterRanges.empty())
+        problem("kineto.counter_ranges_unlinked", std::to_string(m_counterRanges.size()) + " ranges, "
+                    + std::to_string(m_kernelLaunches.size()) + " cudaLaunchKernel calls");
+    for (size_t i = 0; i < m_counterRanges.size(); ++i)
+        for (CounterSample& sample : m_counterRanges[i]) {
+            if (paired)
+                sample.correlationId = m_kernelLaunches[i].second;
+            m_writer.add(std::move(sample));
+        }
     std::set<int64_t> pids;
     for (const auto& [pid, tid] : m_hostThreads)
         pids.insert(pid);

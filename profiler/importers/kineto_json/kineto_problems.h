@@ -50,6 +50,11 @@ inline const ProblemInfo& kinetoProblem(std::string_view kind)
         { "kineto.nul_in_text", ProblemSeverity::Info,
           "A name held a NUL character (\\u0000), which most SQLite readers take as its end; it was replaced by '?' "
           "and the event kept." },
+        { "kineto.counter_range_without_counters", ProblemSeverity::DataLoss,
+          "A cuda_profiler_range event (CUPTI range profiler) with no numeric counter in its args; not stored." },
+        { "kineto.counter_ranges_unlinked", ProblemSeverity::Info,
+          "The counter ranges (cuda_profiler_range) and the cudaLaunchKernel calls differ in number, so the counters "
+          "are kept in PS_COUNTERS without the launch (and op) they count." },
         { "kineto.trailing_data", ProblemSeverity::DataLoss,
           "Bytes after the end of the JSON document (e.g. a second trace appended to the file); they were not read." },
     };

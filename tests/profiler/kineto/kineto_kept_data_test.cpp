@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // What HTA users read from a Kineto trace survives the import (issue 16): NCCL collective metadata on the real
-// two-rank NCCL trace and on hand-written events (X and B/E), reachable from the NCCL kernels; launch flows of the
-// 2021 legacy format bound to their API calls.
+// two-rank NCCL trace and on hand-written events (X and B/E), reachable from the NCCL kernels; the device and stream
+// of GPU annotations; CUPTI range profiler counters linked to their ops; launch flows of the 2021 legacy format
+// bound to their API calls.
 #include "profiler/importers/importer.h"
 #include "profiler/store/trace_file.h"
 
@@ -110,6 +111,55 @@ TEST_F(KinetoKeptData, NcclMetadataOfCompleteAndBeginEndEvents)
     EXPECT_EQ(text("SELECT extra FROM PS_FRAMEWORK_OPS WHERE externalId = 4"),
               "{\"Collective name\":\"broadcast\",\"In msg nelems\":8,\"dtype\":\"Int\"}");
     EXPECT_EQ(text("SELECT COALESCE(extra, 'NULL') FROM PS_FRAMEWORK_OPS WHERE start = 40000"), "NULL");
+}
+
+// cuda_profiler_range events (CUPTI range profiler counters, one range per kernel) are kept per metric and paired
+// with the kernel launches in order, as HTA pairs them, which leads to their ops.
+TEST_F(KinetoKeptData, ProfilerRangeCountersReachTheirOps)
+{
+    std::string path = writeJson(R"({"traceEvents": [
+      {"ph": "X", "cat": "cpu_op", "name": "aten::conv2d", "pid": 5, "tid": 5, "ts": 100, "dur": 50, "args": {"External id": 1}},
+      {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 5, "tid": 5, "ts": 110, "dur": 5,
+       "args": {"External id": 1, "correlation": 71}},
+      {"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 5, "tid": 5, "ts": 200, "dur": 50, "args": {"External id": 2}},
+      {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 5, "tid": 5, "ts": 210, "dur": 5,
+       "args": {"External id": 2, "correlation": 72}},
+      {"ph": "X", "cat": "cuda_profiler_range", "name": "fft2d_r2c_32x32", "pid": 0, "tid": 0, "ts": 120, "dur": 30,
+       "args": {"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum": 86114304,
+                "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum": 1024}},
+      {"ph": "X", "cat": "cuda_profiler_range", "name": "elementwise_add", "pid": 0, "tid": 0, "ts": 220, "dur": 10,
+       "args": {"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum": 4096.5}}
+    ]})");
+    ASSERT_TRUE(importTraces({ path }, m_out, {}).isOk());
+    EXPECT_EQ(text("SELECT COUNT(*) FROM PS_COUNTERS"), "3");
+    // Each counter leads to the op that launched its kernel.
+    EXPECT_EQ(text("SELECT group_concat(op || ' ' || metric || '=' || value, '; ') FROM (SELECT s.value AS op,"
+                   " c.metric, c.value FROM PS_COUNTERS c"
+                   " JOIN PS_EXTERNAL_CORRELATION x ON x.correlationId = c.correlationId"
+                   " JOIN PS_FRAMEWORK_OPS o ON o.externalId = x.externalId JOIN StringIds s ON s.id = o.nameId"
+                   " ORDER BY c.start, c.metric)"),
+              "aten::conv2d smsp__sass_thread_inst_executed_op_fadd_pred_on.sum=86114304.0; "
+              "aten::conv2d smsp__sass_thread_inst_executed_op_ffma_pred_on.sum=1024.0; "
+              "aten::add smsp__sass_thread_inst_executed_op_fadd_pred_on.sum=4096.5");
+    EXPECT_EQ(text("SELECT s.value FROM PS_COUNTERS c JOIN StringIds s ON s.id = c.nameId ORDER BY c.start LIMIT 1"),
+              "fft2d_r2c_32x32");
+    EXPECT_EQ(text("SELECT COUNT(*) FROM PS_PROBLEMS WHERE kind LIKE 'kineto.counter%'"), "0");
+}
+
+TEST_F(KinetoKeptData, CountersWithoutAsManyLaunchesStayUnlinked)
+{
+    std::string path = writeJson(R"({"traceEvents": [
+      {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 5, "tid": 5, "ts": 110, "dur": 5,
+       "args": {"correlation": 71}},
+      {"ph": "X", "cat": "cuda_profiler_range", "name": "k1", "pid": 0, "tid": 0, "ts": 120, "dur": 30,
+       "args": {"smsp__cycles_elapsed.avg": 10}},
+      {"ph": "X", "cat": "cuda_profiler_range", "name": "k2", "pid": 0, "tid": 0, "ts": 220, "dur": 10,
+       "args": {"smsp__cycles_elapsed.avg": 20}}
+    ]})");
+    ASSERT_TRUE(importTraces({ path }, m_out, {}).isOk());
+    EXPECT_EQ(text("SELECT COUNT(*) || ' ' || COUNT(correlationId) FROM PS_COUNTERS"), "2 0");
+    EXPECT_EQ(text("SELECT count || ' ' || example FROM PS_PROBLEMS WHERE kind = 'kineto.counter_ranges_unlinked'"),
+              "1 2 ranges, 1 cudaLaunchKernel calls");
 }
 
 // The 2021 legacy files quote their API calls' tids ("25738") and give their launch flows the number 25738: one
