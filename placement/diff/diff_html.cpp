@@ -91,10 +91,11 @@ std::string findingTable(const RunDiff& d)
     if (d.findings.empty())
         return "<p class='meta'>no findings in either run</p>";
     std::string h = "<table><tr><th>Status</th><th>Saving before</th><th>Saving after</th><th>Finding</th></tr>";
-    char a[32], b[32];
+    char a[48], b[48];
+    // Simulated savings (the what-if replay of the fix) are marked; the others are the rules' estimates.
     for (const FindingDiff& f : d.findings) {
-        std::snprintf(a, sizeof a, "%.3f ms", f.savingMsA);
-        std::snprintf(b, sizeof b, "%.3f ms", f.savingMsB);
+        std::snprintf(a, sizeof a, "%.3f ms%s", f.savingMsA, f.simulatedA ? " (simulated)" : "");
+        std::snprintf(b, sizeof b, "%.3f ms%s", f.savingMsB, f.simulatedB ? " (simulated)" : "");
         h += "<tr>" + cell(findingKindName(f.kind)) + cell(a) + cell(b) + cell(f.ruleId + ": " + f.title) + "</tr>";
     }
     return h + "</table>";

@@ -135,7 +135,9 @@ std::string renderDiffJson(const RunDiff& d)
     json findings = json::array();
     for (const FindingDiff& f : d.findings)
         findings.push_back({ { "status", findingKindName(f.kind) }, { "rule", f.ruleId }, { "title", f.title },
-                             { "saving_ms_a", f.savingMsA }, { "saving_ms_b", f.savingMsB } });
+                             { "saving_ms_a", f.savingMsA }, { "saving_ms_b", f.savingMsB },
+                             { "simulated_a", f.simulatedA }, { "simulated_b", f.simulatedB },
+                             { "estimated_ms_a", f.estimatedMsA }, { "estimated_ms_b", f.estimatedMsB } });
     out["findings"] = std::move(findings);
     return out.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }

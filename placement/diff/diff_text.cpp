@@ -181,7 +181,8 @@ void groupSection(std::string& out, const GroupDiff& g, const RunDiff& d, const 
 
 void findingSection(std::string& out, const RunDiff& d)
 {
-    out += "\nFindings (estimated saving per step, before -> after)\n";
+    out += "\nFindings (saving per step, before -> after: the what-if replay's simulation where marked, else the rule's "
+           "estimate; --simulate simulates every fix that is an edit)\n";
     if (d.findings.empty()) {
         out += " none in either run\n";
         return;
@@ -190,9 +191,9 @@ void findingSection(std::string& out, const RunDiff& d)
     char buffer[64];
     for (const FindingDiff& f : d.findings) {
         std::snprintf(buffer, sizeof buffer, "%.3f -> %.3f ms", f.savingMsA, f.savingMsB);
-        rows.push_back({ findingKindName(f.kind), buffer, f.ruleId + ": " + f.title });
+        rows.push_back({ findingKindName(f.kind), buffer, savingBasis(f), f.ruleId + ": " + f.title });
     }
-    table(out, { "Status", "Saving", "Finding" }, rows);
+    table(out, { "Status", "Saving", "Basis", "Finding" }, rows);
 }
 
 } // namespace

@@ -32,6 +32,13 @@ const char* findingKindName(FindingDiff::Kind kind)
     return "unchanged";
 }
 
+std::string savingBasis(const FindingDiff& f)
+{
+    auto basis = [](bool inRun, bool simulated) { return !inRun ? "-" : simulated ? "simulated" : "estimate"; };
+    return std::string(basis(f.kind != FindingDiff::Kind::New, f.simulatedA)) + " / "
+        + basis(f.kind != FindingDiff::Kind::Resolved, f.simulatedB);
+}
+
 Change DeltaRow::change() const
 {
     if (countA == 0 && countB > 0)
@@ -197,25 +204,40 @@ std::vector<FindingDiff> diffFindings(const std::vector<Finding>& a, const std::
 {
     std::vector<FindingDiff> out;
     std::vector<bool> used(b.size(), false);
+    auto setA = [](FindingDiff& d, const Finding& f) {
+        d.savingMsA = f.saving.rankingMs();
+        d.estimatedMsA = f.saving.perStepMs;
+        d.simulatedA = f.saving.simulated;
+    };
+    auto setB = [](FindingDiff& d, const Finding& f) {
+        d.title = f.title;
+        d.savingMsB = f.saving.rankingMs();
+        d.estimatedMsB = f.saving.perStepMs;
+        d.simulatedB = f.saving.simulated;
+    };
     for (const Finding& fa : a) {
         FindingDiff d;
         d.ruleId = fa.ruleId;
         d.title = fa.title;
-        d.savingMsA = fa.saving.perStepMs;
+        setA(d, fa);
         d.kind = FindingDiff::Kind::Resolved;
         for (size_t j = 0; j < b.size(); ++j)
             if (!used[j] && b[j].ruleId == fa.ruleId) {
                 used[j] = true;
-                d.title = b[j].title;
-                d.savingMsB = b[j].saving.perStepMs;
+                setB(d, b[j]);
                 d.kind = d.savingMsA == d.savingMsB ? FindingDiff::Kind::Unchanged : FindingDiff::Kind::Changed;
                 break;
             }
         out.push_back(std::move(d));
     }
     for (size_t j = 0; j < b.size(); ++j)
-        if (!used[j])
-            out.push_back({ FindingDiff::Kind::New, b[j].ruleId, b[j].title, 0.0, b[j].saving.perStepMs });
+        if (!used[j]) {
+            FindingDiff d;
+            d.kind = FindingDiff::Kind::New;
+            d.ruleId = b[j].ruleId;
+            setB(d, b[j]);
+            out.push_back(std::move(d));
+        }
     std::stable_sort(out.begin(), out.end(), [](const FindingDiff& x, const FindingDiff& y) { return x.kind < y.kind; });
     return out;
 }

@@ -74,9 +74,15 @@ struct FindingDiff
     Kind kind = Kind::Unchanged;
     std::string ruleId;
     std::string title;               // the after-run's title when in both
-    double savingMsA = 0, savingMsB = 0; // estimated saving per step (0 where the run lacks the finding)
+    // Saving per step as `analyze` ranks it: the replay's simulated saving where the fix maps to an edit, else the
+    // rule's estimate (0 where the run lacks the finding); the estimates themselves and which kind each side is.
+    double savingMsA = 0, savingMsB = 0;
+    double estimatedMsA = 0, estimatedMsB = 0;
+    bool simulatedA = false, simulatedB = false;
 };
 const char* findingKindName(FindingDiff::Kind kind);
+// Where each side's saving comes from: "simulated / estimate", "- / simulated" (no such finding in A)...
+std::string savingBasis(const FindingDiff& finding);
 
 // One side a whatif prediction, the other a measured run that is not the one it was predicted from: how far the
 // prediction was off. Error = predicted - measured, relative to measured (the sign `whatif --compare` uses), for

@@ -68,7 +68,9 @@ Result<RunProfile> profileOpenRun(SqliteDb& db, const std::string& path, const P
 
     PLACESCOPE_ASSIGN_OR_RETURN(TraceData trace, TraceData::load(db));
     // analyzeTrace() without its second load of the file (the top-kernel table is stats.kernels here).
-    profile.analysis = analyzeTraceData(trace, AnalysisOptions {});
+    AnalysisOptions analysisOptions;
+    analysisOptions.simulator = options.simulator;
+    profile.analysis = analyzeTraceData(trace, analysisOptions);
 
     const StepIndex steps(detectSteps(trace));
     for (size_t i = 0; i < steps.count(); ++i) {

@@ -4,9 +4,9 @@
 //   - profiler/stats' computeTraceStats (span, kernels by name, copies by kind and memory type, GPU busy time);
 //   - the findings' analyzeTraceData (steps, mean step, busy and idle by cause per device, memory curves, findings);
 //   - event groups per step (event_groups.h) over the same steps (detectSteps).
-// The findings carry the analyzer's estimated savings; the what-if replay's simulated savings are not computed
-// (they would double the diff's time). Pure function of the file; each call opens its own connection, so the
-// two sides of a diff can be profiled on two threads.
+// The findings carry the analyzer's estimated savings and, with a simulator, the replay's simulated ones (what
+// `analyze` reports). Pure function of the file; each call opens its own connection, so the two sides of a diff can
+// be profiled on two threads.
 #pragma once
 
 #include "placement/diff/event_groups.h"
@@ -23,6 +23,9 @@ struct ProfileOptions
 {
     bool shortNames = false;            // kernels grouped by shortName (template arguments, versions dropped)
     std::optional<DiffGrouping> extra;  // a grouping beyond kernels (--by op|annotation|stream)
+    // Gives findings the what-if replay's simulated savings, as `placescope analyze` does (the CLI and the GUI pass
+    // placement/whatif's ReplaySavingSimulator); null: the rules' estimates only.
+    const SavingSimulator* simulator = nullptr;
 };
 
 // What `whatif -o` recorded in a predicted trace's PS_META (prediction, predicted_from, predicted_edits); a measured

@@ -2,6 +2,7 @@
 #include "ui/compare/compare_job.h"
 
 #include "placement/diff/run_profile.h"
+#include "placement/whatif/replay_saving_simulator.h"
 #include "profiler/store/trace_file.h"
 
 #include <algorithm>
@@ -39,7 +40,7 @@ struct OpenedSide
     std::string error;
 };
 
-OpenedSide openSide(const std::string& input, const std::string& tempDir, const CancelToken* cancel)
+OpenedSide openSide(const std::string& input, const std::string& tempDir, bool simulate, const CancelToken* cancel)
 {
     OpenedSide out;
     out.side = std::make_shared<CompareSide>();
@@ -49,7 +50,12 @@ OpenedSide openSide(const std::string& input, const std::string& tempDir, const 
         out.error = input + ": " + out.side->opened.error;
         return out;
     }
-    auto profile = profileRun(out.side->opened.tracePath, ProfileOptions {});
+    // The options `placescope diff [--simulate]` runs with, so the window shows the CLI's figures.
+    const ReplaySavingSimulator simulator;
+    ProfileOptions options;
+    if (simulate)
+        options.simulator = &simulator;
+    auto profile = profileRun(out.side->opened.tracePath, options);
     if (!profile.isOk()) {
         out.error = profile.status().message();
         return out;
@@ -69,7 +75,7 @@ OpenedSide openSide(const std::string& input, const std::string& tempDir, const 
 } // namespace
 
 CompareResult compareRuns(const std::string& before, const std::string& after, const std::string& tempDir,
-                          const CancelToken* cancel)
+                          bool simulate, const CancelToken* cancel)
 {
     CompareResult result;
     // Two sides on two threads, as the CLI profiles them: they share nothing but the temp folder (distinct names).
@@ -78,8 +84,8 @@ CompareResult compareRuns(const std::string& before, const std::string& after, c
     std::error_code ignored;
     std::filesystem::create_directories(dirA, ignored);
     std::filesystem::create_directories(dirB, ignored);
-    auto b = std::async(std::launch::async, [&] { return openSide(after, dirB.string(), cancel); });
-    OpenedSide a = openSide(before, dirA.string(), cancel);
+    auto b = std::async(std::launch::async, [&] { return openSide(after, dirB.string(), simulate, cancel); });
+    OpenedSide a = openSide(before, dirA.string(), simulate, cancel);
     OpenedSide bSide = b.get();
     for (const OpenedSide* side : { &a, &bSide })
         if (!side->error.empty()) {

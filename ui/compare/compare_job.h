@@ -36,8 +36,9 @@ struct CompareResult
 };
 
 // Opens `before` and `after` (imports under tempDir where needed) and diffs them with default DiffOptions, as
-// `placescope diff before after` does. Cancel is checked between the steps.
+// `placescope diff before after` does (`simulate`: as with --simulate, findings get the replay's simulated
+// savings). Cancel is checked between the steps.
 CompareResult compareRuns(const std::string& before, const std::string& after, const std::string& tempDir,
-                          const CancelToken* cancel = nullptr);
+                          bool simulate = false, const CancelToken* cancel = nullptr);
 
 } // namespace placescope::ui

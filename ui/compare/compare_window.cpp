@@ -7,6 +7,7 @@
 #include "ui/compare/delta_table_model.h"
 #include "ui/models/table_model.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QEventLoop>
@@ -121,6 +122,10 @@ CompareWindow::CompareWindow(QWidget* parent)
     controls->addWidget(m_scope);
     filter->setMaximumWidth(360);
     controls->addWidget(filter, 1);
+    m_simulateBox = new QCheckBox(tr("Simulate findings' savings"), this);
+    m_simulateBox->setToolTip(tr("Replay both runs with each finding's fix (placescope diff --simulate); slower"));
+    connect(m_simulateBox, &QCheckBox::toggled, this, &CompareWindow::setSimulateSavings);
+    controls->addWidget(m_simulateBox);
     m_highlightInfo = new QLabel(this);
     controls->addWidget(m_highlightInfo, 1);
 
@@ -138,7 +143,8 @@ CompareWindow::CompareWindow(QWidget* parent)
     connect(m_kernelView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { onKernelRowChanged(current); });
     m_figures = new TableModel({ tr("Figure"), tr("A"), tr("B"), tr("Delta"), tr("Share of step delta") }, this);
-    m_findings = new TableModel({ tr("Status"), tr("Rule"), tr("Saving A ms/step"), tr("Saving B ms/step"), tr("Finding") }, this);
+    m_findings = new TableModel({ tr("Status"), tr("Rule"), tr("Saving A ms/step"), tr("Saving B ms/step"), tr("Basis"),
+                                  tr("Finding") }, this);
     auto* tabs = new QTabWidget(this);
     tabs->addTab(m_kernelView, tr("Kernels"));
     tabs->addTab(makeTable(m_figures, this), tr("Figures"));
@@ -175,6 +181,8 @@ void CompareWindow::compare(const QString& before, const QString& after)
 {
     if (m_cancel)
         m_cancel->cancel();
+    m_before = before;
+    m_after = after;
     const uint64_t generation = ++m_generation;
     m_cancel = std::make_shared<CancelToken>();
     m_busy = true;
@@ -191,9 +199,20 @@ void CompareWindow::compare(const QString& before, const QString& after)
         if (generation == m_generation) // else a newer comparison started: drop this one
             onResult(result);
     });
-    watcher->setFuture(QtConcurrent::run([before = before.toStdString(), after = after.toStdString(), temp, cancel] {
-        return compareRuns(before, after, temp, cancel.get());
+    watcher->setFuture(QtConcurrent::run([before = before.toStdString(), after = after.toStdString(), temp,
+                                          simulate = m_simulate, cancel] {
+        return compareRuns(before, after, temp, simulate, cancel.get());
     }));
+}
+
+void CompareWindow::setSimulateSavings(bool simulate)
+{
+    if (simulate == m_simulate)
+        return;
+    m_simulate = simulate;
+    m_simulateBox->setChecked(simulate);
+    if (!m_before.isEmpty())
+        compare(m_before, m_after);
 }
 
 bool CompareWindow::waitForResult(int timeoutMs)
@@ -317,7 +336,9 @@ void CompareWindow::fillTables()
     m_figures->setRows(std::move(figures));
     std::vector<QVariantList> findings;
     for (const FindingDiff& f : d.findings)
-        findings.push_back({ QString(findingKindName(f.kind)), qs(f.ruleId), f.savingMsA, f.savingMsB, qs(f.title) });
+        findings.push_back({ QString(findingKindName(f.kind)), qs(f.ruleId), f.savingMsA, f.savingMsB,
+                             qs(savingBasis(f)),
+                             qs(f.title) });
     m_findings->setRows(std::move(findings));
 }
 

@@ -14,6 +14,7 @@
 
 #include <memory>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QSortFilterProxyModel;
@@ -36,6 +37,9 @@ public:
 
     // Compares `before` (A, drawn on top) with `after` (B): any input the main window opens.
     void compare(const QString& before, const QString& after);
+    // Findings' savings simulated by the what-if replay (`placescope diff --simulate`); compares again when set.
+    void setSimulateSavings(bool simulate);
+    bool simulateSavings() const { return m_simulate; }
     // Blocks with a local event loop until the comparison finishes; false on error or timeout.
     bool waitForResult(int timeoutMs);
     QString lastError() const { return m_lastError; }
@@ -76,6 +80,7 @@ private:
     QLabel* m_highlightInfo = nullptr; // how many instances of the selected kernel each run has
     QComboBox* m_align = nullptr;
     QComboBox* m_scope = nullptr;
+    QCheckBox* m_simulateBox = nullptr;
     DeltaTableModel* m_kernels = nullptr;
     QSortFilterProxyModel* m_kernelProxy = nullptr;
     QTableView* m_kernelView = nullptr;
@@ -87,6 +92,8 @@ private:
     bool m_busy = false;
     CompareResult m_result;
     int m_alignedStep = 0;
+    bool m_simulate = false;
+    QString m_before, m_after; // the inputs of the last comparison
     QString m_lastError;
 };
 

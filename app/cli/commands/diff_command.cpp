@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 // `placescope diff before.sqlite after.sqlite [--step N | --all-steps] [--by kernel|op|annotation|stream]
-//  [--short-names] [--format text|json|html] [-o out]`: what changed between two runs (step time, GPU busy and idle,
+//  [--short-names] [--simulate] [--format text|json|html] [-o out]`: what changed between two runs (step time, GPU busy and idle,
 // memory, copies, kernels by name, findings). The comparison lives in placement/diff; this file parses arguments,
 // profiles both runs (on two threads: each side opens its own connection) and writes the output through the one
 // atomic writer, refusing an -o that is either trace.
 #include "app/cli/command_registry.h"
 #include "placement/diff/diff_report.h"
+#include "placement/whatif/replay_saving_simulator.h"
 #include "profiler/base/output_file.h"
 
 #include <cstdio>
@@ -25,6 +26,7 @@ struct DiffArgs
     bool allSteps = false;
     std::string by = "kernel";
     bool shortNames = false;
+    bool simulate = false;
     std::string format;
     std::string output;
     size_t top = 20;
@@ -70,6 +72,11 @@ int runDiff(const DiffArgs& args)
         }
     ProfileOptions profileOptions;
     profileOptions.shortNames = args.shortNames;
+    // --simulate: findings compared on the savings `analyze` reports, the replay's simulation of each fix that is an
+    // edit. Off by default: replaying both runs costs more than the rest of the diff (issue 17's speed goal).
+    const ReplaySavingSimulator simulator;
+    if (args.simulate)
+        profileOptions.simulator = &simulator;
     profileOptions.extra = groupingOf(args.by);
     // The after-run on a second thread: the two profiles share nothing, and a diff should cost about one of them.
     auto after = std::async(std::launch::async, [&] { return profileRun(args.after, profileOptions); });
@@ -121,6 +128,8 @@ const CommandRegistration kRegistration {
             ->capture_default_str();
         app.add_flag("--short-names", args->shortNames,
                      "Match kernels by short name (template arguments and library versions dropped)");
+        app.add_flag("--simulate", args->simulate,
+                     "Findings' savings simulated by the what-if replay, as analyze reports them (replays both runs)");
         app.add_option("--format", args->format, "text, json or html (default: from -o's extension, else text)");
         app.add_option("--top", args->top, "Rows per table in text and HTML (0: all; JSON has every row)")
             ->capture_default_str();

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -171,6 +172,67 @@ TEST_F(DiffCli, PredictionAgainstAMeasuredRunReportsTheError)
     for (const auto& note : json["notes"])
         said = said || note.get<std::string>().find("predicted to change, not an error") != std::string::npos;
     EXPECT_TRUE(said) << json["notes"];
+}
+
+// rule -> the savings `analyze --format json` gives its findings, in order: the replay's where simulated, else the
+// rule's estimate.
+std::map<std::string, std::vector<std::pair<double, bool>>> analyzeSavings(const CliRun& r)
+{
+    std::map<std::string, std::vector<std::pair<double, bool>>> out;
+    const auto json = nlohmann::json::parse(r.out); // kept alive: the loop walks into it
+    for (const auto& f : json["findings"]) {
+        const auto& saving = f["saving"];
+        const bool simulated = saving.contains("simulated_ms");
+        out[f["rule"].get<std::string>()].push_back({ simulated ? saving["simulated_ms"].get<double>() : saving["per_step_ms"].get<double>(),
+                                   simulated });
+    }
+    return out;
+}
+
+TEST_F(DiffCli, SimulateComparesFindingsOnTheSavingsAnalyzeReports)
+{
+    const std::string nsys = std::string(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite";
+    ASSERT_EQ(run({ "import", nsys, "-o", path("sim_src.sqlite"), "-q" }).exitCode, 0);
+    ASSERT_EQ(run({ "whatif", path("sim_src.sqlite"), "--edit", "no-sync", "-o", path("sim_nosync.sqlite"), "-q" }).exitCode, 0);
+    const CliRun analyzeA = run({ "analyze", path("sim_src.sqlite"), "--format", "json" });
+    const CliRun analyzeB = run({ "analyze", path("sim_nosync.sqlite"), "--format", "json" });
+    ASSERT_EQ(analyzeA.exitCode, 0) << analyzeA.err;
+    ASSERT_EQ(analyzeB.exitCode, 0) << analyzeB.err;
+    auto expectedA = analyzeSavings(analyzeA), expectedB = analyzeSavings(analyzeB);
+
+    CliRun r = run({ "diff", path("sim_src.sqlite"), path("sim_nosync.sqlite"), "--simulate", "--format", "json" });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto findings = nlohmann::json::parse(r.out)["findings"];
+    ASSERT_FALSE(findings.empty());
+    size_t simulated = 0;
+    for (const auto& f : findings) {
+        const std::string rule = f["rule"];
+        const std::string status = f["status"];
+        if (status != "new") {
+            ASSERT_FALSE(expectedA[rule].empty()) << rule;
+            EXPECT_NEAR(f["saving_ms_a"].get<double>(), expectedA[rule].front().first, 1e-3) << rule;
+            EXPECT_EQ(f["simulated_a"], expectedA[rule].front().second) << rule;
+            expectedA[rule].erase(expectedA[rule].begin());
+            simulated += f["simulated_a"].get<bool>();
+        }
+        if (status != "resolved") {
+            ASSERT_FALSE(expectedB[rule].empty()) << rule;
+            EXPECT_NEAR(f["saving_ms_b"].get<double>(), expectedB[rule].front().first, 1e-3) << rule;
+            EXPECT_EQ(f["simulated_b"], expectedB[rule].front().second) << rule;
+            expectedB[rule].erase(expectedB[rule].begin());
+        }
+    }
+    EXPECT_GT(simulated, 0u); // CloverLeaf's sync wait is simulated with the no-sync edit
+    // Without --simulate: the rules' estimates, said so.
+    r = run({ "diff", path("sim_src.sqlite"), path("sim_nosync.sqlite"), "--format", "json" });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto estimated = nlohmann::json::parse(r.out);
+    ASSERT_FALSE(estimated["findings"].empty());
+    for (const auto& f : estimated["findings"]) {
+        EXPECT_FALSE(f["simulated_a"].get<bool>() || f["simulated_b"].get<bool>()) << f["rule"];
+        EXPECT_EQ(f["saving_ms_a"], f["estimated_ms_a"]);
+        EXPECT_EQ(f["saving_ms_b"], f["estimated_ms_b"]);
+    }
 }
 
 TEST_F(DiffCli, JsonAndHtmlOutputs)

@@ -123,6 +123,33 @@ private slots:
                      cli.value("findings").toArray()[i].toObject().value("status").toString());
     }
 
+    // With simulated savings the findings are `placescope diff --simulate`'s: same statuses, savings and basis.
+    void simulatedFindingsEqualCliJson()
+    {
+        CompareWindow window;
+        window.setSimulateSavings(true);
+        window.compare(m_clover, m_predicted);
+        QVERIFY2(window.waitForResult(180000), qPrintable(window.lastError()));
+        const QJsonArray cli = QJsonDocument::fromJson(runCli({ "diff", m_clover, m_predicted, "--simulate", "--format", "json" }))
+                                   .object()
+                                   .value("findings")
+                                   .toArray();
+        QCOMPARE(window.findingModel()->rowCount(), cli.size());
+        QVERIFY(cli.size() > 0);
+        int simulated = 0;
+        for (int i = 0; i < cli.size(); ++i) {
+            const QVariantList& row = window.findingModel()->rowAt(i);
+            const QJsonObject f = cli[i].toObject();
+            QCOMPARE(row[0].toString(), f.value("status").toString());
+            QCOMPARE(row[1].toString(), f.value("rule").toString());
+            QCOMPARE(row[2].toDouble(), f.value("saving_ms_a").toDouble());
+            QCOMPARE(row[3].toDouble(), f.value("saving_ms_b").toDouble());
+            simulated += f.value("simulated_a").toBool() || f.value("simulated_b").toBool();
+            QCOMPARE(row[4].toString().contains("simulated"), f.value("simulated_a").toBool() || f.value("simulated_b").toBool());
+        }
+        QVERIFY(simulated > 0);
+    }
+
     // Selecting a row marks that kernel's instances in both timelines: as many as the diff counted in each run.
     void rowHighlightsInstancesInBothRuns()
     {
