@@ -105,12 +105,16 @@ protected:
             fs::remove_all(m_dir);
     }
 
-    // Runs `placescope capture -o <dir>/<name> --kinds all -- capture_gpu_program <args>`; returns its exit code.
-    int capture(const std::string& name, const std::vector<std::string>& programArgs)
+    // Runs `placescope capture -o <dir>/<name> --kinds all <options> -- capture_gpu_program <args>`; returns its
+    // exit code.
+    int capture(const std::string& name, const std::vector<std::string>& programArgs,
+                const std::vector<std::string>& options = {})
     {
         m_trace = (m_dir / name).string();
-        std::vector<std::string> args = { binDir() + "/placescope", "capture", "-o", m_trace,
-                                          "--kinds", "all", "--", binDir() + "/capture_gpu_program" };
+        std::vector<std::string> args = { binDir() + "/placescope", "capture", "-o", m_trace, "--kinds", "all" };
+        args.insert(args.end(), options.begin(), options.end());
+        args.push_back("--");
+        args.push_back(binDir() + "/capture_gpu_program");
         args.insert(args.end(), programArgs.begin(), programArgs.end());
         m_startNs = realtimeNs();
         int code = waitExit(spawn(args, (m_dir / "stderr.txt").string()));
@@ -207,6 +211,14 @@ TEST_F(CaptureGpuTest, RecordsEveryOperationOfTheProgramExactly)
 TEST_F(CaptureGpuTest, ExitsWithTheProgramsCodeAndKeepsTheTrace)
 {
     EXPECT_EQ(capture("fail.sqlite", { "--fail" }), kFailExitCode) << m_stderr;
+    EXPECT_EQ(query("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"), kScaleLaunches + kAddLaunches);
+}
+
+TEST_F(CaptureGpuTest, QuietWritesTheSameTraceAndPrintsNothing)
+{
+    // The summary line ("wrote ... 15 kernels") is no error: --quiet leaves stderr to the program alone (issue 19).
+    ASSERT_EQ(capture("quiet.sqlite", {}, { "--quiet" }), 0) << m_stderr;
+    EXPECT_EQ(m_stderr, "");
     EXPECT_EQ(query("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"), kScaleLaunches + kAddLaunches);
 }
 
