@@ -38,12 +38,13 @@ int whatIfOn(const std::string& store)
     auto db = openTrace(store);
     if (!db.isOk())
         return 1;
-    auto data = TraceData::load(*db);
-    if (!data.isOk())
-        return 1;
     WhatIfOptions options;
     options.edits.push_back(parseEdit("no-sync").value());
-    auto result = runWhatIf(*data, detectSteps(*data), options);
+    StepSet steps;
+    auto data = loadForWhatIf(*db, options.edits, &steps);
+    if (!data.isOk())
+        return 1;
+    auto result = runWhatIf(*db, *data, steps, options);
     return result.isOk() && result->replay.stepNs == result->measured.stepNs ? 0 : 1;
 }
 

@@ -64,72 +64,73 @@ const GpuDevice* TraceData::device(int64_t id) const
     return nullptr;
 }
 
-Result<TraceData> TraceData::load(SqliteDb& db)
+Status forEachGpuOp(SqliteDb& db, bool inStartOrder, const std::function<void(const GpuOp&)>& visit)
+{
+    // One statement over the three tables, so that an ordered read is one SQLite sort rather than a merge here.
+    // Without ORDER BY the rows come table by table in rowid order, and a stable sort by start gives the same order
+    // as "ORDER BY start, kind, rowid".
+    static constexpr struct { const char* table; const char* columns; } kTables[] = {
+        { "CUPTI_ACTIVITY_KIND_KERNEL", "0, start, end, IFNULL(globalPid,0), deviceId, streamId, "
+                                        "IFNULL(correlationId,-1), demangledName, 0, 0, -1, -1, rowid" },
+        { "CUPTI_ACTIVITY_KIND_MEMCPY", "1, start, end, IFNULL(globalPid,0), deviceId, streamId, "
+                                        "IFNULL(correlationId,-1), -1, bytes, copyKind, IFNULL(srcKind,-1), "
+                                        "IFNULL(dstKind,-1), rowid" },
+        { "CUPTI_ACTIVITY_KIND_MEMSET", "2, start, end, IFNULL(globalPid,0), deviceId, streamId, "
+                                        "IFNULL(correlationId,-1), -1, bytes, 0, IFNULL(memKind,-1), -1, rowid" },
+    };
+    std::string sql;
+    for (const auto& t : kTables)
+        if (db.hasTable(t.table))
+            sql += std::string(sql.empty() ? "" : " UNION ALL ") + "SELECT " + t.columns + " FROM " + t.table;
+    if (sql.empty())
+        return Status::ok();
+    if (inStartOrder)
+        sql += " ORDER BY 2, 1, 13";
+    PLACESCOPE_ASSIGN_OR_RETURN(auto stmt, db.prepare(sql));
+    while (stmt.step()) {
+        GpuOp op;
+        op.kind = static_cast<GpuOp::Kind>(stmt.columnInt(0));
+        op.startNs = stmt.columnInt(1);
+        op.endNs = std::max(op.startNs, stmt.columnInt(2));
+        op.globalPid = stmt.columnInt(3);
+        op.deviceId = stmt.columnInt(4);
+        op.streamId = stmt.columnInt(5);
+        op.correlationId = stmt.columnInt(6);
+        op.nameId = stmt.columnInt(7);
+        op.bytes = stmt.columnInt(8);
+        op.copyKind = stmt.columnInt(9);
+        op.srcKind = stmt.columnInt(10);
+        op.dstKind = stmt.columnInt(11);
+        op.rowId = stmt.columnInt(12);
+        visit(op);
+    }
+    return stmt.status();
+}
+
+Status forEachApiCall(SqliteDb& db, bool inStartOrder, const std::function<void(const ApiCall&)>& visit)
+{
+    return forEachRow(db, "CUPTI_ACTIVITY_KIND_RUNTIME",
+        std::string("SELECT start, end, globalTid, IFNULL(correlationId,-1), nameId, rowid FROM CUPTI_ACTIVITY_KIND_RUNTIME")
+            + (inStartOrder ? " ORDER BY start, rowid" : ""),
+        [&](SqliteStatement& s) {
+            visit({ s.columnInt(0), std::max(s.columnInt(0), s.columnInt(1)), s.columnInt(2), s.columnInt(3),
+                    s.columnInt(4), s.columnInt(5) });
+        });
+}
+
+Result<TraceData> TraceData::load(SqliteDb& db, TraceParts parts)
 {
     TraceData data;
+    data.parts = parts;
     PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "StringIds", "SELECT id, value FROM StringIds", [&](SqliteStatement& s) {
         int64_t id = s.columnInt(0);
         auto [it, inserted] = data.m_names.emplace(id, s.columnText(1));
         data.m_ids.emplace(it->second, id);
     }));
-    PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "CUPTI_ACTIVITY_KIND_KERNEL",
-        "SELECT start, end, IFNULL(globalPid,0), deviceId, streamId, IFNULL(correlationId,-1), demangledName, "
-        "rowid FROM CUPTI_ACTIVITY_KIND_KERNEL",
-        [&](SqliteStatement& s) {
-            GpuOp op;
-            op.kind = GpuOp::Kind::Kernel;
-            op.startNs = s.columnInt(0);
-            op.endNs = std::max(op.startNs, s.columnInt(1));
-            op.globalPid = s.columnInt(2);
-            op.deviceId = s.columnInt(3);
-            op.streamId = s.columnInt(4);
-            op.correlationId = s.columnInt(5);
-            op.nameId = s.columnInt(6);
-            op.rowId = s.columnInt(7);
-            data.gpuOps.push_back(op);
-        }));
-    PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "CUPTI_ACTIVITY_KIND_MEMCPY",
-        "SELECT start, end, IFNULL(globalPid,0), deviceId, streamId, IFNULL(correlationId,-1), bytes, copyKind, "
-        "IFNULL(srcKind,-1), IFNULL(dstKind,-1), rowid FROM CUPTI_ACTIVITY_KIND_MEMCPY",
-        [&](SqliteStatement& s) {
-            GpuOp op;
-            op.kind = GpuOp::Kind::Memcpy;
-            op.startNs = s.columnInt(0);
-            op.endNs = std::max(op.startNs, s.columnInt(1));
-            op.globalPid = s.columnInt(2);
-            op.deviceId = s.columnInt(3);
-            op.streamId = s.columnInt(4);
-            op.correlationId = s.columnInt(5);
-            op.bytes = s.columnInt(6);
-            op.copyKind = s.columnInt(7);
-            op.srcKind = s.columnInt(8);
-            op.dstKind = s.columnInt(9);
-            op.rowId = s.columnInt(10);
-            data.gpuOps.push_back(op);
-        }));
-    PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "CUPTI_ACTIVITY_KIND_MEMSET",
-        "SELECT start, end, IFNULL(globalPid,0), deviceId, streamId, IFNULL(correlationId,-1), bytes, "
-        "IFNULL(memKind,-1), rowid FROM CUPTI_ACTIVITY_KIND_MEMSET",
-        [&](SqliteStatement& s) {
-            GpuOp op;
-            op.kind = GpuOp::Kind::Memset;
-            op.startNs = s.columnInt(0);
-            op.endNs = std::max(op.startNs, s.columnInt(1));
-            op.globalPid = s.columnInt(2);
-            op.deviceId = s.columnInt(3);
-            op.streamId = s.columnInt(4);
-            op.correlationId = s.columnInt(5);
-            op.bytes = s.columnInt(6);
-            op.srcKind = s.columnInt(7);
-            op.rowId = s.columnInt(8);
-            data.gpuOps.push_back(op);
-        }));
-    PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "CUPTI_ACTIVITY_KIND_RUNTIME",
-        "SELECT start, end, globalTid, IFNULL(correlationId,-1), nameId, rowid FROM CUPTI_ACTIVITY_KIND_RUNTIME",
-        [&](SqliteStatement& s) {
-            data.apiCalls.push_back({ s.columnInt(0), std::max(s.columnInt(0), s.columnInt(1)), s.columnInt(2),
-                                      s.columnInt(3), s.columnInt(4), s.columnInt(5) });
-        }));
+    if (parts == TraceParts::Everything) {
+        PLACESCOPE_RETURN_IF_ERROR(forEachGpuOp(db, false, [&](const GpuOp& op) { data.gpuOps.push_back(op); }));
+        PLACESCOPE_RETURN_IF_ERROR(forEachApiCall(db, false, [&](const ApiCall& call) { data.apiCalls.push_back(call); }));
+    }
     PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
         "SELECT start, end, IFNULL(globalPid,0), IFNULL(deviceId,-1), IFNULL(streamId,-1), "
         "IFNULL(correlationId,-1), IFNULL(syncType,0) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
@@ -137,9 +138,12 @@ Result<TraceData> TraceData::load(SqliteDb& db)
             data.syncWaits.push_back({ s.columnInt(0), std::max(s.columnInt(0), s.columnInt(1)), s.columnInt(2),
                                        s.columnInt(3), s.columnInt(4), s.columnInt(5), s.columnInt(6) });
         }));
+    // A replay reads framework ops only for the steps: annotations, and ProfilerStep#N whatever its category.
+    const std::string frameworkOpsFilter = parts == TraceParts::Everything ? ""
+        : " WHERE category = 'user_annotation' OR nameId IN (SELECT id FROM StringIds WHERE value LIKE 'ProfilerStep#%')";
     PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "PS_FRAMEWORK_OPS",
         "SELECT start, end, globalTid, nameId, category, IFNULL(externalId,-1), IFNULL(depth,-1), "
-        "IFNULL(inputDims,''), IFNULL(inputTypes,''), IFNULL(extra,'') FROM PS_FRAMEWORK_OPS",
+        "IFNULL(inputDims,''), IFNULL(inputTypes,''), IFNULL(extra,'') FROM PS_FRAMEWORK_OPS" + frameworkOpsFilter,
         [&](SqliteStatement& s) {
             HostRange r;
             r.startNs = s.columnInt(0);
@@ -182,6 +186,7 @@ Result<TraceData> TraceData::load(SqliteDb& db)
             }
             data.hostRanges.push_back(std::move(r));
         }));
+    if (parts == TraceParts::Everything) {
     PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "PS_MEMORY_EVENTS",
         "SELECT start, IFNULL(globalTid,0), deviceId, bytes, IFNULL(totalAllocated,-1), IFNULL(totalReserved,-1), "
         "IFNULL(address,-1) FROM PS_MEMORY_EVENTS WHERE deviceType = 1",
@@ -196,6 +201,7 @@ Result<TraceData> TraceData::load(SqliteDb& db)
             data.segments.push_back(
                 { s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnInt(3), s.columnInt(4) == 1 });
         }));
+    }
     PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "TARGET_INFO_GPU",
         "SELECT id, IFNULL(name,''), IFNULL(totalMemory,0), IFNULL(computeMajor,-1), IFNULL(computeMinor,-1) "
         "FROM TARGET_INFO_GPU ORDER BY id",
@@ -211,11 +217,12 @@ Result<TraceData> TraceData::load(SqliteDb& db)
     PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "PS_PROCESSES",
         "SELECT globalPid, IFNULL(rank,-1) FROM PS_PROCESSES",
         [&](SqliteStatement& s) { data.ranks.push_back({ s.columnInt(0), s.columnInt(1) }); }));
-    PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "PS_EXTERNAL_CORRELATION",
-        "SELECT IFNULL(globalPid,0), correlationId, externalId FROM PS_EXTERNAL_CORRELATION",
-        [&](SqliteStatement& s) {
-            data.externalIdOfCorrelation[correlationKey(s.columnInt(0), s.columnInt(1))] = s.columnInt(2);
-        }));
+    if (parts == TraceParts::Everything)
+        PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "PS_EXTERNAL_CORRELATION",
+            "SELECT IFNULL(globalPid,0), correlationId, externalId FROM PS_EXTERNAL_CORRELATION",
+            [&](SqliteStatement& s) {
+                data.externalIdOfCorrelation[correlationKey(s.columnInt(0), s.columnInt(1))] = s.columnInt(2);
+            }));
     PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "PS_META", "SELECT value FROM PS_META WHERE key = 'source_format'",
         [&](SqliteStatement& s) { data.sourceFormat = s.columnText(0); }));
 

@@ -9,6 +9,7 @@
 #include "profiler/store/sqlite_db.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -117,11 +118,16 @@ struct ProcessRank
     int64_t rank = -1;
 };
 
+// What TraceData::load reads. A replay builds its graph from the store's rows directly (forEachGpuOp and
+// forEachApiCall below) and needs of TraceData only the names, the sync rows, the devices, the ranks and the
+// ranges that mark steps: on a 10M-event trace the full load alone would take more memory than the store.
+enum class TraceParts : uint8_t { Everything, ForReplay };
+
 class TraceData
 {
 public:
     // Loads from an open trace (openTrace). Missing optional tables are treated as empty.
-    static Result<TraceData> load(SqliteDb& db);
+    static Result<TraceData> load(SqliteDb& db, TraceParts parts = TraceParts::Everything);
 
     const std::string& name(int64_t nameId) const;
     // Resolves a name id from the host side (runtime API, ops) or device side; same StringIds table.
@@ -139,6 +145,7 @@ public:
     // (globalPid, correlationId) -> externalId, from PS_EXTERNAL_CORRELATION
     std::unordered_map<uint64_t, int64_t> externalIdOfCorrelation;
     std::string sourceFormat;
+    TraceParts parts = TraceParts::Everything; // what load() read: with ForReplay, no GPU ops and calls
 
     const GpuDevice* device(int64_t id) const;
     static uint64_t correlationKey(int64_t globalPid, int64_t correlationId)
@@ -151,5 +158,10 @@ private:
     std::unordered_map<int64_t, std::string> m_names;
     std::unordered_map<std::string, int64_t> m_ids;
 };
+
+// The store's kernels, copies and memsets, and its runtime/driver calls, one struct at a time: in the store's
+// order, or sorted by start (ties: kernels, copies, memsets, then by row) as TraceData's vectors are.
+Status forEachGpuOp(SqliteDb& db, bool inStartOrder, const std::function<void(const GpuOp&)>& visit);
+Status forEachApiCall(SqliteDb& db, bool inStartOrder, const std::function<void(const ApiCall&)>& visit);
 
 } // namespace placescope

@@ -18,12 +18,12 @@ enum class PathCategory : uint8_t { CpuOps, Launch, Kernel, Copy, Sync, Communic
 inline constexpr int kPathCategoryCount = 7;
 std::string_view pathCategoryName(PathCategory category);
 
-struct PathSegment
+struct PathSegment // 24 bytes: a path through a 10M-event run has millions
 {
-    int32_t task = -1;     // the task whose duration or dependency this piece is
-    PathCategory category = PathCategory::CpuOps;
     int64_t startNs = 0;
     int64_t endNs = 0;
+    int32_t task = -1;     // the task whose duration or dependency this piece is
+    PathCategory category = PathCategory::CpuOps;
 };
 
 struct CriticalPath

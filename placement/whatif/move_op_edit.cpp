@@ -87,12 +87,13 @@ std::vector<int32_t> queuedBefore(const ReplayGraph& graph, int64_t globalPid, i
 // Adds `awaited` to a host task's waits (the ranges of graph.awaited are contiguous per task: copy to the end).
 void addWaits(ReplayGraph& graph, ReplayTask& task, const std::vector<int32_t>& awaited, int64_t wake)
 {
-    std::vector<int32_t> all(graph.awaited.begin() + task.awaitBegin, graph.awaited.begin() + task.awaitEnd);
+    ReplayLinks& links = graph.linksFor(task);
+    std::vector<int32_t> all(graph.awaited.begin() + links.awaitBegin, graph.awaited.begin() + links.awaitEnd);
     all.insert(all.end(), awaited.begin(), awaited.end());
-    task.awaitBegin = static_cast<uint32_t>(graph.awaited.size());
+    links.awaitBegin = static_cast<uint32_t>(graph.awaited.size());
     graph.awaited.insert(graph.awaited.end(), all.begin(), all.end());
-    task.awaitEnd = static_cast<uint32_t>(graph.awaited.size());
-    task.wake = std::max(task.wake, wake);
+    links.awaitEnd = static_cast<uint32_t>(graph.awaited.size());
+    links.wake = std::max(links.wake, wake);
     task.role = HostRole::Wait;
 }
 
@@ -171,7 +172,7 @@ EditOutcome applyMoveOp(const TraceData& trace, const WhatIfEdit& edit, ReplayGr
                 graph.tasks[k].dropped = true;
             for (int32_t call : calls) {
                 graph.tasks[call].duration = 0;
-                graph.tasks[call].awaitEnd = graph.tasks[call].awaitBegin;
+                graph.clearWaits(graph.tasks[call]);
             }
             if (calls.empty())
                 continue;

@@ -150,13 +150,13 @@ Status rewrite(SqliteDb& db, const std::string& inputPath, const WhatIfResult& r
             continue;
         auto& [update, remove] = statements.at(tableOf(t.kind));
         if (t.dropped) {
-            remove.bind(1, t.rowId);
+            remove.bind(1, static_cast<int64_t>(t.rowId));
             PLACESCOPE_RETURN_IF_ERROR(remove.execute());
             continue;
         }
         update.bind(1, s.start[id]);
         update.bind(2, s.end[id]);
-        update.bind(3, t.rowId);
+        update.bind(3, static_cast<int64_t>(t.rowId));
         PLACESCOPE_RETURN_IF_ERROR(update.execute());
     }
     auto& runtimeUpdate = statements.at(tableOf(TaskKind::HostCall)).first;

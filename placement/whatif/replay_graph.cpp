@@ -128,8 +128,9 @@ void inferHandoffs(ReplayGraph& graph)
                 const ReplayTask& other = graph.tasks[pos->second];
                 if (other.lane == t.lane || nextStartOnLane[pos->second] < t.measuredStart)
                     continue;
-                t.crossPred = pos->second;
-                t.crossLag = t.measuredStart - pos->first;
+                ReplayLinks& links = graph.linksFor(t);
+                links.crossPred = pos->second;
+                links.crossLag = t.measuredStart - pos->first;
                 t.laneGap = 0;
                 ++graph.quality.inferredHandoffs;
                 break;
@@ -156,123 +157,178 @@ std::string taskName(const TraceData& trace, const ReplayTask& task)
     }
 }
 
-ReplayGraph buildReplayGraph(const TraceData& trace, const StepSet& stepSet)
+// The builder's state between events; the GPU ops need every host task in place (their launch calls).
+struct ReplayGraphBuilder::State
 {
+    explicit State(const TraceData& t)
+        : trace(t)
+    {
+        for (const auto& r : trace.ranks)
+            rankOf[r.globalPid] = r.rank;
+        severalRanks = rankOf.size() > 1;
+    }
+
+    std::string prefix(int64_t globalPid) const
+    {
+        auto it = rankOf.find(globalPid);
+        return severalRanks && it != rankOf.end() && it->second >= 0 ? "rank " + std::to_string(it->second) + " " : "";
+    }
+
+    // (pid, correlation id) -> the host task that launched it: a top-level call, or the call a nested one rides on.
+    struct Correlation
+    {
+        uint64_t key = 0;
+        int32_t task = -1;
+        bool nested = false;
+    };
+    // Sorts the calls' correlation ids once the calls are in (a sorted vector: a hash map of millions of ids costs
+    // several times the memory). Where ids repeat, the last top-level call wins, else the first nested one.
+    void closeHostSide()
+    {
+        if (hostClosed)
+            return;
+        hostClosed = true;
+        std::stable_sort(correlations.begin(), correlations.end(),
+                         [](const Correlation& a, const Correlation& b) { return a.key < b.key; });
+        size_t out = 0;
+        for (size_t i = 0; i < correlations.size();) {
+            size_t j = i;
+            Correlation chosen = correlations[i];
+            for (; j < correlations.size() && correlations[j].key == correlations[i].key; ++j)
+                if (!correlations[j].nested)
+                    chosen = correlations[j];
+            correlations[out++] = chosen;
+            i = j;
+        }
+        correlations.resize(out);
+        correlations.shrink_to_fit();
+        inferHandoffs(graph);
+    }
+    int32_t launcherOf(uint64_t key) const
+    {
+        auto it = std::lower_bound(correlations.begin(), correlations.end(), key,
+                                   [](const Correlation& c, uint64_t k) { return c.key < k; });
+        return it != correlations.end() && it->key == key ? it->task : -1;
+    }
+
+    void addApiCall(const ApiCall& call);
+    void addGpuOp(const GpuOp& op);
+    ReplayGraph finish(const StepSet& stepSet);
+
+    const TraceData& trace;
     ReplayGraph graph;
     LaneIndex index;
     std::map<int64_t, int64_t> rankOf;
-    for (const auto& r : trace.ranks)
-        rankOf[r.globalPid] = r.rank;
-    const bool severalRanks = rankOf.size() > 1;
-    auto prefix = [&](int64_t globalPid) {
-        auto it = rankOf.find(globalPid);
-        return severalRanks && it != rankOf.end() && it->second >= 0 ? "rank " + std::to_string(it->second) + " " : "";
-    };
+    bool severalRanks = false;
+    bool hostClosed = false;
+    std::unordered_map<int64_t, bool> launchName, commName; // per name id: a launch API, a communication kernel
+    std::vector<Correlation> correlations;
+    std::vector<int32_t> openTopOfLane;     // per lane: the top-level call that may still have calls nested in it
+    std::vector<int64_t> correlationOfTask; // host tasks' correlation ids (host tasks come first: ids match)
+};
 
-    // Host tasks: top-level calls per thread. A call starting before the previous top-level call ends is nested.
-    std::unordered_map<int64_t, bool> launchName;
-    std::unordered_map<uint64_t, int32_t> taskOfCorrelation; // (pid, correlation) -> host task (parent for nested)
-    std::vector<int32_t> openTopOfLane;
-    std::vector<int64_t> correlationOfTask; // host tasks' correlation ids (GPU tasks: -1)
-    for (const ApiCall& call : trace.apiCalls) {
-        auto [it, fresh] = index.host.emplace(call.globalTid, static_cast<int32_t>(graph.lanes.size()));
-        if (fresh) {
-            ReplayLane lane;
-            lane.kind = ReplayLane::Kind::Host;
-            lane.globalTid = call.globalTid;
-            lane.globalPid = call.globalTid / 0x1000000 * 0x1000000;
-            lane.label = prefix(lane.globalPid) + "thread " + std::to_string(call.globalTid % 0x1000000);
-            graph.lanes.push_back(std::move(lane));
-            openTopOfLane.push_back(-1);
-        }
-        const int32_t laneIndex = it->second;
-        ReplayLane& lane = graph.lanes[laneIndex];
-        const int32_t top = openTopOfLane[laneIndex];
-        if (top >= 0 && call.startNs < graph.tasks[top].measuredEnd) {
-            graph.nested.push_back({ call.rowId, top, call.startNs - graph.tasks[top].measuredStart, call.endNs - call.startNs });
-            if (call.correlationId >= 0)
-                taskOfCorrelation.emplace(TraceData::correlationKey(call.globalTid, call.correlationId), top);
-            ++graph.quality.nestedCalls;
-            continue;
-        }
-        ReplayTask task;
-        task.kind = TaskKind::HostCall;
-        task.measuredStart = call.startNs;
-        task.measuredEnd = call.endNs;
-        task.duration = call.endNs - call.startNs;
-        task.nameId = call.nameId;
-        task.rowId = call.rowId;
-        task.lane = laneIndex;
-        if (top < 0)
-            task.anchor = call.startNs;
-        else
-            task.laneGap = call.startNs - graph.tasks[top].measuredEnd;
-        auto launch = launchName.try_emplace(call.nameId, false);
-        if (launch.second)
-            launch.first->second = isLaunchApi(apiBaseName(trace.name(call.nameId)));
-        task.role = launch.first->second ? HostRole::Launch : HostRole::Other;
-        const int32_t id = static_cast<int32_t>(graph.tasks.size());
+// Host tasks: top-level calls per thread. A call starting before the previous top-level call ends is nested.
+void ReplayGraphBuilder::State::addApiCall(const ApiCall& call)
+{
+    auto [it, fresh] = index.host.emplace(call.globalTid, static_cast<int32_t>(graph.lanes.size()));
+    if (fresh) {
+        ReplayLane lane;
+        lane.kind = ReplayLane::Kind::Host;
+        lane.globalTid = call.globalTid;
+        lane.globalPid = call.globalTid / 0x1000000 * 0x1000000;
+        lane.label = prefix(lane.globalPid) + "thread " + std::to_string(call.globalTid % 0x1000000);
+        graph.lanes.push_back(std::move(lane));
+        openTopOfLane.push_back(-1);
+    }
+    const int32_t laneIndex = it->second;
+    ReplayLane& lane = graph.lanes[laneIndex];
+    const int32_t top = openTopOfLane[laneIndex];
+    if (top >= 0 && call.startNs < graph.tasks[top].measuredEnd) {
+        graph.nested.push_back({ call.rowId, top, call.startNs - graph.tasks[top].measuredStart, call.endNs - call.startNs });
         if (call.correlationId >= 0)
-            taskOfCorrelation[TraceData::correlationKey(call.globalTid, call.correlationId)] = id;
-        graph.tasks.push_back(task);
-        correlationOfTask.push_back(call.correlationId);
-        lane.tasks.push_back(id);
-        openTopOfLane[laneIndex] = id;
+            correlations.push_back({ TraceData::correlationKey(call.globalTid, call.correlationId), top, true });
+        ++graph.quality.nestedCalls;
+        return;
     }
+    ReplayTask task;
+    task.kind = TaskKind::HostCall;
+    task.measuredStart = call.startNs;
+    task.measuredEnd = call.endNs;
+    task.duration = call.endNs - call.startNs;
+    task.nameId = static_cast<int32_t>(call.nameId);
+    task.rowId = static_cast<int32_t>(call.rowId);
+    task.lane = laneIndex;
+    if (top < 0)
+        task.anchored = true;
+    else
+        task.laneGap = call.startNs - graph.tasks[top].measuredEnd;
+    auto launch = launchName.try_emplace(call.nameId, false);
+    if (launch.second)
+        launch.first->second = isLaunchApi(apiBaseName(trace.name(call.nameId)));
+    task.role = launch.first->second ? HostRole::Launch : HostRole::Other;
+    const int32_t id = static_cast<int32_t>(graph.tasks.size());
+    if (call.correlationId >= 0)
+        correlations.push_back({ TraceData::correlationKey(call.globalTid, call.correlationId), id, false });
+    graph.tasks.push_back(task);
+    correlationOfTask.push_back(call.correlationId);
+    lane.tasks.push_back(id);
+    openTopOfLane[laneIndex] = id;
+}
 
-    inferHandoffs(graph);
-
-    // GPU tasks, lane by lane in start order, each tied to its launch call.
-    std::unordered_map<int64_t, bool> commName;
-    for (const GpuOp& op : trace.gpuOps) {
-        const auto key = std::make_tuple(op.globalPid, op.deviceId, op.streamId);
-        auto [it, fresh] = index.gpu.emplace(key, static_cast<int32_t>(graph.lanes.size()));
-        if (fresh) {
-            ReplayLane lane;
-            lane.kind = ReplayLane::Kind::Gpu;
-            lane.globalPid = op.globalPid;
-            lane.deviceId = op.deviceId;
-            lane.streamId = op.streamId;
-            lane.label = prefix(op.globalPid) + "GPU " + std::to_string(op.deviceId) + " stream " + std::to_string(op.streamId);
-            graph.lanes.push_back(std::move(lane));
-        }
-        ReplayTask task;
-        task.kind = op.kind == GpuOp::Kind::Kernel ? TaskKind::Kernel
-            : op.kind == GpuOp::Kind::Memcpy      ? TaskKind::Memcpy
-                                                  : TaskKind::Memset;
-        task.measuredStart = op.startNs;
-        task.measuredEnd = op.endNs;
-        task.duration = op.endNs - op.startNs;
-        task.nameId = op.kind == GpuOp::Kind::Kernel ? op.nameId : -1;
-        task.bytes = op.bytes;
-        task.rowId = op.rowId;
-        task.lane = it->second;
-        if (op.kind == GpuOp::Kind::Memcpy) {
-            task.hostToDevice = op.copyKind == static_cast<int64_t>(CopyKind::HtoD);
-            if (op.copyKind == static_cast<int64_t>(CopyKind::DtoD))
-                task.nameId = -2;
-            task.pageable = isPageable(op.srcKind) || isPageable(op.dstKind);
-        }
-        if (op.kind == GpuOp::Kind::Kernel) {
-            auto [comm, fresh] = commName.try_emplace(op.nameId, false); // a regex: once per name
-            if (fresh)
-                comm->second = isCommunicationKernel(trace.name(op.nameId));
-            task.communication = comm->second;
-        }
-        if (op.correlationId >= 0) {
-            auto launcher = taskOfCorrelation.find(TraceData::correlationKey(op.globalPid, op.correlationId));
-            if (launcher != taskOfCorrelation.end())
-                task.launcher = launcher->second;
-        }
-        if (task.launcher < 0)
-            ++graph.quality.gpuOpsWithoutLaunch;
-        const int32_t id = static_cast<int32_t>(graph.tasks.size());
-        graph.tasks.push_back(task);
-        correlationOfTask.push_back(-1);
-        graph.lanes[task.lane].tasks.push_back(id);
+// GPU tasks, lane by lane in start order, each tied to its launch call.
+void ReplayGraphBuilder::State::addGpuOp(const GpuOp& op)
+{
+    closeHostSide();
+    const auto key = std::make_tuple(op.globalPid, op.deviceId, op.streamId);
+    auto [it, fresh] = index.gpu.emplace(key, static_cast<int32_t>(graph.lanes.size()));
+    if (fresh) {
+        ReplayLane lane;
+        lane.kind = ReplayLane::Kind::Gpu;
+        lane.globalPid = op.globalPid;
+        lane.deviceId = op.deviceId;
+        lane.streamId = op.streamId;
+        lane.label = prefix(op.globalPid) + "GPU " + std::to_string(op.deviceId) + " stream " + std::to_string(op.streamId);
+        graph.lanes.push_back(std::move(lane));
     }
-    // trace.gpuOps is sorted by start overall, so each GPU lane already is; host lanes are in call order.
+    ReplayTask task;
+    task.kind = op.kind == GpuOp::Kind::Kernel ? TaskKind::Kernel
+        : op.kind == GpuOp::Kind::Memcpy      ? TaskKind::Memcpy
+                                              : TaskKind::Memset;
+    task.measuredStart = op.startNs;
+    task.measuredEnd = op.endNs;
+    task.duration = op.endNs - op.startNs;
+    task.nameId = op.kind == GpuOp::Kind::Kernel ? static_cast<int32_t>(op.nameId) : -1;
+    task.rowId = static_cast<int32_t>(op.rowId);
+    task.lane = it->second;
+    if (op.kind != GpuOp::Kind::Kernel)
+        graph.linksFor(task).bytes = op.bytes;
+    if (op.kind == GpuOp::Kind::Memcpy) {
+        task.hostToDevice = op.copyKind == static_cast<int64_t>(CopyKind::HtoD);
+        if (op.copyKind == static_cast<int64_t>(CopyKind::DtoD))
+            task.nameId = -2;
+        task.pageable = isPageable(op.srcKind) || isPageable(op.dstKind);
+    }
+    if (op.kind == GpuOp::Kind::Kernel) {
+        auto [comm, fresh] = commName.try_emplace(op.nameId, false); // a regex: once per name
+        if (fresh)
+            comm->second = isCommunicationKernel(trace.name(op.nameId));
+        task.communication = comm->second;
+    }
+    if (op.correlationId >= 0)
+        task.launcher = launcherOf(TraceData::correlationKey(op.globalPid, op.correlationId));
+    if (task.launcher < 0)
+        ++graph.quality.gpuOpsWithoutLaunch;
+    const int32_t id = static_cast<int32_t>(graph.tasks.size());
+    graph.tasks.push_back(task);
+    graph.lanes[task.lane].tasks.push_back(id);
+}
 
+ReplayGraph ReplayGraphBuilder::State::finish(const StepSet& stepSet)
+{
+    closeHostSide();
+    correlations = std::vector<Correlation>(); // (not `= {}`: that keeps the capacity)
+    for (ReplayLane& lane : graph.lanes)
+        lane.tasks.shrink_to_fit(); // grown one task at a time: up to twice their size
     // Launch-latency floor per device: the median delay of ops launched while their stream was idle.
     std::map<std::pair<int64_t, int64_t>, std::vector<int64_t>> idleLaunchDelays;
     for (const ReplayLane& lane : graph.lanes) {
@@ -348,8 +404,9 @@ ReplayGraph buildReplayGraph(const TraceData& trace, const StepSet& stepSet)
                 }
             }
             if (cross >= 0) {
-                t.crossPred = cross;
-                t.crossLag = start - graph.tasks[cross].measuredEnd;
+                ReplayLinks& links = graph.linksFor(t);
+                links.crossPred = cross;
+                links.crossLag = start - graph.tasks[cross].measuredEnd;
                 ++graph.quality.inferredCrossStream;
             }
             if (previous >= 0)
@@ -361,7 +418,7 @@ ReplayGraph buildReplayGraph(const TraceData& trace, const StepSet& stepSet)
             else if (cross < 0 && t.launcher >= 0)
                 t.launchLag = start - graph.tasks[t.launcher].measuredStart;
             else if (cross < 0)
-                t.anchor = start;
+                t.anchored = true;
             previous = id;
         }
     }
@@ -475,9 +532,10 @@ ReplayGraph buildReplayGraph(const TraceData& trace, const StepSet& stepSet)
             continue;
         }
         t.role = HostRole::Wait;
-        t.awaitBegin = static_cast<uint32_t>(graph.awaited.size());
+        ReplayLinks& links = graph.linksFor(t);
+        links.awaitBegin = static_cast<uint32_t>(graph.awaited.size());
         graph.awaited.insert(graph.awaited.end(), awaitedNow.begin(), awaitedNow.end());
-        t.awaitEnd = static_cast<uint32_t>(graph.awaited.size());
+        links.awaitEnd = static_cast<uint32_t>(graph.awaited.size());
         ++graph.quality.hostWaits;
         if (awaitedEnd <= t.measuredStart)
             freeDurations[t.nameId].push_back(t.duration);
@@ -497,9 +555,9 @@ ReplayGraph buildReplayGraph(const TraceData& trace, const StepSet& stepSet)
         const int64_t ownCost = cost == costOfName.end() ? kDefaultWaitCostNs : cost->second;
         if (awaitedEnd > t.measuredStart) {
             t.duration = std::min(t.duration, ownCost);
-            t.wake = t.measuredEnd - awaitedEnd;
+            graph.linksFor(t).wake = t.measuredEnd - awaitedEnd;
         } else {
-            t.wake = std::min(typicalWake, t.measuredEnd - awaitedEnd);
+            graph.linksFor(t).wake = std::min(typicalWake, t.measuredEnd - awaitedEnd);
         }
     }
 
@@ -529,9 +587,10 @@ ReplayGraph buildReplayGraph(const TraceData& trace, const StepSet& stepSet)
                 ReplayTask& t = graph.tasks[m];
                 if (lastArrival > t.measuredEnd)
                     continue; // clocks of the ranks disagree: this member keeps its measured duration
-                t.collective = group;
-                t.collectiveLag = t.measuredEnd - lastArrival;
-                t.duration = std::min(t.duration, t.collectiveLag);
+                ReplayLinks& links = graph.linksFor(t);
+                links.collective = group;
+                links.collectiveLag = t.measuredEnd - lastArrival;
+                t.duration = std::min(t.duration, links.collectiveLag);
             }
             graph.collectives.push_back(std::move(members));
         }
@@ -539,7 +598,53 @@ ReplayGraph buildReplayGraph(const TraceData& trace, const StepSet& stepSet)
     graph.quality.collectives = static_cast<int64_t>(graph.collectives.size());
 
     assignSteps(trace, stepSet, index.host, graph);
-    return graph;
+    return std::move(graph);
+}
+
+ReplayGraphBuilder::ReplayGraphBuilder(const TraceData& trace)
+    : m_state(std::make_unique<State>(trace))
+{
+}
+
+ReplayGraphBuilder::~ReplayGraphBuilder() = default;
+
+void ReplayGraphBuilder::reserve(size_t apiCalls, size_t gpuOps)
+{
+    m_state->graph.tasks.reserve(apiCalls + gpuOps);
+    m_state->correlations.reserve(apiCalls);
+    m_state->correlationOfTask.reserve(apiCalls);
+}
+
+void ReplayGraphBuilder::addApiCall(const ApiCall& call) { m_state->addApiCall(call); }
+void ReplayGraphBuilder::addGpuOp(const GpuOp& op) { m_state->addGpuOp(op); }
+ReplayGraph ReplayGraphBuilder::finish(const StepSet& steps) { return m_state->finish(steps); }
+
+ReplayGraph buildReplayGraph(const TraceData& trace, const StepSet& steps)
+{
+    ReplayGraphBuilder builder(trace);
+    builder.reserve(trace.apiCalls.size(), trace.gpuOps.size());
+    for (const ApiCall& call : trace.apiCalls)
+        builder.addApiCall(call);
+    for (const GpuOp& op : trace.gpuOps)
+        builder.addGpuOp(op);
+    return builder.finish(steps);
+}
+
+Result<ReplayGraph> buildReplayGraph(SqliteDb& db, const TraceData& trace, const StepSet& steps)
+{
+    auto count = [&](const char* table) -> int64_t {
+        if (!db.hasTable(table))
+            return 0;
+        auto n = db.queryInt(std::string("SELECT COUNT(*) FROM ") + table);
+        return n.isOk() ? *n : 0;
+    };
+    ReplayGraphBuilder builder(trace);
+    builder.reserve(static_cast<size_t>(count("CUPTI_ACTIVITY_KIND_RUNTIME")),
+                    static_cast<size_t>(count("CUPTI_ACTIVITY_KIND_KERNEL") + count("CUPTI_ACTIVITY_KIND_MEMCPY")
+                                        + count("CUPTI_ACTIVITY_KIND_MEMSET")));
+    PLACESCOPE_RETURN_IF_ERROR(forEachApiCall(db, true, [&](const ApiCall& call) { builder.addApiCall(call); }));
+    PLACESCOPE_RETURN_IF_ERROR(forEachGpuOp(db, true, [&](const GpuOp& op) { builder.addGpuOp(op); }));
+    return builder.finish(steps);
 }
 
 } // namespace placescope

@@ -25,6 +25,7 @@
 #include "placement/findings/trace_data.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,36 +34,45 @@ namespace placescope {
 enum class TaskKind : uint8_t { HostCall, Kernel, Memcpy, Memset };
 enum class HostRole : uint8_t { Other, Launch, Wait };
 
+// One event of the run. Kept small (64 bytes): a 10M-event trace has millions of tasks, and the constraints only
+// some tasks have (a producer on another lane, awaited work, a collective) live apart in ReplayLinks.
 struct ReplayTask
 {
-    static constexpr int64_t kNoAnchor = INT64_MIN;
-
     int64_t measuredStart = 0;
     int64_t measuredEnd = 0;
     int64_t duration = 0;       // replayed duration; a host wait: its own cost, without the waiting
-    int64_t anchor = kNoAnchor; // a task with nothing before it starts at its measured start
     int64_t laneGap = 0;        // start >= end of the previous task on the lane + laneGap
     int64_t launchLag = 0;      // GPU: start >= launcher's start + launchLag
+    int32_t rowId = -1;         // row in its table (CUPTI_ACTIVITY_KIND_*), for a predicted trace (row ids of a
+                                // trace's tables are their row numbers: far below 2^31)
+    int32_t nameId = -1;        // StringIds; copies and memsets: -1 (named by kind), device-to-device copies -2
+    int32_t lane = -1;
+    int32_t launcher = -1;      // GPU: the host task that launched it
+    int32_t links = -1;         // index into ReplayGraph::links; -1: none
+    TaskKind kind = TaskKind::HostCall;
+    HostRole role = HostRole::Other;
+    bool anchored : 1 = false;      // nothing before it on its lane or launch: starts no earlier than its measured start
+    bool dropped : 1 = false;       // removed by an edit
+    bool pageable : 1 = false;      // a copy between pageable host memory and the device
+    bool hostToDevice : 1 = false;  // copies: direction
+    bool communication : 1 = false; // NCCL-style collective kernel
+
+    bool isGpu() const { return kind != TaskKind::HostCall; }
+};
+static_assert(sizeof(ReplayTask) <= 64, "ReplayTask is per event: keep rare fields in ReplayLinks");
+
+// What most tasks do not have: constraints beyond their lane and launch, and a copy's or memset's size.
+struct ReplayLinks
+{
+    int64_t bytes = 0;          // copies and memsets
     int64_t crossLag = 0;       // start >= crossPred's end + crossLag
     int64_t wake = 0;           // host wait: end >= awaited end + wake
     int64_t collectiveLag = 0;  // collective: end >= last peer's start + collectiveLag
-    int64_t nameId = -1;        // StringIds; copies and memsets: -1 (named by kind)
-    int64_t bytes = 0;
-    int64_t rowId = -1;         // row in its table (CUPTI_ACTIVITY_KIND_*), for a predicted trace
-    int32_t lane = -1;
-    int32_t launcher = -1;      // GPU: the host task that launched it
     int32_t crossPred = -1;     // GPU: producer on another stream; host: the thread it waited for (both inferred)
     int32_t collective = -1;    // index into ReplayGraph::collectives
     uint32_t awaitBegin = 0;    // host wait: [awaitBegin, awaitEnd) in ReplayGraph::awaited
     uint32_t awaitEnd = 0;
-    TaskKind kind = TaskKind::HostCall;
-    HostRole role = HostRole::Other;
-    bool dropped = false;       // removed by an edit
-    bool pageable = false;      // a copy between pageable host memory and the device
-    bool hostToDevice = false;  // copies: direction
-    bool communication = false; // NCCL-style collective kernel
 
-    bool isGpu() const { return kind != TaskKind::HostCall; }
     bool waits() const { return awaitEnd > awaitBegin; }
 };
 
@@ -115,6 +125,7 @@ struct ReplayStep
 struct ReplayGraph
 {
     std::vector<ReplayTask> tasks;
+    std::vector<ReplayLinks> links;               // see ReplayTask::links
     std::vector<ReplayLane> lanes;
     std::vector<int32_t> awaited;                 // GPU tasks awaited by host waits (ranges per task)
     std::vector<std::vector<int32_t>> collectives; // member tasks of each cross-rank collective
@@ -126,10 +137,56 @@ struct ReplayGraph
     // The span the issue defines: from the first step's start to the end of the last CPU or GPU work launched
     // inside the steps (host calls starting in a step, GPU ops whose launch call starts in one).
     std::vector<uint8_t> inSpan; // per task
+
+    const ReplayLinks& linksOf(const ReplayTask& task) const
+    {
+        static const ReplayLinks kNone;
+        return task.links < 0 ? kNone : links[static_cast<size_t>(task.links)];
+    }
+    // The task's links, made when it has none yet.
+    ReplayLinks& linksFor(ReplayTask& task)
+    {
+        if (task.links < 0) {
+            task.links = static_cast<int32_t>(links.size());
+            links.emplace_back();
+        }
+        return links[static_cast<size_t>(task.links)];
+    }
+    bool waits(const ReplayTask& task) const { return linksOf(task).waits(); }
+    // The task no longer waits for GPU work (an edit removed the wait).
+    void clearWaits(ReplayTask& task)
+    {
+        if (task.links >= 0)
+            links[static_cast<size_t>(task.links)].awaitEnd = links[static_cast<size_t>(task.links)].awaitBegin;
+    }
+};
+
+// Builds a ReplayGraph from events given one at a time: every runtime/driver call first, in start order, then
+// every kernel, copy and memset, in start order; from TraceData's vectors or straight from the store's rows. The
+// trace gives the names, the ranks, the sync rows and the ranges of the steps.
+class ReplayGraphBuilder
+{
+public:
+    explicit ReplayGraphBuilder(const TraceData& trace);
+    ~ReplayGraphBuilder();
+    ReplayGraphBuilder(const ReplayGraphBuilder&) = delete;
+    ReplayGraphBuilder& operator=(const ReplayGraphBuilder&) = delete;
+
+    void reserve(size_t apiCalls, size_t gpuOps);
+    void addApiCall(const ApiCall& call);
+    void addGpuOp(const GpuOp& op);
+    ReplayGraph finish(const StepSet& steps);
+
+private:
+    struct State;
+    std::unique_ptr<State> m_state;
 };
 
 // Builds the graph of `trace` with `steps` (detectSteps). Pure; the trace is only read.
 ReplayGraph buildReplayGraph(const TraceData& trace, const StepSet& steps);
+// The same graph with the events read from the store in start order instead of from TraceData's vectors, so that
+// `trace` can be loaded with TraceParts::ForReplay: a replay of a large trace then never holds its events twice.
+Result<ReplayGraph> buildReplayGraph(SqliteDb& db, const TraceData& trace, const StepSet& steps);
 
 // The name an edit's regex is matched against: a kernel's name, "Memcpy HtoD (pageable)", "Memset", an API name.
 std::string taskName(const TraceData& trace, const ReplayTask& task);

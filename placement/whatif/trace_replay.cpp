@@ -11,8 +11,6 @@ namespace {
 
 constexpr int64_t kNever = INT64_MIN;
 
-int32_t startNode(int32_t task) { return task * 2; }
-int32_t endNode(int32_t task) { return task * 2 + 1; }
 
 } // namespace
 
@@ -26,139 +24,136 @@ Result<ReplaySchedule> replayGraph(const ReplayGraph& graph)
     s.endBlocker.assign(n, -1);
     s.startCause.assign(n, EventCause::Dropped);
     s.endCause.assign(n, EventCause::Dropped);
-    s.survivor.assign(n, -1);
 
     // Dropped tasks leave their lane: each task follows the closest surviving task before it, and a dependency
     // on a dropped task moves to that survivor.
-    std::vector<int32_t> lanePrevious(n, -1);
+    std::vector<int32_t> survivor(static_cast<size_t>(n), -1);
     for (const ReplayLane& lane : graph.lanes) {
         int32_t previous = -1;
         for (int32_t id : lane.tasks) {
-            lanePrevious[id] = previous;
             if (!graph.tasks[id].dropped)
                 previous = id;
-            s.survivor[id] = previous;
+            survivor[id] = previous;
         }
     }
-    auto resolved = [&](int32_t task) { return task < 0 ? -1 : s.survivor[task]; };
+    auto resolved = [&](int32_t task) { return task < 0 ? -1 : survivor[task]; };
 
-    // Successor lists (CSR) over 2n events, built from each event's dependencies.
-    auto forEachDependency = [&](int32_t node, auto&& visit) {
-        const int32_t id = node / 2;
-        const ReplayTask& t = graph.tasks[id];
-        if (node % 2 == 0) {
-            if (lanePrevious[id] >= 0)
-                visit(endNode(lanePrevious[id]));
-            if (t.launcher >= 0 && !graph.tasks[t.launcher].dropped)
-                visit(startNode(t.launcher));
-            if (int32_t cross = resolved(t.crossPred); cross >= 0)
-                visit(endNode(cross));
-        } else {
-            visit(startNode(id));
-            for (uint32_t a = t.awaitBegin; a < t.awaitEnd; ++a)
-                if (int32_t awaited = resolved(graph.awaited[a]); awaited >= 0)
-                    visit(endNode(awaited));
-            if (t.collective >= 0)
-                for (int32_t peer : graph.collectives[t.collective])
-                    if (peer != id && !graph.tasks[peer].dropped && graph.tasks[peer].collective == t.collective)
-                        visit(startNode(peer));
-        }
-    };
-    const int32_t nodes = 2 * n;
-    std::vector<int32_t> offset(static_cast<size_t>(nodes) + 1, 0), inDegree(nodes, 0);
-    for (int32_t node = 0; node < nodes; ++node) {
-        if (graph.tasks[node / 2].dropped)
-            continue;
-        forEachDependency(node, [&](int32_t from) {
-            ++offset[from + 1];
-            ++inDegree[node];
-        });
-    }
-    for (int32_t node = 0; node < nodes; ++node)
-        offset[node + 1] += offset[node];
-    std::vector<int32_t> successors(offset.back());
-    {
-        std::vector<int32_t> fill(offset.begin(), offset.end() - 1);
-        for (int32_t node = 0; node < nodes; ++node)
-            if (!graph.tasks[node / 2].dropped)
-                forEachDependency(node, [&](int32_t from) { successors[fill[from]++] = node; });
-    }
-
+    // Each lane is a chain, so the replay walks the lanes with one cursor each instead of building successor
+    // lists (which cost more memory than the graph on a 10M-event trace): a lane advances while its next event's
+    // dependencies on other lanes have happened, and the walk repeats until no lane can move. A host lane runs
+    // ahead to its next wait, the GPU lanes drain up to what it launched, so the number of rounds follows the
+    // number of waits and cross-lane hand-offs, not of events.
+    enum : uint8_t { kPending, kStarted, kEnded };
+    std::vector<uint8_t> state(static_cast<size_t>(n), kPending);
+    auto started = [&](int32_t id) { return state[id] != kPending; };
+    auto ended = [&](int32_t id) { return state[id] == kEnded; };
     ResourceClocks<int64_t> lanes(static_cast<int>(graph.lanes.size()));
-    std::vector<int32_t> ready;
-    ready.reserve(nodes);
-    int32_t live = 0;
-    for (int32_t node = 0; node < nodes; ++node) {
-        if (graph.tasks[node / 2].dropped)
-            continue;
-        ++live;
-        if (inDegree[node] == 0)
-            ready.push_back(node);
-    }
-    int32_t done = 0;
-    for (size_t next = 0; next < ready.size(); ++next) {
-        const int32_t node = ready[next];
-        const int32_t id = node / 2;
+    std::vector<size_t> cursor(graph.lanes.size(), 0);
+    std::vector<int32_t> lastAlive(graph.lanes.size(), -1);
+
+    // The start event of task `id`, once the events it depends on have happened; false: not yet.
+    auto tryStart = [&](int32_t id, int32_t previous) {
         const ReplayTask& t = graph.tasks[id];
-        if (node % 2 == 0) {
-            int64_t inputs = kNever;
-            int32_t blocker = -1;
-            EventCause cause = EventCause::Anchor;
-            auto consider = [&](int64_t time, int32_t from, EventCause why) {
-                if (time > inputs) {
-                    inputs = time;
-                    blocker = from;
-                    cause = why;
-                }
-            };
-            if (t.anchor != ReplayTask::kNoAnchor)
-                consider(t.anchor, -1, EventCause::Anchor);
-            if (t.launcher >= 0)
-                consider(s.start[t.launcher] + t.launchLag, t.launcher, EventCause::Launch);
-            if (int32_t cross = resolved(t.crossPred); cross >= 0)
-                consider(s.end[cross] + t.crossLag, cross, EventCause::CrossStream);
-            const int32_t previous = lanePrevious[id];
-            if (inputs == kNever && previous < 0) // its anchor was dropped with everything before it
-                consider(t.measuredStart, -1, EventCause::Anchor);
-            const StartDecision<int64_t> decision = lanes.decide(t.lane, inputs, blocker, t.laneGap);
-            s.start[id] = decision.start;
-            s.startBlocker[id] = decision.blocker;
-            s.startCause[id] = previous >= 0 && decision.blocker == previous && decision.start != inputs
-                ? EventCause::LaneOrder
-                : cause;
-        } else {
-            int64_t end = s.start[id] + t.duration;
-            int32_t blocker = -1;
-            EventCause cause = EventCause::Duration;
-            for (uint32_t a = t.awaitBegin; a < t.awaitEnd; ++a) {
-                const int32_t awaited = resolved(graph.awaited[a]);
-                if (awaited >= 0 && s.end[awaited] + t.wake > end) {
-                    end = s.end[awaited] + t.wake;
-                    blocker = awaited;
-                    cause = EventCause::Wait;
-                }
+        if (t.launcher >= 0 && !graph.tasks[t.launcher].dropped && !started(t.launcher))
+            return false;
+        const ReplayLinks& links = graph.linksOf(t);
+        const int32_t cross = resolved(links.crossPred);
+        if (cross >= 0 && !ended(cross))
+            return false;
+        int64_t inputs = kNever;
+        int32_t blocker = -1;
+        EventCause cause = EventCause::Anchor;
+        auto consider = [&](int64_t time, int32_t from, EventCause why) {
+            if (time > inputs) {
+                inputs = time;
+                blocker = from;
+                cause = why;
             }
-            if (t.collective >= 0)
-                for (int32_t peer : graph.collectives[t.collective])
-                    if (peer != id && !graph.tasks[peer].dropped && graph.tasks[peer].collective == t.collective
-                        && s.start[peer] + t.collectiveLag > end) {
-                        end = s.start[peer] + t.collectiveLag;
-                        blocker = peer;
-                        cause = EventCause::Collective;
-                    }
-            s.end[id] = end;
-            s.endBlocker[id] = blocker;
-            s.endCause[id] = cause;
-            lanes.occupy(t.lane, id, end);
+        };
+        if (t.anchored)
+            consider(t.measuredStart, -1, EventCause::Anchor);
+        if (t.launcher >= 0)
+            consider(s.start[t.launcher] + t.launchLag, t.launcher, EventCause::Launch);
+        if (cross >= 0)
+            consider(s.end[cross] + links.crossLag, cross, EventCause::CrossStream);
+        if (inputs == kNever && previous < 0) // its anchor was dropped with everything before it
+            consider(t.measuredStart, -1, EventCause::Anchor);
+        const StartDecision<int64_t> decision = lanes.decide(t.lane, inputs, blocker, t.laneGap);
+        s.start[id] = decision.start;
+        s.startBlocker[id] = decision.blocker;
+        s.startCause[id] = previous >= 0 && decision.blocker == previous && decision.start != inputs
+            ? EventCause::LaneOrder
+            : cause;
+        state[id] = kStarted;
+        return true;
+    };
+    // Its end event: its own duration, or later when it waits for GPU work or for the ranks of a collective.
+    auto tryEnd = [&](int32_t id) {
+        const ReplayTask& t = graph.tasks[id];
+        const ReplayLinks& links = graph.linksOf(t);
+        for (uint32_t a = links.awaitBegin; a < links.awaitEnd; ++a)
+            if (const int32_t awaited = resolved(graph.awaited[a]); awaited >= 0 && !ended(awaited))
+                return false;
+        auto isPeer = [&](int32_t peer) {
+            return peer != id && !graph.tasks[peer].dropped && graph.linksOf(graph.tasks[peer]).collective == links.collective;
+        };
+        if (links.collective >= 0)
+            for (int32_t peer : graph.collectives[links.collective])
+                if (isPeer(peer) && !started(peer))
+                    return false;
+        int64_t end = s.start[id] + t.duration;
+        int32_t blocker = -1;
+        EventCause cause = EventCause::Duration;
+        for (uint32_t a = links.awaitBegin; a < links.awaitEnd; ++a) {
+            const int32_t awaited = resolved(graph.awaited[a]);
+            if (awaited >= 0 && s.end[awaited] + links.wake > end) {
+                end = s.end[awaited] + links.wake;
+                blocker = awaited;
+                cause = EventCause::Wait;
+            }
         }
-        ++done;
-        for (int32_t i = offset[node]; i < offset[node + 1]; ++i)
-            if (--inDegree[successors[i]] == 0)
-                ready.push_back(successors[i]);
+        if (links.collective >= 0)
+            for (int32_t peer : graph.collectives[links.collective])
+                if (isPeer(peer) && s.start[peer] + links.collectiveLag > end) {
+                    end = s.start[peer] + links.collectiveLag;
+                    blocker = peer;
+                    cause = EventCause::Collective;
+                }
+        s.end[id] = end;
+        s.endBlocker[id] = blocker;
+        s.endCause[id] = cause;
+        lanes.occupy(t.lane, id, end);
+        state[id] = kEnded;
+        return true;
+    };
+
+    size_t remaining = 0;
+    for (const ReplayTask& t : graph.tasks)
+        remaining += t.dropped ? 0 : 1;
+    for (bool moved = true; moved && remaining > 0;) {
+        moved = false;
+        for (size_t l = 0; l < graph.lanes.size(); ++l) {
+            const std::vector<int32_t>& ids = graph.lanes[l].tasks;
+            while (cursor[l] < ids.size()) {
+                const int32_t id = ids[cursor[l]];
+                if (graph.tasks[id].dropped) {
+                    ++cursor[l];
+                    continue;
+                }
+                if (!started(id) && !tryStart(id, lastAlive[l]))
+                    break;
+                if (!tryEnd(id))
+                    break;
+                lastAlive[l] = id;
+                ++cursor[l];
+                --remaining;
+                moved = true;
+            }
+        }
     }
-    if (done != live)
-        return Status::error("the trace's dependency graph has a cycle (" + std::to_string(live - done)
-                             + " events never became ready); the replay cannot order it");
+    if (remaining > 0)
+        return Status::error("the trace's dependency graph has a cycle (" + std::to_string(remaining)
+                             + " tasks never became ready); the replay cannot order it");
     return s;
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // TraceReplay: schedules a ReplayGraph again, event by event (Daydream's and Lumos' algorithm). Each task has a
 // start event and an end event; an event happens once every event it depends on has happened, at the latest of
-// their times plus the edge's lag. Lanes are ResourceClocks, the rule the op-graph scheduler of `place` uses too.
+// their times plus the edge's lag. Lanes are walked in their order, each as far as its dependencies allow. Lanes are ResourceClocks, the rule the op-graph scheduler of `place` uses too.
 // Every event remembers which dependency decided it, so the critical path is read back from the schedule.
 #pragma once
 
@@ -30,8 +30,6 @@ struct ReplaySchedule
     std::vector<int64_t> start, end; // per task; dropped tasks: both -1
     std::vector<int32_t> startBlocker, endBlocker; // the task whose event decided (-1: none)
     std::vector<EventCause> startCause, endCause;
-    // Where each dropped GPU task's work would have been: its surviving predecessor on the lane (or -1).
-    std::vector<int32_t> survivor;
 };
 
 // Fails (one line) only when the graph has a cycle, which a graph built from a consistent trace cannot have.

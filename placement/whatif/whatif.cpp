@@ -3,6 +3,10 @@
 
 #include <algorithm>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 namespace placescope {
 
 namespace {
@@ -97,6 +101,37 @@ Result<WhatIfModel> WhatIfModel::build(const TraceData& trace, const StepSet& st
     return WhatIfModel(trace, std::move(graph), std::move(replay));
 }
 
+Result<WhatIfModel> WhatIfModel::build(SqliteDb& db, const TraceData& trace, const StepSet& steps)
+{
+    if (trace.parts == TraceParts::Everything)
+        return build(trace, steps);
+    PLACESCOPE_ASSIGN_OR_RETURN(ReplayGraph graph, buildReplayGraph(db, trace, steps));
+    PLACESCOPE_ASSIGN_OR_RETURN(ReplaySchedule replay, replayGraph(graph));
+    return WhatIfModel(trace, std::move(graph), std::move(replay));
+}
+
+Result<TraceData> loadForWhatIf(SqliteDb& db, const std::vector<WhatIfEdit>& edits, StepSet* steps)
+{
+    const bool readsFrameworkOps = std::any_of(edits.begin(), edits.end(), [](const WhatIfEdit& e) {
+        return e.kind == WhatIfEdit::Kind::MoveOp || e.kind == WhatIfEdit::Kind::Input;
+    });
+    PLACESCOPE_ASSIGN_OR_RETURN(TraceData trace,
+                                TraceData::load(db, readsFrameworkOps ? TraceParts::Everything : TraceParts::ForReplay));
+    *steps = detectSteps(trace);
+    const bool stepsFromRanges = steps->source == StepSet::Source::Recorded || steps->source == StepSet::Source::Annotation;
+    if (trace.parts == TraceParts::ForReplay && !stepsFromRanges) {
+        PLACESCOPE_RETURN_IF_ERROR(forEachGpuOp(db, true, [&](const GpuOp& op) { trace.gpuOps.push_back(op); }));
+        *steps = detectSteps(trace);
+        trace.gpuOps = std::vector<GpuOp>(); // releases the memory, which `= {}` would keep
+#ifdef __GLIBC__
+        // The step rules' many small allocations are free now but stay in the heap, where the graph's large
+        // arrays (mapped on their own) cannot reuse them: give them back before the graph is built.
+        malloc_trim(0);
+#endif
+    }
+    return trace;
+}
+
 WhatIfModel::WhatIfModel(const TraceData& trace, ReplayGraph graph, ReplaySchedule replay)
     : m_trace(&trace)
     , m_graph(std::move(graph))
@@ -106,84 +141,136 @@ WhatIfModel::WhatIfModel(const TraceData& trace, ReplayGraph graph, ReplaySchedu
     m_replay = figures(m_graph, &m_schedule);
 }
 
-Result<WhatIfResult> WhatIfModel::predict(const WhatIfOptions& options) const
+namespace {
+
+// The step whose critical path is asked for (nullptr: the whole span); errors: a step the trace does not have.
+Result<const ReplayStep*> pathStepOf(const ReplayGraph& graph, int64_t number)
 {
-    const TraceData& trace = *m_trace;
+    if (number < 0)
+        return static_cast<const ReplayStep*>(nullptr);
+    for (const ReplayStep& s : graph.steps)
+        if (s.number == number)
+            return &s;
+    std::string known;
+    for (const ReplayStep& s : graph.steps)
+        known += (known.empty() ? "" : ", ") + std::to_string(s.number);
+    return Status::error("step " + std::to_string(number) + " is not in the trace (steps: " + (known.empty() ? "none" : known)
+                         + ")");
+}
+
+} // namespace
+
+Result<WhatIfResult> WhatIfModel::measuredPart(const WhatIfOptions& options) const
+{
     const ReplayGraph& measured = m_graph;
     const ReplaySchedule& replay = m_schedule;
+    PLACESCOPE_ASSIGN_OR_RETURN(const ReplayStep* pathStep, pathStepOf(measured, options.criticalPathStep));
     WhatIfResult result;
     result.stepSource = measured.stepSource;
     result.stepCount = static_cast<int64_t>(measured.steps.size());
     result.quality = measured.quality;
-
-    const ReplayStep* pathStep = nullptr;
-    if (options.criticalPathStep >= 0) {
-        for (const ReplayStep& s : measured.steps)
-            if (s.number == options.criticalPathStep)
-                pathStep = &s;
-        if (!pathStep) {
-            std::string known;
-            for (const ReplayStep& s : measured.steps)
-                known += (known.empty() ? "" : ", ") + std::to_string(s.number);
-            return Status::error("step " + std::to_string(options.criticalPathStep) + " is not in the trace (steps: "
-                                 + (known.empty() ? "none" : known) + ")");
-        }
-    }
-
     result.measured = m_measured;
     result.replay = m_replay;
     auto [replayLast, replayWindow] = pathEnd(measured, replay, pathStep);
     result.replayPath = criticalPath(measured, replay, replayLast, replayWindow);
 
-    ReplayGraph predicted = measured;
-    result.edits = applyEdits(trace, options.edits, predicted);
-    PLACESCOPE_ASSIGN_OR_RETURN(ReplaySchedule prediction, replayGraph(predicted));
-    result.predicted = figures(predicted, &prediction);
-    auto [predictedLast, predictedWindow] = pathEnd(predicted, prediction, pathStep);
-    result.predictedPath = criticalPath(predicted, prediction, predictedLast, predictedWindow);
-
-    // Busy time of the span's work per lane; lanes an edit added (overlap-comm) are listed after the measured ones.
-    result.lanes.resize(predicted.lanes.size());
-    for (size_t l = 0; l < predicted.lanes.size(); ++l)
-        result.lanes[l].label = predicted.lanes[l].label;
+    // Busy time of the span's work per lane; the predicted column is filled once the edited graph is replayed.
+    result.lanes.resize(measured.lanes.size());
+    for (size_t l = 0; l < measured.lanes.size(); ++l)
+        result.lanes[l].label = measured.lanes[l].label;
     for (size_t id = 0; id < measured.tasks.size(); ++id) {
         if (!measured.inSpan[id])
             continue;
         const ReplayTask& t = measured.tasks[id];
         result.lanes[t.lane].measuredNs += t.measuredEnd - t.measuredStart;
         result.lanes[t.lane].replayNs += replay.end[id] - replay.start[id];
-        if (!predicted.tasks[id].dropped)
-            result.lanes[predicted.tasks[id].lane].predictedNs += prediction.end[id] - prediction.start[id];
     }
-    std::erase_if(result.lanes, [](const LaneBusy& l) { return l.measuredNs == 0 && l.predictedNs == 0; });
-
     const double stepError = result.replayStepError(), spanError = result.replaySpanError();
     if (stepError != 0.0 || spanError != 0.0)
         result.accuracyNotes.push_back("the unedited replay differs from the measured run; each count below is a place "
                                        "where the trace could not be taken as measured");
     for (std::string& note : qualityNotes(measured.quality))
         result.accuracyNotes.push_back(std::move(note));
+    return result;
+}
+
+Status WhatIfModel::predictedPart(const WhatIfOptions& options, ReplayGraph predicted, WhatIfResult& result) const
+{
+    PLACESCOPE_ASSIGN_OR_RETURN(const ReplayStep* pathStep, pathStepOf(predicted, options.criticalPathStep));
+    result.edits = applyEdits(*m_trace, options.edits, predicted);
+    PLACESCOPE_ASSIGN_OR_RETURN(ReplaySchedule prediction, replayGraph(predicted));
+    result.predicted = figures(predicted, &prediction);
+    auto [predictedLast, predictedWindow] = pathEnd(predicted, prediction, pathStep);
+    result.predictedPath = criticalPath(predicted, prediction, predictedLast, predictedWindow);
+
+    // Lanes an edit added (overlap-comm) are listed after the measured ones.
+    for (size_t l = result.lanes.size(); l < predicted.lanes.size(); ++l)
+        result.lanes.push_back({ predicted.lanes[l].label, 0, 0, 0 });
+    for (size_t id = 0; id < predicted.tasks.size(); ++id)
+        if (predicted.inSpan[id] && !predicted.tasks[id].dropped)
+            result.lanes[predicted.tasks[id].lane].predictedNs += prediction.end[id] - prediction.start[id];
+    std::erase_if(result.lanes, [](const LaneBusy& l) { return l.measuredNs == 0 && l.predictedNs == 0; });
     result.predictedGraph = std::move(predicted);
     result.predictedSchedule = std::move(prediction);
+    return Status::ok();
+}
+
+Result<WhatIfResult> WhatIfModel::predict(const WhatIfOptions& options) const&
+{
+    PLACESCOPE_ASSIGN_OR_RETURN(WhatIfResult result, measuredPart(options));
+    PLACESCOPE_RETURN_IF_ERROR(predictedPart(options, m_graph, result));
+    return result;
+}
+
+Result<WhatIfResult> WhatIfModel::predict(const WhatIfOptions& options) &&
+{
+    PLACESCOPE_ASSIGN_OR_RETURN(WhatIfResult result, measuredPart(options));
+    // The replay's figures and path are in the result now: its schedule goes, and the graph is edited in place,
+    // before the edited replay allocates its own (a 10M-event trace then holds one graph and one schedule).
+    m_schedule = ReplaySchedule();
+    PLACESCOPE_RETURN_IF_ERROR(predictedPart(options, std::move(m_graph), result));
     return result;
 }
 
 Result<WhatIfResult> runWhatIf(const TraceData& trace, const StepSet& steps, const WhatIfOptions& options)
 {
     PLACESCOPE_ASSIGN_OR_RETURN(WhatIfModel model, WhatIfModel::build(trace, steps));
-    return model.predict(options);
+    return std::move(model).predict(options);
+}
+
+Result<WhatIfResult> runWhatIf(SqliteDb& db, const TraceData& trace, const StepSet& steps, const WhatIfOptions& options)
+{
+    PLACESCOPE_ASSIGN_OR_RETURN(WhatIfModel model, WhatIfModel::build(db, trace, steps));
+    return std::move(model).predict(options);
+}
+
+namespace {
+
+Status fillComparison(WhatIfResult& result, const RunFigures& measured, int64_t stepCount)
+{
+    MeasuredComparison c;
+    c.stepCount = stepCount;
+    c.measured = measured;
+    c.stepError = WhatIfResult::relativeError(result.predicted.stepNs, c.measured.stepNs);
+    c.spanError = WhatIfResult::relativeError(result.predicted.spanNs, c.measured.spanNs);
+    result.comparison = c;
+    return Status::ok();
+}
+
+} // namespace
+
+Status compareWithMeasured(WhatIfResult& result, SqliteDb& after)
+{
+    StepSet steps;
+    PLACESCOPE_ASSIGN_OR_RETURN(TraceData trace, loadForWhatIf(after, {}, &steps));
+    PLACESCOPE_ASSIGN_OR_RETURN(WhatIfModel model, WhatIfModel::build(after, trace, steps));
+    return fillComparison(result, model.measured(), static_cast<int64_t>(steps.steps.size()));
 }
 
 Status compareWithMeasured(WhatIfResult& result, const TraceData& after, const StepSet& afterSteps)
 {
     PLACESCOPE_ASSIGN_OR_RETURN(WhatIfModel model, WhatIfModel::build(after, afterSteps));
-    MeasuredComparison c;
-    c.stepCount = static_cast<int64_t>(afterSteps.steps.size());
-    c.measured = model.measured();
-    c.stepError = WhatIfResult::relativeError(result.predicted.stepNs, c.measured.stepNs);
-    c.spanError = WhatIfResult::relativeError(result.predicted.spanNs, c.measured.spanNs);
-    result.comparison = c;
-    return Status::ok();
+    return fillComparison(result, model.measured(), static_cast<int64_t>(afterSteps.steps.size()));
 }
 
 } // namespace placescope

@@ -73,14 +73,20 @@ class WhatIfModel
 public:
     // Errors: a graph with a cycle.
     static Result<WhatIfModel> build(const TraceData& trace, const StepSet& steps);
-    // Errors: a step number that does not exist.
-    Result<WhatIfResult> predict(const WhatIfOptions& options) const;
+    // The same, with the events read from `db` when `trace` was loaded without them (TraceParts::ForReplay).
+    static Result<WhatIfModel> build(SqliteDb& db, const TraceData& trace, const StepSet& steps);
+    // Errors: a step number that does not exist. The first keeps the model for more predictions; the second edits
+    // the model's own graph instead of a copy (a single prediction, in half the memory).
+    Result<WhatIfResult> predict(const WhatIfOptions& options) const&;
+    Result<WhatIfResult> predict(const WhatIfOptions& options) &&;
 
     const RunFigures& measured() const { return m_measured; }
     const RunFigures& replayed() const { return m_replay; }
 
 private:
     WhatIfModel(const TraceData& trace, ReplayGraph graph, ReplaySchedule replay);
+    Result<WhatIfResult> measuredPart(const WhatIfOptions& options) const;
+    Status predictedPart(const WhatIfOptions& options, ReplayGraph predicted, WhatIfResult& result) const;
 
     const TraceData* m_trace;
     ReplayGraph m_graph;
@@ -88,11 +94,18 @@ private:
     RunFigures m_measured, m_replay;
 };
 
+// What a what-if on the trace in `db` needs of TraceData, and its steps (detectSteps): every part when an edit reads
+// framework ops (input, move-op), else TraceParts::ForReplay (the GPU ops are read for the step rules only when
+// the trace has no recorded or annotated steps, and let go after).
+Result<TraceData> loadForWhatIf(SqliteDb& db, const std::vector<WhatIfEdit>& edits, StepSet* steps);
+
 // Fills result.comparison from the run measured after the change (its steps and span by the same rules).
 Status compareWithMeasured(WhatIfResult& result, const TraceData& after, const StepSet& afterSteps);
+Status compareWithMeasured(WhatIfResult& result, SqliteDb& after);
 
 // WhatIfModel::build + predict. The trace is only read.
 Result<WhatIfResult> runWhatIf(const TraceData& trace, const StepSet& steps, const WhatIfOptions& options);
+Result<WhatIfResult> runWhatIf(SqliteDb& db, const TraceData& trace, const StepSet& steps, const WhatIfOptions& options);
 
 std::string whatIfText(const WhatIfResult& result, const TraceData& trace);
 // "saving 4.20 ms per step (7.6 % of the replayed step)", "slower by ...", "no change in step time": the CLI's and

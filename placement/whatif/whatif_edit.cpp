@@ -90,7 +90,7 @@ void dropOrphanedLaunches(ReplayGraph& graph)
     for (size_t id = 0; id < graph.tasks.size(); ++id)
         if (launched[id] > 0 && kept[id] == 0) {
             graph.tasks[id].duration = 0;
-            graph.tasks[id].awaitEnd = graph.tasks[id].awaitBegin;
+            graph.clearWaits(graph.tasks[id]);
         }
 }
 
@@ -204,8 +204,8 @@ std::vector<EditOutcome> applyEdits(const TraceData& trace, const std::vector<Wh
             out.how = "each call keeps its own cost (what calls of its name took when the GPU had nothing left)";
             NameMatcher matcher(trace, edit, true);
             for (ReplayTask& t : graph.tasks)
-                if (t.kind == TaskKind::HostCall && t.waits() && matcher(t)) {
-                    t.awaitEnd = t.awaitBegin;
+                if (t.kind == TaskKind::HostCall && graph.waits(t) && matcher(t)) {
+                    graph.clearWaits(t);
                     ++out.matched;
                 }
             break;
@@ -217,7 +217,8 @@ std::vector<EditOutcome> applyEdits(const TraceData& trace, const std::vector<Wh
             for (ReplayTask& t : graph.tasks)
                 if (t.isGpu() && !t.dropped && matcher(t)) {
                     t.duration = scaled(t.duration, edit.factor);
-                    t.collectiveLag = scaled(t.collectiveLag, edit.factor);
+                    if (t.links >= 0)
+                        graph.links[t.links].collectiveLag = scaled(graph.links[t.links].collectiveLag, edit.factor);
                     ++out.matched;
                 }
             break;
@@ -248,12 +249,13 @@ std::vector<EditOutcome> applyEdits(const TraceData& trace, const std::vector<Wh
                     continue;
                 t.pageable = false;
                 const LinkFit& link = t.hostToDevice ? toDevice : toHost;
-                t.duration = static_cast<int64_t>(std::llround(link.transferUs(t.bytes) * 1e3));
+                t.duration = static_cast<int64_t>(std::llround(link.transferUs(graph.linksOf(t).bytes) * 1e3));
                 if (t.launcher >= 0) {
                     ReplayTask& call = graph.tasks[t.launcher];
-                    for (uint32_t a = call.awaitBegin; a < call.awaitEnd; ++a)
+                    const ReplayLinks& callLinks = graph.linksOf(call);
+                    for (uint32_t a = callLinks.awaitBegin; a < callLinks.awaitEnd; ++a)
                         if (graph.awaited[a] == id) {
-                            call.awaitEnd = call.awaitBegin;
+                            graph.clearWaits(call);
                             call.role = HostRole::Launch;
                             call.duration = std::min(call.duration, launchCost);
                             break;
@@ -318,9 +320,10 @@ std::vector<EditOutcome> applyEdits(const TraceData& trace, const std::vector<Wh
                         added.push_back(std::move(comm));
                     }
                     ReplayLane& target = added[static_cast<size_t>(it->second) - graph.lanes.size()];
-                    if (previous >= 0 && t.crossPred < 0) {
-                        t.crossPred = previous;
-                        t.crossLag = 0;
+                    if (previous >= 0 && graph.linksOf(t).crossPred < 0) {
+                        ReplayLinks& links = graph.linksFor(t);
+                        links.crossPred = previous;
+                        links.crossLag = 0;
                     }
                     t.laneGap = std::min<int64_t>(t.laneGap, 0);
                     t.lane = it->second;

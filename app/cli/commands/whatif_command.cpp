@@ -33,8 +33,7 @@ struct WhatIfArgs
 Status compareWith(const std::string& path, WhatIfResult& result)
 {
     PLACESCOPE_ASSIGN_OR_RETURN(SqliteDb db, openTrace(path));
-    PLACESCOPE_ASSIGN_OR_RETURN(TraceData after, TraceData::load(db));
-    return compareWithMeasured(result, after, detectSteps(after));
+    return compareWithMeasured(result, db);
 }
 
 int runWhatIfCommand(const WhatIfArgs& args, bool criticalPathOnly)
@@ -61,13 +60,13 @@ int runWhatIfCommand(const WhatIfArgs& args, bool criticalPathOnly)
         std::fprintf(stderr, "placescope %s: %s\n", command, db.status().message().c_str());
         return 1;
     }
-    auto trace = TraceData::load(*db);
+    StepSet steps;
+    auto trace = loadForWhatIf(*db, options.edits, &steps);
     if (!trace.isOk()) {
         std::fprintf(stderr, "placescope %s: %s: %s\n", command, args.trace.c_str(), trace.status().message().c_str());
         return 1;
     }
-    const StepSet steps = detectSteps(*trace);
-    auto result = runWhatIf(*trace, steps, options);
+    auto result = runWhatIf(*db, *trace, steps, options);
     if (!result.isOk()) {
         std::fprintf(stderr, "placescope %s: %s\n", command, result.status().message().c_str());
         return args.step >= 0 ? 2 : 1;

@@ -44,4 +44,28 @@ inline WhatIfRun runEdits(const std::string& path, const std::vector<std::string
     return run;
 }
 
+// The CLI's way: TraceData with the parts a replay needs, the graph's events read straight from the store.
+inline WhatIfRun runEditsFromStore(const std::string& path, const std::vector<std::string>& editTexts)
+{
+    WhatIfRun run;
+    auto db = openTrace(path);
+    EXPECT_TRUE(db.isOk()) << db.status().message();
+    if (!db.isOk())
+        return run;
+    WhatIfOptions options;
+    for (const std::string& text : editTexts)
+        options.edits.push_back(parseEdit(text).value());
+    StepSet steps;
+    auto trace = loadForWhatIf(*db, options.edits, &steps);
+    EXPECT_TRUE(trace.isOk()) << trace.status().message();
+    if (!trace.isOk())
+        return run;
+    run.trace = std::move(trace.value());
+    auto result = runWhatIf(*db, run.trace, steps, options);
+    EXPECT_TRUE(result.isOk()) << result.status().message();
+    if (result.isOk())
+        run.result = std::move(result.value());
+    return run;
+}
+
 } // namespace placescope::testing
