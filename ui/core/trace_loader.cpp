@@ -71,9 +71,12 @@ public:
     {
         if (m_db.hasTable("PS_THREADS")) {
             PLACESCOPE_ASSIGN_OR_RETURN(auto stmt, m_db.prepare("SELECT globalTid, tid, name FROM PS_THREADS"));
-            while (stmt.step())
-                m_threadTitle[stmt.columnInt(0)] = (stmt.isNull(2) ? std::string("thread") : stmt.columnText(2)) + " "
-                    + std::to_string(stmt.columnInt(1));
+            while (stmt.step()) {
+                // The id once: Kineto names threads "thread 783658 (python3.8)" already.
+                const std::string tid = std::to_string(stmt.columnInt(1));
+                const std::string name = stmt.isNull(2) ? std::string("thread") : stmt.columnText(2);
+                m_threadTitle[stmt.columnInt(0)] = name.find(tid) != std::string::npos ? name : name + " " + tid;
+            }
         }
         if (m_db.hasTable("TARGET_INFO_GPU")) {
             PLACESCOPE_ASSIGN_OR_RETURN(auto stmt, m_db.prepare("SELECT id, name FROM TARGET_INFO_GPU"));

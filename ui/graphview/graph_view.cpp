@@ -453,8 +453,18 @@ void GraphView::wheelEvent(QWheelEvent* event)
 void GraphView::drawForeground(QPainter* painter, const QRectF&)
 {
     // A fixed legend in the top-left corner of the viewport (drawn in viewport coordinates).
-    if (!m_model)
+    if (!m_model) {
+        // Empty: say how to get a graph, rather than an empty grey area.
+        painter->save();
+        painter->resetTransform();
+        painter->setPen(palette().color(QPalette::Text));
+        painter->drawText(viewport()->rect().adjusted(12, 12, -12, -12), Qt::AlignCenter | Qt::TextWordWrap,
+                          tr("No model open. File > Open model... (or a file dropped on the window) reads an ONNX model, a PyTorch "
+                             "execution trace, or a Placescope trace's own framework ops (placescope-gui TRACE --model "
+                             "TRACE), and shows its op graph with the proposed placement."));
+        painter->restore();
         return;
+    }
     painter->save();
     painter->resetTransform();
     const QFontMetrics metrics(font());

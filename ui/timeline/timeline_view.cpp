@@ -202,7 +202,7 @@ void TimelineView::paintEvent(QPaintEvent*)
             painter.fillRect(QRect(0, y, kHeaderWidth, std::max(laneHeight, kRowHeight)), header);
             painter.setPen(pal.color(QPalette::Text));
             painter.drawText(QRect(4, y, kHeaderWidth - 8, std::max(laneHeight, kRowHeight)), Qt::AlignTop | Qt::AlignLeft,
-                             metrics.elidedText(QString::fromStdString(lane.title), Qt::ElideMiddle, kHeaderWidth - 8));
+                             metrics.elidedText(QString::fromStdString(lane.title), Qt::ElideRight, kHeaderWidth - 8));
         }
         y += laneHeight + 6;
         painter.setPen(pal.color(QPalette::Mid));

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // MainWindow: filling the panels from an open's result, findings -> timeline, recent files, Record..., settings.
+#include "profiler/base/units.h"
 #include "ui/models/table_model.h"
 #include "ui/placement/placement_session.h"
 #include "ui/timeline/timeline_view.h"
@@ -95,6 +96,18 @@ void MainWindow::onOpenFinished(uint64_t, const OpenResult& result)
                           .arg(result.trace->lanes.size())
                           .arg(result.loadSeconds, 0, 'f', 2)
                           .arg(result.trace->eventCount ? result.trace->memoryBytes() / result.trace->eventCount : 0));
+    // A trace that opened only in part (a truncated file, records lost) says so where people look; problems of
+    // severity info (unpaired flows, overlapping kernels kept as recorded) lose nothing.
+    int64_t losses = 0;
+    if (result.stats)
+        for (const auto& row : result.stats->problems)
+            losses += row.severity != "info" ? row.count : 0;
+    const bool partial = losses > 0;
+    if (partial)
+        m_status->setText(m_status->text()
+                          + tr(" - opened in part: %1 import problems lost data (see the Import problems tab)")
+                                .arg(QString::fromStdString(withThousands(losses))));
+    m_status->setStyleSheet(partial ? "color: #c05000; font-weight: bold" : QString());
     emit openFinished(true);
 }
 

@@ -17,7 +17,10 @@
 #include <QMenuBar>
 #include <QMimeData>
 #include <QFileInfo>
+#include <QProcess>
 #include <QScrollBar>
+#include <QTemporaryDir>
+#include <QStatusBar>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -32,7 +35,8 @@ using namespace placescope::ui;
 namespace {
 
 const QString kNsysTrace = QString(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite";
-const QString kAlexNet = QString(PLACESCOPE_DATA_DIR) + "/traces/hta_alexnet_a100_1rank.json.gz";
+const QString kAlexNetJson = QString(PLACESCOPE_DATA_DIR) + "/traces/hta_alexnet_a100_1rank.json.gz";
+const QString kAlexNet = kAlexNetJson;
 
 QTableView* tableOf(MainWindow& window, const QString& dockTitle)
 {
@@ -353,6 +357,9 @@ private slots:
         window.openFile(kAlexNet);
         QVERIFY2(window.waitForOpen(120000), qPrintable(window.lastError()));
         TimelineView* timeline = window.timeline();
+        // Its import problems lose nothing (unpaired flows): no warning that it opened in part.
+        QVERIFY(timeline->trace()->problemCount > 0);
+        QVERIFY(!window.statusBar()->findChild<QLabel*>()->text().contains("opened in part"));
         const int y = TimelineView::kRulerHeight + 5;
         QTest::mousePress(timeline, Qt::LeftButton, Qt::ShiftModifier, QPoint(TimelineView::kHeaderWidth + 10, y));
         QMouseEvent move(QEvent::MouseMove, QPointF(timeline->width() - 40, y),
@@ -436,6 +443,27 @@ private slots:
                 recentModels = menu;
         QVERIFY(recentModels && recentModels->isEnabled());
         QCOMPARE(recentModels->actions().value(0)->text(), QFileInfo(model).absoluteFilePath());
+    }
+
+    void aTruncatedTraceSaysItOpenedInPart()
+    {
+        // The first 150,000 bytes of the AlexNet trace: the importer keeps what it could read and counts the cut.
+        QTemporaryDir dir;
+        QProcess zcat;
+        zcat.start("gzip", { "-dc", kAlexNetJson });
+        QVERIFY(zcat.waitForFinished(30000));
+        QFile cut(dir.filePath("alexnet_cut.json"));
+        QVERIFY(cut.open(QIODevice::WriteOnly));
+        cut.write(zcat.readAllStandardOutput().left(150000));
+        cut.close();
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        window.openFile(cut.fileName());
+        QVERIFY2(window.waitForOpen(60000), qPrintable(window.lastError()));
+        QVERIFY(window.timeline()->trace()->eventCount > 0);
+        const QString status = window.statusBar()->findChild<QLabel*>()->text();
+        QVERIFY2(status.contains("opened in part: 1 import problems lost data"), qPrintable(status));
     }
 
     void withoutATraceANodeShowsItsDetails()
