@@ -181,6 +181,9 @@ struct GpuInfo
     OptInt smMajor, smMinor;
     OptInt isDiscrete;           // empty: 1 (every CUDA GPU Placescope records is discrete unless told)
     OptInt vmId;                 // empty: kLocalVmId
+    OptInt cuDevice;             // empty: id (an nsys export may number CUDA devices otherwise)
+    OptInt pwGpuId, luid, revision, nodeMask, maxIPC; // as an nsys export has them
+    std::string ctxswDevPath, ctrlDevPath; // written as '' when unknown, as nsys does
 };
 
 struct ProcessInfo

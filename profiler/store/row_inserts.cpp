@@ -40,8 +40,8 @@ constexpr const char* kGpuInsert = "INSERT INTO TARGET_INFO_GPU (id, name, busLo
     " maxRegistersPerBlock, maxShmemPerBlock, maxShmemPerBlockOptin, maxShmemPerSm, maxRegistersPerSm,"
     " threadsPerWarp, maxWarpsPerSm, asyncEngines, isDiscrete, cuDevice, vmId, chipName, constantMemory,"
     " maxBlocksPerSm, maxBlockDimX, maxBlockDimY, maxBlockDimZ, maxGridDimX, maxGridDimY, maxGridDimZ, smMajor,"
-    " smMinor)";
-constexpr const char* kGpuValues = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    " smMinor, pwGpuId, luid, revision, nodeMask, maxIPC, ctxswDevPath, ctrlDevPath)";
+constexpr const char* kGpuValues = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 constexpr const char* kProcessInsert = "INSERT OR REPLACE INTO PS_PROCESSES (globalPid, pid, rank, name, hostname)";
 constexpr const char* kProcessValues = "(?,?,?,?,?)";
 constexpr const char* kThreadInsert = "INSERT OR REPLACE INTO PS_THREADS (globalTid, globalPid, tid, name)";
@@ -130,9 +130,10 @@ void bindGpu(SqliteStatement& s, int first, const GpuInfo& g)
     bindFrom(s, first, g.id, g.name, g.busLocation, g.uuid, g.totalMemory, g.memoryBandwidth, g.clockRate, g.smCount,
              g.l2CacheSize, g.computeMajor, g.computeMinor, g.maxThreadsPerBlock, g.maxRegistersPerBlock,
              g.maxShmemPerBlock, g.maxShmemPerBlockOptin, g.maxShmemPerSm, g.maxRegistersPerSm, g.threadsPerWarp,
-             g.maxWarpsPerSm, g.asyncEngines, g.isDiscrete.value_or(1), g.id, g.vmId.value_or(kLocalVmId), g.chipName,
+             g.maxWarpsPerSm, g.asyncEngines, g.isDiscrete.value_or(1), g.cuDevice.value_or(g.id), g.vmId.value_or(kLocalVmId), g.chipName,
              g.constantMemory, g.maxBlocksPerSm, g.maxBlockDimX, g.maxBlockDimY, g.maxBlockDimZ, g.maxGridDimX,
-             g.maxGridDimY, g.maxGridDimZ, g.smMajor, g.smMinor);
+             g.maxGridDimY, g.maxGridDimZ, g.smMajor, g.smMinor, g.pwGpuId, g.luid, g.revision, g.nodeMask, g.maxIPC,
+             std::string_view(g.ctxswDevPath), std::string_view(g.ctrlDevPath));
 }
 void bindProcess(SqliteStatement& s, int first, const ProcessInfo& p)
 {

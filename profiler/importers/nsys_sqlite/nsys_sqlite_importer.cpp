@@ -177,7 +177,9 @@ Status NsysImport::importGpus()
                                        { "constantMemory" }, { "maxBlocksPerSm" }, { "maxBlockDimX" },
                                        { "maxBlockDimY" }, { "maxBlockDimZ" }, { "maxGridDimX" }, { "maxGridDimY" },
                                        { "maxGridDimZ" }, { "smMajor" }, { "smMinor" }, { "isDiscrete" },
-                                       { "vmId" }, { "chipName" } },
+                                       { "vmId" }, { "chipName" }, { "pwGpuId" }, { "luid" }, { "revision" },
+                                       { "nodeMask" }, { "maxIPC" }, { "ctxswDevPath" }, { "ctrlDevPath" },
+                                       { "cuDevice" } },
                                      "id"));
     while (t.next()) {
         GpuInfo gpu;
@@ -198,6 +200,14 @@ Status NsysImport::importGpus()
         for (int i = 0; i < 12; ++i)
             *more[i] = t.integer(20 + i);
         gpu.chipName = t.text(32);
+        gpu.pwGpuId = t.integer(33);
+        gpu.luid = t.integer(34);
+        gpu.revision = t.integer(35);
+        gpu.nodeMask = t.integer(36);
+        gpu.maxIPC = t.integer(37);
+        gpu.ctxswDevPath = t.text(38);
+        gpu.ctrlDevPath = t.text(39);
+        gpu.cuDevice = t.integer(40);
         m_writer.add(gpu);
     }
     PLACESCOPE_RETURN_IF_ERROR(t.status());
