@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // TimelineView: input (wheel, drag, range selection), hit testing, tooltips, search, table rows -> events.
+#include "profiler/base/units.h"
 #include "ui/core/trace_loader.h"
 #include "ui/timeline/timeline_format.h"
 #include "ui/timeline/timeline_view.h"
@@ -274,6 +275,28 @@ QString TimelineView::rangeSummary() const
         .arg(formatDuration(static_cast<double>(hostNs)));
 }
 
+QString TimelineView::counterTooltip(QPoint pos) const
+{
+    if (!m_trace || pos.x() < kHeaderWidth || m_trace->counters.empty())
+        return {};
+    const int top = laneTop(static_cast<int>(m_trace->lanes.size()));
+    const int index = (pos.y() - top) / (kCounterHeight + 6);
+    if (pos.y() < top || index >= static_cast<int>(m_trace->counters.size()))
+        return {};
+    const CounterSeries& series = m_trace->counters[static_cast<size_t>(index)];
+    // A step function: the last sample at or before the time under the cursor.
+    const int64_t t = m_axis.timeForX(pos.x() - kHeaderWidth);
+    auto after = std::upper_bound(series.timeNs.begin(), series.timeNs.end(), t);
+    if (after == series.timeNs.begin())
+        return {};
+    const size_t i = static_cast<size_t>(after - series.timeNs.begin()) - 1;
+    QString text = "<b>" + QString::fromStdString(series.title).toHtmlEscaped() + "</b><br>"
+        + tr("allocated %1").arg(formatBytes(series.allocatedBytes[i]));
+    if (series.reservedBytes[i] >= 0)
+        text += "<br>" + tr("reserved %1").arg(formatBytes(series.reservedBytes[i]));
+    return text + "<br>" + tr("at %1").arg(QString::fromStdString(formatNanoseconds(static_cast<double>(t - m_trace->firstNs))));
+}
+
 QString TimelineView::predictedTooltip(QPoint pos) const
 {
     if (!m_predicted || pos.x() < kHeaderWidth || pos.y() < kRulerHeight)
@@ -310,6 +333,10 @@ bool TimelineView::event(QEvent* event)
     }
     if (event->type() == QEvent::ToolTip && m_trace) {
         auto* help = static_cast<QHelpEvent*>(event);
+        if (const QString counter = counterTooltip(help->pos()); !counter.isEmpty()) {
+            QToolTip::showText(help->globalPos(), counter, this);
+            return true;
+        }
         if (const QString critical = criticalPathTooltip(help->pos()); !critical.isEmpty()) {
             QToolTip::showText(help->globalPos(), critical, this);
             return true;

@@ -286,6 +286,17 @@ void TimelineView::drawCounters(QPainter& painter, int& y)
             painter.setPen(pal.color(QPalette::Text));
             painter.drawText(QRect(4, y, kHeaderWidth - 8, kCounterHeight), Qt::AlignTop | Qt::AlignLeft,
                              QString::fromStdString(series.title) + "\n" + tr("max %1").arg(formatBytes(series.maxBytes)));
+            // Legend (line colours) and a y axis: the scale's top and zero at the plot's left edge.
+            const int legendY = y + kCounterHeight - 4;
+            painter.fillRect(QRect(4, legendY - 6, 10, 3), QColor(60, 130, 220));
+            painter.drawText(QPoint(18, legendY), tr("allocated"));
+            painter.fillRect(QRect(80, legendY - 6, 10, 3), QColor(230, 150, 60));
+            painter.drawText(QPoint(94, legendY), tr("reserved"));
+            painter.setPen(pal.color(QPalette::Mid));
+            painter.drawLine(kHeaderWidth, y + 2, kHeaderWidth, y + kCounterHeight - 2);
+            painter.setPen(pal.color(QPalette::Text));
+            painter.drawText(QRect(kHeaderWidth - 70, y, 66, 12), Qt::AlignRight | Qt::AlignTop, formatBytes(series.maxBytes));
+            painter.drawText(QRect(kHeaderWidth - 70, y + kCounterHeight - 14, 66, 12), Qt::AlignRight | Qt::AlignBottom, "0");
             painter.setClipRect(QRectF(kHeaderWidth, kRulerHeight, widthPx, height()));
             // One sample per pixel column: the maximum of the samples in it (binary search per column).
             const double scale = (kCounterHeight - 4) / static_cast<double>(series.maxBytes);

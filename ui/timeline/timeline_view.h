@@ -149,6 +149,10 @@ private:
     void drawPredictedRuler(QPainter& painter, int y);
     void drawCriticalPath(QPainter& painter);
     QString criticalPathTooltip(QPoint pos) const; // empty when pos is not on the strip
+public:
+    // A memory counter's values at the time under pos (allocated, reserved); empty when pos is not on a counter.
+    QString counterTooltip(QPoint pos) const;
+private:
     QString describe(const EventRef& ref) const;
     void updateScrollBar();
 

@@ -5,6 +5,7 @@
 #include "ui/graphview/graph_view.h"
 #include "ui/models/table_model.h"
 #include "ui/placement/placement_session.h"
+#include "ui/timeline/timeline_format.h"
 #include "ui/timeline/timeline_view.h"
 #include "ui/window/main_window.h"
 
@@ -37,6 +38,7 @@ namespace {
 const QString kNsysTrace = QString(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite";
 const QString kAlexNetJson = QString(PLACESCOPE_DATA_DIR) + "/traces/hta_alexnet_a100_1rank.json.gz";
 const QString kAlexNet = kAlexNetJson;
+const QString kV100Memory = QString(PLACESCOPE_DATA_DIR) + "/traces/hta_v100_rank1of2_memory.json.gz";
 
 QTableView* tableOf(MainWindow& window, const QString& dockTitle)
 {
@@ -443,6 +445,30 @@ private slots:
                 recentModels = menu;
         QVERIFY(recentModels && recentModels->isEnabled());
         QCOMPARE(recentModels->actions().value(0)->text(), QFileInfo(model).absoluteFilePath());
+    }
+
+    void aMemoryCounterShowsItsValuesOnHover()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        window.openFile(kV100Memory);
+        QVERIFY2(window.waitForOpen(120000), qPrintable(window.lastError()));
+        TimelineView* timeline = window.timeline();
+        const LoadedTrace& trace = *timeline->trace();
+        QVERIFY(!trace.counters.empty());
+        int top = TimelineView::kRulerHeight;
+        for (const Lane& lane : trace.lanes)
+            top += static_cast<int>(lane.rows.size()) * TimelineView::kRowHeight + 6;
+        const QPoint at(TimelineView::kHeaderWidth + 300, top + TimelineView::kCounterHeight / 2);
+        const QString text = timeline->counterTooltip(at);
+        // The samples' step function at the time under the cursor.
+        const CounterSeries& series = trace.counters.front();
+        const int64_t t = timeline->axis().timeForX(300);
+        const size_t i = static_cast<size_t>(std::upper_bound(series.timeNs.begin(), series.timeNs.end(), t) - series.timeNs.begin()) - 1;
+        QVERIFY2(text.contains("allocated " + formatBytes(series.allocatedBytes[i])), qPrintable(text));
+        QVERIFY2(text.contains("reserved " + formatBytes(series.reservedBytes[i])), qPrintable(text));
+        QVERIFY(timeline->counterTooltip(QPoint(at.x(), TimelineView::kRulerHeight + 5)).isEmpty()); // a lane, not the counter
     }
 
     void aTruncatedTraceSaysItOpenedInPart()
