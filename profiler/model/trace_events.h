@@ -46,6 +46,7 @@ struct KernelEvent
     OptInt cacheConfig;
     OptInt gridId;
     OptInt graphNodeId;
+    OptInt sharedMemoryLimitConfig; // ENUM_CUDA_SHARED_MEM_LIMIT_CONFIG id
 };
 
 struct MemcpyEvent
@@ -150,6 +151,7 @@ struct OverheadEvent
     TimeNs end = 0;
     OptInt globalTid;
     std::string name;
+    OptInt returnValue;
 };
 
 struct GpuInfo

@@ -11,8 +11,8 @@ namespace {
 constexpr const char* kKernelInsert = "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId,"
     " greenContextId, streamId, correlationId, globalPid, demangledName, shortName, mangledName, gridX, gridY, gridZ,"
     " blockX, blockY, blockZ, registersPerThread, staticSharedMemory, dynamicSharedMemory, localMemoryPerThread,"
-    " localMemoryTotal, sharedMemoryExecuted, launchType, cacheConfig, gridId, graphNodeId)";
-constexpr const char* kKernelValues = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    " localMemoryTotal, sharedMemoryExecuted, launchType, cacheConfig, gridId, graphNodeId, sharedMemoryLimitConfig)";
+constexpr const char* kKernelValues = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 constexpr const char* kMemcpyInsert = "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (start, end, deviceId, contextId,"
     " greenContextId, streamId, correlationId, globalPid, bytes, copyKind, srcKind, dstKind, srcDeviceId, dstDeviceId, srcContextId,"
     " dstContextId, graphNodeId)";
@@ -33,8 +33,8 @@ constexpr const char* kGpuMemoryInsert = "INSERT INTO CUDA_GPU_MEMORY_USAGE_EVEN
     " contextId, address, pc, bytes, memKind, memoryOperationType, correlationId, localMemoryPoolAddress,"
     " localMemoryPoolReleaseThreshold, localMemoryPoolSize, localMemoryPoolUtilizedSize)";
 constexpr const char* kGpuMemoryValues = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
-constexpr const char* kOverheadInsert = "INSERT INTO PROFILER_OVERHEAD (start, end, globalTid, nameId)";
-constexpr const char* kOverheadValues = "(?,?,?,?)";
+constexpr const char* kOverheadInsert = "INSERT INTO PROFILER_OVERHEAD (start, end, globalTid, nameId, returnValue)";
+constexpr const char* kOverheadValues = "(?,?,?,?,?)";
 constexpr const char* kGpuInsert = "INSERT INTO TARGET_INFO_GPU (id, name, busLocation, uuid, totalMemory,"
     " memoryBandwidth, clockRate, smCount, l2CacheSize, computeMajor, computeMinor, maxThreadsPerBlock,"
     " maxRegistersPerBlock, maxShmemPerBlock, maxShmemPerBlockOptin, maxShmemPerSm, maxRegistersPerSm,"
@@ -85,7 +85,7 @@ void bindKernel(SqliteStatement& s, int first, const KernelRow& row)
     bindFrom(s, first, e.start, e.end, e.deviceId, e.contextId, e.greenContextId, e.streamId, e.correlationId,
              e.globalPid, row.nameId, row.shortId, row.mangledId, e.gridX, e.gridY, e.gridZ, e.blockX, e.blockY, e.blockZ, e.registersPerThread,
              e.staticSharedMemory, e.dynamicSharedMemory, e.localMemoryPerThread, e.localMemoryTotal,
-             e.sharedMemoryExecuted, e.launchType, e.cacheConfig, e.gridId, e.graphNodeId);
+             e.sharedMemoryExecuted, e.launchType, e.cacheConfig, e.gridId, e.graphNodeId, e.sharedMemoryLimitConfig);
 }
 void bindMemcpy(SqliteStatement& s, int first, const MemcpyEvent& e)
 {
@@ -123,7 +123,7 @@ void bindGpuMemory(SqliteStatement& s, int first, const GpuMemoryEvent& e)
 }
 void bindOverhead(SqliteStatement& s, int first, const OverheadRow& row)
 {
-    bindFrom(s, first, row.event.start, row.event.end, row.event.globalTid, row.nameId);
+    bindFrom(s, first, row.event.start, row.event.end, row.event.globalTid, row.nameId, row.event.returnValue);
 }
 void bindGpu(SqliteStatement& s, int first, const GpuInfo& g)
 {

@@ -18,7 +18,7 @@ Status NsysImport::importKernels()
                                        { "localMemoryPerThread" }, { "localMemoryTotal" },
                                        { "sharedMemoryExecuted" }, { "launchType" }, { "cacheConfig" },
                                        { "gridId" }, { "graphNodeId" }, { "greenContextId" },
-                                       { "mangledName", true } },
+                                       { "mangledName", true }, { "sharedMemoryLimitConfig" } },
                                      "start"));
     while (t.next()) {
         PLACESCOPE_RETURN_IF_ERROR(tick());
@@ -41,6 +41,7 @@ Status NsysImport::importKernels()
         if (k.shortName.size())
             m_writer.internString(k.shortName, t.integer(8)); // the export's id, which scripts may hold
         k.greenContextId = t.integer(25);
+        k.sharedMemoryLimitConfig = t.integer(27);
         if (auto mangled = t.string(26)) {
             m_writer.internString(*mangled, t.integer(26));
             k.mangledName = std::move(*mangled);

@@ -328,7 +328,8 @@ Status NsysImport::importOverhead()
 {
     PLACESCOPE_ASSIGN_OR_RETURN(NsysTable t,
                                 NsysTable::open(m_db, "PROFILER_OVERHEAD",
-                                                { { "start" }, { "end" }, { "globalTid" }, { "nameId", true } },
+                                                { { "start" }, { "end" }, { "globalTid" }, { "nameId", true },
+                                                  { "returnValue" } },
                                                 "start"));
     while (t.next()) {
         PLACESCOPE_RETURN_IF_ERROR(tick());
@@ -340,6 +341,7 @@ Status NsysImport::importOverhead()
         if (auto tid = t.integer(2))
             o.globalTid = thread(*tid);
         o.name = name(t, 3, "overhead nameId");
+        o.returnValue = t.integer(4);
         m_writer.add(std::move(o));
     }
     return t.status();
