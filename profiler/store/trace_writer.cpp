@@ -430,7 +430,7 @@ Status TraceWriter::writeRunDescription()
     }
     // Times that are Unix time already (the capture's CLOCK_REALTIME, Kineto traces without baseTimeNanoseconds):
     // the clock's zero is the epoch. 10^18 ns is September 2001, far beyond any relative clock's reading.
-    if (!start && m_firstStart <= m_lastEnd && m_firstStart >= 1000000000000000000)
+    if (!start && span && span->startTime >= 1000000000000000000)
         start = SessionStart { 0, {} };
     if (start) {
         std::time_t seconds = static_cast<std::time_t>(start->utcEpochNs / 1000000000);

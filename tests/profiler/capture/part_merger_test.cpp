@@ -134,6 +134,18 @@ TEST_F(PartMergerTest, MergesPartsWithOneStringTableAndTheirRanks)
               host);
 }
 
+// Capture times are CLOCK_REALTIME ns: the session starts at the epoch, so utcEpochNs + start is UTC (rows copied in
+// SQL, the span comes from the merged tables).
+TEST_F(PartMergerTest, RealtimeTimesGiveASessionStartAtTheEpoch)
+{
+    std::string part = writePart(m_dir, { 100, 0, { "k1(float*)" }, 0 });
+    const int64_t shift = 1700000000000000000;
+    ASSERT_TRUE(mergeParts({ { part, {}, shift } }, m_output).isOk());
+    EXPECT_EQ(queryText(m_output, "SELECT utcEpochNs || ' ' || utcTime FROM TARGET_INFO_SESSION_START_TIME"),
+              "0 1970-01-01T00:00:00");
+    EXPECT_EQ(count("SELECT startTime FROM ANALYSIS_DETAILS"), shift + 10); // the op at 10 ns is the first event
+}
+
 TEST_F(PartMergerTest, UnreadablePartIsSkippedAndCounted)
 {
     std::string good = writePart(m_dir, { 100, std::nullopt, { "k()" } });
