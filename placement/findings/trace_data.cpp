@@ -201,6 +201,12 @@ Result<TraceData> TraceData::load(SqliteDb& db, TraceParts parts)
             data.segments.push_back(
                 { s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnInt(3), s.columnInt(4) == 1 });
         }));
+    PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "PS_COUNTERS",
+        "SELECT start, end, IFNULL(globalPid,0), nameId, metric, value, IFNULL(correlationId,-1) FROM PS_COUNTERS",
+        [&](SqliteStatement& s) {
+            data.counters.push_back({ s.columnInt(0), std::max(s.columnInt(0), s.columnInt(1)), s.columnInt(2),
+                                      s.columnInt(3), s.columnText(4), s.columnDouble(5), s.columnInt(6) });
+        }));
     }
     PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "TARGET_INFO_GPU",
         "SELECT id, IFNULL(name,''), IFNULL(totalMemory,0), IFNULL(computeMajor,-1), IFNULL(computeMinor,-1) "
@@ -232,6 +238,7 @@ Result<TraceData> TraceData::load(SqliteDb& db, TraceParts parts)
     sortByStart(data.hostRanges);
     sortByStart(data.memory);
     sortByStart(data.segments);
+    sortByStart(data.counters);
     return data;
 }
 

@@ -95,6 +95,17 @@ struct SegmentEvent // CUDA_GPU_MEMORY_USAGE_EVENTS: cudaMalloc/cudaFree of devi
     bool isFree = false;
 };
 
+struct RangeCounter // PS_COUNTERS: one metric of one profiled range (CUPTI range profiler, usually one kernel)
+{
+    int64_t startNs = 0;
+    int64_t endNs = 0;
+    int64_t globalPid = 0;
+    int64_t nameId = -1;         // the range's (kernel's) name
+    std::string metric;
+    double value = 0;
+    int64_t correlationId = -1;  // the kernel launch it counts; -1 when unlinked
+};
+
 struct GpuDevice
 {
     int64_t id = 0;
@@ -139,6 +150,7 @@ public:
     std::vector<HostRange> hostRanges;   // framework ops and NVTX ranges, sorted by start
     std::vector<MemorySample> memory;    // sorted by start
     std::vector<SegmentEvent> segments;  // sorted by start
+    std::vector<RangeCounter> counters;  // sorted by start
     std::vector<GpuDevice> devices;
     std::vector<StepWindow> recordedSteps; // PS_STEPS as recorded
     std::vector<ProcessRank> ranks;

@@ -20,7 +20,7 @@ const std::vector<ReportInfo>& allReports()
         { "overlap", "communication/computation overlap per rank, device and step", overlapReport },
         { "sequences", "most frequent kernel sequences and the framework op that launches them", sequencesReport },
         { "collectives", "per collective kind and size: count, bytes, time, bus bandwidth", collectivesReport },
-        { "counters", "CUPTI counter values per kernel", countersReport },
+        { "counters", "CUPTI counter values per kernel and the op that launched it", countersReport },
     };
     return kReports;
 }

@@ -233,5 +233,14 @@ TEST_F(RealTraceReports, MemoryPeakIsTheLargestAllocatedTotal)
     EXPECT_TRUE(peakNote);
 }
 
+TEST_F(RealTraceReports, CountersSayThereIsNoDataInsteadOfRows)
+{
+    ASSERT_EQ(sql("SELECT COUNT(*) FROM PS_COUNTERS"), 0); // this trace was recorded without profiler metrics
+    const ReportTable t = run("counters");
+    EXPECT_TRUE(t.rows.empty());
+    ASSERT_FALSE(t.notes.empty());
+    EXPECT_NE(t.notes.front().find("no counter data"), std::string::npos);
+}
+
 } // namespace
 } // namespace placescope

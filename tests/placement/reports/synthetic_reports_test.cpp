@@ -44,6 +44,12 @@ protected:
         allocation(6 * kUs, 0x10, -1000, 3000, 4096);
         allocation(7 * kUs, 0x30, 5000, 8000, 8192);
         allocation(31 * kUs, 0x20, -3000, 5000, 8192);
+        // K1 (correlation 2) launched inside aten::foo (external id 2): two metrics of its profiled range, and one
+        // range that reached no launch.
+        b.writer().add(ExternalCorrelation { 2, 2, makeGlobalPid(kPid), 1 });
+        counter(2, "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", 1024.0);
+        counter(2, "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", 86.5);
+        counter(std::nullopt, "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", 10.0);
         Status committed = b.writer().commit();
         ASSERT_TRUE(committed.isOk()) << committed.message();
     }
@@ -64,6 +70,20 @@ protected:
         m.totalAllocated = allocated;
         m.totalReserved = reserved;
         s_builder->writer().add(m);
+    }
+
+    static void counter(OptInt correlation, const std::string& metric, double value)
+    {
+        CounterSample c;
+        c.start = 10 * kUs;
+        c.end = 20 * kUs;
+        c.deviceId = 0;
+        c.name = kTemplatedA;
+        c.metric = metric;
+        c.value = value;
+        c.correlationId = correlation;
+        c.globalPid = makeGlobalPid(kPid);
+        s_builder->writer().add(c);
     }
 
     static ReportTable run(const std::string& name, ReportOptions options = {})
@@ -331,11 +351,21 @@ TEST_F(ReportsOnBuiltTrace, CollectivesComeFromNcclKernelNamesAndSayWhatIsMissin
     EXPECT_TRUE(hasNoteContaining(t, "importers do not keep"));
 }
 
-TEST_F(ReportsOnBuiltTrace, CountersSayThereIsNoDataInsteadOfRows)
+TEST_F(ReportsOnBuiltTrace, CountersReachTheOpThroughTheLaunchsExternalId)
 {
-    ReportTable t = run("counters");
-    EXPECT_TRUE(t.rows.empty());
-    EXPECT_TRUE(hasNoteContaining(t, "no counter data"));
+    ReportOptions options;
+    options.shortNames = true;
+    ReportTable t = run("counters", options);
+    ASSERT_EQ(t.rows.size(), 3U); // (kernel, op, metric) in order: unlinked ffma, aten::foo fadd, aten::foo ffma
+    EXPECT_TRUE(isNull(t, 0, "op"));
+    EXPECT_NEAR(realAt(t, 0, "sum"), 10.0, 1e-12);
+    EXPECT_EQ(textAt(t, 1, "op"), "aten::foo");
+    EXPECT_EQ(textAt(t, 1, "metric"), "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum");
+    EXPECT_NEAR(realAt(t, 1, "mean"), 86.5, 1e-12);
+    EXPECT_EQ(textAt(t, 2, "kernel"), "multi_tensor_apply_kernel");
+    EXPECT_EQ(intAt(t, 2, "ranges"), 1);
+    EXPECT_NEAR(realAt(t, 2, "max"), 1024.0, 1e-12);
+    EXPECT_TRUE(hasNoteContaining(t, "1 counter value(s) reach no op"));
 }
 
 } // namespace
