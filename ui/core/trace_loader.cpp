@@ -200,10 +200,11 @@ private:
         auto it = m_lanes.find(key);
         if (it == m_lanes.end()) {
             auto gpu = m_gpuName.find(device);
-            std::string title = "GPU " + std::to_string(device);
+            // What tells lanes apart first: a long lane name is cut at its end.
+            std::string title = "GPU " + std::to_string(device) + " stream " + std::to_string(stream);
             if (gpu != m_gpuName.end() && !gpu->second.empty())
                 title += " (" + gpu->second + ")";
-            it = m_lanes.emplace(key, PendingLane { Lane::Group::Device, title + " stream " + std::to_string(stream),
+            it = m_lanes.emplace(key, PendingLane { Lane::Group::Device, title,
                                                     device * 1'000'000 + stream, {}, -1 }).first;
         }
         return it->second;

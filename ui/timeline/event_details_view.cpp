@@ -114,9 +114,8 @@ void EventDetailsView::showSelection()
         html += row(tr("Block"), QString::fromStdString(column("blockX") + " x " + column("blockY") + " x " + column("blockZ")));
         if (!column("registersPerThread").empty())
             html += row(tr("Registers per thread"), QString::fromStdString(column("registersPerThread")));
-        html += row(tr("Shared memory"), tr("%1 B static, %2 B dynamic")
-                                             .arg(QString::fromStdString(column("staticSharedMemory")),
-                                                  QString::fromStdString(column("dynamicSharedMemory"))));
+        auto bytes = [&](const char* key) { return count(QString::fromStdString(column(key)).toLongLong()); }; // NULL: 0
+        html += row(tr("Shared memory"), tr("%1 B static, %2 B dynamic").arg(bytes("staticSharedMemory"), bytes("dynamicSharedMemory")));
     }
     if (!column("bytes").empty())
         html += row(tr("Bytes"), count(QString::fromStdString(column("bytes")).toLongLong()));
