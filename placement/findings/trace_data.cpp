@@ -201,6 +201,12 @@ Result<TraceData> TraceData::load(SqliteDb& db, TraceParts parts)
             data.segments.push_back(
                 { s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnInt(3), s.columnInt(4) == 1 });
         }));
+    PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "PS_GPU_ANNOTATIONS",
+        "SELECT start, end, IFNULL(globalPid,0), deviceId, streamId, nameId FROM PS_GPU_ANNOTATIONS",
+        [&](SqliteStatement& s) {
+            data.gpuAnnotations.push_back({ s.columnInt(0), std::max(s.columnInt(0), s.columnInt(1)), s.columnInt(2),
+                                            s.columnInt(3), s.columnInt(4), s.columnInt(5) });
+        }));
     PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "PS_COUNTERS",
         "SELECT start, end, IFNULL(globalPid,0), nameId, metric, value, IFNULL(correlationId,-1) FROM PS_COUNTERS",
         [&](SqliteStatement& s) {
@@ -239,6 +245,7 @@ Result<TraceData> TraceData::load(SqliteDb& db, TraceParts parts)
     sortByStart(data.memory);
     sortByStart(data.segments);
     sortByStart(data.counters);
+    sortByStart(data.gpuAnnotations);
     return data;
 }
 

@@ -95,6 +95,16 @@ struct SegmentEvent // CUDA_GPU_MEMORY_USAGE_EVENTS: cudaMalloc/cudaFree of devi
     bool isFree = false;
 };
 
+struct GpuAnnotationRange // PS_GPU_ANNOTATIONS: a framework annotation as the GPU ran it, on its stream
+{
+    int64_t startNs = 0;
+    int64_t endNs = 0;
+    int64_t globalPid = 0;
+    int64_t deviceId = 0;
+    int64_t streamId = 0;
+    int64_t nameId = -1;
+};
+
 struct RangeCounter // PS_COUNTERS: one metric of one profiled range (CUPTI range profiler, usually one kernel)
 {
     int64_t startNs = 0;
@@ -151,6 +161,7 @@ public:
     std::vector<MemorySample> memory;    // sorted by start
     std::vector<SegmentEvent> segments;  // sorted by start
     std::vector<RangeCounter> counters;  // sorted by start
+    std::vector<GpuAnnotationRange> gpuAnnotations; // sorted by start (also NVTX ranges without a thread)
     std::vector<GpuDevice> devices;
     std::vector<StepWindow> recordedSteps; // PS_STEPS as recorded
     std::vector<ProcessRank> ranks;

@@ -2,9 +2,9 @@
 // annotations (HTA's / the TB plugin's user-annotation breakdown): per annotation name, on the CPU (record_function
 // ranges, NVTX ranges of a thread) and on the GPU (Kineto's gpu_user_annotation ranges), how often it ran, its time,
 // and the kernels under it: for a CPU range the kernels whose launch call started inside it on the same thread
-// (nested ranges each count their kernels), for a GPU range the kernels that started inside it. Kineto's GPU ranges are
-// stored as NVTX ranges without a thread or stream (the importer keeps no stream for them), so a GPU range counts the
-// kernels of every stream.
+// (nested ranges each count their kernels), for a GPU range the kernels of its own stream that started inside it
+// (PS_GPU_ANNOTATIONS). Traces imported before the importer kept that table have the GPU ranges only as NVTX ranges
+// without a thread or stream: there a GPU range counts the kernels of every stream.
 #include "placement/reports/kernel_index.h"
 #include "placement/reports/report_math.h"
 #include "placement/reports/reports.h"
@@ -40,6 +40,8 @@ ReportTable annotationsReport(const ReportContext& ctx)
         const bool gpuSide = r.isNvtx && r.globalTid == 0;
         if (!gpuSide && !r.isNvtx && r.category != "user_annotation")
             continue;
+        if (gpuSide && !trace.gpuAnnotations.empty())
+            continue; // the same ranges with their stream, below
         std::pair<size_t, size_t> under { 0, 0 };
         const KernelIndex* index = &gpu;
         if (gpuSide) {
@@ -61,6 +63,32 @@ ReportTable annotationsReport(const ReportContext& ctx)
         t.kernels += static_cast<int64_t>(under.second - under.first);
         if (under.second > under.first)
             t.kernelNs += index->cumulative[under.second] - index->cumulative[under.first];
+    }
+    // GPU ranges with their stream (PS_GPU_ANNOTATIONS): the kernels of that stream that started inside.
+    std::map<std::pair<int64_t, int64_t>, KernelIndex> byStream; // (device, stream)
+    if (!trace.gpuAnnotations.empty()) {
+        for (const GpuOp& op : trace.gpuOps)
+            if (op.kind == GpuOp::Kind::Kernel) {
+                KernelIndex& index = byStream[{ op.deviceId, op.streamId }];
+                index.at.push_back(op.startNs);
+                index.ops.push_back(&op);
+            }
+        for (auto& [key, index] : byStream)
+            index.finish();
+    }
+    for (const GpuAnnotationRange& r : trace.gpuAnnotations) {
+        auto it = byStream.find({ r.deviceId, r.streamId });
+        std::pair<size_t, size_t> under { 0, 0 };
+        if (it != byStream.end())
+            under = it->second.range(r.startNs, r.endNs);
+        if (ctx.hasStepFilter() && (under.first == under.second || !ctx.inScope(*it->second.ops[under.first])))
+            continue;
+        AnnotationTotals& t = groups[{ "gpu", trace.name(r.nameId) }];
+        ++t.count;
+        t.ns += r.endNs - r.startNs;
+        t.kernels += static_cast<int64_t>(under.second - under.first);
+        if (under.second > under.first)
+            t.kernelNs += it->second.cumulative[under.second] - it->second.cumulative[under.first];
     }
     std::vector<std::pair<std::pair<std::string, std::string>, AnnotationTotals>> rows(groups.begin(), groups.end());
     std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second.ns > b.second.ns; });

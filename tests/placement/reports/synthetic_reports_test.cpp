@@ -37,6 +37,8 @@ protected:
         b.kernel(150 * kUs, 160 * kUs, kTemplatedB, 120 * kUs);
         b.copy(170 * kUs, 180 * kUs, CopyKind::HtoD, 1000000, MemKind::Pinned, "cudaMemcpyAsync", 160 * kUs, 165 * kUs);
         b.hostOp(0, 33 * kUs, "forward", "user_annotation");
+        // The same range as the GPU ran it, on stream 7: K1 and K2 start inside, the all-reduce (stream 14) does not.
+        b.writer().add(GpuAnnotation { 9 * kUs, 41 * kUs, 0, 7, "forward", std::nullopt, makeGlobalPid(kPid) });
         b.hostOp(4 * kUs, 33 * kUs, "aten::foo");
         // Blocks A (1000 B), B (3000 B), C (5000 B); A is freed before C: the peak (8000 B at 7 us) holds B and C.
         allocation(2 * kUs, 0x10, 1000, 1000, 4096);
@@ -314,6 +316,20 @@ TEST_F(ReportsOnBuiltTrace, AnnotationsCountTheKernelsLaunchedInside)
     EXPECT_EQ(intAt(t, row, "total_ns"), 33 * kUs);
     EXPECT_EQ(intAt(t, row, "kernels"), 3); // the all-reduce (1 us), K1 (5 us), K2 (30 us)
     EXPECT_EQ(intAt(t, row, "kernel_ns"), 30 * kUs + 10 * kUs + 2 * kUs);
+}
+
+TEST_F(ReportsOnBuiltTrace, GpuAnnotationsCountTheKernelsOfTheirStream)
+{
+    ReportTable t = run("annotations");
+    size_t row = t.rows.size();
+    for (size_t r = 0; r < t.rows.size(); ++r)
+        if (textAt(t, r, "name") == "forward" && textAt(t, r, "side") == "gpu")
+            row = r;
+    ASSERT_LT(row, t.rows.size());
+    EXPECT_EQ(intAt(t, row, "count"), 1);
+    EXPECT_EQ(intAt(t, row, "total_ns"), 32 * kUs);
+    EXPECT_EQ(intAt(t, row, "kernels"), 2);
+    EXPECT_EQ(intAt(t, row, "kernel_ns"), 12 * kUs);
 }
 
 TEST_F(ReportsOnBuiltTrace, OverlapIsCommunicationTimeDuringCompute)
