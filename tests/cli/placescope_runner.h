@@ -10,6 +10,7 @@
 #include <spawn.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -75,6 +76,14 @@ inline CliRun runPlacescope(const std::vector<std::string>& args, const std::fil
                             const std::vector<std::string>& prefix = {})
 {
     return finishPlacescope(startPlacescope(args, logs, 0, prefix), logs, 0);
+}
+
+// A failed run as the CLI promises it: the expected exit code and one line on stderr that says `contains`.
+inline void expectOneLineError(const CliRun& r, int exitCode, const std::string& contains)
+{
+    EXPECT_EQ(r.exitCode, exitCode) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(contains), std::string::npos) << r.err;
 }
 
 } // namespace placescope::testing

@@ -40,9 +40,7 @@ protected:
     static CliRun run(const std::vector<std::string>& args) { return placescope::testing::runPlacescope(args, s_dir); }
     static void expectOneLine(const CliRun& r, int exitCode, const std::string& contains)
     {
-        EXPECT_EQ(r.exitCode, exitCode) << r.err;
-        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-        EXPECT_NE(r.err.find(contains), std::string::npos) << r.err;
+        placescope::testing::expectOneLineError(r, exitCode, contains);
         EXPECT_TRUE(r.out.empty()) << r.out;
     }
 
