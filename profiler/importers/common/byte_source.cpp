@@ -87,6 +87,18 @@ Result<size_t> ByteSource::read(char* out, size_t capacity)
     return readGzip(out, capacity);
 }
 
+Status ByteSource::checkRestOfStream()
+{
+    if (!m_gzip)
+        return Status::ok();
+    std::vector<char> discard(1 << 16);
+    for (;;) {
+        PLACESCOPE_ASSIGN_OR_RETURN(size_t n, readGzip(discard.data(), discard.size()));
+        if (n == 0)
+            return Status::ok();
+    }
+}
+
 Result<size_t> ByteSource::readGzip(char* out, size_t capacity)
 {
     inflate_state& z = m_inflater->state;

@@ -24,6 +24,9 @@ public:
 
     // Reads up to `capacity` bytes of (uncompressed) content; 0 at the end. Errors on a corrupt or cut stream.
     Result<size_t> read(char* out, size_t capacity);
+    // Reads the rest of a gzip stream and throws it away, for its error: a gzip member's CRC is checked only at
+    // its end, so damage inside it first reaches a reader as garbage. Ok for a plain file, which it leaves alone.
+    Status checkRestOfStream();
     bool isGzip() const { return m_gzip; }
     uint64_t fileBytes() const { return m_fileBytes; }
     uint64_t fileBytesRead() const { return m_fileBytesRead; } // compressed bytes consumed, for progress

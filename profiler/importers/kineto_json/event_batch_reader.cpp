@@ -119,7 +119,11 @@ void EventBatchReader::readAll()
         if (*n == 0)
             break;
         if (!splitter.feed(std::string_view(chunk.data(), *n))) {
-            error = Status::error("not a PyTorch profiler trace (the file is not a JSON object or array)");
+            // A damaged byte inside a gzip file decompresses to garbage before the member's CRC can say so: read
+            // on, so a corrupt download is called corrupt (as `gzip -t` does), not "not a trace".
+            Status rest = m_source->checkRestOfStream();
+            error = rest.isOk() ? Status::error("not a PyTorch profiler trace (the file is not a JSON object or array)")
+                                : rest;
             break;
         }
         if (splitter.bufferedBytes() > kMaxEventBytes) {

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
@@ -156,6 +157,36 @@ TEST(KinetoImporter, BadInputsFailWithoutOutput)
         }
         EXPECT_FALSE(std::filesystem::exists(out)) << input;
     }
+}
+
+// A byte damaged inside a gzip file first decompresses to garbage the JSON reader rejects; the member's CRC sits
+// at its end. The error must name the damage (as `gzip -t` does), not call the file "not a trace". The content is
+// larger than one read, so the reader sees the garbage before the stream's end.
+TEST(KinetoImporter, DamageInsideAGzipFileIsCalledCorruptGzip)
+{
+    std::string plain = writeFile("damaged.json", "garbage, not JSON" + std::string(1 << 20, ' '));
+    ASSERT_EQ(std::system(("gzip -kf " + plain).c_str()), 0);
+    std::string gz = plain + ".gz";
+    std::string bytes;
+    {
+        std::ifstream in(gz, std::ios::binary);
+        bytes.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    ASSERT_GT(bytes.size(), 8u);
+    std::string out = (tempDir() / "damaged.sqlite").string();
+
+    auto undamaged = importTraces({ gz }, out, {});
+    ASSERT_FALSE(undamaged.isOk());
+    EXPECT_NE(undamaged.status().message().find("not a PyTorch profiler trace"), std::string::npos)
+        << undamaged.status().message();
+
+    bytes[bytes.size() - 8] ^= 0x01; // the trailer's CRC-32
+    std::ofstream(gz, std::ios::binary | std::ios::trunc) << bytes;
+    auto damaged = importTraces({ gz }, out, {});
+    ASSERT_FALSE(damaged.isOk());
+    EXPECT_NE(damaged.status().message().find("corrupt gzip data (CRC mismatch)"), std::string::npos)
+        << damaged.status().message();
+    EXPECT_FALSE(std::filesystem::exists(out));
 }
 
 } // namespace
