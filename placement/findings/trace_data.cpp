@@ -155,9 +155,10 @@ Result<TraceData> TraceData::load(SqliteDb& db, TraceParts parts)
             r.depth = static_cast<int32_t>(s.columnInt(6));
             r.inputDims = s.columnText(7);
             r.inputTypes = s.columnText(8);
-            // Only the placement hint of `extra` is read by rules; keep the rest out of memory.
+            // Only the placement hint and the NCCL message of `extra` are read (rules, the collectives report);
+            // keep the rest out of memory.
             std::string extra = s.columnText(9);
-            if (extra.find("provider") != std::string::npos)
+            if (extra.find("provider") != std::string::npos || extra.find("Collective name") != std::string::npos)
                 r.extra = std::move(extra);
             data.hostRanges.push_back(std::move(r));
         }));
