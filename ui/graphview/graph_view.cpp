@@ -351,7 +351,7 @@ void GraphView::highlight(int node)
     }
 }
 
-int GraphView::selectByName(const QString& name)
+int GraphView::selectByName(const QString& type)
 {
     if (!m_model)
         return -1;
@@ -360,7 +360,7 @@ int GraphView::selectByName(const QString& name)
         if (node.isGroup())
             continue;
         const QString op = QString::fromStdString(m_model->ops[static_cast<size_t>(node.ops.front())].type);
-        if (!op.isEmpty() && name.contains(op, Qt::CaseInsensitive)) {
+        if (!op.isEmpty() && op == type) {
             highlight(i);
             return i;
         }

@@ -56,8 +56,8 @@ public:
     // Null for no node or an empty menu; the caller owns it.
     QMenu* createContextMenu(int node, QWidget* parent);
 
-    // Selects the first node whose op type matches the name (timeline -> graph); -1 when none.
-    int selectByName(const QString& name);
+    // Selects the first node whose op type is exactly `type` ("Conv"); -1 when none.
+    int selectByName(const QString& type);
     // Selects a model op's node (table -> graph) without emitting modelOpSelected; false when not shown.
     bool selectModelOp(int modelOp);
     int selectedNode() const { return m_selected; }
@@ -69,7 +69,7 @@ public:
 
 signals:
     void layoutFinished(bool ok);
-    void nodeSelected(QString opType);  // graph -> timeline (by name)
+    void nodeSelected(QString opType);  // a click on an op node (graph -> timeline, through the op's occurrences)
     void modelOpSelected(int modelOp);  // graph -> placement table
 
 protected:

@@ -77,11 +77,24 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_tempDir(std::ma
     m_graphView->setSession(m_placement);
     auto* graphDock = new QDockWidget(tr("Op graph"), this);
     graphDock->setObjectName("dock_graph");
-    graphDock->setWidget(m_graphView);
+    // Above the graph: whether the model is what the open trace ran (a warning when it is likely not).
+    auto* graphBody = new QWidget(graphDock);
+    auto* graphLayout = new QVBoxLayout(graphBody);
+    graphLayout->setContentsMargins(0, 0, 0, 0);
+    graphLayout->setSpacing(0);
+    m_modelMatchLabel = new QLabel(graphBody);
+    m_modelMatchLabel->setObjectName("modelMatchWarning");
+    m_modelMatchLabel->setWordWrap(true);
+    m_modelMatchLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_modelMatchLabel->setVisible(false);
+    graphLayout->addWidget(m_modelMatchLabel);
+    graphLayout->addWidget(m_graphView, 1);
+    graphDock->setWidget(graphBody);
     addDockWidget(Qt::RightDockWidgetArea, graphDock);
     tabifyDockWidget(findChild<QDockWidget*>("dock_" + tr("Findings")), graphDock);
     connect(m_graphView, &GraphView::nodeSelected, this, &MainWindow::selectTimelineForNode);
     connect(m_timeline, &TimelineView::eventSelected, this, &MainWindow::selectNodeForEvent);
+    connect(m_placement, &PlacementSession::modelChanged, this, &MainWindow::checkModelAgainstTrace);
     connect(m_graphView, &GraphView::layoutFinished, this, [this](bool ok) {
         m_status->setText(ok ? tr("Op graph: %1 nodes laid out").arg(m_graphView->nodeCount())
                              : tr("Op graph: %1").arg(m_graphView->lastError()));
@@ -263,7 +276,7 @@ void MainWindow::openModel(const QString& path)
     m_status->setText(tr("Opening model %1...").arg(path));
     rememberRecentModel(path);
     m_placement->openModel(path);
-    if (auto* dock = qobject_cast<QDockWidget*>(m_graphView->parentWidget()))
+    if (auto* dock = findChild<QDockWidget*>("dock_graph"))
         dock->raise();
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "placement/cost/model_trace_match.h"
 #include "ui/window/open_job.h"
 
 #include <QFutureWatcher>
@@ -24,8 +25,8 @@ struct ModelGraph;
 namespace placescope::ui {
 
 // A model op's details (type, inputs and outputs with shapes, attributes) for the Details panel when no trace is
-// open (ui/window/selection_sync.cpp).
-QString modelOpDetailsHtml(const ModelGraph& model, size_t opIndex);
+// open or the op did not run in it; `note` ends the page (ui/window/selection_sync.cpp).
+QString modelOpDetailsHtml(const ModelGraph& model, size_t opIndex, const QString& note);
 
 class TableModel;
 class TimelineView;
@@ -70,6 +71,9 @@ public:
     QUndoGroup* undoGroup() const { return m_undoGroup; }
     void setDarkPalette(bool dark);
     void selectFinding(int row);
+    // The open model against the open trace (computed in the background when either changes; null until then or
+    // without both): which ops ran where. A graph node selects its occurrences through it.
+    const ModelTraceMatch* modelMatch() const { return m_match ? &*m_match : nullptr; }
 
 signals:
     void openFinished(bool ok);
@@ -93,10 +97,12 @@ private:
     void connectOpWhatIfMenu(QTableView* opsView);
     void onPlanChanged();
     void setMeasuredStep(const OpenResult& result);
-    // Graph <-> timeline selection (ui/window/selection_sync.cpp): exact for ops of a trace-ops graph, by name
-    // otherwise.
-    void selectTimelineForNode(const QString& opType);
-    void selectNodeForEvent(const QString& description);
+    // Graph <-> timeline selection (ui/window/selection_sync.cpp), through the model's op occurrences in the trace
+    // (modelMatch), never by name: a node selects its framework op, whose kernels the timeline outlines.
+    void selectTimelineForNode();
+    void selectNodeForEvent();
+    // Matches the open model against the open trace in the background and shows the result above the graph.
+    void checkModelAgainstTrace();
     // Details dock, findings' detail pane, tables -> timeline, Help menu and dock toggles
     // (ui/window/main_window_navigation.cpp).
     void buildNavigation();
@@ -124,6 +130,12 @@ private:
     QMenu* m_recentMenu = nullptr;
     QMenu* m_recentModelsMenu = nullptr;
     QTextBrowser* m_findingDetails = nullptr; // under the findings list: evidence, saving, fix
+    QLabel* m_modelMatchLabel = nullptr;      // above the op graph: how much of the model ran in the trace
+    std::optional<ModelTraceMatch> m_match;
+    const ModelGraph* m_matchedModel = nullptr; // what m_match was computed for (compared, never dereferenced)
+    std::string m_matchedTracePath;
+    uint64_t m_matchGeneration = 0;
+    bool m_updatingFromNode = false; // a node is selecting its event: the event must not reselect a node
     std::unique_ptr<QTemporaryDir> m_tempDir;
     uint64_t m_generation = 0;
     std::shared_ptr<CancelToken> m_cancel;

@@ -47,6 +47,7 @@ void MainWindow::onOpenFinished(uint64_t, const OpenResult& result)
         return;
     }
     m_timeline->setTrace(result.trace);
+    checkModelAgainstTrace(); // an open model is matched against the new trace
     // Placement prices transfers with this trace's memcpys and, when it names its GPU, costs for that GPU.
     m_placement->setTrace(QString::fromStdString(result.tracePath), QString::fromStdString(result.traceGpuName));
     // The What-if panel reads the same file itself (the findings' TraceData), once it is first shown.

@@ -10,6 +10,8 @@
 #include <QAbstractItemModelTester>
 #include <QDir>
 #include <QImage>
+#include <QLabel>
+#include <QTextBrowser>
 #include <QProcess>
 #include <QSortFilterProxyModel>
 #include <QTemporaryDir>
@@ -28,6 +30,7 @@ using placescope::ModelOp;
 
 namespace {
 const QString kNsysTrace = QString(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite";
+const QString kResNetV100 = QString(PLACESCOPE_DATA_DIR) + "/traces/kineto_resnet50_v100_legacy2021.pt.trace.json.gz";
 }
 
 class MainWindowTest : public QObject
@@ -216,33 +219,96 @@ private slots:
         QVERIFY(!bad.lastError().isEmpty());
     }
 
-    void graphAndTimelineSelectionSync()
+    void aModelThatDoesNotMatchTheTraceIsWarnedAbout()
     {
-        // An ONNX model has no op occurrences in a trace: a node selects events of exactly its op's name, and a
-        // selected event named like a node's op selects that node.
+        // MNIST beside the ResNet-50 V100 trace: no op of the model ran there (matched by kind and input shape), the
+        // window says so above the graph, and a node selects nothing on the timeline but shows why and its details.
         MainWindow window;
         window.resize(1400, 800);
         window.show();
-        window.openFile(kNsysTrace);
-        QVERIFY(window.waitForOpen(60000));
+        window.openFile(kResNetV100);
+        QVERIFY2(window.waitForOpen(120000), qPrintable(window.lastError()));
         window.openModel(QString(PLACESCOPE_DATA_DIR) + "/models/mnist.onnx");
         QVERIFY2(window.placementSession()->waitForPlan(60000), qPrintable(window.placementSession()->lastError()));
         QVERIFY(window.graphView()->waitForLayout(60000));
-        // Timeline -> graph: selecting an event named like an op selects that op's node.
-        QVERIFY(window.timeline()->findNext("cudaMemcpy", true));
-        QCOMPARE(window.graphView()->selectedNode(), -1); // no ONNX op named like a memcpy
-        const int reshape = window.graphView()->selectByName("Reshape");
-        QVERIFY(reshape >= 0);
-        // Graph -> timeline: a node selects the events of exactly its op's name, never a name that only contains it.
-        const auto before = window.timeline()->selectedEvent();
-        emit window.graphView()->nodeSelected("cudaLaunch");
-        QCOMPARE(window.timeline()->selectedEvent(), before);
-        emit window.graphView()->nodeSelected("cudaLaunchKernel_v7000");
-        const auto after = window.timeline()->selectedEvent();
-        QVERIFY(after && !(before && *after == *before));
-        const LaneRow& row = window.timeline()->trace()->lanes[after->lane].rows[after->row];
-        QCOMPARE(QString::fromStdString(window.timeline()->trace()->names[row.nameIndex[after->index]]),
-                 QString("cudaLaunchKernel_v7000"));
+        QTRY_VERIFY_WITH_TIMEOUT(window.modelMatch(), 60000);
+        const placescope::ModelTraceMatch& match = *window.modelMatch();
+        QVERIFY(match.traceOps > 1000); // the trace has framework ops; none of them is MNIST's
+        QVERIFY(match.comparedOps >= 5);
+        QCOMPARE(match.matchedOps, size_t(0));
+        auto* warning = window.findChild<QLabel*>("modelMatchWarning");
+        QVERIFY(warning && warning->isVisible());
+        QVERIFY2(warning->text().startsWith("Warning") &&
+                     warning->text().contains(QString("none of the model's %1 ops ran in this trace").arg(match.comparedOps)),
+                 qPrintable(warning->text()));
+        QVERIFY(window.timeline()->trace()->eventCount > 0);
+        const int convNode = window.graphView()->selectByName("Conv");
+        QVERIFY(convNode >= 0);
+        const int convOp = window.graphView()->selectedModelOp();
+        emit window.graphView()->nodeSelected("Conv"); // what a click on the node emits
+        QVERIFY(!window.timeline()->selectedEvent()); // no event named like it is picked instead
+        const QString details = window.findChild<QTextBrowser*>("eventDetails")->toPlainText();
+        QVERIFY2(details.contains("kernel_shape") && details.contains("did not run in this trace"), qPrintable(details));
+        // Timeline -> graph goes through the same occurrences: a kernel selects no MNIST node.
+        QVERIFY(window.timeline()->findNext("sgemm", true));
+        QVERIFY(window.timeline()->selectedEvent());
+        QCOMPARE(window.graphView()->selectedModelOp(), convOp); // unchanged
+    }
+
+    void aMatchingOnnxModelSelectsItsOpsOccurrencesAndTheirKernels()
+    {
+        // ResNet-50 (ONNX, batch 1) beside the ResNet-50 trace (batch 32): the convolutions are found by kind and
+        // shape; a Conv node selects the aten op it ran as, the timeline outlines that op's kernels (correlation
+        // ids), a second click walks to its next occurrence, and a kernel selects the node back.
+        MainWindow window;
+        window.resize(1400, 800);
+        window.show();
+        window.openFile(kResNetV100);
+        QVERIFY2(window.waitForOpen(120000), qPrintable(window.lastError()));
+        window.openModel(QString(PLACESCOPE_DATA_DIR) + "/models/light_resnet50.onnx");
+        QVERIFY2(window.placementSession()->waitForPlan(60000), qPrintable(window.placementSession()->lastError()));
+        GraphView* graph = window.graphView();
+        QVERIFY(graph->waitForLayout(60000));
+        QTRY_VERIFY_WITH_TIMEOUT(window.modelMatch(), 60000);
+        const placescope::ModelTraceMatch& match = *window.modelMatch();
+        QVERIFY2(!match.mismatch(), match.summary().c_str());
+        auto* warning = window.findChild<QLabel*>("modelMatchWarning");
+        QVERIFY(warning->isVisible() && !warning->text().startsWith("Warning"));
+        QVERIFY2(warning->text().contains(QString("%1 of the model's %2 ops ran").arg(match.matchedOps).arg(match.comparedOps)),
+                 qPrintable(warning->text()));
+        const ModelGraph* model = graph->model();
+        int conv = -1;
+        for (size_t i = 0; i < model->ops.size() && conv < 0; ++i)
+            if (model->ops[i].type == "Conv" && match.occurrences[i].size() >= 2 && graph->selectModelOp(static_cast<int>(i)))
+                conv = static_cast<int>(i);
+        QVERIFY(conv >= 0);
+        TimelineView* timeline = window.timeline();
+        const LoadedTrace& trace = *timeline->trace();
+        for (size_t click = 0; click < 2; ++click) {
+            emit graph->nodeSelected("Conv");
+            const auto selected = timeline->selectedEvent();
+            QVERIFY(selected);
+            const LaneRow& row = timeline->rowOf(*selected);
+            QCOMPARE(row.kind[selected->index], EventKind::FrameworkOp);
+            QCOMPARE(row.startNs[selected->index], match.occurrences[static_cast<size_t>(conv)][click].startNs);
+            QCOMPARE(trace.lanes[static_cast<size_t>(selected->lane)].globalTid,
+                     match.occurrences[static_cast<size_t>(conv)][click].globalTid);
+            const QString name = QString::fromStdString(trace.names[row.nameIndex[selected->index]]);
+            QVERIFY2(name.startsWith("aten::conv") || name.contains("convolution"), qPrintable(name));
+            QVERIFY(!timeline->linkedEvents().empty());
+            for (const TimelineView::EventRef& kernel : timeline->linkedEvents())
+                QCOMPARE(trace.lanes[static_cast<size_t>(kernel.lane)].group, Lane::Group::Device);
+            QCOMPARE(graph->selectedModelOp(), conv);
+        }
+        // Timeline -> graph: a kernel the occurrence launched selects a Conv node that ran as that occurrence.
+        const TimelineView::EventRef kernel = timeline->linkedEvents().front();
+        QVERIFY(graph->selectByName("Relu") >= 0);
+        timeline->selectEvent(kernel, false);
+        const int back = graph->selectedModelOp();
+        QVERIFY(back >= 0);
+        QCOMPARE(QString::fromStdString(model->ops[static_cast<size_t>(back)].type), QString("Conv"));
+        const auto& list = match.occurrences[static_cast<size_t>(back)];
+        QVERIFY(std::find(list.begin(), list.end(), match.occurrences[static_cast<size_t>(conv)][1]) != list.end());
     }
 
     void traceOpsGraphSyncsWithTheExactOccurrence()
@@ -262,6 +328,9 @@ private slots:
         QVERIFY2(graph->waitForLayout(120000), qPrintable(graph->lastError()));
         const ModelGraph* model = graph->model();
         QVERIFY(model && model->source == "trace-ops");
+        QTRY_VERIFY_WITH_TIMEOUT(window.modelMatch(), 60000); // the graph's own trace: every op is found
+        QCOMPARE(window.modelMatch()->matchedOps, window.modelMatch()->comparedOps);
+        QVERIFY(!window.findChild<QLabel*>("modelMatchWarning")->text().startsWith("Warning"));
         std::vector<int> convs;
         for (size_t i = 0; i < model->ops.size(); ++i)
             if (model->ops[i].type == "aten::conv2d")
