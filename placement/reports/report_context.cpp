@@ -14,7 +14,7 @@ Result<ReportContext> ReportContext::create(const TraceData& trace, const Report
     ctx.m_trace = &trace;
     ctx.m_steps = detectSteps(trace);
     ctx.m_index.emplace(ctx.m_steps);
-    ctx.m_shortNames = options.shortNames;
+    ctx.m_options = options;
     if (options.step) {
         ctx.m_selected = ctx.positionOfStep(*options.step);
         if (ctx.m_selected == StepIndex::kOutside) {
@@ -76,7 +76,7 @@ ReportCell ReportContext::stepCell(int position) const
 const std::string& ReportContext::kernelName(int64_t nameId) const
 {
     const std::string& name = m_trace->name(nameId);
-    if (!m_shortNames)
+    if (!m_options.shortNames)
         return name;
     auto [it, inserted] = m_shortNameCache.emplace(nameId, std::string());
     if (inserted)

@@ -20,6 +20,10 @@ struct ReportOptions
 {
     std::optional<int64_t> step; // a step number (as `analyze` and PS_STEPS number them); none: the whole trace
     bool shortNames = false;     // kernel names through shortKernelName
+    // sequences (HTA's operator_name and min_pattern_len): only the kernels launched inside host ranges whose name
+    // contains `op`, and only sequences of at least `minLength` kernels (0: the report's default).
+    std::string op;
+    int64_t minLength = 0;
 };
 
 class ReportContext
@@ -32,6 +36,7 @@ public:
     const StepSet& steps() const { return m_steps; }
     const StepIndex& stepIndex() const { return *m_index; }
     bool hasStepFilter() const { return m_selected != StepIndex::kOutside; }
+    const ReportOptions& options() const { return m_options; }
 
     // The CUDA call that launched `op` (same process, same correlation id), null when the trace has none.
     const ApiCall* launchOf(const GpuOp& op) const;
@@ -63,7 +68,7 @@ private:
     StepSet m_steps;
     std::optional<StepIndex> m_index;
     int m_selected = StepIndex::kOutside;
-    bool m_shortNames = false;
+    ReportOptions m_options;
     int64_t m_originNs = 0;
     std::unordered_map<uint64_t, const ApiCall*> m_launches; // correlationKey -> call
     mutable std::unordered_map<int64_t, std::string> m_shortNameCache;

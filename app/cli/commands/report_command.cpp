@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// `placescope report NAME run.sqlite [--step N] [--format text|csv|json] [--short-names] [-o out]` and
+// `placescope report NAME run.sqlite [--step N] [--format text|csv|json] [--short-names] [-o out]` (sequences also
+// takes HTA's --op NAME and --min-length N) and
 // `placescope report --list`: the analyses people run in HTA and `nsys stats -r`, one table each. The reports live in
 // placement/reports (one file per report, one row model); this file parses arguments, opens the trace and writes the
 // table (atomically with -o). Notes go below a text table, and to stderr with CSV and JSON so scripts read rows only.
@@ -26,6 +27,8 @@ struct ReportArgs
     std::string format;
     std::string output;
     bool shortNames = false;
+    std::string op;
+    std::optional<int64_t> minLength;
     bool list = false;
     bool quiet = false;
 };
@@ -66,6 +69,15 @@ int runReportCommand(const ReportArgs& args)
                      args.name.c_str(), reportNames().c_str());
         return 2;
     }
+    if ((!args.op.empty() || args.minLength) && report->name != "sequences") {
+        std::fprintf(stderr, "placescope report: --op and --min-length apply to the sequences report only\n");
+        return 2;
+    }
+    if (args.minLength && *args.minLength < 1) {
+        std::fprintf(stderr, "placescope report: --min-length must be 1 or more, not %lld\n",
+                     static_cast<long long>(*args.minLength));
+        return 2;
+    }
     TableFormat format = TableFormat::Text;
     if (!chooseFormat(args, format)) {
         std::fprintf(stderr, "placescope report: --format must be text, csv or json, not '%s'\n", args.format.c_str());
@@ -90,6 +102,8 @@ int runReportCommand(const ReportArgs& args)
     ReportOptions options;
     options.step = args.step;
     options.shortNames = args.shortNames;
+    options.op = args.op;
+    options.minLength = args.minLength.value_or(0);
     auto ctx = ReportContext::create(*trace, options);
     if (!ctx.isOk()) { // a --step the trace lacks: a usage error, as for diff
         std::fprintf(stderr, "placescope report: %s: %s\n", args.trace.c_str(), ctx.status().message().c_str());
@@ -124,6 +138,9 @@ const CommandRegistration kRegistration {
         app.add_option("--step", args->step, "Only this step (its number, as analyze and PS_STEPS number steps)");
         app.add_option("--format", args->format, "text, csv or json (default: from -o's extension, else text)");
         app.add_flag("--short-names", args->shortNames, "Shorten kernel names (no namespaces, templates or arguments)");
+        app.add_option("--op", args->op, "sequences: only kernels launched inside ops whose name contains this (HTA's "
+                                         "operator_name; its child ops' kernels included)");
+        app.add_option("--min-length", args->minLength, "sequences: leave out sequences of fewer kernels (default 2)");
         app.add_option("-o,--output", args->output, "Write the report here instead of stdout");
         app.add_flag("-q,--quiet", args->quiet, "No notes on stderr (CSV, JSON) and no summary line after -o");
         return [args] { return runReportCommand(*args); };

@@ -110,6 +110,28 @@ TEST_F(ReportCli, OutputFileGetsTheFormatFromItsExtension)
     EXPECT_TRUE(nlohmann::json::parse(readFile(path("idle.json"))).is_array());
 }
 
+TEST_F(ReportCli, SequencesTakeAnOpNameAndAMinimumLength)
+{
+    // Every occurrence of a sequence launched inside aten::conv2d has at least 2 kernels, and the op column names it.
+    const CliRun r = run({ "report", "sequences", path("alexnet.sqlite"), "--op", "aten::conv2d", "--min-length", "2",
+                           "--format", "json", "-q" });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const nlohmann::json rows = nlohmann::json::parse(r.out);
+    ASSERT_FALSE(rows.empty());
+    for (const auto& row : rows) {
+        EXPECT_NE(row["op"].get<std::string>().find("aten::conv2d"), std::string::npos) << row["op"];
+        EXPECT_GE(row["kernels"].get<int64_t>(), 2);
+    }
+    const CliRun longer = run({ "report", "sequences", path("alexnet.sqlite"), "--op", "aten::conv2d", "--min-length",
+                                "1000", "--format", "json", "-q" });
+    ASSERT_EQ(longer.exitCode, 0) << longer.err;
+    EXPECT_TRUE(nlohmann::json::parse(longer.out).empty());
+    expectOneLine(run({ "report", "idle", path("alexnet.sqlite"), "--op", "aten::conv2d" }), 2,
+                  "apply to the sequences report only");
+    expectOneLine(run({ "report", "sequences", path("alexnet.sqlite"), "--min-length", "0" }), 2,
+                  "--min-length must be 1 or more");
+}
+
 TEST_F(ReportCli, BadInputIsOneLine)
 {
     const CliRun unknown = run({ "report", "nope", path("alexnet.sqlite") });

@@ -355,6 +355,54 @@ TEST_F(ReportsOnBuiltTrace, SequencesAreTheKernelsAnOpLaunchedItself)
     EXPECT_EQ(intAt(t, 0, "kernel_total_ns"), 12 * kUs);
 }
 
+TEST_F(ReportsOnBuiltTrace, SequencesMinLengthLeavesOutShorterOnes)
+{
+    ReportOptions options;
+    options.minLength = 3; // aten::foo launched two kernels itself
+    ReportTable t = run("sequences", options);
+    EXPECT_TRUE(t.rows.empty());
+    EXPECT_TRUE(hasNoteContaining(t, "no framework op launched 3 or more kernels"));
+    options.minLength = 2;
+    EXPECT_EQ(run("sequences", options).rows.size(), 1U);
+}
+
+TEST_F(ReportsOnBuiltTrace, SequencesOfAnOpNameTakeEveryKernelLaunchedInsideItsOutermostRange)
+{
+    ReportOptions options;
+    options.shortNames = true;
+    // "forward" [0, 33) us is an annotation: not an op by default, but a range HTA's operator_name can name. Launched
+    // inside it on its thread: the all-reduce (1 us), K1 (5 us, by aten::foo) and K2 (30 us, by aten::foo).
+    options.op = "forward";
+    ReportTable t = run("sequences", options);
+    ASSERT_EQ(t.rows.size(), 1U);
+    EXPECT_EQ(textAt(t, 0, "op"), "forward");
+    EXPECT_EQ(intAt(t, 0, "kernels"), 3);
+    EXPECT_EQ(textAt(t, 0, "sequence").substr(0, 20), "ncclKernel_AllReduce");
+    EXPECT_NE(textAt(t, 0, "sequence").find(" -> multi_tensor_apply_kernel -> multi_tensor_apply_kernel"),
+              std::string::npos);
+    EXPECT_EQ(intAt(t, 0, "kernel_total_ns"), 30 * kUs + 10 * kUs + 2 * kUs);
+    EXPECT_EQ(intAt(t, 0, "op_total_ns"), 33 * kUs);
+    // "o" matches "forward" and "aten::foo"; aten::foo runs inside forward, so only forward starts a sequence.
+    options.op = "o";
+    t = run("sequences", options);
+    ASSERT_EQ(t.rows.size(), 1U);
+    EXPECT_EQ(textAt(t, 0, "op"), "forward");
+    // aten::foo alone: its own two kernels.
+    options.op = "foo";
+    t = run("sequences", options);
+    ASSERT_EQ(t.rows.size(), 1U);
+    EXPECT_EQ(intAt(t, 0, "kernels"), 2);
+    // Too long a minimum, and a name nothing has, say so instead of returning rows.
+    options.op = "forward";
+    options.minLength = 4;
+    EXPECT_TRUE(run("sequences", options).rows.empty());
+    options.op = "no_such_op";
+    options.minLength = 0;
+    t = run("sequences", options);
+    EXPECT_TRUE(t.rows.empty());
+    EXPECT_TRUE(hasNoteContaining(t, "no host range whose name contains 'no_such_op'"));
+}
+
 TEST_F(ReportsOnBuiltTrace, CollectivesComeFromNcclKernelNamesAndSayWhatIsMissing)
 {
     // The all-reduce has no record_param_comms op (collectives_report_test.cpp has the sized ones).
