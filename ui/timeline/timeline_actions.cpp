@@ -73,6 +73,7 @@ void TimelineView::frameSelection()
 void TimelineView::clearSelection()
 {
     m_selected.reset();
+    m_counterMark.reset();
     m_flows.clear();
     m_linked.clear();
     m_highlightName.reset();

@@ -125,6 +125,7 @@ QString TimelineView::describe(const EventRef& ref) const
 void TimelineView::selectEvent(const EventRef& ref, bool reveal)
 {
     m_selected = ref;
+    m_counterMark.reset();
     // A framework op's launches are found once here, not on every paint.
     m_flows = launchedWork(ref);
     m_linked.clear();

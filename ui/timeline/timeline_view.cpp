@@ -64,6 +64,7 @@ void TimelineView::setTrace(std::shared_ptr<const LoadedTrace> trace)
 {
     m_trace = std::move(trace);
     m_selected.reset();
+    m_counterMark.reset();
     m_flows.clear();
     m_linked.clear();
     m_highlightName.reset();
@@ -320,6 +321,8 @@ void TimelineView::drawCounters(QPainter& painter, int& y)
                 }
                 painter.drawPolyline(line);
             }
+            if (m_counterMark && &m_trace->counters[static_cast<size_t>(m_counterMark->series)] == &series)
+                drawCounterMark(painter, series, y);
             painter.setClipping(false);
         }
         y += kCounterHeight + 6;

@@ -106,6 +106,22 @@ public:
     };
     void setCriticalPath(std::vector<CriticalSpan> spans);
     const std::vector<CriticalSpan>& criticalPath() const { return m_criticalPath; }
+    // Memory counter tracks (ui/timeline/timeline_counters.cpp). A finding about memory selects its peak: the track
+    // scrolls into view, the view zooms around the sample and a marker with its value is drawn on it.
+    struct CounterRef
+    {
+        int series = -1;   // index into trace()->counters
+        size_t sample = 0; // index into its samples
+        bool operator==(const CounterRef&) const = default;
+    };
+    std::optional<CounterRef> selectedCounter() const { return m_counterMark; }
+    void selectCounterSample(const CounterRef& ref);
+    // The sample where a series peaks (the larger of allocated and reserved; the first such sample).
+    static size_t counterPeak(const CounterSeries& series);
+    // Selects the peak of the track whose peak is nearest in time to nearNs (the time a finding names); false
+    // when the trace has no memory counters.
+    bool selectCounterPeak(int64_t nearNs);
+    int counterTop(int series) const; // widget y of a counter track's top (after scrolling)
     // Stats of the last paint, for the bench and tests.
     size_t lastDrawItemCount() const { return m_lastDrawItems; }
     static constexpr int kHeaderWidth = 220;
@@ -136,6 +152,7 @@ private:
     std::optional<EventRef> hitTest(QPoint pos) const;
     void drawRuler(QPainter& painter);
     void drawCounters(QPainter& painter, int& y);
+    void drawCounterMark(QPainter& painter, const CounterSeries& series, int y);
     void drawFlow(QPainter& painter);
     int laneTop(int lane) const;
     int predictedHeight() const;
@@ -164,6 +181,7 @@ private:
     std::vector<DrawItem> m_items; // reused between paints
     size_t m_lastDrawItems = 0;
     std::optional<EventRef> m_selected;
+    std::optional<CounterRef> m_counterMark; // a memory sample marked on its counter track
     std::vector<std::pair<EventRef, EventRef>> m_flows; // launches of the selected framework op, drawn as flows
     std::vector<EventRef> m_linked;                     // their device events, outlined
     std::vector<CriticalSpan> m_criticalPath;           // sorted by start, disjoint

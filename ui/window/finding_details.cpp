@@ -85,10 +85,13 @@ QString findingDetailsHtml(const Finding& finding, const std::string& framework)
         html += "</p><ul>";
         for (const EvidenceRange& example : evidence.examples) {
             const bool timed = example.startNs >= 0 && example.endNs > example.startNs;
+            // An instant (a memory peak) links too: the window selects the memory track there.
+            const bool instant = example.startNs >= 0 && example.endNs == example.startNs;
             const QString label = text(example.label.empty() ? std::string("example") : example.label);
             html += "<li>" + (timed ? rangeLink(example.startNs, example.endNs, label) + " ("
                                           + duration(static_cast<double>(example.endNs - example.startNs)) + ")"
-                                    : label)
+                              : instant ? rangeLink(example.startNs, example.startNs, label)
+                                        : label)
                 + "</li>";
         }
         html += "</ul>";

@@ -56,8 +56,12 @@ void MainWindow::buildNavigation()
             [this, findingsProxy](const QModelIndex& index) { selectFinding(findingsProxy->mapToSource(index).row()); });
     connect(m_findingDetails, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
         const QStringList parts = url.path().split(':');
-        if (url.scheme() == "range" && parts.size() == 2 && m_timeline->trace())
-            m_timeline->showRange(parts[0].toLongLong(), parts[1].toLongLong());
+        if (url.scheme() != "range" || parts.size() != 2 || !m_timeline->trace())
+            return;
+        // An instant (a memory peak) is a sample of a memory track; a span is a range of events.
+        if (parts[0] == parts[1] && m_timeline->selectCounterPeak(parts[0].toLongLong()))
+            return;
+        m_timeline->showRange(parts[0].toLongLong(), parts[1].toLongLong());
     });
 
     // Tables -> timeline, by exact name (the kernel table's demangled names, templates and all).

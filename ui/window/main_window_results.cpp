@@ -160,7 +160,14 @@ void MainWindow::selectFinding(int row)
         if (index.isValid() && view->currentIndex().row() != index.row())
             view->setCurrentIndex(index); // re-enters here once, with the same row
     }
-    for (const auto& evidence : m_report->findings[static_cast<size_t>(row)].evidence) {
+    const Finding& finding = m_report->findings[static_cast<size_t>(row)];
+    // A finding about memory names its peak as an instant: select the memory track at that peak.
+    if (finding.ruleId.rfind("memory.", 0) == 0 && m_timeline->trace())
+        for (const auto& evidence : finding.evidence)
+            for (const auto& example : evidence.examples)
+                if (example.startNs >= 0 && example.endNs == example.startNs && m_timeline->selectCounterPeak(example.startNs))
+                    return;
+    for (const auto& evidence : finding.evidence) {
         for (const auto& example : evidence.examples) {
             if (example.startNs >= 0 && example.endNs > example.startNs) {
                 m_timeline->showRange(example.startNs, example.endNs);

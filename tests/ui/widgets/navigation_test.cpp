@@ -2,6 +2,7 @@
 // Getting around as Perfetto and Nsight Systems users expect (issue 14), on the real main window, offscreen:
 // keys, wheel, tables -> timeline, the Details panel and its links, the findings' detail pane, menus.
 #include "profiler/base/units.h"
+#include "profiler/store/sqlite_db.h"
 #include "ui/graphview/graph_view.h"
 #include "ui/models/table_model.h"
 #include "ui/placement/placement_session.h"
@@ -409,6 +410,75 @@ private slots:
         QCOMPARE(window.timeline()->rangeStartNs(), from);
         QCOMPARE(window.timeline()->rangeEndNs(), to);
         QVERIFY(window.timeline()->axis().nsPerPixel() < fitted);
+    }
+
+    void aMemoryFindingSelectsTheMemoryTrackAtItsPeak()
+    {
+        // The V100 trace's memory peaks far below its 32 GB; the same trace with the GPU's recorded capacity set just
+        // above its peak raises the memory.peak finding, whose row must select the memory track at that peak.
+        QTemporaryDir dir;
+        const QString copy = dir.filePath("v100_full.sqlite");
+        int64_t peak = 0;
+        {
+            MainWindow importer;
+            importer.openFile(kV100Memory);
+            QVERIFY2(importer.waitForOpen(120000), qPrintable(importer.lastError()));
+            QVERIFY(QFile::copy(QString::fromStdString(importer.timeline()->trace()->path), copy));
+            for (const CounterSeries& series : importer.timeline()->trace()->counters) {
+                const size_t i = TimelineView::counterPeak(series);
+                peak = std::max({ peak, series.allocatedBytes[i], series.reservedBytes[i] });
+            }
+        }
+        QVERIFY(peak > 0);
+        QFile::setPermissions(copy, QFile::ReadOwner | QFile::WriteOwner);
+        {
+            auto db = placescope::SqliteDb::open(copy.toStdString(), placescope::SqliteDb::Mode::ReadWrite);
+            QVERIFY(db.isOk());
+            QVERIFY(db.value().exec("UPDATE TARGET_INFO_GPU SET totalMemory = " + std::to_string(peak * 100 / 95)).isOk());
+        }
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        window.openFile(copy);
+        QVERIFY2(window.waitForOpen(120000), qPrintable(window.lastError()));
+        QTableView* findings = tableOf(window, "Findings");
+        int row = -1;
+        for (int r = 0; r < findings->model()->rowCount() && row < 0; ++r)
+            if (findings->model()->index(r, 0).data().toString().startsWith("Peak memory is"))
+                row = r;
+        QVERIFY2(row >= 0, "no memory.peak finding on the trace with its capacity just above its peak");
+        TimelineView* timeline = window.timeline();
+        timeline->zoomToFit();
+        const double fitted = timeline->axis().nsPerPixel();
+        QVERIFY(!timeline->selectedCounter());
+        clickRow(findings, row);
+        const auto mark = timeline->selectedCounter();
+        QVERIFY(mark);
+        const CounterSeries& series = timeline->trace()->counters[static_cast<size_t>(mark->series)];
+        // The marked sample is the track's peak, at the time the finding names (its evidence link).
+        QCOMPARE(std::max(series.allocatedBytes[mark->sample], series.reservedBytes[mark->sample]), peak);
+        QString href;
+        QVERIFY(clickLink(window.findChild<QTextBrowser*>("findingDetails"), "range:", &href));
+        const QStringList parts = QUrl(href).path().split(':');
+        QCOMPARE(parts[0].toLongLong(), series.timeNs[mark->sample]);
+        QCOMPARE(timeline->selectedCounter(), mark); // the link selects the same sample
+        // Zoomed in around it, and the track is in view.
+        QVERIFY(timeline->axis().nsPerPixel() < fitted / 5);
+        const double x = timeline->axis().xForTime(series.timeNs[mark->sample]);
+        QVERIFY(x > 0 && x < timeline->width() - TimelineView::kHeaderWidth);
+        const int top = timeline->counterTop(mark->series);
+        QVERIFY2(top >= TimelineView::kRulerHeight && top + TimelineView::kCounterHeight <= timeline->height(),
+                 qPrintable(QString("track at %1 in a %2 px view").arg(top).arg(timeline->height())));
+        const QString status = window.statusBar()->findChild<QLabel*>()->text();
+        QVERIFY2(status.contains(QString::fromStdString(series.title)) && status.contains(formatBytes(peak)), qPrintable(status));
+        // The marker is drawn: the highlight colour at the peak's point.
+        const QImage image = timeline->grab().toImage();
+        const double scale = (TimelineView::kCounterHeight - 4) / static_cast<double>(series.maxBytes);
+        const QPoint at(TimelineView::kHeaderWidth + static_cast<int>(x), top + TimelineView::kCounterHeight - 2 - static_cast<int>(peak * scale));
+        QCOMPARE(image.pixelColor(at * image.devicePixelRatio()).rgb(), timeline->palette().color(QPalette::Highlight).rgb());
+        // Esc clears it.
+        timeline->clearSelection();
+        QVERIFY(!timeline->selectedCounter());
     }
 
     void droppedFilesOpenAsWhatTheyAreAndTheTitleNamesTheUsersFile()
