@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "placement/findings/trace_data.h"
 
+#include "profiler/model/trace_events.h"
+
 #include <algorithm>
 
 namespace placescope {
@@ -132,7 +134,9 @@ Result<TraceData> TraceData::load(SqliteDb& db, TraceParts parts)
         PLACESCOPE_RETURN_IF_ERROR(forEachApiCall(db, false, [&](const ApiCall& call) { data.apiCalls.push_back(call); }));
     }
     PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
-        "SELECT start, end, IFNULL(globalPid,0), IFNULL(deviceId,-1), IFNULL(streamId,-1), "
+        // "No stream" is nsys's all-ones id (kNoSyncId), or NULL in files written before Placescope followed it.
+        "SELECT start, end, IFNULL(globalPid,0), IFNULL(deviceId,-1), CASE WHEN streamId IS NULL OR streamId = "
+            + std::to_string(kNoSyncId) + " THEN -1 ELSE streamId END, "
         "IFNULL(correlationId,-1), IFNULL(syncType,0) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
         [&](SqliteStatement& s) {
             data.syncWaits.push_back({ s.columnInt(0), std::max(s.columnInt(0), s.columnInt(1)), s.columnInt(2),

@@ -159,11 +159,11 @@ SyncEvent syncEvent(const CUpti_ActivitySynchronization2& r, const ConversionCon
     e.start = hostTime(r.start, context);
     e.end = hostTime(r.end, context);
     e.contextId = validId(r.contextId);
-    e.streamId = validId(r.streamId);
+    e.streamId = r.streamId;   // all ones (kNoSyncId) for "no stream", kept as nsys keeps it
     e.correlationId = r.correlationId;
     e.globalPid = context.globalPid;
     e.syncType = static_cast<int64_t>(r.type); // ENUM_CUPTI_SYNC_TYPE keeps CUPTI's ids
-    e.eventId = validId(r.cudaEventId);
+    e.eventId = r.cudaEventId; // likewise for "no event"
     return e;
 }
 

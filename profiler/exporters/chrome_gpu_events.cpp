@@ -139,16 +139,18 @@ Status writeSyncs(ExportContext& c)
         PLACESCOPE_RETURN_IF_ERROR(c.tick());
         auto found = kNames.find(row.isNull(7) ? 0 : row.columnInt(7));
         const char* name = found == kNames.end() ? "Unknown Sync" : found->second;
-        // Kineto draws syncs on the GPU lane; a context sync without a stream goes on the device's lane -1.
+        // Kineto draws syncs on the GPU lane; a context sync without a stream goes on the device's lane -1, and
+        // its args name the stream 4294967295 as Kineto's do (NULL in files written before means the same).
         int64_t device = row.isNull(2) ? 0 : row.columnInt(2);
-        int64_t stream = row.isNull(4) ? -1 : row.columnInt(4);
-        c.gpuLanes.emplace(device, stream);
-        c.beginEvent("X", "cuda_sync", name, device, stream);
+        bool noStream = row.isNull(4) || row.columnInt(4) == kNoSyncId;
+        int64_t lane = noStream ? -1 : row.columnInt(4);
+        c.gpuLanes.emplace(device, lane);
+        c.beginEvent("X", "cuda_sync", name, device, lane);
         interval(c, row, 0, 1);
         c.out.beginObject("args");
         c.out.field("cuda_sync_kind", name);
         c.out.field("device", device);
-        c.out.field("stream", stream);
+        c.out.field("stream", noStream ? kNoSyncId : lane);
         if (!row.isNull(3))
             c.out.field("context", row.columnInt(3));
         if (!row.isNull(5))

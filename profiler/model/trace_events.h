@@ -21,6 +21,11 @@ inline int64_t makeGlobalTid(int64_t pid, int64_t tid) { return makeGlobalPid(pi
 inline int64_t pidOfGlobalId(int64_t globalId) { return globalId / 0x1000000 % 0x1000000; }
 inline int64_t tidOfGlobalTid(int64_t globalTid) { return globalTid % 0x1000000; }
 
+// "No stream" / "no event" on a synchronization row (context and device syncs, syncs not on an event): nsys
+// writes CUPTI's all-ones id (CUPTI_SYNCHRONIZATION_INVALID_VALUE) there, never NULL, and so do we. Readers
+// treat it, and NULL in files written before, as "none".
+inline constexpr int64_t kNoSyncId = 0xFFFFFFFF;
+
 struct KernelEvent
 {
     TimeNs start = 0;
@@ -104,11 +109,11 @@ struct SyncEvent
     OptInt deviceId;
     OptInt contextId;
     OptInt greenContextId;
-    OptInt streamId;
+    int64_t streamId = kNoSyncId;
     OptInt correlationId;
     OptInt globalPid;
     OptInt syncType;             // ENUM_CUPTI_SYNC_TYPE id
-    OptInt eventId;
+    int64_t eventId = kNoSyncId;
 };
 
 struct NvtxEvent

@@ -116,7 +116,9 @@ CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (
     callchainId INTEGER
 );
 
--- Synchronization waits. syncType -> ENUM_CUPTI_SYNC_TYPE. streamId is NULL for context/device syncs.
+-- Synchronization waits. syncType -> ENUM_CUPTI_SYNC_TYPE. As in nsys, streamId is 4294967295 (CUPTI's all-ones
+-- id) for context/device syncs and eventId is 4294967295 for syncs not on an event; files written before 2026-11
+-- have NULL there, which readers take the same way.
 CREATE TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (
     start INTEGER NOT NULL,
     end INTEGER NOT NULL,

@@ -493,7 +493,8 @@ void KinetoEventMapper::addSpan(const Span& span)
         s.end = end;
         s.deviceId = device;
         s.contextId = a.context;
-        s.streamId = a.stream;
+        // Kineto writes 4294967295 for a context sync's stream, as nsys; an absent or negative one is none too.
+        s.streamId = a.stream && *a.stream >= 0 ? *a.stream : kNoSyncId;
         s.correlationId = a.correlation;
         s.globalPid = ownerGlobalPid();
         s.syncType = syncTypeFromKind(a.syncKind.empty() ? name : a.syncKind);

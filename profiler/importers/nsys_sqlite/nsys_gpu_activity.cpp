@@ -149,13 +149,14 @@ Status NsysImport::importSyncs()
         s.end = *t.integer(1);
         s.deviceId = t.integer(2);
         s.contextId = t.integer(3);
-        // nsys writes the all-ones id for "no stream" (context and device syncs); our schema uses NULL.
+        // nsys writes the all-ones id for "no stream" (context and device syncs) and "no event"; kept as it is.
         OptInt stream = t.integer(4);
-        s.streamId = stream && *stream >= 0 && *stream != 0xFFFFFFFF ? stream : std::nullopt;
+        s.streamId = stream && *stream >= 0 ? *stream : kNoSyncId;
         s.correlationId = t.integer(5);
         s.globalPid = process(t.integer(6));
         s.syncType = t.integer(7);
-        s.eventId = t.integer(8);
+        OptInt event = t.integer(8);
+        s.eventId = event && *event >= 0 ? *event : kNoSyncId;
         s.greenContextId = t.integer(9);
         m_writer.add(std::move(s));
     }

@@ -288,10 +288,13 @@ TEST_F(RecordTranslationTest, SyncOverheadCorrelationDeviceAndThreadNames)
     records.add(name);
     translate(records);
     EXPECT_EQ(count("SELECT deviceId FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION WHERE syncType = 3 AND streamId = 7 "
-                    "AND eventId IS NULL AND start = 1010"),
+                    "AND eventId = 4294967295 AND start = 1010"),
               3);
-    EXPECT_EQ(count("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION WHERE syncType = 4 AND streamId IS NULL"),
+    // No stream and no event as nsys writes them: CUPTI's all-ones id, never NULL.
+    EXPECT_EQ(count("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION WHERE syncType = 4 AND streamId = 4294967295"),
               1);
+    EXPECT_EQ(count("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION WHERE streamId IS NULL OR eventId IS NULL"),
+              0);
     EXPECT_EQ(text("SELECT e.label FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION s JOIN ENUM_CUPTI_SYNC_TYPE e "
                    "ON e.id = s.syncType WHERE s.syncType = 3"),
               "Stream sync");
