@@ -277,6 +277,13 @@ void TraceWriter::add(const ThreadInfo& thread)
     queue(m_inserts->threads, ThreadInfo(thread));
 }
 
+void TraceWriter::addThreadName(const ThreadInfo& thread)
+{
+    if (!thread.name.empty())
+        queue(m_inserts->threadNames, ThreadNameRow { internString(thread.name), thread.globalTid, thread.priority },
+              false);
+}
+
 void TraceWriter::add(DiagnosticEvent event) { queue(m_inserts->diagnostics, std::move(event), false); }
 
 void TraceWriter::add(CounterSample sample)

@@ -87,7 +87,10 @@ public:
     void add(const ProcessInfo& process);
     // PROCESSES only: a process of the recorded machine that has no events (nsys exports list every process).
     void addProcessName(const ProcessInfo& process);
+    // ThreadNames (when named) and PS_THREADS.
     void add(const ThreadInfo& thread);
+    // ThreadNames only: a named thread that has no events (nsys exports name every thread they saw).
+    void addThreadName(const ThreadInfo& thread);
     void add(FrameworkOp op);
     void add(const ExternalCorrelation& link);
     void add(MemoryEvent event);

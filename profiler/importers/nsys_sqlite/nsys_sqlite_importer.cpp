@@ -374,16 +374,25 @@ Status NsysImport::importProcessesAndThreads()
             p.name = found->second;
         m_writer.add(p);
     }
+    auto threadOf = [](int64_t gtid) {
+        return ThreadInfo { gtid, gtid - tidOfGlobalTid(gtid), tidOfGlobalTid(gtid), std::string(), std::nullopt };
+    };
     for (int64_t gtid : m_threads) {
-        ThreadInfo t;
-        t.globalTid = gtid;
-        t.globalPid = gtid - tidOfGlobalTid(gtid);
-        t.tid = tidOfGlobalTid(gtid);
+        ThreadInfo t = threadOf(gtid);
         if (auto found = threadNames.find(gtid); found != threadNames.end()) {
             t.name = found->second.first;
             t.priority = found->second.second;
         }
         m_writer.add(t);
+    }
+    // Named threads without events (nsys's own threads, idle workers) keep their ThreadNames row as in the export.
+    for (const auto& [gtid, name] : threadNames) {
+        if (m_threads.count(gtid))
+            continue;
+        ThreadInfo t = threadOf(gtid);
+        t.name = name.first;
+        t.priority = name.second;
+        m_writer.addThreadName(t);
     }
     return Status::ok();
 }

@@ -108,12 +108,53 @@ TEST_F(NsysQueryCompat, RawIdsAndNamesAreTheExports)
     EXPECT_EQ(rowsOf(ours, "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k"
                            " WHERE k.demangledName NOT IN (SELECT id FROM nsys.StringIds)"),
               std::vector<std::string> { "0" });
-    // ThreadNames keeps the export's priority.
-    EXPECT_EQ(rowsOf(ours, "SELECT t.globalTid, t.priority, s.value FROM ThreadNames t JOIN StringIds s ON s.id = t.nameId"
-                           " WHERE t.globalTid IN (SELECT globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME) ORDER BY 1"),
-              rowsOf(ours, "SELECT t.globalTid, t.priority, s.value FROM nsys.ThreadNames t JOIN nsys.StringIds s"
-                           " ON s.id = t.nameId WHERE t.globalTid IN (SELECT globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME)"
-                           " ORDER BY 1"));
+    // ThreadNames: every row of the export, raw ids and priority included.
+    const std::vector<std::string> exportThreads
+        = rowsOf(ours, "SELECT nameId, priority, globalTid FROM nsys.ThreadNames ORDER BY globalTid, nameId");
+    EXPECT_EQ(exportThreads.size(), 6u);
+    EXPECT_EQ(rowsOf(ours, "SELECT nameId, priority, globalTid FROM ThreadNames ORDER BY globalTid, nameId"),
+              exportThreads);
+}
+
+// nsys names every thread it saw, also those with no row in a table we import (a thread with only OS runtime calls,
+// an idle worker). Their ThreadNames rows stay: scripts join events to ThreadNames and label tracks from it.
+TEST_F(NsysQueryCompat, NamedThreadsWithoutEventsKeepTheirRows)
+{
+    const std::string exportPath = (m_dir / "threads_export.sqlite").string();
+    {
+        auto db = SqliteDb::open(exportPath, SqliteDb::Mode::Create);
+        ASSERT_TRUE(db.isOk());
+        // pid 4242: the main thread calls CUDA, tid 4250 has only OS runtime calls, tid 4251 has no row at all.
+        ASSERT_TRUE(db->exec(R"sql(
+            CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);
+            INSERT INTO StringIds VALUES (1, 'python'), (2, 'pt_autograd_0'), (3, 'cudaLaunchKernel_v7000'),
+                (4, 'gemm'), (5, 'pthread_cond_wait'), (6, 'dataloader');
+            CREATE TABLE ThreadNames (nameId INTEGER NOT NULL, priority INTEGER, globalTid INTEGER);
+            INSERT INTO ThreadNames VALUES (1, 20, 281546145665170), (6, 20, 281546145665178), (2, 10, 281546145665179);
+            CREATE TABLE OSRT_API (start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER NOT NULL,
+                globalTid INTEGER, correlationId INTEGER, nameId INTEGER NOT NULL, returnValue INTEGER NOT NULL,
+                nestingLevel INTEGER, callchainId INTEGER);
+            INSERT INTO OSRT_API VALUES (5, 95, 27, 281546145665178, 1, 5, 0, 0, NULL);
+            CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER,
+                globalTid INTEGER, correlationId INTEGER, nameId INTEGER NOT NULL, returnValue INTEGER);
+            INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (20, 30, 0, 281546145665170, 1, 3, 0);
+            CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER NOT NULL, end INTEGER NOT NULL,
+                deviceId INTEGER NOT NULL, contextId INTEGER, streamId INTEGER NOT NULL, correlationId INTEGER,
+                globalPid INTEGER, demangledName INTEGER NOT NULL, shortName INTEGER NOT NULL);
+            INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (40, 90, 0, 1, 7, 1, 281546145660928, 4, 4);
+        )sql").isOk());
+    }
+    ASSERT_TRUE(importTraces({ exportPath }, m_out, {}).isOk());
+    SqliteDb original = openPlain(exportPath);
+    SqliteDb ours = openPlain(m_out);
+    const std::string names = "SELECT t.globalTid, t.priority, s.value FROM ThreadNames t JOIN StringIds s"
+                              " ON s.id = t.nameId ORDER BY t.globalTid";
+    EXPECT_EQ(rowsOf(ours, names), (std::vector<std::string> { "281546145665170|20|python",
+                                                               "281546145665178|20|dataloader",
+                                                               "281546145665179|10|pt_autograd_0" }));
+    EXPECT_EQ(rowsOf(ours, names), rowsOf(original, names));
+    // Placescope's own thread list keeps the threads that have events.
+    EXPECT_EQ(rowsOf(ours, "SELECT tid, name FROM PS_THREADS"), std::vector<std::string> { "4242|python" });
 }
 
 TEST_F(NsysQueryCompat, SystemFactsOnlyNeverTheEnvironment)
