@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "profiler/capture/activity_translator.h"
+#include "profiler/capture/device_attributes.h"
 
 #include <utility>
 
@@ -176,7 +177,9 @@ void ActivityTranslator::translate(const CUpti_Activity* record)
         const auto& r = *reinterpret_cast<const CUpti_ActivityDevice5*>(record);
         if (!m_devicesSeen.insert(r.id).second)
             return;
-        m_writer.add(gpuInfo(r));
+        GpuInfo gpu = gpuInfo(r);
+        addDeviceAttributes(gpu, readDeviceAttributes(m_api, r.id));
+        m_writer.add(gpu);
         break;
     }
     case CUPTI_ACTIVITY_KIND_CONTEXT: {

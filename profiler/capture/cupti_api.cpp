@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "profiler/capture/cupti_api.h"
 
+#include <dlfcn.h>
+
 namespace placescope::capture {
 
 CUptiResult RealCuptiApi::version(uint32_t* version) { return cuptiGetVersion(version); }
@@ -53,6 +55,29 @@ std::string RealCuptiApi::callbackName(CUpti_CallbackDomain domain, uint32_t cbi
     if (cuptiGetCallbackName(domain, cbid, &name) != CUPTI_SUCCESS || !name)
         return {};
     return name;
+}
+
+bool RealCuptiApi::deviceAttribute(uint32_t device, CUdevice_attribute attribute, int* value)
+{
+    // CUPTI runs on the driver the program loaded, so it is there when device records arrive. RTLD_NOLOAD takes
+    // that copy (however the program's CUDA runtime opened it) and never brings a driver into a process without one.
+    // Looked up once; the handle is kept for the life of the process, as the driver is.
+    struct Driver
+    {
+        CUresult(CUDAAPI* deviceGet)(CUdevice*, int) = nullptr;
+        CUresult(CUDAAPI* getAttribute)(int*, CUdevice_attribute, CUdevice) = nullptr;
+    };
+    static const Driver driver = [] {
+        Driver d;
+        if (void* library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD)) {
+            d.deviceGet = reinterpret_cast<decltype(d.deviceGet)>(dlsym(library, "cuDeviceGet"));
+            d.getAttribute = reinterpret_cast<decltype(d.getAttribute)>(dlsym(library, "cuDeviceGetAttribute"));
+        }
+        return d;
+    }();
+    CUdevice handle = 0;
+    return driver.deviceGet && driver.getAttribute && driver.deviceGet(&handle, static_cast<int>(device)) == CUDA_SUCCESS
+           && driver.getAttribute(value, attribute, handle) == CUDA_SUCCESS;
 }
 
 std::string cuptiResultName(CUptiResult result)

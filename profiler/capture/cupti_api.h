@@ -46,6 +46,9 @@ public:
     virtual CUptiResult nextRecord(uint8_t* buffer, size_t validSize, CUpti_Activity** record) = 0;
     // "cudaLaunchKernel_v7000"; empty when CUPTI does not know the id.
     virtual std::string callbackName(CUpti_CallbackDomain domain, uint32_t cbid) = 0;
+    // A driver attribute (cuDeviceGetAttribute) of the device with CUDA ordinal `device`, for TARGET_INFO_GPU;
+    // false where the driver cannot say (no driver loaded in this process, unknown attribute).
+    virtual bool deviceAttribute(uint32_t device, CUdevice_attribute attribute, int* value) = 0;
 };
 
 // Forwards every call to libcupti.
@@ -68,6 +71,8 @@ public:
     CUptiResult timestamp(uint64_t* timestampNs) override;
     CUptiResult nextRecord(uint8_t* buffer, size_t validSize, CUpti_Activity** record) override;
     std::string callbackName(CUpti_CallbackDomain domain, uint32_t cbid) override;
+    // Uses the driver the traced process already loaded; never loads one.
+    bool deviceAttribute(uint32_t device, CUdevice_attribute attribute, int* value) override;
 };
 
 // "CUPTI_ERROR_UNKNOWN (999)".

@@ -210,6 +210,14 @@ GpuInfo gpuInfo(const CUpti_ActivityDevice5& r)
     g.threadsPerWarp = r.numThreadsPerWarp;
     g.maxWarpsPerSm = r.maxWarpsPerMultiprocessor;
     g.asyncEngines = r.numMemcpyEngines;
+    g.maxBlocksPerSm = r.maxBlocksPerMultiprocessor;
+    g.maxIPC = r.maxIPC;
+    g.maxBlockDimX = r.maxBlockDimX;
+    g.maxBlockDimY = r.maxBlockDimY;
+    g.maxBlockDimZ = r.maxBlockDimZ;
+    g.maxGridDimX = r.maxGridDimX;
+    g.maxGridDimY = r.maxGridDimY;
+    g.maxGridDimZ = r.maxGridDimZ;
     return g;
 }
 
@@ -241,7 +249,7 @@ std::string overheadKindName(CUpti_ActivityOverheadKind kind)
 
 std::string uuidText(const CUuuid& uuid)
 {
-    std::string text = "GPU-";
+    std::string text;
     char hex[3];
     for (int i = 0; i < 16; ++i) {
         if (i == 4 || i == 6 || i == 8 || i == 10)

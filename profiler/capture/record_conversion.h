@@ -34,11 +34,12 @@ SyncEvent syncEvent(const CUpti_ActivitySynchronization2& record, const Conversi
 ExternalCorrelation externalCorrelation(const CUpti_ActivityExternalCorrelation& record,
                                         const ConversionContext& context);
 OverheadEvent overheadEvent(const CUpti_ActivityOverhead3& record, const ConversionContext& context);
+// The columns CUPTI's device record has; device_attributes.h adds the driver's.
 GpuInfo gpuInfo(const CUpti_ActivityDevice5& record);
 
 // "CUPTI buffer flush", "CUPTI instrumentation"... for PROFILER_OVERHEAD.
 std::string overheadKindName(CUpti_ActivityOverheadKind kind);
-// "GPU-1a2b3c4d-...": the form nvidia-smi prints.
+// "1a2b3c4d-...": the form nsys writes in TARGET_INFO_GPU.uuid (nvidia-smi prints it after "GPU-").
 std::string uuidText(const CUuuid& uuid);
 // Itanium-ABI demangling of a kernel name; the input when it is not a mangled name.
 std::string demangleKernelName(const char* mangled);

@@ -191,6 +191,8 @@ CREATE TABLE ThreadNames (
 );
 
 -- One row per GPU, with nsys's 41 columns in nsys's order. id is the CUDA device index used by deviceId elsewhere.
+-- A capture fills them from CUPTI's device record and the driver's attributes (PCI location, constant and opt-in
+-- shared memory, integrated or not); chipName, revision and smMajor/smMinor have no public source and stay NULL.
 CREATE TABLE TARGET_INFO_GPU (
     vmId INTEGER NOT NULL,           -- serialized id of the machine (globalPid without pid bits), 1 << 48 locally
     id INTEGER NOT NULL,

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <vector>
 
@@ -207,6 +208,16 @@ public:
         return buffer;
     }
     bool callbacksRegistered() const { return m_requested && m_completed; }
+    // The driver's device attributes, by (CUDA ordinal, attribute); any other one is unknown, as without a driver.
+    bool deviceAttribute(uint32_t device, CUdevice_attribute attribute, int* value) override
+    {
+        auto found = deviceAttributes.find({ device, attribute });
+        if (found == deviceAttributes.end())
+            return false;
+        *value = found->second;
+        return true;
+    }
+    std::map<std::pair<uint32_t, CUdevice_attribute>, int> deviceAttributes;
 
     bool subscribed = false;
     bool unsubscribed = false;

@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 namespace placescope::capture {
 namespace {
 
@@ -48,7 +50,7 @@ protected:
     int64_t count(const std::string& sql) { return queryInt(m_path, sql); }
     std::string text(const std::string& sql) { return queryText(m_path, sql); }
 
-    RealCuptiApi m_api;
+    FakeCuptiApi m_api; // libcupti's own iterator and names; the driver's device attributes from the test
     std::filesystem::path m_dir;
     std::string m_path;
     std::unique_ptr<TraceWriter> m_writer;
@@ -305,10 +307,89 @@ TEST_F(RecordTranslationTest, SyncOverheadCorrelationDeviceAndThreadNames)
     EXPECT_EQ(count("SELECT COUNT(*) FROM TARGET_INFO_GPU"), 1);
     EXPECT_EQ(count("SELECT memoryBandwidth FROM TARGET_INFO_GPU"), 3352320000000ll);
     EXPECT_EQ(count("SELECT clockRate FROM TARGET_INFO_GPU"), 1980000000ll);
-    EXPECT_EQ(text("SELECT uuid FROM TARGET_INFO_GPU"), "GPU-ab000000-0000-0000-0000-000000000001");
+    EXPECT_EQ(text("SELECT uuid FROM TARGET_INFO_GPU"), "ab000000-0000-0000-0000-000000000001");
+    // Without a driver to ask, the driver's columns stay unknown.
+    EXPECT_EQ(text("SELECT IFNULL(busLocation, 'none') || (constantMemory IS NULL) FROM TARGET_INFO_GPU"), "none1");
     EXPECT_EQ(text("SELECT name FROM TARGET_INFO_GPU WHERE id = 3 AND smCount = 132 AND computeMajor = 9"),
               "NVIDIA H100 80GB HBM3");
     EXPECT_EQ(text("SELECT name FROM PS_THREADS"), "data loader");
+}
+
+// The capture's TARGET_INFO_GPU row against nsys's for the same GPU: the device record CUPTI gives for GPU 0 of the
+// real CloverLeaf export (an A100-SXM4-80GB; CUPTI's units: KB/s, kHz) and the driver attributes of that GPU give
+// the export's values in every column CUPTI or the driver reports.
+TEST_F(RecordTranslationTest, GpuRowMatchesNsysForTheSameGpu)
+{
+    const std::string exportPath = std::string(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite";
+    auto nsys = SqliteDb::open(exportPath, SqliteDb::Mode::ReadOnly);
+    ASSERT_TRUE(nsys.isOk());
+    auto row = nsys->prepare("SELECT name, smCount, totalMemory, memoryBandwidth, clockRate, l2CacheSize, threadsPerWarp,"
+                             " asyncEngines, maxIPC, maxWarpsPerSm, maxBlocksPerSm, maxShmemPerSm, maxRegistersPerSm,"
+                             " maxRegistersPerBlock, maxShmemPerBlock, maxThreadsPerBlock, maxBlockDimX, maxBlockDimY,"
+                             " maxBlockDimZ, maxGridDimX, maxGridDimY, maxGridDimZ, computeMajor, computeMinor"
+                             " FROM TARGET_INFO_GPU WHERE id = 0");
+    ASSERT_TRUE(row.isOk() && row->step());
+    const std::string name = row->columnText(0);
+    auto u = [&](int column) { return static_cast<uint32_t>(row->columnInt(column)); };
+    CUpti_ActivityDevice5 device {};
+    device.kind = CUPTI_ACTIVITY_KIND_DEVICE;
+    device.id = 0;
+    device.name = name.c_str();
+    device.numMultiprocessors = u(1);
+    device.globalMemorySize = static_cast<uint64_t>(row->columnInt(2));
+    device.globalMemoryBandwidth = static_cast<uint64_t>(row->columnInt(3)) / 1000;
+    device.coreClockRate = static_cast<uint32_t>(row->columnInt(4) / 1000);
+    device.l2CacheSize = u(5);
+    device.numThreadsPerWarp = u(6);
+    device.numMemcpyEngines = u(7);
+    device.maxIPC = u(8);
+    device.maxWarpsPerMultiprocessor = u(9);
+    device.maxBlocksPerMultiprocessor = u(10);
+    device.maxSharedMemoryPerMultiprocessor = u(11);
+    device.maxRegistersPerMultiprocessor = u(12);
+    device.maxRegistersPerBlock = u(13);
+    device.maxSharedMemoryPerBlock = u(14);
+    device.maxThreadsPerBlock = u(15);
+    device.maxBlockDimX = u(16);
+    device.maxBlockDimY = u(17);
+    device.maxBlockDimZ = u(18);
+    device.maxGridDimX = u(19);
+    device.maxGridDimY = u(20);
+    device.maxGridDimZ = u(21);
+    device.computeCapabilityMajor = u(22);
+    device.computeCapabilityMinor = u(23);
+    const unsigned char uuid[16] = { 0xcf, 0x6b, 0x97, 0xc0, 0xbf, 0x53, 0xa3, 0x9e,
+                                     0xfe, 0xbd, 0x95, 0x32, 0x19, 0x0b, 0x57, 0x66 };
+    std::memcpy(device.uuid.bytes, uuid, sizeof uuid);
+    // What cuDeviceGetAttribute answers for that A100 (PCI 0000:c1:00.0).
+    m_api.deviceAttributes = { { { 0, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID }, 0 },
+                               { { 0, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID }, 0xc1 },
+                               { { 0, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID }, 0 },
+                               { { 0, CU_DEVICE_ATTRIBUTE_INTEGRATED }, 0 },
+                               { { 0, CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY }, 65536 },
+                               { { 0, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN }, 166912 } };
+    RecordBuffer records;
+    records.add(device);
+    translate(records);
+
+    auto ours = SqliteDb::open(m_path, SqliteDb::Mode::ReadOnly);
+    ASSERT_TRUE(ours.isOk());
+    ASSERT_TRUE(ours->exec("ATTACH DATABASE '" + exportPath + "' AS nsys").isOk());
+    // Every column but those no public CUDA or CUPTI call reports (chipName, revision, smMajor/smMinor, the export's
+    // own ids and device paths).
+    const char* columns = "vmId, id, name, busLocation, isDiscrete, l2CacheSize, totalMemory, memoryBandwidth, clockRate,"
+                          " smCount, uuid, constantMemory, maxIPC, maxRegistersPerBlock, maxShmemPerBlock,"
+                          " maxShmemPerBlockOptin, maxShmemPerSm, maxRegistersPerSm, threadsPerWarp, asyncEngines,"
+                          " maxWarpsPerSm, maxBlocksPerSm, maxThreadsPerBlock, maxBlockDimX, maxBlockDimY, maxBlockDimZ,"
+                          " maxGridDimX, maxGridDimY, maxGridDimZ, computeMajor, computeMinor";
+    auto differing = ours->queryInt(std::string("SELECT COUNT(*) FROM (SELECT ") + columns + " FROM main.TARGET_INFO_GPU"
+                                    + " EXCEPT SELECT " + columns + " FROM nsys.TARGET_INFO_GPU WHERE id = 0)");
+    ASSERT_TRUE(differing.isOk()) << differing.status().message();
+    EXPECT_EQ(differing.value(), 0);
+    EXPECT_EQ(count("SELECT COUNT(*) FROM TARGET_INFO_GPU WHERE busLocation = '0000:c1:00.0' AND maxBlockDimZ = 64"
+                    " AND maxGridDimX = 2147483647 AND maxBlocksPerSm = 32 AND constantMemory = 65536"
+                    " AND smMajor IS NULL"),
+              1);
 }
 
 TEST_F(RecordTranslationTest, CaptureWindowZeroTimestampsAndUnknownKindsAreCountedNotWritten)
