@@ -203,6 +203,12 @@ TEST_F(CaptureGpuTest, RecordsEveryOperationOfTheProgramExactly)
                     "'cudaLaunchKernel%' AND r.start >= n.start AND r.end <= n.end"),
               kernels);
     EXPECT_GE(query("SELECT COUNT(*) FROM TARGET_INFO_GPU WHERE name <> '' AND smCount > 0 AND totalMemory > 0"), 1);
+    // The columns nsys fills beyond CUPTI's basics, from the device record and the driver's attributes.
+    EXPECT_GE(query("SELECT COUNT(*) FROM TARGET_INFO_GPU WHERE busLocation GLOB '[0-9a-f][0-9a-f][0-9a-f][0-9a-f]:*.0'"
+                    " AND isDiscrete IN (0, 1) AND constantMemory = 65536 AND maxShmemPerBlockOptin >= maxShmemPerBlock"
+                    " AND maxBlockDimX = 1024 AND maxGridDimX = 2147483647 AND maxBlocksPerSm > 0"
+                    " AND uuid NOT LIKE 'GPU-%'"),
+              1);
     EXPECT_EQ(query("SELECT COUNT(*) FROM PS_PROCESSES WHERE pid > 0"), 1);
     EXPECT_EQ(query("SELECT COUNT(*) FROM PS_PROBLEMS WHERE kind = 'capture.dropped_records'"), 0);
     EXPECT_NE(m_stderr.find("15 kernels"), std::string::npos) << m_stderr;
