@@ -150,6 +150,12 @@ AnalysisReport analyzeTraceData(const TraceData& trace, const AnalysisOptions& o
 Result<AnalysisReport> analyzeTrace(SqliteDb& db, const AnalysisOptions& options, const PlacementEstimator* estimator)
 {
     PLACESCOPE_ASSIGN_OR_RETURN(TraceData trace, TraceData::load(db));
+    return analyzeTrace(db, trace, options, estimator);
+}
+
+Result<AnalysisReport> analyzeTrace(SqliteDb& db, const TraceData& trace, const AnalysisOptions& options,
+                                    const PlacementEstimator* estimator)
+{
     AnalysisReport report = analyzeTraceData(trace, options, estimator);
     // The top-kernel table is the same one `placescope stats` prints (profiler/stats), so both agree.
     PLACESCOPE_ASSIGN_OR_RETURN(KernelSummary summary, kernelSummary(db, 10));

@@ -66,6 +66,9 @@ struct AnalysisReport
 // kernelSummary (the table `placescope stats` prints).
 Result<AnalysisReport> analyzeTrace(SqliteDb& db, const AnalysisOptions& options,
                                     const PlacementEstimator* estimator = nullptr);
+// Same with the trace already loaded from `db` (the caller reads it for more than the findings).
+Result<AnalysisReport> analyzeTrace(SqliteDb& db, const TraceData& trace, const AnalysisOptions& options,
+                                    const PlacementEstimator* estimator = nullptr);
 // Same on already loaded data (tests).
 AnalysisReport analyzeTraceData(const TraceData& trace, const AnalysisOptions& options,
                                 const PlacementEstimator* estimator = nullptr);

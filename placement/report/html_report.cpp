@@ -71,7 +71,7 @@ std::string utilizationChart(const AnalysisReport& r)
         origin = std::min(origin, d.bucketStartNs);
     for (size_t i = 0; i < r.devices.size() && i < 6; ++i) {
         const auto& d = r.devices[i];
-        LineSeries s { d.label, colors[i], {}, {} };
+        LineSeries s { d.label, colors[i], {}, {}, {} };
         for (size_t b = 0; b < d.utilization.size(); ++b) {
             s.x.push_back(static_cast<double>(d.bucketStartNs - origin + static_cast<int64_t>(b) * d.bucketNs) / 1e6);
             s.y.push_back(d.utilization[b]);
@@ -90,7 +90,7 @@ std::string utilizationChart(const AnalysisReport& r)
 
 std::string memoryChart(const MemoryCurve& m)
 {
-    LineSeries reserved { "reserved", "#8e44ad", {}, {} }, allocated { "allocated", "#2e86c1", {}, {} };
+    LineSeries reserved { "reserved", "#8e44ad", {}, {}, {} }, allocated { "allocated", "#2e86c1", {}, {}, {} };
     int64_t origin = m.points.empty() ? 0 : m.points.front().timeNs;
     for (const auto& p : m.points) {
         double x = static_cast<double>(p.timeNs - origin) / 1e6;
@@ -162,7 +162,7 @@ std::string findingCard(const Finding& f, int rank, int64_t originNs)
 
 } // namespace
 
-std::string renderHtmlReport(const AnalysisReport& r)
+std::string renderHtmlReport(const AnalysisReport& r, const TimeSeriesTables* series)
 {
     std::string h = "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>Placescope: "
         + htmlEscape(r.traceName) + "</title>" + kStyle + "</head><body>\n";
@@ -188,11 +188,15 @@ std::string renderHtmlReport(const AnalysisReport& r)
         h += "<p>" + htmlEscape(all) + "</p>";
     h += "<h2>Where GPU time goes (analysed steps)</h2>" + breakdownChart(r);
     h += "<h2>GPU utilization over time</h2>" + utilizationChart(r);
-    for (const auto& m : r.memory)
-        h += "<h2>Device memory, GPU " + std::to_string(m.deviceId) + "</h2>" + memoryChart(m);
-    if (r.memory.empty())
-        h += "<h2>Device memory</h2><p class='meta'>The trace has no allocator events (record with "
-             "profile_memory=True to see the memory curve).</p>";
+    if (series) {
+        h += timeSeriesPlotsHtml(*series);
+    } else {
+        for (const auto& m : r.memory)
+            h += "<h2>Device memory, GPU " + std::to_string(m.deviceId) + "</h2>" + memoryChart(m);
+        if (r.memory.empty())
+            h += "<h2>Device memory</h2><p class='meta'>The trace has no allocator events (record with "
+                 "profile_memory=True to see the memory curve).</p>";
+    }
     h += "<h2>Top kernels by total time</h2>" + topKernelsChart(r);
     char share[128];
     std::snprintf(share, sizeof share, "%s of kernel time, %lld kernels",

@@ -18,12 +18,12 @@ Result<ReportFormat> parseReportFormat(const std::string& name)
     return Status::error("unknown report format '" + name + "' (expected text, md, html or json)");
 }
 
-std::string renderReport(const AnalysisReport& report, ReportFormat format)
+std::string renderReport(const AnalysisReport& report, ReportFormat format, const TimeSeriesTables* series)
 {
     switch (format) {
     case ReportFormat::Text: return renderTextReport(report);
     case ReportFormat::Markdown: return renderMarkdownReport(report);
-    case ReportFormat::Html: return renderHtmlReport(report);
+    case ReportFormat::Html: return renderHtmlReport(report, series);
     case ReportFormat::Json: return renderJsonReport(report);
     }
     return {};

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "placement/findings/analyzer.h"
+#include "placement/report/time_series_plots.h"
 
 #include <string>
 #include <string_view>
@@ -15,12 +16,14 @@ namespace placescope {
 enum class ReportFormat { Text, Markdown, Html, Json };
 
 Result<ReportFormat> parseReportFormat(const std::string& name);
-std::string renderReport(const AnalysisReport& report, ReportFormat format);
+// `series`: the time-series reports of the same trace, plotted by the HTML report (the other formats ignore it).
+std::string renderReport(const AnalysisReport& report, ReportFormat format, const TimeSeriesTables* series = nullptr);
 
 std::string renderTextReport(const AnalysisReport& report);
 std::string renderMarkdownReport(const AnalysisReport& report);
 std::string renderJsonReport(const AnalysisReport& report);
-std::string renderHtmlReport(const AnalysisReport& report);
+// With `series`, the memory plot is drawn from the `memory` report's rows and the queue and bandwidth plots follow it.
+std::string renderHtmlReport(const AnalysisReport& report, const TimeSeriesTables* series = nullptr);
 // The HTML report's <style> element, for other one-file HTML outputs that should look the same.
 std::string_view htmlReportStyle();
 

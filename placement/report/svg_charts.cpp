@@ -151,7 +151,8 @@ std::string svgLineChart(const std::vector<LineSeries>& series, const LineChartO
                 continue;
             pts += fmt(px(sr.x[i])) + "," + fmt(py(sr.y[i])) + " ";
         }
-        s += "<polyline fill='none' stroke='" + sr.color + "' stroke-width='1.8' points='" + pts + "'/>";
+        s += "<polyline fill='none' stroke='" + sr.color + "' stroke-width='1.8' points='" + pts + "'"
+            + (sr.attributes.empty() ? "" : " " + sr.attributes) + "/>";
         s += "<rect x='" + fmt(lx) + "' y='6' width='12' height='4' fill='" + sr.color + "'/><text x='" + fmt(lx + 16)
             + "' y='12' class='lg'>" + htmlEscape(sr.name) + "</text>";
         lx += 30 + 7.0 * static_cast<double>(sr.name.size());

@@ -32,7 +32,8 @@ struct LineSeries
     std::string name;
     std::string color;
     std::vector<double> x;
-    std::vector<double> y;
+    std::vector<double> y;    // < 0: no point (a gap in the data)
+    std::string attributes;   // extra SVG attributes of the series' polyline, escaped by the caller (data-*)
 };
 
 struct LineChartOptions

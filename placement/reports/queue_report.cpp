@@ -3,12 +3,9 @@
 // a step function over time; its time-weighted mean and its maximum over the stream's span (first launch to last
 // end), and the time it stood at CUDA's launch queue depth (1024, HTA's max_queue_length), where the launching
 // thread blocks in the launch call. Ops without a launch call in the trace are left out (counted in a note).
+#include "placement/reports/queue_series.h"
 #include "placement/reports/report_math.h"
 #include "placement/reports/reports.h"
-
-#include <algorithm>
-#include <map>
-#include <tuple>
 
 namespace placescope {
 namespace {
@@ -19,21 +16,7 @@ constexpr int64_t kFullQueue = 1024;
 
 ReportTable queueReport(const ReportContext& ctx)
 {
-    // (process, device, stream) -> (time, +1 launch / -1 end)
-    std::map<std::tuple<int64_t, int64_t, int64_t>, std::vector<std::pair<int64_t, int>>> changes;
-    int64_t unlinked = 0;
-    for (const GpuOp& op : ctx.trace().gpuOps) {
-        if (!ctx.inScope(op))
-            continue;
-        const ApiCall* launch = ctx.launchOf(op);
-        if (!launch) {
-            ++unlinked;
-            continue;
-        }
-        auto& list = changes[{ op.globalPid, op.deviceId, op.streamId }];
-        list.push_back({ std::min(launch->startNs, op.endNs), +1 });
-        list.push_back({ op.endNs, -1 });
-    }
+    const QueueSeries series = queueLengthSeries(ctx);
     ReportTable table;
     table.title = "Launch queue length per stream (GPU ops launched and not yet finished)";
     table.columns = { { "rank", "Rank", ColumnKind::Count },
@@ -45,32 +28,30 @@ ReportTable queueReport(const ReportContext& ctx)
                       { "max", "Max", ColumnKind::Count },
                       { "max_at_ns", "Max first at", ColumnKind::Timestamp },
                       { "full_queue_ns", "At full queue (1024)", ColumnKind::Ns } };
-    for (auto& [key, list] : changes) {
-        // Ends before launches at the same instant: an op that finished frees its slot before the next one counts.
-        std::sort(list.begin(), list.end());
-        int64_t length = 0, maxLength = 0, maxAt = list.front().first, weighted = 0, full = 0;
-        for (size_t i = 0; i < list.size(); ++i) {
-            length += list[i].second;
-            if (length > maxLength) {
-                maxLength = length;
-                maxAt = list[i].first;
+    for (const StreamQueue& stream : series.streams) {
+        const std::vector<QueuePoint>& points = stream.points;
+        int64_t maxLength = 0, maxAt = points.front().timeNs, weighted = 0, full = 0;
+        for (size_t i = 0; i < points.size(); ++i) {
+            if (points[i].length > maxLength) {
+                maxLength = points[i].length;
+                maxAt = points[i].timeNs;
             }
-            if (i + 1 < list.size()) {
-                const int64_t held = list[i + 1].first - list[i].first;
-                weighted += length * held;
-                if (length >= kFullQueue)
+            if (i + 1 < points.size()) {
+                const int64_t held = points[i + 1].timeNs - points[i].timeNs;
+                weighted += points[i].length * held;
+                if (points[i].length >= kFullQueue)
                     full += held;
             }
         }
-        const int64_t span = list.back().first - list.front().first;
-        const auto& [pid, device, stream] = key;
-        table.rows.push_back({ nullIfNegative(ctx.rankOf(pid)), device, stream,
-                               static_cast<int64_t>(list.size() / 2), span,
+        const int64_t span = points.back().timeNs - points.front().timeNs;
+        table.rows.push_back({ nullIfNegative(ctx.rankOf(stream.globalPid)), stream.deviceId, stream.streamId,
+                               stream.ops, span,
                                span > 0 ? static_cast<double>(weighted) / static_cast<double>(span) : 0.0, maxLength,
                                maxAt, full });
     }
-    if (unlinked > 0)
-        table.notes.push_back(std::to_string(unlinked) + " GPU op(s) have no launch call in the trace and are left out");
+    if (series.unlinked > 0)
+        table.notes.push_back(std::to_string(series.unlinked)
+                              + " GPU op(s) have no launch call in the trace and are left out");
     return table;
 }
 

@@ -38,6 +38,7 @@ ReportTable kernelLaunchReport(const ReportContext& ctx);
 ReportTable kernelLaunchesReport(const ReportContext& ctx);
 ReportTable idleReport(const ReportContext& ctx);
 ReportTable queueReport(const ReportContext& ctx);
+ReportTable queueTimelineReport(const ReportContext& ctx);
 ReportTable stepsReport(const ReportContext& ctx);
 ReportTable bandwidthReport(const ReportContext& ctx);
 ReportTable memoryReport(const ReportContext& ctx);

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace placescope::cli {
@@ -80,13 +81,28 @@ int runAnalyze(const AnalyzeArgs& args)
     options.simulator = &simulator;
     // With a model, the placement engine answers the layout and CPU-fallback rules' "what would it save".
     EnginePlacementEstimator estimator;
-    auto report = analyzeTrace(*db, options, args.model.empty() ? nullptr : &estimator);
+    auto trace = TraceData::load(*db);
+    if (!trace.isOk()) {
+        std::fprintf(stderr, "placescope analyze: %s: %s\n", args.trace.c_str(), trace.status().message().c_str());
+        return 1;
+    }
+    auto report = analyzeTrace(*db, *trace, options, args.model.empty() ? nullptr : &estimator);
     if (!report.isOk()) {
         std::fprintf(stderr, "placescope analyze: %s: %s\n", args.trace.c_str(), report.status().message().c_str());
         return 1;
     }
     report->traceName = std::filesystem::path(args.trace).filename().string();
-    std::string text = renderReport(*report, *format);
+    // The HTML report plots the time-series reports (queue_timeline, memory, bandwidth) of the same loaded trace.
+    std::optional<TimeSeriesTables> series;
+    if (*format == ReportFormat::Html) {
+        auto tables = timeSeriesTables(*trace);
+        if (!tables.isOk()) {
+            std::fprintf(stderr, "placescope analyze: %s: %s\n", args.trace.c_str(), tables.status().message().c_str());
+            return 1;
+        }
+        series = std::move(tables.value());
+    }
+    std::string text = renderReport(*report, *format, series ? &*series : nullptr);
     if (toStdout) {
         std::fwrite(text.data(), 1, text.size(), stdout);
         return 0;

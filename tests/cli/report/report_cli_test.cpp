@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 using placescope::testing::CliRun;
 using placescope::testing::readFile;
 
-const std::vector<std::string> kReports = { "kernel_launch", "kernel_launches", "idle",      "queue",       "steps",
+const std::vector<std::string> kReports = { "kernel_launch", "kernel_launches", "idle",      "queue",       "queue_timeline", "steps",
                                             "bandwidth",     "memory",    "annotations", "overlap",
                                             "sequences",     "collectives", "counters" };
 

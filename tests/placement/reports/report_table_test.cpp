@@ -69,14 +69,14 @@ TEST(ReportTable, FormatNamesParse)
 
 TEST(ReportRegistry, EveryReportOfTheIssueIsListedOnce)
 {
-    for (const char* name : { "kernel_launch", "kernel_launches", "idle", "queue", "steps", "bandwidth", "memory", "annotations", "overlap",
-                              "sequences", "collectives", "counters" }) {
+    for (const char* name : { "kernel_launch", "kernel_launches", "idle", "queue", "queue_timeline", "steps", "bandwidth", "memory",
+                              "annotations", "overlap", "sequences", "collectives", "counters" }) {
         const ReportInfo* report = findReport(name);
         ASSERT_NE(report, nullptr) << name;
         EXPECT_EQ(report->name, name);
         EXPECT_FALSE(report->description.empty());
     }
-    EXPECT_EQ(allReports().size(), 12U);
+    EXPECT_EQ(allReports().size(), 13U);
     EXPECT_EQ(findReport("nope"), nullptr);
 }
 

@@ -253,6 +253,39 @@ TEST_F(ReportsOnBuiltTrace, QueueLengthIsTheTimeWeightedCountOfLaunchedUnfinishe
     EXPECT_EQ(intAt(t, row, "full_queue_ns"), 0);
 }
 
+TEST_F(ReportsOnBuiltTrace, QueueTimelineBucketsTheSameStepFunction)
+{
+    // Stream 7's queue: from 5 us (K1's launch) to 180 us (the copy's end); stream 14: 1 us to 45 us. The span of
+    // both, 1-180 us, in 50 buckets of 3.58 us.
+    const ReportTable t = run("queue_timeline");
+    const int64_t width = (179 * kUs + 49) / 50;
+    ASSERT_FALSE(t.rows.empty());
+    double opTime7 = 0; // integral of stream 7's length: the queue report's mean x its span
+    int64_t max7 = 0, rows7 = 0;
+    for (size_t r = 0; r < t.rows.size(); ++r) {
+        EXPECT_EQ(intAt(t, r, "bucket_ns"), width);
+        EXPECT_EQ((intAt(t, r, "bucket_start_ns") - 1 * kUs) % width, 0);
+        if (intAt(t, r, "stream") != 7)
+            continue;
+        ++rows7;
+        opTime7 += realAt(t, r, "mean") * static_cast<double>(width);
+        max7 = std::max(max7, intAt(t, r, "max"));
+    }
+    EXPECT_EQ(rows7, (180 * kUs - 1 - 1 * kUs) / width - (5 * kUs - 1 * kUs) / width + 1);
+    EXPECT_NEAR(opTime7, 101.0 * kUs, 1e-6); // 101 us of op-time, as in the queue report
+    EXPECT_EQ(max7, 2);
+    // The bucket holding 36-42 us (K2 and K3 both queued) has max 2; the one holding 100 us (nothing queued) has 0.
+    for (size_t r = 0; r < t.rows.size(); ++r) {
+        const int64_t start = intAt(t, r, "bucket_start_ns");
+        if (intAt(t, r, "stream") == 7 && start <= 100 * kUs && 100 * kUs < start + width) {
+            EXPECT_EQ(intAt(t, r, "max"), 0);
+            EXPECT_EQ(realAt(t, r, "mean"), 0.0);
+        }
+        if (intAt(t, r, "stream") == 7 && start <= 38 * kUs && 38 * kUs < start + width)
+            EXPECT_EQ(intAt(t, r, "max"), 2);
+    }
+}
+
 TEST_F(ReportsOnBuiltTrace, StepsSplitBusyByCategoryAndIdleByCauseAtStepBoundaries)
 {
     ReportTable t = run("steps");
