@@ -21,7 +21,8 @@ namespace {
 struct TopLevel
 {
     std::optional<int64_t> rank;
-    std::string hostname;
+    std::string hostname;           // "hostname", where the producer added it (Kineto itself does not)
+    std::string cudaDriverVersion;  // "cuda_driver_version": cudaDriverGetVersion's number, as nsys writes it
     std::vector<GpuInfo> gpus;
 };
 
@@ -97,6 +98,22 @@ void readTopLevel(std::string_view key, std::string_view raw, TraceWriter& write
     if (key == "deviceProperties") {
         readDeviceProperties(value, top);
         return;
+    }
+    // The recording machine's name, a system fact as in nsys exports. Only this key: the top level may also hold
+    // what a user added (add_metadata_json), and nothing else of it is taken for a fact.
+    if (key == "hostname") {
+        std::string_view text;
+        if (!value.get_string().get(text) && !text.empty() && text.size() <= 255)
+            top.hostname = repairKinetoUtf8(text);
+        return;
+    }
+    if (key == "cuda_driver_version") {
+        std::string_view text;
+        if (auto number = domInt(value))
+            top.cudaDriverVersion = std::to_string(*number);
+        else if (!value.get_string().get(text) && !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos
+                 && text.size() < 10)
+            top.cudaDriverVersion = std::string(text);
     }
     if (key == "distributedInfo") {
         simdjson::dom::object info;
@@ -185,9 +202,16 @@ Status importKinetoJson(const std::string& path, TraceWriter& writer, const Impo
     if (!rank && options.inputCount > 1)
         rank = options.inputIndex;
     mapper.finish(rank, top.hostname);
-    if (options.inputIndex == 0) // the ranks of one job share their GPU list; the first input's is kept
+    if (options.inputIndex == 0) { // the ranks of one job share their GPU list; the first input's is kept
         for (const GpuInfo& gpu : top.gpus)
             writer.add(gpu);
+        // System facts of the recording machine where the trace names them, never of the importing one. Other
+        // ranks' host names are kept on their processes (PS_PROCESSES.hostname).
+        if (!top.hostname.empty())
+            writer.add(SystemFact { "Hostname", top.hostname });
+        if (!top.cudaDriverVersion.empty())
+            writer.add(SystemFact { "CudaDriverVersion", top.cudaDriverVersion });
+    }
     writer.setMeta("source_format", "kineto_json");
     writer.setMeta("source_file" + metaSuffix,
                    std::filesystem::path(options.sourceName.empty() ? path : options.sourceName).filename().string());

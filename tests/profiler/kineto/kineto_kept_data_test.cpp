@@ -2,7 +2,7 @@
 // What HTA users read from a Kineto trace survives the import (issue 16): NCCL collective metadata on the real
 // two-rank NCCL trace and on hand-written events (X and B/E), reachable from the NCCL kernels; the device and stream
 // of GPU annotations; CUPTI range profiler counters linked to their ops; launch flows of the 2021 legacy format
-// bound to their API calls.
+// bound to their API calls; the recording machine's name and driver as system facts, nothing else of the top level.
 #include "profiler/importers/importer.h"
 #include "profiler/store/trace_file.h"
 
@@ -12,6 +12,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 namespace placescope {
 namespace {
@@ -182,6 +183,37 @@ TEST_F(KinetoKeptData, LegacyLaunchFlowsStartOnTheirApiCallsThread)
     EXPECT_EQ(text("SELECT group_concat(tid, ',') FROM (SELECT DISTINCT globalTid % 16777216 AS tid"
                    " FROM CUPTI_ACTIVITY_KIND_RUNTIME ORDER BY tid)"),
               "25738,25772");
+}
+
+// The recording host and CUDA driver become TARGET_INFO_SYSTEM_ENV rows under nsys's names and ids where the trace
+// names them; what else a producer put at the top level (here an environment and a command line with a secret) is
+// never stored, and a trace without them gets no facts, least of all the importing machine's.
+TEST_F(KinetoKeptData, RecordingHostIsASystemFactNeverTheEnvironment)
+{
+    const std::string path = writeJson(R"json({"schemaVersion": 1, "hostname": "trainer-07", "cuda_driver_version": 12020,
+        "env": {"WANDB_API_KEY": "hunter2-secret"}, "command_line": "python train.py --token hunter2-secret",
+        "deviceProperties": [{"id": 0, "name": "NVIDIA A100-SXM4-80GB", "totalGlobalMem": 85899345920}],
+        "traceEvents": [
+          {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 100, "tid": 100, "ts": 5, "dur": 2,
+           "args": {"correlation": 1}},
+          {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 10, "dur": 5,
+           "args": {"device": 0, "stream": 7, "correlation": 1}}]})json");
+    ASSERT_TRUE(importTraces({ path }, m_out, {}).isOk());
+    EXPECT_EQ(text("SELECT group_concat(name || '(' || nameEnum || ')=' || value, ' ') FROM"
+                   " (SELECT * FROM TARGET_INFO_SYSTEM_ENV ORDER BY nameEnum)"),
+              "CudaDriverVersion(611)=12020 Hostname(619)=trainer-07");
+    EXPECT_EQ(text("SELECT group_concat(DISTINCT hostname) FROM PS_PROCESSES"), "trainer-07");
+    std::ifstream file(m_out, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    EXPECT_GT(bytes.size(), 4096u);
+    EXPECT_EQ(bytes.find("hunter2"), std::string::npos);
+
+    // A real trace without them: no fact at all.
+    ASSERT_TRUE(std::filesystem::remove(m_out));
+    ASSERT_TRUE(importTraces({ std::string(PLACESCOPE_DATA_DIR) + "/traces/hta_alexnet_a100_1rank.json.gz" }, m_out, {})
+                    .isOk());
+    EXPECT_EQ(text("SELECT COUNT(*) FROM TARGET_INFO_SYSTEM_ENV"), "0");
+    EXPECT_EQ(text("SELECT COUNT(*) FROM PS_PROCESSES WHERE IFNULL(hostname, '') <> ''"), "0");
 }
 
 } // namespace
