@@ -18,6 +18,7 @@ const char* tableFor(EventKind kind)
     case EventKind::Runtime: return "CUPTI_ACTIVITY_KIND_RUNTIME";
     case EventKind::Nvtx: return "NVTX_EVENTS";
     case EventKind::FrameworkOp: return "PS_FRAMEWORK_OPS";
+    case EventKind::GpuAnnotation: return "PS_GPU_ANNOTATIONS";
     case EventKind::Predicted: return nullptr;
     }
     return nullptr;

@@ -8,7 +8,8 @@
 namespace placescope::ui {
 
 // What an event on a timeline row is; selects its colour and the table its details come from.
-enum class EventKind : uint8_t { Kernel, Memcpy, Memset, Runtime, Nvtx, FrameworkOp, Predicted };
+// GpuAnnotation: a range a framework marked on a GPU stream (Kineto gpu_user_annotation, PS_GPU_ANNOTATIONS).
+enum class EventKind : uint8_t { Kernel, Memcpy, Memset, Runtime, Nvtx, FrameworkOp, Predicted, GpuAnnotation };
 
 // A full name equal to the event's name (LaneRow::push, PendingEvent).
 inline constexpr uint32_t kSameName = UINT32_MAX;

@@ -124,6 +124,19 @@ public:
         return stmt.status();
     }
 
+    // GPU-side annotations (gpu_user_annotation): a lane right under the stream they were marked on.
+    Status loadGpuAnnotations()
+    {
+        PLACESCOPE_ASSIGN_OR_RETURN(auto stmt, m_db.prepare(
+            "SELECT start, end, deviceId, streamId, nameId, rowid FROM PS_GPU_ANNOTATIONS"));
+        while (stmt.step()) {
+            auto& lane = deviceLane(stmt.columnInt(2), stmt.columnInt(3), true);
+            lane.events.push_back({ stmt.columnInt(0), stmt.columnInt(1), m_names.byStringId(stmt.columnInt(4), m_strings),
+                                    static_cast<uint32_t>(stmt.columnInt(5)), 0, EventKind::GpuAnnotation });
+        }
+        return stmt.status();
+    }
+
     Status loadMemory()
     {
         std::map<int64_t, CounterSeries> byDevice;
@@ -194,18 +207,20 @@ public:
     }
 
 private:
-    PendingLane& deviceLane(int64_t device, int64_t stream)
+    // annotations: the lane of the stream's GPU annotations, sorted right after the stream's own lane.
+    PendingLane& deviceLane(int64_t device, int64_t stream, bool annotations = false)
     {
-        const std::string key = "d" + std::to_string(device) + ":" + std::to_string(stream);
+        const std::string key = "d" + std::to_string(device) + ":" + std::to_string(stream) + (annotations ? ":a" : "");
         auto it = m_lanes.find(key);
         if (it == m_lanes.end()) {
             auto gpu = m_gpuName.find(device);
             // What tells lanes apart first: a long lane name is cut at its end.
-            std::string title = "GPU " + std::to_string(device) + " stream " + std::to_string(stream);
+            std::string title = "GPU " + std::to_string(device) + " stream " + std::to_string(stream)
+                + (annotations ? " annotations" : "");
             if (gpu != m_gpuName.end() && !gpu->second.empty())
                 title += " (" + gpu->second + ")";
             it = m_lanes.emplace(key, PendingLane { Lane::Group::Device, title,
-                                                    device * 1'000'000 + stream, {}, -1 }).first;
+                                                    (device * 1'000'000 + stream) * 2 + (annotations ? 1 : 0), {}, -1 }).first;
         }
         return it->second;
     }
@@ -236,6 +251,13 @@ private:
 Result<LoadedTrace> loadTrace(const std::string& path, const ProgressFn& progress, const CancelToken* cancel)
 {
     PLACESCOPE_ASSIGN_OR_RETURN(auto db, openTrace(path));
+    // GPU annotations are also stored as NVTX rows without a thread, for nsys's readers; here they sit under their
+    // stream (PS_GPU_ANNOTATIONS), so those copies are left out rather than drawn on a made-up thread 0.
+    const std::string nvtxSql = std::string(
+        "SELECT start, end, globalTid, textId, rowid, NULL, COALESCE(text, '') FROM NVTX_EVENTS WHERE end IS NOT NULL")
+        + (db.hasTable("PS_GPU_ANNOTATIONS")
+               ? " AND NOT (globalTid IS NULL AND (start, end) IN (SELECT start, end FROM PS_GPU_ANNOTATIONS))"
+               : "");
     LoadedTrace trace;
     trace.path = path;
     Loader loader(db, trace);
@@ -263,9 +285,8 @@ Result<LoadedTrace> loadTrace(const std::string& path, const ProgressFn& progres
         { "CUPTI_ACTIVITY_KIND_RUNTIME", [&] { return loader.loadHostTable(
               "SELECT start, end, globalTid, nameId, rowid, correlationId FROM CUPTI_ACTIVITY_KIND_RUNTIME",
               EventKind::Runtime, "CUDA API"); } },
-        { "NVTX_EVENTS", [&] { return loader.loadHostTable(
-              "SELECT start, end, globalTid, textId, rowid, NULL, COALESCE(text, '') FROM NVTX_EVENTS WHERE end IS NOT NULL",
-              EventKind::Nvtx, "NVTX"); } },
+        { "NVTX_EVENTS", [&] { return loader.loadHostTable(nvtxSql.c_str(), EventKind::Nvtx, "NVTX"); } },
+        { "PS_GPU_ANNOTATIONS", [&] { return loader.loadGpuAnnotations(); } },
         { "memory", [&] { return loader.loadMemory(); } },
     };
     for (size_t i = 0; i < steps.size(); ++i) {

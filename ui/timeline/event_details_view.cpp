@@ -26,6 +26,7 @@ QString kindName(EventKind kind)
     case EventKind::Runtime: return QObject::tr("CUDA API call");
     case EventKind::Nvtx: return QObject::tr("NVTX range");
     case EventKind::FrameworkOp: return QObject::tr("Framework op");
+    case EventKind::GpuAnnotation: return QObject::tr("GPU annotation");
     case EventKind::Predicted: return QObject::tr("Predicted");
     }
     return {};

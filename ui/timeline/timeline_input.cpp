@@ -18,8 +18,8 @@ namespace placescope::ui {
 
 bool TimelineView::overPredicted(QPoint pos) const
 {
-    const int top = kRulerHeight - m_vbar->value();
-    return m_predicted && pos.y() >= std::max(top, kRulerHeight) && pos.y() < top + predictedHeight();
+    const int top = scrolledTop();
+    return m_predicted && pos.y() >= std::max(top, kRulerHeight + pinnedHeight()) && pos.y() < top + predictedHeight();
 }
 
 void TimelineView::wheelEvent(QWheelEvent* event)
@@ -45,6 +45,17 @@ void TimelineView::wheelEvent(QWheelEvent* event)
 
 void TimelineView::mousePressEvent(QMouseEvent* event)
 {
+    // The triangle left of a lane's name collapses or expands it.
+    if (event->button() == Qt::LeftButton && event->pos().x() < 18) {
+        const int lane = laneAt(event->pos());
+        if (lane >= 0 && m_trace->lanes[static_cast<size_t>(lane)].rows.size() > 1
+            && event->pos().y() < laneTop(lane) + kRowHeight) {
+            setLaneCollapsed(lane, !laneCollapsed(lane));
+            return;
+        }
+    }
+    if (event->button() != Qt::LeftButton)
+        return;
     m_dragFrom = event->pos();
     m_dragPredicted = overPredicted(event->pos());
     m_rangeDrag = (event->modifiers() & Qt::ShiftModifier) && !m_dragPredicted;
@@ -99,18 +110,16 @@ std::optional<TimelineView::EventRef> TimelineView::hitTest(QPoint pos) const
         return std::nullopt;
     const int64_t t = m_axis.timeForX(pos.x() - kHeaderWidth);
     const int64_t slack = static_cast<int64_t>(kMinEventPx * m_axis.nsPerPixel());
-    for (size_t l = 0; l < m_trace->lanes.size(); ++l) {
-        const int top = laneTop(static_cast<int>(l));
-        const Lane& lane = m_trace->lanes[l];
-        const int r = (pos.y() - top) / kRowHeight;
-        if (pos.y() < top || r >= static_cast<int>(lane.rows.size()))
-            continue;
-        const LaneRow& row = lane.rows[static_cast<size_t>(r)];
-        size_t i = firstVisibleEvent(row, t - slack);
-        if (i < row.size() && row.startNs[i] <= t + slack)
-            return EventRef { static_cast<int>(l), r, static_cast<uint32_t>(i) };
+    const int l = laneAt(pos);
+    if (l < 0)
         return std::nullopt;
-    }
+    const int r = (pos.y() - laneTop(l)) / kRowHeight;
+    if (r >= laneRowsShown(l))
+        return std::nullopt;
+    const LaneRow& row = m_trace->lanes[static_cast<size_t>(l)].rows[static_cast<size_t>(r)];
+    size_t i = firstVisibleEvent(row, t - slack);
+    if (i < row.size() && row.startNs[i] <= t + slack)
+        return EventRef { l, r, static_cast<uint32_t>(i) };
     return std::nullopt;
 }
 
@@ -126,6 +135,8 @@ void TimelineView::selectEvent(const EventRef& ref, bool reveal)
 {
     m_selected = ref;
     m_counterMark.reset();
+    if (ref.row >= laneRowsShown(ref.lane))
+        setLaneCollapsed(ref.lane, false); // an event inside a collapsed lane: show its rows
     // A framework op's launches are found once here, not on every paint.
     m_flows = launchedWork(ref);
     m_linked.clear();
@@ -135,9 +146,12 @@ void TimelineView::selectEvent(const EventRef& ref, bool reveal)
         const LaneRow& row = m_trace->lanes[static_cast<size_t>(ref.lane)].rows[static_cast<size_t>(ref.row)];
         const int64_t center = (row.startNs[ref.index] + row.endNs[ref.index]) / 2;
         m_axis.panPixels(m_axis.xForTime(center) - plotWidth() / 2);
-        const int top = laneTop(ref.lane) + m_vbar->value() + ref.row * kRowHeight;
-        if (top < m_vbar->value() + kRulerHeight || top > m_vbar->value() + height() - 2 * kRowHeight)
-            m_vbar->setValue(top - height() / 3);
+        // A pinned lane is always in view; a scrolled one is scrolled to, below the pinned band.
+        if (!lanePinned(ref.lane)) {
+            const int top = laneTop(ref.lane) + m_vbar->value() + ref.row * kRowHeight;
+            if (top < m_vbar->value() + kRulerHeight + pinnedHeight() || top > m_vbar->value() + height() - 2 * kRowHeight)
+                m_vbar->setValue(top - pinnedHeight() - height() / 3);
+        }
     }
     emit eventSelected(describe(ref));
     emit selectionChanged();
@@ -304,7 +318,7 @@ QString TimelineView::predictedTooltip(QPoint pos) const
         return {};
     const int64_t t = m_predictedAxis.timeForX(pos.x() - kHeaderWidth);
     const int64_t slack = static_cast<int64_t>(kMinEventPx * m_predictedAxis.nsPerPixel());
-    int top = kRulerHeight - m_vbar->value() + kRowHeight; // below its ruler
+    int top = scrolledTop() + kRowHeight; // below its ruler
     for (const Lane& lane : m_predicted->lanes) {
         const int r = (pos.y() - top) / kRowHeight;
         if (pos.y() >= top && r < static_cast<int>(lane.rows.size())) {

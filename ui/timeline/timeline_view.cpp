@@ -65,6 +65,8 @@ void TimelineView::setTrace(std::shared_ptr<const LoadedTrace> trace)
     m_trace = std::move(trace);
     m_selected.reset();
     m_counterMark.reset();
+    m_collapsed.clear();
+    m_pinned.clear();
     m_flows.clear();
     m_linked.clear();
     m_highlightName.reset();
@@ -95,12 +97,9 @@ void TimelineView::showRange(int64_t startNs, int64_t endNs)
     update();
 }
 
-int TimelineView::laneTop(int lane) const
+int TimelineView::rowTop(const EventRef& ref) const
 {
-    int y = kRulerHeight - m_vbar->value() + predictedHeight();
-    for (int i = 0; i < lane; ++i)
-        y += static_cast<int>(m_trace->lanes[static_cast<size_t>(i)].rows.size()) * kRowHeight + 6;
-    return y;
+    return laneTop(ref.lane) + std::min(ref.row, laneRowsShown(ref.lane) - 1) * kRowHeight;
 }
 
 int TimelineView::contentHeight() const
@@ -108,8 +107,8 @@ int TimelineView::contentHeight() const
     int h = kRulerHeight + predictedHeight();
     if (!m_trace)
         return h;
-    for (const auto& lane : m_trace->lanes)
-        h += static_cast<int>(lane.rows.size()) * kRowHeight + 6;
+    for (size_t lane = 0; lane < m_trace->lanes.size(); ++lane)
+        h += laneHeight(static_cast<int>(lane)); // pinned ones too: their band is not scrolled
     return h + static_cast<int>(m_trace->counters.size()) * (kCounterHeight + 6);
 }
 
@@ -179,28 +178,19 @@ void TimelineView::paintEvent(QPaintEvent*)
     small.setPointSizeF(std::max(6.0, small.pointSizeF() - 1.5));
     painter.setFont(small);
     const QFontMetrics metrics(small);
-    int y = kRulerHeight - m_vbar->value();
-    auto drawLane = [&](const Lane& lane, const std::vector<std::string>& names, const TimeAxis& axis, int laneIndex) {
+    int y = scrolledTop();
+    const int scrolledFrom = kRulerHeight + pinnedHeight(); // scrolling content is hidden above this
+    auto drawLane = [&](const Lane& lane, const std::vector<std::string>& names, const TimeAxis& axis) {
         const int laneHeight = static_cast<int>(lane.rows.size()) * kRowHeight;
-        if (y + laneHeight >= kRulerHeight && y < height()) {
+        if (y + laneHeight >= scrolledFrom && y < height()) {
             painter.setClipRect(plot);
             for (size_t r = 0; r < lane.rows.size(); ++r) {
                 const int rowY = y + static_cast<int>(r) * kRowHeight;
                 if (rowY + kRowHeight >= kRulerHeight && rowY <= height())
-                    drawRow(painter, lane.rows[r], names, rowY, axis, laneIndex >= 0);
-            }
-            if (laneIndex >= 0 && m_selected && m_selected->lane == laneIndex) {
-                const LaneRow& row = lane.rows[static_cast<size_t>(m_selected->row)];
-                const double x0 = kHeaderWidth + m_axis.xForTime(row.startNs[m_selected->index]);
-                const double x1 = kHeaderWidth + m_axis.xForTime(row.endNs[m_selected->index]);
-                painter.setPen(QPen(pal.color(QPalette::Highlight), 2));
-                painter.drawRect(QRectF(x0, y + m_selected->row * kRowHeight, std::max(2.0, x1 - x0), kRowHeight));
+                    drawRow(painter, lane.rows[r], names, rowY, axis, false);
             }
             painter.setClipping(false);
-            QColor header = pal.color(QPalette::AlternateBase);
-            if (lane.group == Lane::Group::Predicted)
-                header = predictedTint();
-            painter.fillRect(QRect(0, y, kHeaderWidth, std::max(laneHeight, kRowHeight)), header);
+            painter.fillRect(QRect(0, y, kHeaderWidth, std::max(laneHeight, kRowHeight)), predictedTint());
             painter.setPen(pal.color(QPalette::Text));
             painter.drawText(QRect(4, y, kHeaderWidth - 8, std::max(laneHeight, kRowHeight)), Qt::AlignTop | Qt::AlignLeft,
                              metrics.elidedText(QString::fromStdString(lane.title), Qt::ElideRight, kHeaderWidth - 8));
@@ -213,12 +203,22 @@ void TimelineView::paintEvent(QPaintEvent*)
         drawPredictedRuler(painter, y);
         y += kRowHeight;
         for (const Lane& lane : m_predicted->lanes)
-            drawLane(lane, m_predicted->names, m_predictedAxis, -1);
+            drawLane(lane, m_predicted->names, m_predictedAxis);
     }
     if (m_trace) {
         for (size_t laneIndex = 0; laneIndex < m_trace->lanes.size(); ++laneIndex)
-            drawLane(m_trace->lanes[laneIndex], m_trace->names, m_axis, static_cast<int>(laneIndex));
-        drawCounters(painter, y);
+            if (!lanePinned(static_cast<int>(laneIndex)))
+                drawTraceLane(painter, static_cast<int>(laneIndex), laneTop(static_cast<int>(laneIndex)));
+        int counterY = laneTop(static_cast<int>(m_trace->lanes.size()));
+        drawCounters(painter, counterY);
+        // The pinned band over whatever scrolled under it.
+        if (!m_pinned.empty()) {
+            painter.fillRect(QRect(0, kRulerHeight, width(), scrolledFrom - kRulerHeight), pal.color(QPalette::Base));
+            for (int lane : m_pinned)
+                drawTraceLane(painter, lane, laneTop(lane));
+            painter.setPen(QPen(pal.color(QPalette::Dark), 2));
+            painter.drawLine(0, scrolledFrom - 1, width(), scrolledFrom - 1);
+        }
         drawFlow(painter);
     }
     if (m_hasRange) {
@@ -229,6 +229,68 @@ void TimelineView::paintEvent(QPaintEvent*)
         painter.fillRect(QRectF(x0, kRulerHeight, x1 - x0, height()).intersected(plot), shade);
     }
     drawRuler(painter);
+}
+
+void TimelineView::drawTraceLane(QPainter& painter, int laneIndex, int y)
+{
+    const Lane& lane = m_trace->lanes[static_cast<size_t>(laneIndex)];
+    const int rows = laneRowsShown(laneIndex);
+    const int laneHeight = rows * kRowHeight;
+    const bool pinned = lanePinned(laneIndex);
+    const int visibleFrom = pinned ? kRulerHeight : kRulerHeight + pinnedHeight();
+    if (y + laneHeight < visibleFrom || y >= height())
+        return;
+    const QPalette& pal = palette();
+    painter.setClipRect(QRectF(kHeaderWidth, visibleFrom, plotWidth(), height() - visibleFrom));
+    for (int r = 0; r < rows; ++r) {
+        const int rowY = y + r * kRowHeight;
+        if (rowY + kRowHeight >= visibleFrom && rowY <= height())
+            drawRow(painter, lane.rows[static_cast<size_t>(r)], m_trace->names, rowY, m_axis, true);
+    }
+    if (m_selected && m_selected->lane == laneIndex && m_selected->row < rows) {
+        const LaneRow& row = lane.rows[static_cast<size_t>(m_selected->row)];
+        const double x0 = kHeaderWidth + m_axis.xForTime(row.startNs[m_selected->index]);
+        const double x1 = kHeaderWidth + m_axis.xForTime(row.endNs[m_selected->index]);
+        painter.setPen(QPen(pal.color(QPalette::Highlight), 2));
+        painter.drawRect(QRectF(x0, y + m_selected->row * kRowHeight, std::max(2.0, x1 - x0), kRowHeight));
+    }
+    painter.setClipRect(QRect(0, visibleFrom, width(), height() - visibleFrom));
+    drawLaneHeader(painter, lane, y, std::max(laneHeight, kRowHeight), laneIndex);
+    painter.setPen(pal.color(QPalette::Mid));
+    painter.drawLine(0, y + laneHeight + 3, width(), y + laneHeight + 3);
+    painter.setClipping(false);
+}
+
+void TimelineView::drawLaneHeader(QPainter& painter, const Lane& lane, int y, int height, int laneIndex)
+{
+    const QPalette& pal = palette();
+    painter.fillRect(QRect(0, y, kHeaderWidth, height), pal.color(QPalette::AlternateBase));
+    painter.setPen(pal.color(QPalette::Text));
+    int textX = 4;
+    if (lane.rows.size() > 1) {
+        // A triangle: pointing down when expanded, right when collapsed (a click on it toggles).
+        const QPointF c(9, y + kRowHeight / 2.0);
+        QPolygonF triangle = laneCollapsed(laneIndex)
+            ? QPolygonF({ c + QPointF(-3, -4), c + QPointF(3, 0), c + QPointF(-3, 4) })
+            : QPolygonF({ c + QPointF(-4, -2), c + QPointF(4, -2), c + QPointF(0, 3) });
+        painter.setBrush(pal.color(QPalette::Text));
+        painter.drawPolygon(triangle);
+        painter.setBrush(Qt::NoBrush);
+        textX = 18;
+    }
+    int textRight = kHeaderWidth - 4;
+    if (lanePinned(laneIndex)) {
+        // A pin: a head and its needle, right of the name.
+        painter.setBrush(pal.color(QPalette::Highlight));
+        painter.drawEllipse(QPointF(kHeaderWidth - 10, y + 6), 3, 3);
+        painter.drawLine(QPointF(kHeaderWidth - 10, y + 9), QPointF(kHeaderWidth - 10, y + 14));
+        painter.setBrush(Qt::NoBrush);
+        textRight -= 14;
+    }
+    // Cut at the end: the start of a name (thread, GPU and stream) tells lanes apart.
+    const QFontMetrics metrics(painter.font());
+    painter.drawText(QRect(textX, y, textRight - textX, height), Qt::AlignTop | Qt::AlignLeft,
+                     metrics.elidedText(QString::fromStdString(lane.title), Qt::ElideRight, textRight - textX));
 }
 
 void TimelineView::drawPredictedRuler(QPainter& painter, int y)
@@ -341,7 +403,7 @@ void TimelineView::drawFlow(QPainter& painter)
         auto centre = [&](const EventRef& ref) {
             const LaneRow& of = m_trace->lanes[static_cast<size_t>(ref.lane)].rows[static_cast<size_t>(ref.row)];
             return QPointF(kHeaderWidth + m_axis.xForTime(of.startNs[ref.index]),
-                           laneTop(ref.lane) + ref.row * kRowHeight + kRowHeight / 2);
+                           rowTop(ref) + kRowHeight / 2);
         };
         painter.setClipRect(QRectF(kHeaderWidth, kRulerHeight, plotWidth(), height() - kRulerHeight));
         painter.setBrush(Qt::NoBrush);
@@ -350,7 +412,7 @@ void TimelineView::drawFlow(QPainter& painter)
             const double x0 = kHeaderWidth + m_axis.xForTime(of.startNs[linked.index]);
             const double x1 = kHeaderWidth + m_axis.xForTime(of.endNs[linked.index]);
             painter.setPen(QPen(QColor(220, 60, 60), 2));
-            painter.drawRect(QRectF(x0, laneTop(linked.lane) + linked.row * kRowHeight, std::max(2.0, x1 - x0), kRowHeight));
+            painter.drawRect(QRectF(x0, rowTop(linked), std::max(2.0, x1 - x0), kRowHeight));
         }
         for (const auto& [call, launched] : m_flows) {
             painter.setPen(QPen(QColor(220, 60, 60), 1.5));
@@ -367,7 +429,7 @@ void TimelineView::drawFlow(QPainter& painter)
     const EventRef work = kind == EventKind::Runtime ? *other : *m_selected;
     auto startPoint = [&](const EventRef& ref) {
         return QPointF(kHeaderWidth + m_axis.xForTime(rowOf(ref).startNs[ref.index]),
-                       laneTop(ref.lane) + ref.row * kRowHeight + kRowHeight / 2);
+                       rowTop(ref) + kRowHeight / 2);
     };
     // The other end may be off screen: the line stays in the plot, never over the lane names or the ruler.
     painter.setClipRect(QRectF(kHeaderWidth, kRulerHeight, plotWidth(), height() - kRulerHeight));

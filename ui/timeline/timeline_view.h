@@ -13,6 +13,7 @@
 #include <vector>
 
 class QAction;
+class QMenu;
 class QScrollBar;
 
 namespace placescope::ui {
@@ -106,6 +107,20 @@ public:
     };
     void setCriticalPath(std::vector<CriticalSpan> spans);
     const std::vector<CriticalSpan>& criticalPath() const { return m_criticalPath; }
+    // Tracks (ui/timeline/timeline_tracks.cpp), as in Perfetto: a collapsed lane shows its top row only (the
+    // outermost ops); pinned lanes stay under the ruler, in the order they were pinned, while the rest scroll
+    // under them. A click on a lane's triangle collapses or expands it; its header's context menu pins it.
+    void setLaneCollapsed(int lane, bool collapsed);
+    bool laneCollapsed(int lane) const;
+    void setLanePinned(int lane, bool pinned);
+    bool lanePinned(int lane) const;
+    const std::vector<int>& pinnedLanes() const { return m_pinned; }
+    void setAllCollapsed(bool collapsed);
+    int laneAt(QPoint pos) const;              // the trace lane whose header or rows are under pos; -1 when none
+    QMenu* createLaneMenu(int lane, QWidget* parent); // collapse, pin, collapse all (caller owns it)
+    int laneTop(int lane) const;               // widget y of a trace lane's top, pinned or scrolled
+    int laneRowsShown(int lane) const;         // its rows, or 1 when collapsed
+    QScrollBar* verticalScrollBar() const { return m_vbar; } // scrolls the lanes that are not pinned
     // Memory counter tracks (ui/timeline/timeline_counters.cpp). A finding about memory selects its peak: the track
     // scrolls into view, the view zooms around the sample and a marker with its value is drawn on it.
     struct CounterRef
@@ -144,6 +159,7 @@ protected:
     void leaveEvent(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     bool event(QEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
     void createActions();
@@ -154,8 +170,13 @@ private:
     void drawCounters(QPainter& painter, int& y);
     void drawCounterMark(QPainter& painter, const CounterSeries& series, int y);
     void drawFlow(QPainter& painter);
-    int laneTop(int lane) const;
     int predictedHeight() const;
+    int laneHeight(int lane) const { return laneRowsShown(lane) * kRowHeight + 6; }
+    int pinnedHeight() const;      // the band of pinned lanes under the ruler
+    int scrolledTop() const;
+    int rowTop(const EventRef& ref) const; // a collapsed lane draws every row's events on its one row       // widget y where the scrolling content (predicted lanes, other lanes) starts
+    void drawTraceLane(QPainter& painter, int laneIndex, int y);
+    void drawLaneHeader(QPainter& painter, const Lane& lane, int y, int height, int laneIndex);
     void fitPredictedAxis();
     QColor predictedTint() const;
     QString predictedTooltip(QPoint pos) const; // empty when pos is not on a predicted span
@@ -182,6 +203,8 @@ private:
     size_t m_lastDrawItems = 0;
     std::optional<EventRef> m_selected;
     std::optional<CounterRef> m_counterMark; // a memory sample marked on its counter track
+    std::vector<uint8_t> m_collapsed;        // per trace lane
+    std::vector<int> m_pinned;               // trace lanes pinned to the top, in pinning order
     std::vector<std::pair<EventRef, EventRef>> m_flows; // launches of the selected framework op, drawn as flows
     std::vector<EventRef> m_linked;                     // their device events, outlined
     std::vector<CriticalSpan> m_criticalPath;           // sorted by start, disjoint

@@ -20,6 +20,7 @@
 #include <QMimeData>
 #include <QFileInfo>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QScrollBar>
 #include <QTemporaryDir>
 #include <QStatusBar>
@@ -39,6 +40,7 @@ namespace {
 const QString kNsysTrace = QString(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite";
 const QString kAlexNetJson = QString(PLACESCOPE_DATA_DIR) + "/traces/hta_alexnet_a100_1rank.json.gz";
 const QString kAlexNet = kAlexNetJson;
+const QString kNcclTrace = QString(PLACESCOPE_DATA_DIR) + "/traces/hta_nccl_a100_rank0of2_layout.json.gz";
 const QString kV100Memory = QString(PLACESCOPE_DATA_DIR) + "/traces/hta_v100_rank1of2_memory.json.gz";
 
 QTableView* tableOf(MainWindow& window, const QString& dockTitle)
@@ -479,6 +481,117 @@ private slots:
         // Esc clears it.
         timeline->clearSelection();
         QVERIFY(!timeline->selectedCounter());
+    }
+
+    void lanesCollapseAndPinAndGpuAnnotationsSitUnderTheirStream()
+    {
+        // The A100 NCCL trace: gpu_user_annotation ranges on GPU 0 stream 7, op lanes nested many rows deep.
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        window.openFile(kNcclTrace);
+        QVERIFY2(window.waitForOpen(120000), qPrintable(window.lastError()));
+        TimelineView* timeline = window.timeline();
+        const LoadedTrace& trace = *timeline->trace();
+        const int lanes = static_cast<int>(trace.lanes.size());
+
+        // GPU annotations: a lane right under their stream's lane, every row of PS_GPU_ANNOTATIONS there, none
+        // on a host (thread) lane.
+        auto db = placescope::SqliteDb::openImmutable(trace.path);
+        QVERIFY(db.isOk());
+        const int64_t stored = db.value().queryInt("SELECT COUNT(*) FROM PS_GPU_ANNOTATIONS").value();
+        QVERIFY(stored > 0);
+        int annotations = -1;
+        int64_t shown = 0;
+        for (int l = 0; l < lanes; ++l) {
+            const Lane& lane = trace.lanes[static_cast<size_t>(l)];
+            const QString title = QString::fromStdString(lane.title);
+            const bool annotationLane = title.contains(" annotations");
+            for (const LaneRow& row : lane.rows)
+                for (EventKind kind : row.kind)
+                    QVERIFY2((kind == EventKind::GpuAnnotation) == annotationLane, qPrintable(title));
+            if (!annotationLane)
+                continue;
+            QCOMPARE(lane.group, Lane::Group::Device);
+            QVERIFY(l > 0);
+            QVERIFY2(title.startsWith(QString::fromStdString(trace.lanes[static_cast<size_t>(l - 1)].title).section(" (", 0, 0) + " annotations"),
+                     qPrintable(title + " after " + QString::fromStdString(trace.lanes[static_cast<size_t>(l - 1)].title)));
+            shown += static_cast<int64_t>(lane.eventCount());
+            if (title.startsWith("GPU 0 stream 7 annotations"))
+                annotations = l;
+        }
+        QCOMPARE(shown, stored);
+        QVERIFY(annotations > 0);
+        // Their NVTX copies (no thread, kept for nsys's readers) are not drawn again on a made-up thread lane.
+        for (const Lane& lane : trace.lanes)
+            QVERIFY2(!QString::fromStdString(lane.title).startsWith("thread 0 "), lane.title.c_str());
+        // Each id once in a lane's name (a thread's id is not repeated after its name).
+        const QRegularExpression number("\\d{4,}");
+        for (const Lane& lane : trace.lanes) {
+            const QString title = QString::fromStdString(lane.title);
+            for (auto it = number.globalMatch(title); it.hasNext();) {
+                const QString id = it.next().captured();
+                QVERIFY2(title.count(id) == 1, qPrintable(title));
+            }
+        }
+
+        // Collapse: a click on the triangle of a lane of nested ops leaves its top row; a second click expands it.
+        int deep = -1;
+        for (int l = 0; l < lanes && deep < 0; ++l)
+            if (trace.lanes[static_cast<size_t>(l)].rows.size() >= 3)
+                deep = l;
+        QVERIFY(deep >= 0 && deep + 1 < lanes);
+        const int rows = static_cast<int>(trace.lanes[static_cast<size_t>(deep)].rows.size());
+        timeline->verticalScrollBar()->setValue(0);
+        timeline->verticalScrollBar()->setValue(timeline->laneTop(deep) - TimelineView::kRulerHeight);
+        const int nextTop = timeline->laneTop(deep + 1);
+        QTest::mouseClick(timeline, Qt::LeftButton, {}, QPoint(9, timeline->laneTop(deep) + 8));
+        QVERIFY(timeline->laneCollapsed(deep));
+        QCOMPARE(timeline->laneRowsShown(deep), 1);
+        QCOMPARE(timeline->laneTop(deep + 1), nextTop - (rows - 1) * TimelineView::kRowHeight);
+        // An event of a hidden row, selected from elsewhere (a table), opens the lane again.
+        timeline->selectEvent({ deep, rows - 1, 0 }, false);
+        QVERIFY(!timeline->laneCollapsed(deep));
+        QTest::mouseClick(timeline, Qt::LeftButton, {}, QPoint(9, timeline->laneTop(deep) + 8));
+        QVERIFY(timeline->laneCollapsed(deep));
+        QTest::mouseClick(timeline, Qt::LeftButton, {}, QPoint(9, timeline->laneTop(deep) + 8));
+        QVERIFY(!timeline->laneCollapsed(deep));
+        QCOMPARE(timeline->laneTop(deep + 1), nextTop);
+
+        // Pin the annotation lane from its header's menu: it moves under the ruler and stays there while the rest
+        // scroll under it.
+        std::unique_ptr<QMenu> menu(timeline->createLaneMenu(annotations, timeline));
+        QAction* pin = nullptr;
+        for (QAction* action : menu->actions())
+            if (action->text() == "Pin to the top")
+                pin = action;
+        QVERIFY(pin);
+        pin->trigger();
+        QVERIFY(timeline->lanePinned(annotations));
+        QCOMPARE(timeline->laneTop(annotations), TimelineView::kRulerHeight);
+        QScrollBar* bar = timeline->verticalScrollBar();
+        for (int value : { 0, bar->maximum() / 2, bar->maximum() }) {
+            bar->setValue(value);
+            QCOMPARE(timeline->laneTop(annotations), TimelineView::kRulerHeight);
+        }
+        bar->setValue(0);
+        QVERIFY(timeline->laneTop(0) >= TimelineView::kRulerHeight + TimelineView::kRowHeight); // the others start below it
+        // A click in the pinned band selects the pinned lane's event, not the one scrolled under it.
+        bar->setValue(bar->maximum() / 2);
+        const LaneRow& row = trace.lanes[static_cast<size_t>(annotations)].rows[0];
+        timeline->showRange(row.startNs[0], row.endNs[0]);
+        const int x = TimelineView::kHeaderWidth + static_cast<int>(timeline->axis().xForTime((row.startNs[0] + row.endNs[0]) / 2));
+        QTest::mouseClick(timeline, Qt::LeftButton, {}, QPoint(x, TimelineView::kRulerHeight + 8));
+        QVERIFY(timeline->selectedEvent());
+        QCOMPARE(timeline->selectedEvent()->lane, annotations);
+        QCOMPARE(timeline->selectedEvent()->index, 0u);
+        // Its pin is drawn: the highlight colour at the pin's head in the lane's header.
+        const QImage image = timeline->grab().toImage();
+        QCOMPARE(image.pixelColor(QPoint(TimelineView::kHeaderWidth - 10, TimelineView::kRulerHeight + 6) * image.devicePixelRatio()).rgb(),
+                 timeline->palette().color(QPalette::Highlight).rgb());
+        timeline->setLanePinned(annotations, false);
+        QVERIFY(timeline->pinnedLanes().empty());
+        QVERIFY(timeline->laneTop(annotations) > timeline->laneTop(annotations - 1));
     }
 
     void droppedFilesOpenAsWhatTheyAreAndTheTitleNamesTheUsersFile()
