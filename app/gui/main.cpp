@@ -112,7 +112,9 @@ int main(int argc, char** argv)
         input = bundledSample();
     if (parser.isSet(model))
         window.openModel(parser.value(model));
-    window.resize(1600, 900);
+    // A picture has one size whatever the user's saved window; a session keeps the size the user left.
+    if (parser.isSet(screenshot))
+        window.resize(1600, 900);
     window.show();
     if (!input.isEmpty())
         window.openFile(input);

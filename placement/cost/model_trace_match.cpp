@@ -85,7 +85,7 @@ std::string ModelTraceMatch::summary() const
     const std::string counts = std::to_string(matchedOps) + " of the model's " + std::to_string(comparedOps) + " ops";
     if (traceOps == 0)
         return "the trace records no framework ops, so none of the model's " + std::to_string(comparedOps)
-            + " ops can be found in it (a graph node cannot select its events)";
+            + " ops can be found in it";
     if (matchedOps == 0)
         return "none of the model's " + std::to_string(comparedOps) + " ops ran in this trace (matched by " + rule
             + "): the model is likely not what the trace recorded";

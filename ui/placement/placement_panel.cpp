@@ -60,6 +60,11 @@ PlacementPanel::PlacementPanel(PlacementSession* session, QWidget* parent)
             Qt::ToolTipRole);
     }
     m_objective->setToolTip(tr("What the proposal minimises; every bar is this objective's value"));
+    // The GPU list holds long names: the combos may shrink below them (a 1366-wide screen), showing the choice's start.
+    for (QComboBox* box : { m_gpu, m_framework }) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(7);
+    }
     auto* options = new QHBoxLayout;
     options->addWidget(new QLabel(tr("Framework"), this));
     options->addWidget(m_framework);

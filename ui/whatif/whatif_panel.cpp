@@ -85,15 +85,17 @@ void setRow(QTableWidget* t, int row, const QStringList& cells)
 WhatIfPanel::WhatIfPanel(WhatIfSession* session, QWidget* parent) : QWidget(parent), m_session(session)
 {
     auto* split = new QSplitter(Qt::Horizontal, this);
+    split->setObjectName("whatifSplitter"); // the main window remembers named splitters
     auto* scroll = new QScrollArea(split);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     QWidget* controls = buildControls();
     scroll->setWidget(controls);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    // Wide enough for the form without a horizontal scroll bar; the rest goes to the chart and lanes.
+    // Wide enough for the form without a horizontal scroll bar where there is room; on a small screen (1366 wide,
+    // the panel beside the kernel tables) the form scrolls sideways instead of pushing the tables out of view.
     controls->setMinimumWidth(std::max(340, controls->minimumSizeHint().width()));
-    scroll->setMinimumWidth(controls->minimumWidth() + scroll->verticalScrollBar()->sizeHint().width() + 4);
+    scroll->setMinimumWidth(240);
+    split->setSizes({ controls->minimumWidth() + scroll->verticalScrollBar()->sizeHint().width() + 4, 600 });
 
     auto* right = new QWidget(split);
     auto* rightLayout = new QVBoxLayout(right);
@@ -109,6 +111,7 @@ WhatIfPanel::WhatIfPanel(WhatIfSession* session, QWidget* parent) : QWidget(pare
     lanesScroll->setWidget(m_lanes);
     m_tabs->addTab(lanesScroll, tr("Lanes"));
     auto* outcomes = new QSplitter(Qt::Horizontal, m_tabs);
+    outcomes->setObjectName("whatifOutcomesSplitter");
     m_outcomes = table({ tr("Edit"), tr("Matched"), tr("Understood as"), tr("How") }, outcomes);
     m_path = table({ tr("Critical path"), tr("Replay"), tr("Predicted"), tr("Change") }, outcomes);
     outcomes->setStretchFactor(0, 1);

@@ -11,6 +11,7 @@
 #include "ui/timeline/timeline_view.h"
 #include "ui/whatif/whatif_panel.h"
 #include "ui/whatif/whatif_session.h"
+#include "ui/window/temp_copies.h"
 
 #include <QAction>
 #include <QApplication>
@@ -27,7 +28,9 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
+#include <QScreen>
 #include <QSortFilterProxyModel>
+#include <QSplitter>
 #include <QStatusBar>
 #include <QStyleFactory>
 #include <QTableView>
@@ -41,8 +44,11 @@
 
 namespace placescope::ui {
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_tempDir(std::make_unique<QTemporaryDir>())
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 {
+    // Copies left by a GUI that was killed go first; this window's own folder carries its pid.
+    removeStaleTempCopies();
+    m_tempDir = createTempCopiesDir();
     setWindowTitle("Placescope");
     setObjectName("PlacescopeMainWindow");
     m_timeline = new TimelineView(this);
@@ -110,11 +116,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_tempDir(std::ma
     auto* kernelsDock = findChild<QDockWidget*>("dock_" + tr("Kernels"));
     kernelsDock->raise();
     findingsDock->raise();
+    // What the user left: window size and place, dock layout, splitter positions (QSettings, written on close).
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
     m_defaultDockSizes = !restoreState(settings.value("window/state").toByteArray());
+    for (QSplitter* splitter : findChildren<QSplitter*>())
+        if (!splitter->objectName().isEmpty())
+            splitter->restoreState(settings.value("splitters/" + splitter->objectName()).toByteArray());
     setDarkPalette(settings.value("view/dark", false).toBool());
-    resize(settings.contains("window/geometry") ? size() : QSize(1400, 850));
+    // First start: 1400x850, or the screen's free area when it is smaller (a 1366x768 laptop).
+    if (!settings.contains("window/geometry"))
+        resize(screen() ? QSize(1400, 850).boundedTo(screen()->availableGeometry().size()) : QSize(1400, 850));
 }
 
 MainWindow::~MainWindow()

@@ -43,6 +43,7 @@ void MainWindow::buildNavigation()
     auto* findingsProxy = qobject_cast<QSortFilterProxyModel*>(findingsView->model());
     findingsView->sortByColumn(2, Qt::DescendingOrder); // saving ms/step
     auto* splitter = new QSplitter(Qt::Vertical, findingsView->parentWidget());
+    splitter->setObjectName("findingsSplitter"); // remembered between runs (its state is saved by name)
     findingsView->parentWidget()->layout()->replaceWidget(findingsView, splitter);
     splitter->addWidget(findingsView);
     m_findingDetails = new QTextBrowser(splitter);

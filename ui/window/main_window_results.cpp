@@ -28,6 +28,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSortFilterProxyModel>
+#include <QSplitter>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QTimer>
@@ -208,12 +209,15 @@ void MainWindow::showEvent(QShowEvent* event)
     QTimer::singleShot(0, this, [this] {
         auto* findingsDock = findChild<QDockWidget*>("dock_" + tr("Findings"));
         auto* kernelsDock = findChild<QDockWidget*>("dock_" + tr("Kernels"));
-        resizeDocks({ findingsDock }, { std::max(440, width() / 4) }, Qt::Horizontal);
+        const int rightWidth = std::max(440, width() / 4);
+        resizeDocks({ findingsDock }, { rightWidth }, Qt::Horizontal);
         // The Details panel under the findings gets the larger share: an event's details are a long list.
         resizeDocks({ findingsDock, findChild<QDockWidget*>("dock_details") }, { height() / 2, height() / 2 },
                     Qt::Vertical);
         resizeDocks({ kernelsDock }, { std::max(250, height() * 3 / 10) }, Qt::Vertical);
-        resizeDocks({ kernelsDock, findChild<QDockWidget*>("dock_placement") }, { width() * 2 / 5, width() * 3 / 5 },
+        // Shares of the bottom row, which ends where the right column starts.
+        const int bottomWidth = width() - rightWidth;
+        resizeDocks({ kernelsDock, findChild<QDockWidget*>("dock_placement") }, { bottomWidth * 2 / 5, bottomWidth * 3 / 5 },
                     Qt::Horizontal);
     });
 }
@@ -223,6 +227,9 @@ void MainWindow::closeEvent(QCloseEvent* event)
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());
     settings.setValue("window/state", saveState());
+    for (QSplitter* splitter : findChildren<QSplitter*>())
+        if (!splitter->objectName().isEmpty())
+            settings.setValue("splitters/" + splitter->objectName(), splitter->saveState());
     QMainWindow::closeEvent(event);
 }
 

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: MIT
+// The main window between runs and on a small screen (issue 14): window size, dock layout and splitter positions
+// come back after a restart (QSettings in a temporary folder, never the user's); temporary trace copies left by a
+// GUI that no longer runs are removed at start; at 1366x768 every shown dock and the timeline keep a usable size.
+#include "ui/timeline/timeline_view.h"
+#include "ui/window/main_window.h"
+
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QProcess>
+#include <QSettings>
+#include <QSplitter>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+#include <sys/stat.h>
+#include <sys/time.h>
+
+using namespace placescope::ui;
+
+namespace {
+
+const QString kNsysTrace = QString(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite";
+const QString kAlexNetJson = QString(PLACESCOPE_DATA_DIR) + "/traces/hta_alexnet_a100_1rank.json.gz";
+
+// Sets a folder's modification time `days` days back.
+bool age(const QString& path, int days)
+{
+    struct timeval times[2];
+    gettimeofday(&times[0], nullptr);
+    times[0].tv_sec -= days * 86400;
+    times[1] = times[0];
+    return utimes(QFile::encodeName(path).constData(), times) == 0;
+}
+
+} // namespace
+
+class WindowSettingsTest : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_settings.isValid() && m_temp.isValid());
+        // Settings and temporary copies in this test's own folders, whatever the environment says.
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_settings.path());
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settings.path());
+        qputenv("TMPDIR", QFile::encodeName(m_temp.path()));
+        QCoreApplication::setOrganizationName("PlacescopeTest");
+        QCoreApplication::setApplicationName("ui_window_settings_test");
+        QVERIFY2(QSettings().fileName().startsWith(m_settings.path()), qPrintable(QSettings().fileName()));
+        QCOMPARE(QDir::tempPath(), QFileInfo(m_temp.path()).canonicalFilePath());
+    }
+
+    void sizeDocksAndSplittersComeBackAfterARestart()
+    {
+        QSettings().clear();
+        QList<int> splitterSizes;
+        {
+            MainWindow window;
+            window.show();
+            window.resize(1200, 700);
+            QTRY_COMPARE(window.size(), QSize(1200, 700));
+            auto* problems = window.findChild<QDockWidget*>("dock_Import problems");
+            QVERIFY(problems);
+            problems->toggleViewAction()->trigger(); // the user closes a panel
+            QVERIFY(problems->isHidden());
+            auto* splitter = window.findChild<QSplitter*>("findingsSplitter");
+            QVERIFY(splitter);
+            const int total = splitter->sizes().value(0) + splitter->sizes().value(1);
+            QVERIFY(total > 100);
+            splitter->setSizes({ total / 5, total - total / 5 });
+            splitterSizes = splitter->sizes();
+            QVERIFY(window.close());
+        }
+        QVERIFY(QFileInfo::exists(QSettings().fileName())); // written where the test said, not in the user's folder
+        MainWindow again;
+        again.show();
+        QCOMPARE(again.size(), QSize(1200, 700));
+        QVERIFY(again.findChild<QDockWidget*>("dock_Import problems")->isHidden());
+        QVERIFY(!again.findChild<QDockWidget*>("dock_Kernels")->isHidden());
+        QTRY_COMPARE(again.findChild<QSplitter*>("findingsSplitter")->sizes(), splitterSizes);
+        // A first start (no saved layout) shows every panel again.
+        QSettings().clear();
+        MainWindow fresh;
+        QVERIFY(!fresh.findChild<QDockWidget*>("dock_Import problems")->isHidden());
+    }
+
+    void staleTempCopiesAreRemovedAtStart()
+    {
+        QDir temp(QDir::tempPath());
+        // A GUI that was killed: its pid no longer runs (a shell that printed its pid and ended).
+        QProcess shell;
+        shell.start("sh", { "-c", "sh -c 'echo $$'" });
+        QVERIFY(shell.waitForFinished(10000));
+        const qint64 pid = shell.readAllStandardOutput().trimmed().toLongLong();
+        QVERIFY(pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0);
+        const QString stale = QString("placescope-gui-%1-AbC123").arg(pid);
+        const QString live = QString("placescope-gui-%1-XyZ789").arg(QCoreApplication::applicationPid());
+        for (const QString& name : { stale, live, QString("placescope-gui-OlD123"), QString("placescope-gui-NeW123"),
+                                     QString("placescope-notes") }) {
+            QVERIFY(temp.mkpath(name));
+            QFile file(temp.filePath(name + "/copy.sqlite"));
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write("x");
+        }
+        QVERIFY(age(temp.filePath("placescope-gui-OlD123"), 2));
+        {
+            MainWindow window;
+            QVERIFY(!temp.exists(stale));                       // its owner is gone
+            QVERIFY(!temp.exists("placescope-gui-OlD123"));     // an older unnamed copy, untouched for two days
+            QVERIFY(temp.exists(live));                         // a running GUI's (this process)
+            QVERIFY(temp.exists("placescope-gui-NeW123"));      // unnamed but recent: maybe a running older GUI's
+            QVERIFY(temp.exists("placescope-notes"));           // not the GUI's
+            // The window's own copies go in a folder named with its pid, removed when it closes.
+            window.openFile(kAlexNetJson);
+            QVERIFY2(window.waitForOpen(120000), qPrintable(window.lastError()));
+            const QString copy = QString::fromStdString(window.timeline()->trace()->path);
+            QVERIFY2(copy.startsWith(temp.filePath(QString("placescope-gui-%1-").arg(QCoreApplication::applicationPid()))),
+                     qPrintable(copy));
+            m_ownCopy = QFileInfo(copy).absolutePath();
+            QVERIFY(QFileInfo::exists(copy));
+        }
+        QVERIFY(!QFileInfo::exists(m_ownCopy));
+    }
+
+    void usableOnA1366x768Screen()
+    {
+        QSettings().clear();
+        MainWindow window;
+        window.resize(1366, 768);
+        window.show();
+        window.openFile(kNsysTrace);
+        QVERIFY2(window.waitForOpen(60000), qPrintable(window.lastError()));
+        window.openModel(QString(PLACESCOPE_DATA_DIR) + "/models/mnist.onnx");
+        QTest::qWait(200);
+        QCOMPARE(window.size(), QSize(1366, 768)); // no panel forces the window larger than the screen
+        QVERIFY2(window.minimumSizeHint().width() <= 1366 && window.minimumSizeHint().height() <= 768,
+                 qPrintable(QString("%1x%2").arg(window.minimumSizeHint().width()).arg(window.minimumSizeHint().height())));
+        const QSize timeline = window.timeline()->size();
+        QVERIFY2(timeline.width() >= 600 && timeline.height() >= 250,
+                 qPrintable(QString("timeline %1x%2").arg(timeline.width()).arg(timeline.height())));
+        if (qEnvironmentVariableIsSet("PLACESCOPE_TEST_SCREENSHOT"))
+            window.grab().save(qEnvironmentVariable("PLACESCOPE_TEST_SCREENSHOT"));
+        int shown = 0;
+        for (QDockWidget* dock : window.findChildren<QDockWidget*>()) {
+            if (!dock->isVisible() || dock->visibleRegion().isEmpty())
+                continue; // closed, or a tab behind another
+            ++shown;
+            QVERIFY2(dock->width() >= 250 && dock->height() >= 150,
+                     qPrintable(QString("%1: %2x%3").arg(dock->windowTitle()).arg(dock->width()).arg(dock->height())));
+            const QRect at(dock->mapTo(&window, QPoint(0, 0)), dock->size());
+            QVERIFY2(window.rect().contains(at), qPrintable(QString("%1 at %2,%3 %4x%5").arg(dock->windowTitle()).arg(at.x())
+                                                                 .arg(at.y()).arg(at.width()).arg(at.height())));
+        }
+        QVERIFY(shown >= 4); // findings, details, the tables, placement
+    }
+
+private:
+    QTemporaryDir m_settings;
+    QTemporaryDir m_temp;
+    QString m_ownCopy;
+};
+
+QTEST_MAIN(WindowSettingsTest)
+#include "window_settings_test.moc"
