@@ -237,6 +237,14 @@ CREATE TABLE TARGET_INFO_GPU (
     smMinor INTEGER
 );
 
+-- How the file was written, as nsys's export describes itself; scripts check EXPORT_SCHEMA_VERSION before they query.
+-- An nsys import keeps the export's EXPORT_* rows. Other traces name Placescope as the product and the nsys export
+-- schema whose table and column names they follow (3.13.2, Nsight Systems 2024.5). Never the capture's command line.
+CREATE TABLE META_DATA_EXPORT (
+    name TEXT NOT NULL,
+    value TEXT
+);
+
 -- When the trace's clock starts: utcEpochNs + start is an event's UTC time in ns (how scripts align ranks).
 -- One row, written only when the producer knows the origin (nsys exports, Kineto's baseTimeNanoseconds).
 CREATE TABLE TARGET_INFO_SESSION_START_TIME (

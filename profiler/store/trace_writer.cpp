@@ -405,6 +405,26 @@ Status TraceWriter::writeRunDescription()
         PLACESCOPE_RETURN_IF_ERROR(diagnostic.execute());
     }
 
+    // The nsys export schema our tables follow: Nsight Systems 2024.5.1 writes 3.13.2.
+    static const std::pair<std::string, std::string> kOwnExportMeta[] = {
+        { "EXPORT_PRODUCT_NAME", "Placescope" },
+        { "EXPORT_SCHEMA_VERSION", "3.13.2" },
+        { "EXPORT_SCHEMA_VERSION_MAJOR", "3" },
+        { "EXPORT_SCHEMA_VERSION_MINOR", "13" },
+        { "EXPORT_SCHEMA_VERSION_MICRO", "2" },
+    };
+    PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement exportMeta,
+                                m_db.prepare("INSERT INTO META_DATA_EXPORT (name, value) VALUES (?, ?)"));
+    auto addExportRow = [&](const std::string& name, const std::string& value) {
+        bindFrom(exportMeta, 1, std::string_view(name), std::string_view(value));
+        return exportMeta.execute();
+    };
+    if (m_exportMeta.empty())
+        for (const auto& [name, value] : kOwnExportMeta)
+            PLACESCOPE_RETURN_IF_ERROR(addExportRow(name, value));
+    for (const auto& [name, value] : m_exportMeta)
+        PLACESCOPE_RETURN_IF_ERROR(addExportRow(name, value));
+
     std::optional<AnalysisSpan> span = m_analysisSpan;
     if (!span && m_firstStart <= m_lastEnd)
         span = AnalysisSpan { kLocalVmId, m_firstStart, m_lastEnd };

@@ -107,6 +107,9 @@ public:
     void setAnalysisSpan(const AnalysisSpan& span) { m_analysisSpan = span; }
 
     void setMeta(std::string_view key, std::string_view value);
+    // A META_DATA_EXPORT row of the source (an nsys export's own EXPORT_* rows); without any, the file gets
+    // Placescope's (product, and the nsys schema version whose names it follows).
+    void addExportMeta(std::string name, std::string value) { m_exportMeta.emplace_back(std::move(name), std::move(value)); }
     // Counts one bad or unusual record of `kind` ('kineto.bad_timestamp'); the help text says what it means
     // for the user. The first example is kept (truncated to 200 bytes).
     void countProblem(std::string_view kind, ProblemSeverity severity, std::string_view help,
@@ -182,6 +185,7 @@ private:
     std::unordered_set<int64_t> m_listedProcesses; // globalPids written to PROCESSES
     std::optional<SessionStart> m_sessionStart;
     std::optional<AnalysisSpan> m_analysisSpan;
+    std::vector<std::pair<std::string, std::string>> m_exportMeta;
     TimeNs m_firstStart = std::numeric_limits<TimeNs>::max(); // span of the events added
     TimeNs m_lastEnd = std::numeric_limits<TimeNs>::min();
     std::map<std::string, std::string, std::less<>> m_meta;

@@ -116,6 +116,13 @@ Status NsysImport::importMeta()
         }
         PLACESCOPE_RETURN_IF_ERROR(stmt.status());
     }
+    // The export's description of itself, for scripts that check its schema version: the EXPORT_* rows only (the
+    // first input's, for a multi-file import).
+    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable exportMeta, NsysTable::open(m_db, "META_DATA_EXPORT", { { "name" }, { "value" } }));
+    while (exportMeta.next())
+        if (m_options.inputIndex == 0 && exportMeta.text(0).rfind("EXPORT_", 0) == 0)
+            m_writer.addExportMeta(exportMeta.text(0), exportMeta.text(1));
+    PLACESCOPE_RETURN_IF_ERROR(exportMeta.status());
     PLACESCOPE_ASSIGN_OR_RETURN(NsysTable start, NsysTable::open(m_db, "TARGET_INFO_SESSION_START_TIME",
                                                                   { { "utcEpochNs" }, { "localTime" } }));
     if (start.next())
