@@ -184,7 +184,19 @@ void ActivityTranslator::translate(const CUpti_Activity* record)
     }
     case CUPTI_ACTIVITY_KIND_CONTEXT: {
         const auto& r = *reinterpret_cast<const CUpti_ActivityContext3*>(record);
-        m_contextDevice[r.contextId] = r.deviceId;
+        if (!m_contextDevice.emplace(r.contextId, r.deviceId).second)
+            return;
+        // nsys's context list: the process's plain pid, machine 1, the legacy default stream of the context.
+        CudaContextInfo context;
+        context.nullStreamId = r.nullStreamId;
+        context.processId = m_options.pid;
+        context.deviceId = r.deviceId;
+        context.contextId = r.contextId;
+        if (r.isGreenContext) {
+            context.parentContextId = r.parentContextId;
+            context.isGreenContext = 1;
+        }
+        m_writer.add(context);
         return;
     }
     case CUPTI_ACTIVITY_KIND_NAME: {

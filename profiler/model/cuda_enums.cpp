@@ -48,6 +48,13 @@ constexpr EnumRow kSyncType[] = {
     { 4, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE", "Context sync" },
 };
 
+constexpr EnumRow kStreamType[] = {
+    { 0, "CUPTI_ACTIVITY_STREAM_CREATE_FLAG_UNKNOWN", "Unknown stream type" },
+    { 1, "CUPTI_ACTIVITY_STREAM_CREATE_FLAG_DEFAULT", "Default stream" },
+    { 2, "CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NON_BLOCKING", "Non-blocking stream" },
+    { 3, "CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NULL", "Null stream" },
+};
+
 // nsys writes the symbol as the label too. Only the NVTX rows, the ones our rows use.
 constexpr EnumRow kNsysEventType[] = {
     { 33, "NvtxCategory", "NvtxCategory" },
@@ -114,6 +121,7 @@ constexpr EnumTable kTables[] = {
     { "ENUM_CUDA_MEM_KIND", kMemKind, static_cast<int>(std::size(kMemKind)) },
     { "ENUM_CUDA_DEV_MEM_EVENT_OPER", kDevMemEventOper, static_cast<int>(std::size(kDevMemEventOper)) },
     { "ENUM_CUPTI_SYNC_TYPE", kSyncType, static_cast<int>(std::size(kSyncType)) },
+    { "ENUM_CUPTI_STREAM_TYPE", kStreamType, static_cast<int>(std::size(kStreamType)) },
     { "ENUM_NSYS_EVENT_TYPE", kNsysEventType, static_cast<int>(std::size(kNsysEventType)) },
     { "ENUM_NSYS_EVENT_CLASS", kNsysEventClass, static_cast<int>(std::size(kNsysEventClass)) },
     { "ENUM_CUDA_KERNEL_LAUNCH_TYPE", kKernelLaunchType, static_cast<int>(std::size(kKernelLaunchType)) },

@@ -193,6 +193,32 @@ struct GpuInfo
     std::string ctxswDevPath, ctrlDevPath; // written as '' when unknown, as nsys does
 };
 
+// TARGET_INFO_CUDA_CONTEXT_INFO: a CUDA context of a process on a device, with its null (legacy default) stream.
+// processId is the plain pid and vmId nsys's machine number (1 locally), as nsys writes them in this table.
+struct CudaContextInfo
+{
+    int64_t nullStreamId = 0;
+    int64_t hwId = 0;
+    int64_t vmId = 1;
+    int64_t processId = 0;
+    int64_t deviceId = 0;
+    int64_t contextId = 0;
+    OptInt parentContextId;      // of a green context
+    OptInt isGreenContext;
+};
+
+// TARGET_INFO_CUDA_STREAM: a CUDA stream as created (priority, flag -> ENUM_CUPTI_STREAM_TYPE).
+struct CudaStreamInfo
+{
+    int64_t streamId = 0;
+    int64_t hwId = 0;
+    int64_t vmId = 1;
+    int64_t processId = 0;
+    int64_t contextId = 0;
+    int64_t priority = 0;
+    int64_t flag = 0;
+};
+
 struct ProcessInfo
 {
     int64_t globalPid = 0;

@@ -48,6 +48,12 @@ constexpr const char* kThreadInsert = "INSERT OR REPLACE INTO PS_THREADS (global
 constexpr const char* kThreadValues = "(?,?,?,?)";
 constexpr const char* kThreadNameInsert = "INSERT INTO ThreadNames (nameId, priority, globalTid)";
 constexpr const char* kThreadNameValues = "(?,?,?)";
+constexpr const char* kCudaContextInsert = "INSERT INTO TARGET_INFO_CUDA_CONTEXT_INFO (nullStreamId, hwId, vmId,"
+    " processId, deviceId, contextId, parentContextId, isGreenContext)";
+constexpr const char* kCudaContextValues = "(?,?,?,?,?,?,?,?)";
+constexpr const char* kCudaStreamInsert = "INSERT INTO TARGET_INFO_CUDA_STREAM (streamId, hwId, vmId, processId,"
+    " contextId, priority, flag)";
+constexpr const char* kCudaStreamValues = "(?,?,?,?,?,?,?)";
 constexpr const char* kNsysProcessInsert = "INSERT INTO PROCESSES (globalPid, pid, name)";
 constexpr const char* kNsysProcessValues = "(?,?,?)";
 constexpr const char* kDiagnosticInsert = "INSERT INTO DIAGNOSTIC_EVENT (timestamp, timestampType, source, severity,"
@@ -148,6 +154,15 @@ void bindThreadName(SqliteStatement& s, int first, const ThreadNameRow& row)
     bindFrom(s, first, row.nameId, row.priority, row.globalTid);
 }
 void bindNsysProcess(SqliteStatement& s, int first, const ProcessInfo& p) { bindFrom(s, first, p.globalPid, p.pid, p.name); }
+void bindCudaContext(SqliteStatement& s, int first, const CudaContextInfo& c)
+{
+    bindFrom(s, first, c.nullStreamId, c.hwId, c.vmId, c.processId, c.deviceId, c.contextId, c.parentContextId,
+             c.isGreenContext);
+}
+void bindCudaStream(SqliteStatement& s, int first, const CudaStreamInfo& c)
+{
+    bindFrom(s, first, c.streamId, c.hwId, c.vmId, c.processId, c.contextId, c.priority, c.flag);
+}
 void bindDiagnostic(SqliteStatement& s, int first, const DiagnosticEvent& d)
 {
     bindFrom(s, first, d.timestamp, d.timestampType, d.source, d.severity, d.text, d.globalPid);
@@ -232,6 +247,8 @@ void RowInserts::define(SqliteDb& db)
     nsysProcesses.define(db, kNsysProcessInsert, kNsysProcessValues, bindNsysProcess);
     diagnostics.define(db, kDiagnosticInsert, kDiagnosticValues, bindDiagnostic);
     systemFacts.define(db, kSystemFactInsert, kSystemFactValues, bindSystemFact);
+    cudaContexts.define(db, kCudaContextInsert, kCudaContextValues, bindCudaContext);
+    cudaStreams.define(db, kCudaStreamInsert, kCudaStreamValues, bindCudaStream);
     gpuAnnotations.define(db, kGpuAnnotationInsert, kGpuAnnotationValues, bindGpuAnnotation);
     counters.define(db, kCounterInsert, kCounterValues, bindCounter);
     ops.define(db, kOpInsert, kOpValues, bindOp);

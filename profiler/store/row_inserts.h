@@ -86,6 +86,8 @@ public:
     BatchedInsert<ProcessInfo> nsysProcesses; // PROCESSES, nsys's view of PS_PROCESSES
     BatchedInsert<DiagnosticEvent> diagnostics;
     BatchedInsert<SystemFactRow> systemFacts;
+    BatchedInsert<CudaContextInfo> cudaContexts;
+    BatchedInsert<CudaStreamInfo> cudaStreams;
     BatchedInsert<GpuAnnotationRow> gpuAnnotations;
     BatchedInsert<CounterRow> counters;
     BatchedInsert<OpRow> ops;
@@ -104,7 +106,8 @@ public:
     {
         visit(kernels), visit(memcpys), visit(memsets), visit(runtime), visit(syncs), visit(nvtx), visit(gpuMemory),
             visit(overhead), visit(gpus), visit(processes), visit(threads), visit(threadNames),
-            visit(nsysProcesses), visit(diagnostics), visit(systemFacts), visit(gpuAnnotations), visit(counters), visit(ops),
+            visit(nsysProcesses), visit(diagnostics), visit(systemFacts), visit(cudaContexts), visit(cudaStreams),
+            visit(gpuAnnotations), visit(counters), visit(ops),
             visit(externalCorrelations), visit(memory), visit(flows), visit(steps), visit(strings);
     }
 

@@ -26,6 +26,7 @@ CREATE TABLE ENUM_CUDA_MEMCPY_OPER (id INTEGER NOT NULL PRIMARY KEY, name TEXT, 
 CREATE TABLE ENUM_CUDA_MEM_KIND (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
 CREATE TABLE ENUM_CUDA_DEV_MEM_EVENT_OPER (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
 CREATE TABLE ENUM_CUPTI_SYNC_TYPE (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
+CREATE TABLE ENUM_CUPTI_STREAM_TYPE (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
 CREATE TABLE ENUM_NSYS_EVENT_TYPE (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
 CREATE TABLE ENUM_NSYS_EVENT_CLASS (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
 CREATE TABLE ENUM_CUDA_KERNEL_LAUNCH_TYPE (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
@@ -235,6 +236,28 @@ CREATE TABLE TARGET_INFO_GPU (
     computeMinor INTEGER,
     smMajor INTEGER,
     smMinor INTEGER
+);
+
+-- CUDA contexts and streams as nsys lists them (written where the source has them: nsys exports, the capture's
+-- context records). processId is the plain pid, vmId nsys's machine number (1 locally); flag -> ENUM_CUPTI_STREAM_TYPE.
+CREATE TABLE TARGET_INFO_CUDA_CONTEXT_INFO (
+    nullStreamId INTEGER NOT NULL,
+    hwId INTEGER NOT NULL,
+    vmId INTEGER NOT NULL,
+    processId INTEGER NOT NULL,
+    deviceId INTEGER NOT NULL,
+    contextId INTEGER NOT NULL,
+    parentContextId INTEGER,
+    isGreenContext INTEGER
+);
+CREATE TABLE TARGET_INFO_CUDA_STREAM (
+    streamId INTEGER NOT NULL,
+    hwId INTEGER NOT NULL,
+    vmId INTEGER NOT NULL,
+    processId INTEGER NOT NULL,
+    contextId INTEGER NOT NULL,
+    priority INTEGER NOT NULL,
+    flag INTEGER NOT NULL
 );
 
 -- How the file was written, as nsys's export describes itself; scripts check EXPORT_SCHEMA_VERSION before they query.

@@ -87,6 +87,9 @@ public:
     void add(const ProcessInfo& process);
     // PROCESSES only: a process of the recorded machine that has no events (nsys exports list every process).
     void addProcessName(const ProcessInfo& process);
+    // TARGET_INFO_CUDA_CONTEXT_INFO / TARGET_INFO_CUDA_STREAM, each row as given.
+    void add(const CudaContextInfo& context);
+    void add(const CudaStreamInfo& stream);
     // ThreadNames (when named) and PS_THREADS.
     void add(const ThreadInfo& thread);
     // ThreadNames only: a named thread that has no events (nsys exports name every thread they saw).

@@ -45,6 +45,7 @@ private:
     Status importMeta();
     Status importRunDescription();
     Status importGpus();
+    Status importContextsAndStreams();
     Status importEarlyGpuTable();
     Status importKernels();
     Status importMemcpys();

@@ -32,6 +32,7 @@ Status NsysImport::run()
     countRows();
     PLACESCOPE_RETURN_IF_ERROR(importMeta());
     PLACESCOPE_RETURN_IF_ERROR(importGpus());
+    PLACESCOPE_RETURN_IF_ERROR(importContextsAndStreams());
     PLACESCOPE_RETURN_IF_ERROR(importKernels());
     PLACESCOPE_RETURN_IF_ERROR(importMemcpys());
     PLACESCOPE_RETURN_IF_ERROR(importMemsets());
@@ -169,6 +170,37 @@ Status NsysImport::importRunDescription()
             m_writer.addProcessName(ProcessInfo { *globalPid, processes.integer(1).value_or(pidOfGlobalId(*globalPid)),
                                                   std::nullopt, processes.text(2), {} });
     return processes.status();
+}
+
+// The export's CUDA contexts and streams, row for row: scripts name stream tracks and tell default from
+// non-blocking streams with them.
+Status NsysImport::importContextsAndStreams()
+{
+    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable contexts,
+                                NsysTable::open(m_db, "TARGET_INFO_CUDA_CONTEXT_INFO",
+                                                { { "nullStreamId" }, { "hwId" }, { "vmId" }, { "processId" },
+                                                  { "deviceId" }, { "contextId" }, { "parentContextId" },
+                                                  { "isGreenContext" } }));
+    while (contexts.next()) {
+        if (!contexts.integer(3) || !contexts.integer(4) || !contexts.integer(5))
+            continue;
+        m_writer.add(CudaContextInfo { contexts.integer(0).value_or(0), contexts.integer(1).value_or(0),
+                                       contexts.integer(2).value_or(1), *contexts.integer(3), *contexts.integer(4),
+                                       *contexts.integer(5), contexts.integer(6), contexts.integer(7) });
+    }
+    PLACESCOPE_RETURN_IF_ERROR(contexts.status());
+    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable streams,
+                                NsysTable::open(m_db, "TARGET_INFO_CUDA_STREAM",
+                                                { { "streamId" }, { "hwId" }, { "vmId" }, { "processId" },
+                                                  { "contextId" }, { "priority" }, { "flag" } }));
+    while (streams.next()) {
+        if (!streams.integer(0) || !streams.integer(3) || !streams.integer(4))
+            continue;
+        m_writer.add(CudaStreamInfo { *streams.integer(0), streams.integer(1).value_or(0), streams.integer(2).value_or(1),
+                                      *streams.integer(3), *streams.integer(4), streams.integer(5).value_or(0),
+                                      streams.integer(6).value_or(0) });
+    }
+    return streams.status();
 }
 
 Status NsysImport::importGpus()

@@ -128,6 +128,10 @@ TEST_F(PartMergerTest, MergesPartsWithOneStringTableAndTheirRanks)
     // nsys's run description: the processes, the span of the events, this machine's name.
     EXPECT_EQ(count("SELECT COUNT(*) FROM PROCESSES WHERE pid IN (100, 200)"), 2);
     EXPECT_EQ(count("SELECT COUNT(*) FROM ANALYSIS_DETAILS WHERE duration = stopTime - startTime AND duration > 0"), 1);
+    // Its description of itself, once (not once per part).
+    EXPECT_EQ(queryText(m_output, "SELECT group_concat(value) FROM META_DATA_EXPORT WHERE name IN"
+                                  " ('EXPORT_PRODUCT_NAME', 'EXPORT_SCHEMA_VERSION')"),
+              "Placescope,3.13.2");
     char host[256] = {};
     ASSERT_EQ(gethostname(host, sizeof host - 1), 0);
     EXPECT_EQ(queryText(m_output, "SELECT value FROM TARGET_INFO_SYSTEM_ENV WHERE name = 'Hostname' AND nameEnum = 619"),

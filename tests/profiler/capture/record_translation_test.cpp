@@ -392,6 +392,35 @@ TEST_F(RecordTranslationTest, GpuRowMatchesNsysForTheSameGpu)
               1);
 }
 
+// CUDA contexts as nsys lists them (TARGET_INFO_CUDA_CONTEXT_INFO): the plain pid, machine 1, the context's null
+// stream; a green context names its parent. A context CUPTI reports twice is listed once.
+TEST_F(RecordTranslationTest, ContextsAreListedAsNsysListsThem)
+{
+    RecordBuffer records;
+    CUpti_ActivityContext3 context {};
+    context.kind = CUPTI_ACTIVITY_KIND_CONTEXT;
+    context.contextId = 1;
+    context.deviceId = 0;
+    context.nullStreamId = 7;
+    records.add(context);
+    records.add(context);
+    CUpti_ActivityContext3 green = context;
+    green.contextId = 5;
+    green.deviceId = 2;
+    green.nullStreamId = 13;
+    green.isGreenContext = 1;
+    green.parentContextId = 1;
+    records.add(green);
+    translate(records);
+    auto db = SqliteDb::open(m_path, SqliteDb::Mode::ReadOnly);
+    ASSERT_TRUE(db.isOk());
+    auto rows = db->prepare("SELECT group_concat(r, ' ') FROM (SELECT nullStreamId || ',' || hwId || ',' || vmId || ','"
+                            " || processId || ',' || deviceId || ',' || contextId || ',' || IFNULL(parentContextId, '-')"
+                            " || ',' || IFNULL(isGreenContext, '-') AS r FROM TARGET_INFO_CUDA_CONTEXT_INFO ORDER BY contextId)");
+    ASSERT_TRUE(rows.isOk() && rows->step());
+    EXPECT_EQ(rows->columnText(0), "7,0,1,4242,0,1,-,- 13,0,1,4242,2,5,1,1");
+}
+
 TEST_F(RecordTranslationTest, CaptureWindowZeroTimestampsAndUnknownKindsAreCountedNotWritten)
 {
     RecordBuffer records;
