@@ -3,6 +3,7 @@
 // The span of the GPU work in scope is cut into 50 equal buckets; a copy's bytes are spread over its duration, so a
 // bucket's `bytes` is what moved in it, `gbps` is that over the bucket and `busy_gbps` over the time a copy of that
 // kind was running in it. Empty buckets are left out. Per-copy bandwidth percentiles of each kind are in the notes.
+#include "placement/reports/copy_rate_series.h"
 #include "placement/reports/report_math.h"
 #include "placement/reports/reports.h"
 #include "profiler/model/cuda_enums.h"
@@ -17,19 +18,6 @@ namespace placescope {
 namespace {
 
 constexpr int64_t kBuckets = 50;
-
-std::string memKindText(int64_t id)
-{
-    return id < 0 ? std::string("?") : std::string(memKindLabel(static_cast<MemKind>(id)));
-}
-
-std::pair<std::string, std::string> groupOf(const GpuOp& op)
-{
-    if (op.kind == GpuOp::Kind::Memset)
-        return { "Memset", memKindText(op.srcKind) };
-    return { "Memcpy " + std::string(copyKindShortName(static_cast<CopyKind>(op.copyKind))),
-             memKindText(op.srcKind) + " -> " + memKindText(op.dstKind) };
-}
 
 struct Bucket
 {
@@ -78,7 +66,7 @@ ReportTable bandwidthReport(const ReportContext& ctx)
     std::map<std::pair<std::string, std::string>, std::map<int64_t, Bucket>> groups;
     std::map<std::pair<std::string, std::string>, std::vector<double>> perCopy;
     for (const GpuOp* op : ops) {
-        auto key = groupOf(*op);
+        auto key = copyGroup(*op);
         auto& buckets = groups[key];
         const int64_t duration = op->durationNs();
         if (duration > 0)

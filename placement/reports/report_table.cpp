@@ -152,6 +152,14 @@ std::string renderJson(const ReportTable& table)
 
 } // namespace
 
+std::string formatCell(const ReportTable& table, size_t row, size_t column)
+{
+    const ReportCell& cell = table.rows.at(row).at(column);
+    if (const auto* text = std::get_if<std::string>(&cell))
+        return *text;
+    return cellText(cell, table.columns.at(column).kind, table.originNs);
+}
+
 size_t ReportTable::column(const std::string& key) const
 {
     for (size_t c = 0; c < columns.size(); ++c)

@@ -44,6 +44,11 @@ struct ReportTable
 
 enum class TableFormat { Text, Csv, Json };
 
+// A cell as the text table shows it: "-" when empty, durations and relative timestamps through units.h, counts and
+// bytes with thousands separators, reals with two decimals; text whole (the text table clips long names, this does
+// not). The GUI's Reports panel shows the same strings.
+std::string formatCell(const ReportTable& table, size_t row, size_t column);
+
 // "text", "csv" or "json"; false for anything else.
 bool parseTableFormat(const std::string& text, TableFormat& format);
 

@@ -50,14 +50,19 @@ struct Lane
     size_t eventCount() const;
 };
 
-// Memory counter samples of one device, sorted by time (a step function).
+// A counter track, sorted by time (a step function): memory of one device (allocated and reserved bytes), or a
+// report's time series with one line (queue length per stream, copy bandwidth per kind; ui/window/report_counters).
+enum class CounterUnit : uint8_t { Bytes, Count, BytesPerSecond };
 struct CounterSeries
 {
     std::string title;
+    CounterUnit unit = CounterUnit::Bytes;
+    std::string primaryLabel = "allocated";  // the first line's name (legend, tooltip)
+    std::string secondaryLabel = "reserved"; // the second line's; empty: one line
     std::vector<int64_t> timeNs;
-    std::vector<int64_t> allocatedBytes;
-    std::vector<int64_t> reservedBytes; // -1 where the source does not say
-    int64_t maxBytes = 0;
+    std::vector<int64_t> allocatedBytes; // the first line's values (memory: allocated bytes)
+    std::vector<int64_t> reservedBytes;  // the second line's (-1 where the source does not say); empty with one line
+    int64_t maxBytes = 0;                // the largest value of either line
 };
 
 // The GUI's own read-only copy of a trace: lanes of sorted arrays plus interned names. Built by the loader

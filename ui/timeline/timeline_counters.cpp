@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Memory counter tracks: selecting a sample (a memory finding's peak) and drawing its marker.
+// Counter tracks: selecting a sample (a memory finding's peak) and drawing its marker; values in the track's unit.
 #include "ui/timeline/timeline_view.h"
 
 #include "ui/timeline/timeline_format.h"
@@ -12,12 +12,25 @@
 
 namespace placescope::ui {
 
+QString formatCounterValue(const CounterSeries& series, int64_t value)
+{
+    switch (series.unit) {
+    case CounterUnit::Bytes:
+        return formatBytes(value);
+    case CounterUnit::Count:
+        return QString::number(value);
+    case CounterUnit::BytesPerSecond:
+        return QString::number(static_cast<double>(value) / 1e9, 'f', 2) + " GB/s";
+    }
+    return QString::number(value);
+}
+
 size_t TimelineView::counterPeak(const CounterSeries& series)
 {
     size_t peak = 0;
     int64_t best = INT64_MIN;
     for (size_t i = 0; i < series.timeNs.size(); ++i) {
-        const int64_t value = std::max(series.allocatedBytes[i], series.reservedBytes[i]);
+        const int64_t value = std::max(series.allocatedBytes[i], series.reservedBytes.empty() ? -1 : series.reservedBytes[i]);
         if (value > best) {
             best = value;
             peak = i;
@@ -39,7 +52,7 @@ bool TimelineView::selectCounterPeak(int64_t nearNs)
     int64_t bestDistance = INT64_MAX;
     for (size_t s = 0; s < m_trace->counters.size(); ++s) {
         const CounterSeries& series = m_trace->counters[s];
-        if (series.timeNs.empty())
+        if (series.timeNs.empty() || series.unit != CounterUnit::Bytes) // memory peaks only
             continue;
         const size_t peak = counterPeak(series);
         const int64_t distance = std::llabs(series.timeNs[peak] - nearNs);

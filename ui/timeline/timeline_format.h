@@ -73,4 +73,7 @@ inline QString formatTick(double ns, double tickNs)
 // The CLI's and the reports' formatter (binary units), so a size reads the same everywhere.
 inline QString formatBytes(int64_t bytes) { return QString::fromStdString(::placescope::formatBytes(bytes)); }
 
+// A counter track's value in its unit: bytes, a count, or GB/s (ui/timeline/timeline_counters.cpp).
+QString formatCounterValue(const CounterSeries& series, int64_t value);
+
 } // namespace placescope::ui

@@ -306,9 +306,10 @@ QString TimelineView::counterTooltip(QPoint pos) const
         return {};
     const size_t i = static_cast<size_t>(after - series.timeNs.begin()) - 1;
     QString text = "<b>" + QString::fromStdString(series.title).toHtmlEscaped() + "</b><br>"
-        + tr("allocated %1").arg(formatBytes(series.allocatedBytes[i]));
-    if (series.reservedBytes[i] >= 0)
-        text += "<br>" + tr("reserved %1").arg(formatBytes(series.reservedBytes[i]));
+        + QString::fromStdString(series.primaryLabel) + " " + formatCounterValue(series, series.allocatedBytes[i]);
+    if (!series.secondaryLabel.empty() && series.reservedBytes[i] >= 0)
+        text += "<br>" + QString::fromStdString(series.secondaryLabel) + " "
+            + formatCounterValue(series, series.reservedBytes[i]);
     return text + "<br>" + tr("at %1").arg(QString::fromStdString(formatNanoseconds(static_cast<double>(t - m_trace->firstNs))));
 }
 

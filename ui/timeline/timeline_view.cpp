@@ -348,22 +348,26 @@ void TimelineView::drawCounters(QPainter& painter, int& y)
         if (y + kCounterHeight >= kRulerHeight && y < height() && series.maxBytes > 0) {
             painter.setPen(pal.color(QPalette::Text));
             painter.drawText(QRect(4, y, kHeaderWidth - 8, kCounterHeight), Qt::AlignTop | Qt::AlignLeft,
-                             QString::fromStdString(series.title) + "\n" + tr("max %1").arg(formatBytes(series.maxBytes)));
+                             QString::fromStdString(series.title) + "\n"
+                                 + tr("max %1").arg(formatCounterValue(series, series.maxBytes)));
             // Legend (line colours) and a y axis: the scale's top and zero at the plot's left edge.
             const int legendY = y + kCounterHeight - 4;
             painter.fillRect(QRect(4, legendY - 6, 10, 3), QColor(60, 130, 220));
-            painter.drawText(QPoint(18, legendY), tr("allocated"));
-            painter.fillRect(QRect(80, legendY - 6, 10, 3), QColor(230, 150, 60));
-            painter.drawText(QPoint(94, legendY), tr("reserved"));
+            painter.drawText(QPoint(18, legendY), QString::fromStdString(series.primaryLabel));
+            if (!series.secondaryLabel.empty()) {
+                painter.fillRect(QRect(80, legendY - 6, 10, 3), QColor(230, 150, 60));
+                painter.drawText(QPoint(94, legendY), QString::fromStdString(series.secondaryLabel));
+            }
             painter.setPen(pal.color(QPalette::Mid));
             painter.drawLine(kHeaderWidth, y + 2, kHeaderWidth, y + kCounterHeight - 2);
             painter.setPen(pal.color(QPalette::Text));
-            painter.drawText(QRect(kHeaderWidth - 70, y, 66, 12), Qt::AlignRight | Qt::AlignTop, formatBytes(series.maxBytes));
+            painter.drawText(QRect(kHeaderWidth - 70, y, 66, 12), Qt::AlignRight | Qt::AlignTop,
+                             formatCounterValue(series, series.maxBytes));
             painter.drawText(QRect(kHeaderWidth - 70, y + kCounterHeight - 14, 66, 12), Qt::AlignRight | Qt::AlignBottom, "0");
             painter.setClipRect(QRectF(kHeaderWidth, kRulerHeight, widthPx, height()));
             // One sample per pixel column: the maximum of the samples in it (binary search per column).
             const double scale = (kCounterHeight - 4) / static_cast<double>(series.maxBytes);
-            for (int pass = 0; pass < 2; ++pass) {
+            for (int pass = series.secondaryLabel.empty() ? 1 : 0; pass < 2; ++pass) {
                 const auto& values = pass == 0 ? series.reservedBytes : series.allocatedBytes;
                 painter.setPen(pass == 0 ? QColor(230, 150, 60) : QColor(60, 130, 220));
                 QPolygonF line;

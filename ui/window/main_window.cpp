@@ -107,6 +107,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     });
     buildPlacementDock();
     buildWhatIfDock();
+    buildReportsDock();
     connectOpWhatIfMenu(opsView);
     buildMenus();
     buildNavigation();

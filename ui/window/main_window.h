@@ -33,6 +33,7 @@ class TimelineView;
 class GraphView;
 class PlacementPanel;
 class PlacementSession;
+class ReportsPanel;
 class WhatIfPanel;
 class WhatIfSession;
 
@@ -64,6 +65,7 @@ public:
     PlacementPanel* placementPanel() const { return m_placementPanel; }
     WhatIfSession* whatIfSession() const { return m_whatIf; }
     WhatIfPanel* whatIfPanel() const { return m_whatIfPanel; }
+    ReportsPanel* reportsPanel() const { return m_reportsPanel; }
     // Adds `op:NAME=cpu|gpu` to the What-if panel's edits (the Ops table's context menu) and shows the panel.
     void whatIfMoveOp(const QString& opName, const QString& device);
     // Edit > Undo/Redo act on the stack of the panel that has focus: the what-if edits inside the What-if panel,
@@ -94,6 +96,7 @@ private:
     void showRecordDialog();
     void buildPlacementDock();
     void buildWhatIfDock();
+    void buildReportsDock(); // ui/window/main_window_reports.cpp
     void connectOpWhatIfMenu(QTableView* opsView);
     void onPlanChanged();
     void setMeasuredStep(const OpenResult& result);
@@ -123,6 +126,7 @@ private:
     PlacementPanel* m_placementPanel = nullptr;
     WhatIfSession* m_whatIf = nullptr;
     WhatIfPanel* m_whatIfPanel = nullptr;
+    ReportsPanel* m_reportsPanel = nullptr;
     QUndoGroup* m_undoGroup = nullptr;
     QLineEdit* m_search = nullptr;
     QLabel* m_status = nullptr;

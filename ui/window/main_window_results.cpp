@@ -3,6 +3,7 @@
 #include "profiler/base/units.h"
 #include "ui/models/table_model.h"
 #include "ui/placement/placement_session.h"
+#include "ui/reports/reports_panel.h"
 #include "ui/timeline/timeline_view.h"
 #include "ui/window/finding_details.h"
 #include "ui/window/main_window.h"
@@ -53,6 +54,7 @@ void MainWindow::onOpenFinished(uint64_t, const OpenResult& result)
     m_placement->setTrace(QString::fromStdString(result.tracePath), QString::fromStdString(result.traceGpuName));
     // The What-if panel reads the same file itself (the findings' TraceData), once it is first shown.
     m_whatIf->setTrace(QString::fromStdString(result.tracePath));
+    m_reportsPanel->setTraceData(result.reportData);
     setWindowTitle(QString("Placescope - %1").arg(QFileInfo(QString::fromStdString(result.inputPath)).fileName()));
     std::vector<QVariantList> kernels, copies, problems, findings;
     if (result.stats) {

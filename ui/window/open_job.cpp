@@ -5,6 +5,7 @@
 #include "profiler/importers/importer.h"
 #include "profiler/store/trace_file.h"
 #include "ui/core/trace_loader.h"
+#include "ui/reports/report_counters.h"
 
 #include <chrono>
 #include <filesystem>
@@ -47,7 +48,7 @@ OpenResult openAnyTrace(const std::string& input, const std::string& tempDir, co
         return result;
     }
     result.tracePath = tracePath;
-    result.trace = std::make_shared<const LoadedTrace>(std::move(loaded).value());
+    LoadedTrace lanes = std::move(loaded).value(); // shared once the report counter tracks are added
     result.loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (cancel && cancel->isCancelled()) {
         result.error = "cancelled";
@@ -63,11 +64,20 @@ OpenResult openAnyTrace(const std::string& input, const std::string& tempDir, co
         statsOptions.topKernels = 0;
         if (auto stats = computeTraceStats(*db, statsOptions))
             result.stats = std::move(stats).value();
-        if (auto report = analyzeTrace(*db, AnalysisOptions {}))
-            result.findings = std::move(report).value();
+        // One load for the findings and the Reports panel, which runs its reports on it later.
+        if (auto data = TraceData::load(*db)) {
+            auto shared = std::make_shared<const TraceData>(std::move(data).value());
+            if (auto report = analyzeTrace(*db, *shared, AnalysisOptions {}))
+                result.findings = std::move(report).value();
+            // The reports' time series as counter tracks under the memory ones (queue per stream, copy bandwidth).
+            for (CounterSeries& series : reportCounterTracks(*shared))
+                lanes.counters.push_back(std::move(series));
+            result.reportData = std::move(shared);
+        }
         if (auto ops = summarizeFrameworkOps(*db))
             result.opSummary = std::move(ops).value();
     }
+    result.trace = std::make_shared<const LoadedTrace>(std::move(lanes));
     return result;
 }
 

@@ -24,6 +24,7 @@ struct OpenResult
     std::optional<TraceStats> stats;
     std::optional<AnalysisReport> findings;
     std::vector<OpSummaryRow> opSummary; // empty when the trace has no framework ops
+    std::shared_ptr<const TraceData> reportData; // what the findings read, kept for the Reports panel; null if unread
     double loadSeconds = 0;
 };
 

@@ -427,6 +427,8 @@ private slots:
             QVERIFY2(importer.waitForOpen(120000), qPrintable(importer.lastError()));
             QVERIFY(QFile::copy(QString::fromStdString(importer.timeline()->trace()->path), copy));
             for (const CounterSeries& series : importer.timeline()->trace()->counters) {
+                if (series.unit != CounterUnit::Bytes)
+                    continue; // the reports' queue and bandwidth tracks
                 const size_t i = TimelineView::counterPeak(series);
                 peak = std::max({ peak, series.allocatedBytes[i], series.reservedBytes[i] });
             }
