@@ -544,8 +544,11 @@ private slots:
                 deep = l;
         QVERIFY(deep >= 0 && deep + 1 < lanes);
         const int rows = static_cast<int>(trace.lanes[static_cast<size_t>(deep)].rows.size());
+        // Scrolled only if the lane is out of view: at 0 the view cannot scroll back when collapsing shortens the
+        // content, which would move every lane (whether it does depends on the counter tracks below the lanes).
         timeline->verticalScrollBar()->setValue(0);
-        timeline->verticalScrollBar()->setValue(timeline->laneTop(deep) - TimelineView::kRulerHeight);
+        if (timeline->laneTop(deep) + TimelineView::kRowHeight > timeline->height())
+            timeline->verticalScrollBar()->setValue(timeline->laneTop(deep) - TimelineView::kRulerHeight);
         const int nextTop = timeline->laneTop(deep + 1);
         QTest::mouseClick(timeline, Qt::LeftButton, {}, QPoint(9, timeline->laneTop(deep) + 8));
         QVERIFY(timeline->laneCollapsed(deep));
