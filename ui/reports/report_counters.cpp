@@ -18,8 +18,9 @@ std::vector<CounterSeries> reportCounterTracks(const TraceData& trace)
     for (const StreamQueue& stream : queueLengthSeries(*ctx).streams) {
         CounterSeries series;
         const int64_t rank = ctx->rankOf(stream.globalPid);
-        series.title = "Queue " + (rank >= 0 ? "rank " + std::to_string(rank) + " " : std::string()) + "GPU "
-            + std::to_string(stream.deviceId) + " stream " + std::to_string(stream.streamId);
+        // The stream first: the header clips long titles at the end.
+        series.title = "Queue stream " + std::to_string(stream.streamId) + ", GPU " + std::to_string(stream.deviceId)
+            + (rank >= 0 ? ", rank " + std::to_string(rank) : std::string());
         series.unit = CounterUnit::Count;
         series.primaryLabel = "ops queued";
         series.secondaryLabel.clear();

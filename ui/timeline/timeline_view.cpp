@@ -347,9 +347,11 @@ void TimelineView::drawCounters(QPainter& painter, int& y)
     for (const CounterSeries& series : m_trace->counters) {
         if (y + kCounterHeight >= kRulerHeight && y < height() && series.maxBytes > 0) {
             painter.setPen(pal.color(QPalette::Text));
+            // The title clipped short of the scale's top value, which is drawn at the header's right edge.
+            const QString title = painter.fontMetrics().elidedText(QString::fromStdString(series.title), Qt::ElideRight,
+                                                                   kHeaderWidth - 84);
             painter.drawText(QRect(4, y, kHeaderWidth - 8, kCounterHeight), Qt::AlignTop | Qt::AlignLeft,
-                             QString::fromStdString(series.title) + "\n"
-                                 + tr("max %1").arg(formatCounterValue(series, series.maxBytes)));
+                             title + "\n" + tr("max %1").arg(formatCounterValue(series, series.maxBytes)));
             // Legend (line colours) and a y axis: the scale's top and zero at the plot's left edge.
             const int legendY = y + kCounterHeight - 4;
             painter.fillRect(QRect(4, legendY - 6, 10, 3), QColor(60, 130, 220));

@@ -179,11 +179,10 @@ private slots:
         QVERIFY(!queue.isEmpty());
         for (const QJsonValue& value : queue) {
             const QJsonObject row = value.toObject();
-            const QString suffix = QString("GPU %1 stream %2").arg(row["device"].toInteger()).arg(row["stream"].toInteger());
+            const QString suffix = QString("Queue stream %1, GPU %2").arg(row["stream"].toInteger()).arg(row["device"].toInteger());
             const CounterSeries* track = nullptr;
             for (const CounterSeries& series : trace->counters)
-                if (QString::fromStdString(series.title).startsWith("Queue ")
-                    && QString::fromStdString(series.title).endsWith(suffix))
+                if (QString::fromStdString(series.title).startsWith(suffix))
                     track = &series;
             QString titles;
             for (const CounterSeries& series : trace->counters)
