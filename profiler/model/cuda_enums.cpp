@@ -66,10 +66,11 @@ constexpr EnumRow kNsysEventType[] = {
     { 76, "NvtxDomainDestroy", "NvtxDomainDestroy" },
 };
 
-// CUPTI_ACTIVITY_KIND_RUNTIME.eventClass: the two rows our API calls use.
+// eventClass of CUPTI_ACTIVITY_KIND_RUNTIME and OSRT_API: the rows our API calls and OS runtime calls use.
 constexpr EnumRow kNsysEventClass[] = {
     { 0, "TRACE_PROCESS_EVENT_CUDA_RUNTIME", "CUDA runtime" },
     { 1, "TRACE_PROCESS_EVENT_CUDA_DRIVER", "CUDA driver" },
+    { 27, "TRACE_PROCESS_EVENT_OS_RUNTIME", "OSRT runtime" },
 };
 
 constexpr EnumRow kKernelLaunchType[] = {

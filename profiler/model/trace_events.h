@@ -102,6 +102,21 @@ struct RuntimeEvent
     OptInt returnValue;
 };
 
+// OSRT_API: a traced OS runtime call (pthread_mutex_lock, poll, read...) as nsys records it. Kept from nsys exports
+// for the scripts that read it; Placescope's own views do not read it. callchainId is the export's (its
+// OSRT_CALLCHAINS table, which holds the call stacks, is not kept).
+struct OsRuntimeCall
+{
+    TimeNs start = 0;
+    TimeNs end = 0;
+    int64_t eventClass = 27;     // ENUM_NSYS_EVENT_CLASS: TRACE_PROCESS_EVENT_OS_RUNTIME
+    OptInt globalTid;
+    std::string name;            // 'pthread_cond_wait'...
+    int64_t returnValue = 0;
+    OptInt nestingLevel;
+    int64_t callchainId = 0;
+};
+
 struct SyncEvent
 {
     TimeNs start = 0;

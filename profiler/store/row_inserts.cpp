@@ -48,6 +48,9 @@ constexpr const char* kThreadInsert = "INSERT OR REPLACE INTO PS_THREADS (global
 constexpr const char* kThreadValues = "(?,?,?,?)";
 constexpr const char* kThreadNameInsert = "INSERT INTO ThreadNames (nameId, priority, globalTid)";
 constexpr const char* kThreadNameValues = "(?,?,?)";
+constexpr const char* kOsRuntimeInsert = "INSERT INTO OSRT_API (start, end, eventClass, globalTid, nameId,"
+    " returnValue, nestingLevel, callchainId)";
+constexpr const char* kOsRuntimeValues = "(?,?,?,?,?,?,?,?)";
 constexpr const char* kCudaContextInsert = "INSERT INTO TARGET_INFO_CUDA_CONTEXT_INFO (nullStreamId, hwId, vmId,"
     " processId, deviceId, contextId, parentContextId, isGreenContext)";
 constexpr const char* kCudaContextValues = "(?,?,?,?,?,?,?,?)";
@@ -154,6 +157,12 @@ void bindThreadName(SqliteStatement& s, int first, const ThreadNameRow& row)
     bindFrom(s, first, row.nameId, row.priority, row.globalTid);
 }
 void bindNsysProcess(SqliteStatement& s, int first, const ProcessInfo& p) { bindFrom(s, first, p.globalPid, p.pid, p.name); }
+void bindOsRuntime(SqliteStatement& s, int first, const OsRuntimeRow& row)
+{
+    const OsRuntimeCall& e = row.event;
+    bindFrom(s, first, e.start, e.end, e.eventClass, e.globalTid, row.nameId, e.returnValue, e.nestingLevel,
+             e.callchainId);
+}
 void bindCudaContext(SqliteStatement& s, int first, const CudaContextInfo& c)
 {
     bindFrom(s, first, c.nullStreamId, c.hwId, c.vmId, c.processId, c.deviceId, c.contextId, c.parentContextId,
@@ -247,6 +256,7 @@ void RowInserts::define(SqliteDb& db)
     nsysProcesses.define(db, kNsysProcessInsert, kNsysProcessValues, bindNsysProcess);
     diagnostics.define(db, kDiagnosticInsert, kDiagnosticValues, bindDiagnostic);
     systemFacts.define(db, kSystemFactInsert, kSystemFactValues, bindSystemFact);
+    osRuntime.define(db, kOsRuntimeInsert, kOsRuntimeValues, bindOsRuntime);
     cudaContexts.define(db, kCudaContextInsert, kCudaContextValues, bindCudaContext);
     cudaStreams.define(db, kCudaStreamInsert, kCudaStreamValues, bindCudaStream);
     gpuAnnotations.define(db, kGpuAnnotationInsert, kGpuAnnotationValues, bindGpuAnnotation);

@@ -26,6 +26,11 @@ struct RuntimeRow
     RuntimeEvent event;
     int64_t nameId = 0;
 };
+struct OsRuntimeRow
+{
+    OsRuntimeCall event;
+    int64_t nameId = 0;
+};
 struct NvtxRow
 {
     NvtxEvent event;
@@ -86,6 +91,7 @@ public:
     BatchedInsert<ProcessInfo> nsysProcesses; // PROCESSES, nsys's view of PS_PROCESSES
     BatchedInsert<DiagnosticEvent> diagnostics;
     BatchedInsert<SystemFactRow> systemFacts;
+    BatchedInsert<OsRuntimeRow> osRuntime;
     BatchedInsert<CudaContextInfo> cudaContexts;
     BatchedInsert<CudaStreamInfo> cudaStreams;
     BatchedInsert<GpuAnnotationRow> gpuAnnotations;
@@ -106,7 +112,7 @@ public:
     {
         visit(kernels), visit(memcpys), visit(memsets), visit(runtime), visit(syncs), visit(nvtx), visit(gpuMemory),
             visit(overhead), visit(gpus), visit(processes), visit(threads), visit(threadNames),
-            visit(nsysProcesses), visit(diagnostics), visit(systemFacts), visit(cudaContexts), visit(cudaStreams),
+            visit(nsysProcesses), visit(diagnostics), visit(systemFacts), visit(osRuntime), visit(cudaContexts), visit(cudaStreams),
             visit(gpuAnnotations), visit(counters), visit(ops),
             visit(externalCorrelations), visit(memory), visit(flows), visit(steps), visit(strings);
     }

@@ -238,6 +238,19 @@ CREATE TABLE TARGET_INFO_GPU (
     smMinor INTEGER
 );
 
+-- OS runtime calls (pthread, poll, file I/O...) as nsys traces them; written by an nsys import only. callchainId is
+-- the export's: its call stacks (OSRT_CALLCHAINS) are not kept. eventClass -> ENUM_NSYS_EVENT_CLASS (27).
+CREATE TABLE OSRT_API (
+    start INTEGER NOT NULL,
+    end INTEGER NOT NULL,
+    eventClass INTEGER NOT NULL,
+    globalTid INTEGER,
+    nameId INTEGER NOT NULL,         -- StringIds
+    returnValue INTEGER NOT NULL,
+    nestingLevel INTEGER,
+    callchainId INTEGER NOT NULL
+);
+
 -- CUDA contexts and streams as nsys lists them (written where the source has them: nsys exports, the capture's
 -- context records). processId is the plain pid, vmId nsys's machine number (1 locally); flag -> ENUM_CUPTI_STREAM_TYPE.
 CREATE TABLE TARGET_INFO_CUDA_CONTEXT_INFO (

@@ -277,6 +277,13 @@ void TraceWriter::add(const ThreadInfo& thread)
     queue(m_inserts->threads, ThreadInfo(thread));
 }
 
+void TraceWriter::add(OsRuntimeCall call)
+{
+    int64_t nameId = internString(call.name);
+    call.name = std::string();
+    queue(m_inserts->osRuntime, OsRuntimeRow { std::move(call), nameId });
+}
+
 void TraceWriter::add(const CudaContextInfo& context) { queue(m_inserts->cudaContexts, CudaContextInfo(context), false); }
 void TraceWriter::add(const CudaStreamInfo& stream) { queue(m_inserts->cudaStreams, CudaStreamInfo(stream), false); }
 
@@ -485,7 +492,7 @@ Status TraceWriter::dropEmptyTables()
         "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "NVTX_EVENTS",
         "CUDA_GPU_MEMORY_USAGE_EVENTS", "PROFILER_OVERHEAD", "ThreadNames", "TARGET_INFO_GPU",
         "TARGET_INFO_SESSION_START_TIME", "ANALYSIS_DETAILS", "PROCESSES", "DIAGNOSTIC_EVENT",
-        "TARGET_INFO_SYSTEM_ENV", "TARGET_INFO_CUDA_CONTEXT_INFO", "TARGET_INFO_CUDA_STREAM",
+        "TARGET_INFO_SYSTEM_ENV", "TARGET_INFO_CUDA_CONTEXT_INFO", "TARGET_INFO_CUDA_STREAM", "OSRT_API",
     };
     for (const char* table : kLazyTables) {
         PLACESCOPE_ASSIGN_OR_RETURN(int64_t hasRows,

@@ -87,6 +87,8 @@ public:
     void add(const ProcessInfo& process);
     // PROCESSES only: a process of the recorded machine that has no events (nsys exports list every process).
     void addProcessName(const ProcessInfo& process);
+    // OSRT_API (an nsys export's OS runtime calls).
+    void add(OsRuntimeCall call);
     // TARGET_INFO_CUDA_CONTEXT_INFO / TARGET_INFO_CUDA_STREAM, each row as given.
     void add(const CudaContextInfo& context);
     void add(const CudaStreamInfo& stream);

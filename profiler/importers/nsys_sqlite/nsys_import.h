@@ -56,6 +56,7 @@ private:
     Status importNvtx();
     Status importGpuMemory();
     Status importOverhead();
+    Status importOsRuntime();
     Status importProcessesAndThreads();
 
     SqliteDb& m_db;

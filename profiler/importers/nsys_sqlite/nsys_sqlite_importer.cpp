@@ -23,7 +23,7 @@ constexpr const char* kViewInsteadOfTableHelp =
 constexpr const char* kActivityTables[] = {
     "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
     "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_DRIVER", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
-    "NVTX_EVENTS", "CUDA_GPU_MEMORY_USAGE_EVENTS", "PROFILER_OVERHEAD",
+    "NVTX_EVENTS", "CUDA_GPU_MEMORY_USAGE_EVENTS", "PROFILER_OVERHEAD", "OSRT_API",
 };
 } // namespace
 
@@ -42,6 +42,7 @@ Status NsysImport::run()
     PLACESCOPE_RETURN_IF_ERROR(importNvtx());
     PLACESCOPE_RETURN_IF_ERROR(importGpuMemory());
     PLACESCOPE_RETURN_IF_ERROR(importOverhead());
+    PLACESCOPE_RETURN_IF_ERROR(importOsRuntime());
     return importProcessesAndThreads();
 }
 
@@ -320,6 +321,34 @@ Status NsysImport::importApiCalls(const char* table, std::optional<ApiClass> for
         r.name = name(t, 5, "API call nameId");
         r.returnValue = t.integer(6);
         m_writer.add(std::move(r));
+    }
+    return t.status();
+}
+
+// OS runtime calls, row for row, for the scripts that read them (nsys's osrt_sum, nsys2prv's pthread rows). Their
+// threads are not added to PS_THREADS: Placescope's timeline and rules do not read this table.
+Status NsysImport::importOsRuntime()
+{
+    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable t,
+                                NsysTable::open(m_db, "OSRT_API",
+                                                { { "start" }, { "end" }, { "eventClass" }, { "globalTid" },
+                                                  { "nameId", true }, { "returnValue" }, { "nestingLevel" },
+                                                  { "callchainId" } },
+                                                "start"));
+    while (t.next()) {
+        PLACESCOPE_RETURN_IF_ERROR(tick());
+        if (!validInterval(t.integer(0), t.integer(1), "OSRT_API"))
+            continue;
+        OsRuntimeCall call;
+        call.start = *t.integer(0);
+        call.end = *t.integer(1);
+        call.eventClass = t.integer(2).value_or(27);
+        call.globalTid = t.integer(3);
+        call.name = name(t, 4, "OS runtime call nameId");
+        call.returnValue = t.integer(5).value_or(0);
+        call.nestingLevel = t.integer(6);
+        call.callchainId = t.integer(7).value_or(0);
+        m_writer.add(std::move(call));
     }
     return t.status();
 }
