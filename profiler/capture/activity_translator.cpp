@@ -199,6 +199,21 @@ void ActivityTranslator::translate(const CUpti_Activity* record)
         m_writer.add(context);
         return;
     }
+    case CUPTI_ACTIVITY_KIND_STREAM: {
+        // nsys's stream list: CUPTI's flag ids are ENUM_CUPTI_STREAM_TYPE's; the priority is kept unsigned as nsys
+        // keeps it (-5 reads 4294967291).
+        const auto& r = *reinterpret_cast<const CUpti_ActivityStream*>(record);
+        if (!m_streamsSeen.insert((static_cast<uint64_t>(r.contextId) << 32) | r.streamId).second)
+            return;
+        CudaStreamInfo stream;
+        stream.streamId = r.streamId;
+        stream.processId = m_options.pid;
+        stream.contextId = r.contextId;
+        stream.priority = r.priority;
+        stream.flag = static_cast<int64_t>(r.flag);
+        m_writer.add(stream);
+        return;
+    }
     case CUPTI_ACTIVITY_KIND_NAME: {
         const auto& r = *reinterpret_cast<const CUpti_ActivityName*>(record);
         if (r.objectKind != CUPTI_ACTIVITY_OBJECT_THREAD || !r.name)

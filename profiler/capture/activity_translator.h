@@ -70,6 +70,7 @@ private:
     std::unordered_map<uint32_t, OpenRange> m_openRanges;          // NVTX marker id -> its start
     std::unordered_map<uint32_t, int64_t> m_contextDevice;         // contextId -> deviceId
     std::set<int64_t> m_devicesSeen;
+    std::set<uint64_t> m_streamsSeen;                              // contextId << 32 | streamId
     std::set<int64_t> m_threadsSeen;
 };
 

@@ -70,9 +70,11 @@ std::vector<CUpti_ActivityKind> activityKindsFor(uint32_t kinds)
         list.push_back(CUPTI_ACTIVITY_KIND_MARKER);
         list.push_back(CUPTI_ACTIVITY_KIND_NAME);
     }
-    // Always: device properties, context -> device, CUPTI's own overhead, framework correlation ids.
+    // Always: device properties, context -> device, streams (nsys's stream list), CUPTI's own overhead, framework
+    // correlation ids.
     list.push_back(CUPTI_ACTIVITY_KIND_DEVICE);
     list.push_back(CUPTI_ACTIVITY_KIND_CONTEXT);
+    list.push_back(CUPTI_ACTIVITY_KIND_STREAM);
     list.push_back(CUPTI_ACTIVITY_KIND_OVERHEAD);
     list.push_back(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION);
     return list;

@@ -252,7 +252,7 @@ CREATE TABLE OSRT_API (
 );
 
 -- CUDA contexts and streams as nsys lists them (written where the source has them: nsys exports, the capture's
--- context records). processId is the plain pid, vmId nsys's machine number (1 locally); flag -> ENUM_CUPTI_STREAM_TYPE.
+-- context and stream records). processId is the plain pid, vmId nsys's machine number (1 locally); flag -> ENUM_CUPTI_STREAM_TYPE.
 CREATE TABLE TARGET_INFO_CUDA_CONTEXT_INFO (
     nullStreamId INTEGER NOT NULL,
     hwId INTEGER NOT NULL,

@@ -209,6 +209,8 @@ TEST_F(CaptureGpuTest, RecordsEveryOperationOfTheProgramExactly)
                     " AND maxBlockDimX = 1024 AND maxGridDimX = 2147483647 AND maxBlocksPerSm > 0"
                     " AND uuid NOT LIKE 'GPU-%'"),
               1);
+    // nsys's context list, from CUPTI's context records: the program's pid, its null stream.
+    EXPECT_GE(query("SELECT COUNT(*) FROM TARGET_INFO_CUDA_CONTEXT_INFO WHERE vmId = 1 AND processId > 0"), 1);
     EXPECT_EQ(query("SELECT COUNT(*) FROM PS_PROCESSES WHERE pid > 0"), 1);
     EXPECT_EQ(query("SELECT COUNT(*) FROM PS_PROBLEMS WHERE kind = 'capture.dropped_records'"), 0);
     EXPECT_NE(m_stderr.find("15 kernels"), std::string::npos) << m_stderr;

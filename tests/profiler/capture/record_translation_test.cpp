@@ -421,6 +421,34 @@ TEST_F(RecordTranslationTest, ContextsAreListedAsNsysListsThem)
     EXPECT_EQ(rows->columnText(0), "7,0,1,4242,0,1,-,- 13,0,1,4242,2,5,1,1");
 }
 
+// CUDA streams as nsys lists them (TARGET_INFO_CUDA_STREAM): CUPTI's flag is ENUM_CUPTI_STREAM_TYPE's id and a
+// priority of -5 reads 4294967291, as in the real CloverLeaf export's stream 15. A stream reported twice is kept once.
+TEST_F(RecordTranslationTest, StreamsAreListedAsNsysListsThem)
+{
+    RecordBuffer records;
+    CUpti_ActivityStream stream {};
+    stream.kind = CUPTI_ACTIVITY_KIND_STREAM;
+    stream.contextId = 1;
+    stream.streamId = 7;
+    stream.flag = CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NULL;
+    records.add(stream);
+    records.add(stream);
+    CUpti_ActivityStream priority = stream;
+    priority.streamId = 15;
+    priority.priority = static_cast<uint32_t>(-5);
+    priority.flag = CUPTI_ACTIVITY_STREAM_CREATE_FLAG_DEFAULT;
+    records.add(priority);
+    translate(records);
+    auto db = SqliteDb::open(m_path, SqliteDb::Mode::ReadOnly);
+    ASSERT_TRUE(db.isOk());
+    auto rows = db->prepare("SELECT group_concat(r, ' ') FROM (SELECT s.streamId || ',' || s.hwId || ',' || s.vmId || ','"
+                            " || s.processId || ',' || s.contextId || ',' || s.priority || ',' || e.label AS r"
+                            " FROM TARGET_INFO_CUDA_STREAM s JOIN ENUM_CUPTI_STREAM_TYPE e ON e.id = s.flag"
+                            " ORDER BY s.streamId)");
+    ASSERT_TRUE(rows.isOk() && rows->step());
+    EXPECT_EQ(rows->columnText(0), "7,0,1,4242,1,0,Null stream 15,0,1,4242,1,4294967291,Default stream");
+}
+
 TEST_F(RecordTranslationTest, CaptureWindowZeroTimestampsAndUnknownKindsAreCountedNotWritten)
 {
     RecordBuffer records;
