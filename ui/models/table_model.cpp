@@ -1,10 +1,18 @@
 // SPDX-License-Identifier: MIT
 #include "ui/models/table_model.h"
 
+#include "profiler/base/units.h"
+
+#include <cmath>
+
 namespace placescope::ui {
 
-TableModel::TableModel(QStringList headers, QObject* parent) : QAbstractTableModel(parent), m_headers(std::move(headers))
+TableModel::TableModel(QStringList headers, QObject* parent) : TableModel(std::move(headers), {}, parent) { }
+
+TableModel::TableModel(QStringList headers, std::vector<CellFormat> formats, QObject* parent)
+    : QAbstractTableModel(parent), m_headers(std::move(headers)), m_formats(std::move(formats))
 {
+    m_formats.resize(static_cast<size_t>(m_headers.size()), CellFormat::Plain);
 }
 
 void TableModel::setRows(std::vector<QVariantList> rows)
@@ -15,6 +23,24 @@ void TableModel::setRows(std::vector<QVariantList> rows)
         while (row.size() < m_headers.size())
             row.append(QVariant());
     endResetModel();
+}
+
+QString TableModel::formatCell(const QVariant& cell, CellFormat format)
+{
+    if (!cell.isValid() || format == CellFormat::Plain || cell.typeId() == QMetaType::QString)
+        return cell.toString();
+    const double value = cell.toDouble();
+    switch (format) {
+    case CellFormat::Plain: break;
+    case CellFormat::Duration: return QString::fromStdString(formatNanoseconds(value));
+    case CellFormat::Saving:
+        return std::fabs(value) < 1.0 ? QObject::tr("no saving") : QString::fromStdString(formatNanoseconds(value));
+    case CellFormat::Count: return QString::fromStdString(withThousands(cell.toLongLong()));
+    case CellFormat::Bytes: return QString::fromStdString(formatBytes(cell.toLongLong()));
+    case CellFormat::Percent: return QString::number(value, 'f', 1) + " %";
+    case CellFormat::Rate: return QString::number(value, 'f', 1) + " GB/s";
+    }
+    return cell.toString();
 }
 
 int TableModel::rowCount(const QModelIndex& parent) const
@@ -32,8 +58,11 @@ QVariant TableModel::data(const QModelIndex& index, int role) const
     if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount())
         return {};
     const QVariant& cell = m_rows[static_cast<size_t>(index.row())][index.column()];
-    if (role == Qt::DisplayRole || role == Qt::EditRole)
+    const CellFormat format = m_formats[static_cast<size_t>(index.column())];
+    if (role == kRawRole || role == Qt::EditRole)
         return cell;
+    if (role == Qt::DisplayRole)
+        return format == CellFormat::Plain ? cell : QVariant(formatCell(cell, format));
     if (role == Qt::TextAlignmentRole && cell.typeId() != QMetaType::QString)
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     return {};

@@ -29,22 +29,23 @@ QDialog* showInstancesDialog(TimelineView* timeline, const QString& name, QWidge
     dialog->setObjectName(objectName);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setWindowTitle(QObject::tr("Instances of %1").arg(name));
-    // Durations stay numbers (us) so they sort as numbers; the label says the total in the one unit style.
-    auto* model = new TableModel({ QObject::tr("Start ms"), QObject::tr("Duration us"), QObject::tr("Lane"), QObject::tr("#") },
-                                 dialog);
+    // Times in ns, shown through the units formatter and sorted as numbers.
+    auto* model = new TableModel({ QObject::tr("Start"), QObject::tr("Duration"), QObject::tr("Lane"), QObject::tr("#") },
+                                 { CellFormat::Duration, CellFormat::Duration, CellFormat::Plain, CellFormat::Plain }, dialog);
     std::vector<QVariantList> rows;
     int64_t totalNs = 0;
     for (size_t i = 0; i < instances.size(); ++i) {
         const LaneRow& row = timeline->rowOf(instances[i]);
         const int64_t ns = row.durationNs(instances[i].index);
         totalNs += ns;
-        rows.push_back({ static_cast<double>(row.startNs[instances[i].index] - trace.firstNs) / 1e6, static_cast<double>(ns) / 1e3,
+        rows.push_back({ static_cast<double>(row.startNs[instances[i].index] - trace.firstNs), static_cast<double>(ns),
                          QString::fromStdString(trace.lanes[static_cast<size_t>(instances[i].lane)].title),
                          QVariant::fromValue<qlonglong>(static_cast<qlonglong>(i)) });
     }
     model->setRows(std::move(rows));
     auto* proxy = new QSortFilterProxyModel(dialog);
     proxy->setSourceModel(model);
+    proxy->setSortRole(TableModel::kRawRole);
     auto* view = new QTableView(dialog);
     view->setModel(proxy);
     view->setSortingEnabled(true);

@@ -53,15 +53,25 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     setObjectName("PlacescopeMainWindow");
     m_timeline = new TimelineView(this);
     setCentralWidget(m_timeline);
-    m_kernels = new TableModel({ tr("Kernel"), tr("Count"), tr("Total ms"), tr("Avg us"), tr("Min us"), tr("Max us"), tr("% time") }, this);
-    m_copies = new TableModel({ tr("Operation"), tr("Memory"), tr("Count"), tr("Total ms"), tr("Bytes"), tr("GB/s") }, this);
-    m_problems = new TableModel({ tr("Kind"), tr("Severity"), tr("Count"), tr("Help"), tr("Example") }, this);
-    m_findings = new TableModel({ tr("Finding"), tr("Severity"), tr("Saving ms/step"), tr("% of step"), tr("Summary") }, this);
+    // Durations in ns, counts and sizes as numbers: the tables show them through the units formatter and sort by
+    // the numbers (TableModel::kRawRole).
+    using F = CellFormat;
+    m_kernels = new TableModel({ tr("Kernel"), tr("Count"), tr("Total"), tr("Avg"), tr("Min"), tr("Max"), tr("% time") },
+                               { F::Plain, F::Count, F::Duration, F::Duration, F::Duration, F::Duration, F::Percent }, this);
+    m_copies = new TableModel({ tr("Operation"), tr("Memory"), tr("Count"), tr("Total"), tr("Size"), tr("Bandwidth") },
+                              { F::Plain, F::Plain, F::Count, F::Duration, F::Bytes, F::Rate }, this);
+    m_problems = new TableModel({ tr("Kind"), tr("Severity"), tr("Count"), tr("Help"), tr("Example") },
+                                { F::Plain, F::Plain, F::Count }, this);
+    m_findings = new TableModel({ tr("Finding"), tr("Severity"), tr("Saving/step"), tr("% of step"), tr("Summary") },
+                                { F::Plain, F::Plain, F::Saving, F::Percent }, this);
     addTableDock(tr("Findings"), m_findings, Qt::RightDockWidgetArea);
-    addTableDock(tr("Kernels"), m_kernels, Qt::BottomDockWidgetArea);
-    addTableDock(tr("Copies"), m_copies, Qt::BottomDockWidgetArea);
-    m_opSummary = new TableModel({ tr("Op"), tr("Count"), tr("CPU total ms"), tr("GPU total ms"), tr("Kernels"), tr("CPU avg us") }, this);
+    // Largest total time first, as nsys stats lists kernels and copies.
+    addTableDock(tr("Kernels"), m_kernels, Qt::BottomDockWidgetArea)->sortByColumn(2, Qt::DescendingOrder);
+    addTableDock(tr("Copies"), m_copies, Qt::BottomDockWidgetArea)->sortByColumn(3, Qt::DescendingOrder);
+    m_opSummary = new TableModel({ tr("Op"), tr("Count"), tr("CPU total"), tr("GPU total"), tr("Kernels"), tr("CPU avg") },
+                                 { F::Plain, F::Count, F::Duration, F::Duration, F::Count, F::Duration }, this);
     QTableView* opsView = addTableDock(tr("Ops"), m_opSummary, Qt::BottomDockWidgetArea);
+    opsView->sortByColumn(2, Qt::DescendingOrder);
     addTableDock(tr("Import problems"), m_problems, Qt::BottomDockWidgetArea);
     m_status = new QLabel(this);
     m_progress = new QProgressBar(this);
@@ -149,6 +159,7 @@ QTableView* MainWindow::addTableDock(const QString& title, TableModel* model, Qt
     proxy->setSourceModel(model);
     proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     proxy->setFilterKeyColumn(-1);
+    proxy->setSortRole(TableModel::kRawRole); // numbers, not their text ("9 ms" after "10 ms")
     connect(filter, &QLineEdit::textChanged, proxy, &QSortFilterProxyModel::setFilterFixedString);
     auto* view = new QTableView(body);
     view->setModel(proxy);
@@ -157,7 +168,7 @@ QTableView* MainWindow::addTableDock(const QString& title, TableModel* model, Qt
     view->horizontalHeader()->setStretchLastSection(true);
     view->verticalHeader()->hide();
     view->setWordWrap(false);
-    view->horizontalHeader()->resizeSection(0, 320);
+    view->horizontalHeader()->resizeSection(0, 260); // long names are cut; the figures stay in view
     layout->addWidget(filter);
     layout->addWidget(view);
     dock->setWidget(body);

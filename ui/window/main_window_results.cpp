@@ -60,11 +60,11 @@ void MainWindow::onOpenFinished(uint64_t, const OpenResult& result)
     if (result.stats) {
         for (const auto& row : result.stats->kernels.rows)
             kernels.push_back({ QString::fromStdString(row.name), QVariant::fromValue<qlonglong>(row.time.count),
-                                row.time.totalNs / 1e6, row.time.averageNs / 1e3, row.time.minNs / 1e3,
-                                row.time.maxNs / 1e3, row.timePercent });
+                                static_cast<double>(row.time.totalNs), static_cast<double>(row.time.averageNs),
+                                static_cast<double>(row.time.minNs), static_cast<double>(row.time.maxNs), row.timePercent });
         for (const auto& row : result.stats->memoryOps)
             copies.push_back({ QString::fromStdString(row.operation), QString::fromStdString(row.memoryTypes),
-                               QVariant::fromValue<qlonglong>(row.time.count), row.time.totalNs / 1e6,
+                               QVariant::fromValue<qlonglong>(row.time.count), static_cast<double>(row.time.totalNs),
                                QVariant::fromValue<qlonglong>(row.totalBytes), row.bandwidthGBps });
         for (const auto& row : result.stats->problems)
             problems.push_back({ QString::fromStdString(row.kind), QString::fromStdString(row.severity),
@@ -76,7 +76,7 @@ void MainWindow::onOpenFinished(uint64_t, const OpenResult& result)
         for (const auto& finding : m_report->findings)
             findings.push_back({ QString::fromStdString(finding.title),
                                  QString::fromStdString(std::string(severityName(finding.severity))),
-                                 finding.saving.perStepMs, finding.saving.percentOfStep,
+                                 finding.saving.perStepMs * 1e6, finding.saving.percentOfStep,
                                  QString::fromStdString(finding.summary) });
     }
     m_kernels->setRows(std::move(kernels));
@@ -87,9 +87,10 @@ void MainWindow::onOpenFinished(uint64_t, const OpenResult& result)
         m_findingDetails->clear();
     std::vector<QVariantList> ops;
     for (const auto& row : result.opSummary)
-        ops.push_back({ QString::fromStdString(row.name), QVariant::fromValue<qlonglong>(row.count), row.cpuNs / 1e6,
-                        row.gpuNs / 1e6, QVariant::fromValue<qlonglong>(row.kernelCount),
-                        row.count ? row.cpuNs / 1e3 / static_cast<double>(row.count) : 0.0 });
+        ops.push_back({ QString::fromStdString(row.name), QVariant::fromValue<qlonglong>(row.count),
+                        static_cast<double>(row.cpuNs), static_cast<double>(row.gpuNs),
+                        QVariant::fromValue<qlonglong>(row.kernelCount),
+                        row.count ? static_cast<double>(row.cpuNs) / static_cast<double>(row.count) : 0.0 });
     m_opSummary->setRows(std::move(ops));
     // The op summary only means something for traces with framework ops (PyTorch / Kineto, NVTX op ranges).
     if (auto* dock = findChild<QDockWidget*>("dock_" + tr("Ops")))
@@ -219,7 +220,7 @@ void MainWindow::showEvent(QShowEvent* event)
         resizeDocks({ kernelsDock }, { std::max(250, height() * 3 / 10) }, Qt::Vertical);
         // Shares of the bottom row, which ends where the right column starts.
         const int bottomWidth = width() - rightWidth;
-        resizeDocks({ kernelsDock, findChild<QDockWidget*>("dock_placement") }, { bottomWidth * 2 / 5, bottomWidth * 3 / 5 },
+        resizeDocks({ kernelsDock, findChild<QDockWidget*>("dock_placement") }, { bottomWidth / 2, bottomWidth / 2 },
                     Qt::Horizontal);
     });
 }

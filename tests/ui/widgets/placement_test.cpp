@@ -538,11 +538,11 @@ private slots:
         QVERIFY(ops->rowCount() > 5);
         double gpuMs = 0, kernelMs = 0;
         for (int row = 0; row < ops->rowCount(); ++row) {
-            QVERIFY(ops->index(row, 1).data().toLongLong() > 0);
-            gpuMs += ops->index(row, 3).data().toDouble();
+            QVERIFY(ops->rowAt(row)[1].toLongLong() > 0);
+            gpuMs += ops->rowAt(row)[3].toDouble() / 1e6; // ns
         }
         for (int row = 0; row < window.kernelModel()->rowCount(); ++row)
-            kernelMs += window.kernelModel()->index(row, 2).data().toDouble();
+            kernelMs += window.kernelModel()->rowAt(row)[2].toDouble() / 1e6;
         // Linked kernels exist, and no kernel is counted twice across cpu_op rows more than nesting allows.
         QVERIFY(gpuMs > 0);
         QVERIFY(window.placementSession()->measuredStepUs() > 0);
