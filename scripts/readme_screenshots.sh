@@ -47,6 +47,9 @@ shot whatif_v100.png "$v100" --whatif 'launch=x0.5'
 shot placement_resnet50.png "$src/resources/samples/resnet50_train_3steps.sqlite" --model "$models/light_resnet50.onnx"
 shot placement_superres.png --model "$models/superres_prepost_op18.onnx" --select-op Conv_2
 shot op_graph.png --model "$models/mnist.onnx"
+# The compare window: ResNet-50 training on a V100 (2021) against the bundled H100 capture.
+shot compare_resnet50_v100_h100.png "$traces/kineto_resnet50_v100_legacy2021.pt.trace.json.gz" \
+    --compare "$src/resources/samples/resnet50_train_3steps.sqlite"
 
 # The README shows these and only these.
 shown=$(grep -o 'docs/screenshots/[A-Za-z0-9_]*\.png' "$src/README.md" | sed 's|docs/screenshots/||' | sort -u)
