@@ -85,7 +85,7 @@ void TimelineView::selectCounterSample(const CounterRef& ref)
                        .arg(QString::fromStdString(series.title),
                             QString::fromStdString(formatNanoseconds(static_cast<double>(t - m_trace->firstNs))),
                             formatBytes(series.allocatedBytes[ref.sample]));
-    if (series.reservedBytes[ref.sample] >= 0)
+    if (!series.reservedBytes.empty() && series.reservedBytes[ref.sample] >= 0)
         text += tr(", reserved %1").arg(formatBytes(series.reservedBytes[ref.sample]));
     emit eventSelected(text);
     emit selectionChanged();
@@ -96,7 +96,7 @@ void TimelineView::drawCounterMark(QPainter& painter, const CounterSeries& serie
 {
     const size_t i = m_counterMark->sample;
     const double x = kHeaderWidth + m_axis.xForTime(series.timeNs[i]);
-    const int64_t value = std::max(series.allocatedBytes[i], series.reservedBytes[i]);
+    const int64_t value = std::max(series.allocatedBytes[i], series.reservedBytes.empty() ? -1 : series.reservedBytes[i]);
     const double scale = (kCounterHeight - 4) / static_cast<double>(std::max<int64_t>(series.maxBytes, 1));
     const QPointF point(x, y + kCounterHeight - 2 - value * scale);
     const QColor highlight = palette().color(QPalette::Highlight);
