@@ -10,6 +10,7 @@
 #include "ui/whatif/whatif_controls.h"
 #include "ui/whatif/whatif_session.h"
 #include "ui/window/main_window.h"
+#include "profiler/base/units.h"
 #include "profiler/store/trace_writer.h"
 
 #include <QApplication>
@@ -141,9 +142,9 @@ int main(int argc, char** argv)
         if (!compared)
             std::fprintf(stderr, "placescope-gui: --compare: %s\n", qPrintable(compareWindow->lastError()));
         else
-            std::printf("compare: %d kernel names, mean step %lld -> %lld ns\n", compareWindow->kernelModel()->rowCount(),
-                        static_cast<long long>(compareWindow->diff()->meanStepNsA),
-                        static_cast<long long>(compareWindow->diff()->meanStepNsB));
+            std::printf("compare: %d kernel names, mean step %s -> %s\n", compareWindow->kernelModel()->rowCount(),
+                        placescope::formatNanoseconds(static_cast<double>(compareWindow->diff()->meanStepNsA)).c_str(),
+                        placescope::formatNanoseconds(static_cast<double>(compareWindow->diff()->meanStepNsB)).c_str());
         QApplication::processEvents();
         QImage image(compareWindow->size(), QImage::Format_ARGB32);
         image.fill(Qt::white);
@@ -184,8 +185,9 @@ int main(int argc, char** argv)
     }
     // What the picture should show, for the screenshot test and for people reading CI logs.
     if (auto plan = window.placementSession()->plan())
-        std::printf("placement: %zu ops, predicted step %.1f us (all GPU %.1f us); predicted lanes: %zu; %s, gpu %s\n",
-                    plan->proposal.assignment.size(), plan->proposalUs, plan->allGpuUs,
+        std::printf("placement: %zu ops, predicted step %s (all GPU %s); predicted lanes: %zu; %s, gpu %s\n",
+                    plan->proposal.assignment.size(), placescope::formatNanoseconds(plan->proposalUs * 1e3).c_str(),
+                    placescope::formatNanoseconds(plan->allGpuUs * 1e3).c_str(),
                     window.timeline()->predicted() ? window.timeline()->predicted()->lanes.size() : size_t(0),
                     window.placementSession()->costOptions().framework.c_str(),
                     window.placementSession()->costOptions().gpu.c_str());
@@ -196,9 +198,10 @@ int main(int argc, char** argv)
             ok = false;
         } else {
             const auto& r = session->run()->result;
-            std::printf("whatif: measured step %lld ns, replay %lld ns, predicted %lld ns\n",
-                        static_cast<long long>(r.measured.stepNs), static_cast<long long>(r.replay.stepNs),
-                        static_cast<long long>(r.predicted.stepNs));
+            std::printf("whatif: measured step %s, replay %s, predicted %s\n",
+                        placescope::formatNanoseconds(static_cast<double>(r.measured.stepNs)).c_str(),
+                        placescope::formatNanoseconds(static_cast<double>(r.replay.stepNs)).c_str(),
+                        placescope::formatNanoseconds(static_cast<double>(r.predicted.stepNs)).c_str());
         }
     }
     QApplication::processEvents();

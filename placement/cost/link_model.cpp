@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "placement/cost/link_model.h"
 
+#include "profiler/base/units.h"
 #include "profiler/model/cuda_enums.h"
 #include "profiler/store/sqlite_db.h"
 
@@ -107,13 +108,14 @@ Result<PcieModel> fitPcieFromTrace(
         if (fit) {
             *slot.fit = *fit;
             std::snprintf(line, sizeof line,
-                "PCIe %s fitted from %d memcpys: %.1f us + bytes / %.2f GB/s (device-side durations: API and staging "
+                "PCIe %s fitted from %d memcpys: %s + bytes / %.2f GB/s (device-side durations: API and staging "
                 "time not included)",
-                slot.label, fit->samples, fit->latencyUs, fit->bandwidthGBps);
+                slot.label, fit->samples, formatNanoseconds(fit->latencyUs * 1e3).c_str(), fit->bandwidthGBps);
         } else {
             std::snprintf(line, sizeof line,
-                "PCIe %s: %zu memcpys in the trace, not fitted (%s); default %.1f us + bytes / %.2f GB/s", slot.label,
-                rows.size(), fit.status().message().c_str(), slot.fit->latencyUs, slot.fit->bandwidthGBps);
+                "PCIe %s: %zu memcpys in the trace, not fitted (%s); default %s + bytes / %.2f GB/s", slot.label,
+                rows.size(), fit.status().message().c_str(), formatNanoseconds(slot.fit->latencyUs * 1e3).c_str(),
+                slot.fit->bandwidthGBps);
         }
         if (notes)
             notes->push_back(line);

@@ -7,6 +7,7 @@
 #include "placement/cost/measured_scaling.h"
 #include "placement/cost/op_work.h"
 #include "placement/cost/roofline.h"
+#include "profiler/base/units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -65,8 +66,8 @@ Result<Specs> resolveSpecs(const CostOptions& options, std::vector<std::string>&
         PLACESCOPE_ASSIGN_OR_RETURN(specs.pcie, fitPcieFromTrace(options.tracePath, specs.pcie, &assumptions));
     } else {
         assumptions.push_back("PCIe: no trace, the device table's " + link.key + " figures (estimates): pinned "
-            + format("%.0f us + bytes / %.1f GB/s, pageable %.0f us", link.pinnedLatencyUs, link.pinnedGBps,
-                link.pageableLatencyUs)
+            + formatNanoseconds(link.pinnedLatencyUs * 1e3) + format(" + bytes / %.1f GB/s", link.pinnedGBps)
+            + ", pageable " + formatNanoseconds(link.pageableLatencyUs * 1e3)
             + format(" + bytes / %.1f GB/s", link.pageableGBps));
     }
     return specs;
@@ -165,8 +166,8 @@ Result<PlacementModel> buildPlacementModel(const ModelGraph& model, const CostOp
     assumptions.push_back(std::string("transfers priced as ") + (pinned ? "pinned" : "pageable") + " copies ("
         + options.framework
         + (pinned ? " stages host tensors for the GPU in pinned memory" : " copies from ordinary pageable host memory")
-        + format("): HtoD %.1f us + bytes / %.2f GB/s", htod.latencyUs, htod.bandwidthGBps)
-        + format(", DtoH %.1f us + bytes / %.2f GB/s", dtoh.latencyUs, dtoh.bandwidthGBps));
+        + "): HtoD " + formatNanoseconds(htod.latencyUs * 1e3) + format(" + bytes / %.2f GB/s", htod.bandwidthGBps)
+        + ", DtoH " + formatNanoseconds(dtoh.latencyUs * 1e3) + format(" + bytes / %.2f GB/s", dtoh.bandwidthGBps));
     assumptions.push_back("CPU: " + specs.cpu.name
         + format(" (%.2f TFLOP/s FP32, %.0f GB/s)", specs.cpu.fp32FlopsPerSecond / 1e12,
             specs.cpu.memoryBytesPerSecond / 1e9));

@@ -8,8 +8,8 @@
 
 namespace placescope::diff_format {
 
-std::string duration(int64_t ns);       // "1.234 ms"
-std::string signedDuration(int64_t ns); // "+1.234 ms", "-12.000 us", "0 ns"
+std::string duration(int64_t ns);       // "1.23 ms" (profiler/base/units.h)
+std::string signedDuration(int64_t ns); // "+1.23 ms", "-12.0 us", "0 ns"
 std::string bytes(int64_t bytes);       // "1.50 MiB"
 std::string signedBytes(int64_t bytes);
 std::string count(int64_t n);           // "12,345"

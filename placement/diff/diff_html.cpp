@@ -8,6 +8,7 @@
 #include "placement/report/svg_charts.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -91,11 +92,10 @@ std::string findingTable(const RunDiff& d)
     if (d.findings.empty())
         return "<p class='meta'>no findings in either run</p>";
     std::string h = "<table><tr><th>Status</th><th>Saving before</th><th>Saving after</th><th>Finding</th></tr>";
-    char a[48], b[48];
     // Simulated savings (the what-if replay of the fix) are marked; the others are the rules' estimates.
     for (const FindingDiff& f : d.findings) {
-        std::snprintf(a, sizeof a, "%.3f ms%s", f.savingMsA, f.simulatedA ? " (simulated)" : "");
-        std::snprintf(b, sizeof b, "%.3f ms%s", f.savingMsB, f.simulatedB ? " (simulated)" : "");
+        const std::string a = duration(std::llround(f.savingMsA * 1e6)) + (f.simulatedA ? " (simulated)" : "");
+        const std::string b = duration(std::llround(f.savingMsB * 1e6)) + (f.simulatedB ? " (simulated)" : "");
         h += "<tr>" + cell(findingKindName(f.kind)) + cell(a) + cell(b) + cell(f.ruleId + ": " + f.title) + "</tr>";
     }
     return h + "</table>";

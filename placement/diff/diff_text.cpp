@@ -6,6 +6,7 @@
 #include "placement/diff/diff_report.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace placescope {
@@ -188,10 +189,9 @@ void findingSection(std::string& out, const RunDiff& d)
         return;
     }
     Rows rows;
-    char buffer[64];
     for (const FindingDiff& f : d.findings) {
-        std::snprintf(buffer, sizeof buffer, "%.3f -> %.3f ms", f.savingMsA, f.savingMsB);
-        rows.push_back({ findingKindName(f.kind), buffer, savingBasis(f), f.ruleId + ": " + f.title });
+        const std::string saving = duration(std::llround(f.savingMsA * 1e6)) + " -> " + duration(std::llround(f.savingMsB * 1e6));
+        rows.push_back({ findingKindName(f.kind), saving, savingBasis(f), f.ruleId + ": " + f.title });
     }
     table(out, { "Status", "Saving", "Basis", "Finding" }, rows);
 }

@@ -108,18 +108,6 @@ std::vector<std::unique_ptr<FindingRule>> makeDefaultRules()
     return rules;
 }
 
-std::string formatMs(double ms)
-{
-    char buf[64];
-    if (ms >= 100)
-        std::snprintf(buf, sizeof buf, "%.0f ms", ms);
-    else if (ms >= 1)
-        std::snprintf(buf, sizeof buf, "%.2f ms", ms);
-    else
-        std::snprintf(buf, sizeof buf, "%.3f ms", ms);
-    return buf;
-}
-
 std::string formatPercent(double percent)
 {
     char buf[32];

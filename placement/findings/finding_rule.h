@@ -76,7 +76,6 @@ public:
 std::vector<std::unique_ptr<FindingRule>> makeDefaultRules();
 
 // Helpers shared by rules.
-std::string formatMs(double ms);
 std::string formatPercent(double percent);
 // Keeps the `max` longest ranges as evidence examples.
 void addLongestExamples(Evidence& evidence, std::vector<EvidenceRange> ranges, size_t max = 5);

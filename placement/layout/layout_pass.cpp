@@ -60,13 +60,6 @@ bool isTranspose(const ModelOp& op)
     return lowerType(op.type) == "transpose" || lowerType(op.type) == "permute";
 }
 
-std::string microseconds(double us)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f us", us);
-    return text;
-}
-
 DataLayout other(DataLayout layout)
 {
     return layout == DataLayout::Nhwc ? DataLayout::Nchw : DataLayout::Nhwc;
@@ -298,8 +291,8 @@ std::string regionReason(const LayoutRegion& region, const RegionCost& chosen, c
     } else {
         reason = std::string("switches to ") + layoutName(region.chosen);
     }
-    reason += ": " + microseconds(std::min(region.nchwCostUs, region.nhwcCostUs)) + " of conversions vs "
-        + microseconds(std::max(region.nchwCostUs, region.nhwcCostUs)) + " in " + layoutName(other(region.chosen));
+    reason += ": " + formatNanoseconds(std::min(region.nchwCostUs, region.nhwcCostUs) * 1e3) + " of conversions vs "
+        + formatNanoseconds(std::max(region.nchwCostUs, region.nhwcCostUs) * 1e3) + " in " + layoutName(other(region.chosen));
     if (rejected.forcedOps > 0)
         reason += "; in " + std::string(layoutName(other(region.chosen))) + " " + std::to_string(rejected.forcedOps)
             + " kernel(s) (" + rejected.forcedExample + ") would need transposes";

@@ -9,6 +9,7 @@
 #include "placement/layout/layout_pass.h"
 #include "placement/proposal/layout_facts.h"
 #include "placement/proposal/model_proposal.h"
+#include "profiler/base/units.h"
 
 #include <algorithm>
 #include <cctype>
@@ -93,9 +94,9 @@ std::optional<EngineEstimate> EnginePlacementEstimator::estimateLayout(const Lay
     estimate.savingMsPerStep = std::max(0.0, measuredUs - remainingUs) / 1000.0;
     estimate.explanation = "the layout pass over " + std::to_string(layout.regions.size()) + " region(s) of the model ("
         + std::to_string(nhwcRegions) + " run NHWC on " + planned->placement.gpu.name + ") keeps "
-        + std::to_string(layout.added.size()) + " transpose(s) at region borders (" + formatMicroseconds(remainingUs)
+        + std::to_string(layout.added.size()) + " transpose(s) at region borders (" + formatNanoseconds(remainingUs * 1e3)
         + " per step); the trace's " + std::to_string(query.conversionKernelsPerStep) + " conversion kernels per step ("
-        + formatMicroseconds(measuredUs) + ") go";
+        + formatNanoseconds(measuredUs * 1e3) + ") go";
     return estimate;
 }
 
@@ -126,8 +127,8 @@ std::optional<EngineEstimate> EnginePlacementEstimator::estimateFallback(const F
     EngineEstimate estimate;
     estimate.savingMsPerStep = std::max(0.0, defaultUs - planned->proposal.objectiveUs) / 1000.0;
     estimate.explanation = "the model's " + names + " op(s) placed by the engine (min-cut over CPU and "
-        + planned->placement.gpu.name + " costs, transfers included): predicted step " + formatMicroseconds(planned->proposal.objectiveUs)
-        + " against " + formatMicroseconds(defaultUs) + " with the framework's default placement";
+        + planned->placement.gpu.name + " costs, transfers included): predicted step " + formatNanoseconds(planned->proposal.objectiveUs * 1e3)
+        + " against " + formatNanoseconds(defaultUs * 1e3) + " with the framework's default placement";
     return estimate;
 }
 

@@ -4,6 +4,7 @@
 #include "placement/proposal/model_proposal.h"
 
 #include "placement/engine/problem_file.h"
+#include "profiler/base/units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,16 +16,6 @@ namespace {
 
 constexpr int kCpu = 0;
 constexpr int kGpu = 1;
-
-std::string figure(double us)
-{
-    char text[32];
-    if (us >= 1e3)
-        std::snprintf(text, sizeof text, "%.2f ms", us / 1e3);
-    else
-        std::snprintf(text, sizeof text, "%.1f us", us);
-    return text;
-}
 
 // Cost of `op` on `device` plus the transfers on its edges given where its neighbours are.
 double localCost(const OpGraph& graph, const std::vector<std::vector<int>>& edgesOf, const std::vector<int>& assignment,
@@ -169,8 +160,8 @@ ModelProposal buildModelProposal(const ModelGraph& model, const PlacementModel& 
             const double costHere = localCost(graph, edgesOf, proposal.assignment, d.graphOp, d.device, &transfersHere);
             const double costThere = localCost(graph, edgesOf, proposal.assignment, d.graphOp, other, &transfersThere);
             d.reason = d.device != d.defaultDevice ? PlacementReason::Cheaper : PlacementReason::FrameworkDefault;
-            d.why = here + " " + figure(op.costUs[d.device]) + " + transfers " + figure(transfersHere) + " vs " + there
-                + " " + figure(op.costUs[other]) + " + transfers " + figure(transfersThere);
+            d.why = here + " " + formatNanoseconds(op.costUs[d.device] * 1e3) + " + transfers " + formatNanoseconds(transfersHere * 1e3) + " vs " + there
+                + " " + formatNanoseconds(op.costUs[other] * 1e3) + " + transfers " + formatNanoseconds(transfersThere * 1e3);
             if (costHere > costThere)
                 d.why += " (moving it alone costs less, but its neighbours would then pay more)";
         }

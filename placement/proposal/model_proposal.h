@@ -93,8 +93,6 @@ ModelProposal buildModelProposal(const ModelGraph& model, const PlacementModel& 
 
 const char* placementReasonKey(PlacementReason reason);
 
-// A time in microseconds as people read it: "12.5 us", "3.20 ms", "1.05 s" ("n/a" when not finite).
-std::string formatMicroseconds(double us);
 // Readable text (what `placescope place --model` prints) and JSON (`--json`, `-o`; docs/placement_problem.md).
 std::string proposalText(const ModelProposal& proposal);
 std::string modelProposalJson(const ModelProposal& proposal);

@@ -3,6 +3,7 @@
 
 #include "placement/engine/preferred_placement.h"
 #include "placement/proposal/model_proposal.h"
+#include "profiler/base/units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -101,12 +102,12 @@ std::string savingLine(const std::string& baselineLabel, double baselineUs, doub
     const double saving = baselineUs - proposalUs;
     const double tolerance = std::max(0.05, 1e-6 * baselineUs);
     if (saving < -tolerance)
-        return "no saving vs " + baselineLabel + " (the proposal is " + formatMicroseconds(-saving) + " longer)";
+        return "no saving vs " + baselineLabel + " (the proposal is " + formatNanoseconds(-saving * 1e3) + " longer)";
     if (saving <= tolerance)
         return "no saving vs " + baselineLabel;
     char percent[32];
     std::snprintf(percent, sizeof percent, " (%.1f %%)", baselineUs > 0 ? 100.0 * saving / baselineUs : 0.0);
-    return "saving vs " + baselineLabel + ": " + formatMicroseconds(saving) + percent;
+    return "saving vs " + baselineLabel + ": " + formatNanoseconds(saving * 1e3) + percent;
 }
 
 } // namespace placescope

@@ -3,6 +3,7 @@
 #include "placement/proposal/model_proposal.h"
 
 #include "placement/findings/finding_rule.h"
+#include "profiler/base/units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,21 +12,6 @@
 #include <map>
 
 namespace placescope {
-
-std::string formatMicroseconds(double value)
-{
-    char text[32];
-    if (!std::isfinite(value))
-        return "n/a";
-    if (value >= 1e6)
-        std::snprintf(text, sizeof text, "%.2f s", value / 1e6);
-    else if (value >= 1e3)
-        std::snprintf(text, sizeof text, "%.2f ms", value / 1e3);
-    else
-        std::snprintf(text, sizeof text, "%.1f us", value);
-    return text;
-}
-
 namespace {
 
 constexpr size_t kListLimit = 20;
@@ -73,7 +59,7 @@ void placementSection(const ModelProposal& p, std::string& out)
         const std::string span = run.firstOp == run.lastOp ? p.modelOpNames[run.firstOp]
                                                             : p.modelOpNames[run.firstOp] + " .. " + p.modelOpNames[run.lastOp];
         appendf(out, "  %-4s %4d op(s) %10s  %s  [%s]\n", p.deviceNames[run.device].c_str(), run.opCount,
-            formatMicroseconds(run.costUs).c_str(), span.c_str(), run.typeSummary.c_str());
+            formatNanoseconds(run.costUs * 1e3).c_str(), span.c_str(), run.typeSummary.c_str());
     }
 
     // Ops whose device needs a word: away from the framework's default, pinned, or forced by a missing kernel.
@@ -116,7 +102,7 @@ void layoutSection(const ModelProposal& p, std::string& out)
     for (const LayoutRegion& region : layout.regions)
         flipped += region.chosen != region.sourceLayout;
     appendf(out, "Layout (%zu region(s), %d switched; saving %s per step)\n", layout.regions.size(), flipped,
-        formatMicroseconds(layout.savingUs).c_str());
+        formatNanoseconds(layout.savingUs * 1e3).c_str());
     if (layout.gpuConvs > 0)
         appendf(out, "  %d of %d GPU convs run on tensor cores and prefer NHWC; TensorFlow's swap rule (>= 50%%) %s\n",
             layout.gpuConvsPreferringNhwc, layout.gpuConvs, layout.frameworkSwapRuleHolds ? "holds" : "does not hold");
@@ -146,11 +132,11 @@ void layoutSection(const ModelProposal& p, std::string& out)
             total += t.costUs;
             totalBytes += t.bytes;
         }
-        appendf(out, "  transposes added: %zu, %s, %s\n", layout.added.size(), formatBytes(totalBytes).c_str(), formatMicroseconds(total).c_str());
+        appendf(out, "  transposes added: %zu, %s, %s\n", layout.added.size(), formatBytes(totalBytes).c_str(), formatNanoseconds(total * 1e3).c_str());
         for (size_t i = 0; i < layout.added.size() && i < kListLimit; ++i) {
             const LayoutTranspose& t = layout.added[i];
             appendf(out, "    %s->%s on %s %s: %s, %s\n", layoutName(t.from), layoutName(t.to),
-                p.deviceNames[t.device].c_str(), t.where.c_str(), formatBytes(t.bytes).c_str(), formatMicroseconds(t.costUs).c_str());
+                p.deviceNames[t.device].c_str(), t.where.c_str(), formatBytes(t.bytes).c_str(), formatNanoseconds(t.costUs * 1e3).c_str());
         }
         if (layout.added.size() > kListLimit)
             appendf(out, "    ... %zu more\n", layout.added.size() - kListLimit);
@@ -160,7 +146,7 @@ void layoutSection(const ModelProposal& p, std::string& out)
         for (size_t i = 0; i < layout.removed.size() && i < kListLimit; ++i) {
             const RemovedTransposePair& r = layout.removed[i];
             appendf(out, "    %s then %s compose to the identity: %s, saves %s\n", p.modelOpNames[r.first].c_str(),
-                p.modelOpNames[r.second].c_str(), r.firstRemoved ? "both go" : "the second goes", formatMicroseconds(r.savingUs).c_str());
+                p.modelOpNames[r.second].c_str(), r.firstRemoved ? "both go" : "the second goes", formatNanoseconds(r.savingUs * 1e3).c_str());
         }
     }
 }
@@ -168,11 +154,11 @@ void layoutSection(const ModelProposal& p, std::string& out)
 void transferSection(const ModelProposal& p, std::string& out)
 {
     const Timeline& t = p.proposal.timeline;
-    appendf(out, "Transfers left: %d, %s, %s\n", t.transferCount, formatBytes(t.transferredBytes).c_str(), formatMicroseconds(t.transferUs).c_str());
+    appendf(out, "Transfers left: %d, %s, %s\n", t.transferCount, formatBytes(t.transferredBytes).c_str(), formatNanoseconds(t.transferUs * 1e3).c_str());
     for (size_t i = 0; i < p.transfers.size() && i < 10; ++i) {
         const RemainingTransfer& r = p.transfers[i];
         appendf(out, "  %s -> %s  %s (%s -> %s) %s\n", p.deviceNames[r.fromDevice].c_str(),
-            p.deviceNames[r.toDevice].c_str(), formatBytes(r.bytes).c_str(), r.from.c_str(), r.to.c_str(), formatMicroseconds(r.us).c_str());
+            p.deviceNames[r.toDevice].c_str(), formatBytes(r.bytes).c_str(), r.from.c_str(), r.to.c_str(), formatNanoseconds(r.us * 1e3).c_str());
     }
     if (p.transfers.size() > 10)
         appendf(out, "  ... %zu more\n", p.transfers.size() - 10);
@@ -190,7 +176,7 @@ void comparisonSection(const ModelProposal& p, std::string& out)
             std::snprintf(text, sizeof text, "%.2fx the proposal", row.objectiveUs / proposalUs);
             ratio = text;
         }
-        appendf(out, "  %-18s %10s  transfers %3d / %9s  %s%s%s\n", row.label.c_str(), formatMicroseconds(row.objectiveUs).c_str(),
+        appendf(out, "  %-18s %10s  transfers %3d / %9s  %s%s%s\n", row.label.c_str(), formatNanoseconds(row.objectiveUs * 1e3).c_str(),
             row.timeline.transferCount, formatBytes(row.timeline.transferredBytes).c_str(), ratio.c_str(),
             ratio.empty() || row.note.empty() ? "" : "; ", row.note.c_str());
     }
@@ -198,7 +184,7 @@ void comparisonSection(const ModelProposal& p, std::string& out)
         if (row.key == "framework_default")
             appendf(out, "  %s\n", savingLine(row.label, row.objectiveUs, proposalUs).c_str());
     if (p.context.measuredStepUs)
-        appendf(out, "  %-18s %10s  %s\n", "measured", formatMicroseconds(*p.context.measuredStepUs).c_str(), p.context.measuredNote.c_str());
+        appendf(out, "  %-18s %10s  %s\n", "measured", formatNanoseconds(*p.context.measuredStepUs * 1e3).c_str(), p.context.measuredNote.c_str());
     else
         appendf(out, "  %-18s %10s  (give --trace run.sqlite to compare with a measured run)\n", "measured", "-");
 }

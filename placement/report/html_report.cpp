@@ -4,6 +4,7 @@
 // layout-conversion share) and the ranked findings as cards.
 #include "placement/report/report_writer.h"
 #include "placement/report/svg_charts.h"
+#include "profiler/base/units.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -30,7 +31,7 @@ std::string savingText(const Finding& f)
     char buf[160];
     if (f.saving.perStepMs > 0)
         std::snprintf(buf, sizeof buf, "%s%s per step (%s)", f.saving.upperBound ? "up to " : "",
-                      formatMs(f.saving.perStepMs).c_str(), formatPercent(f.saving.percentOfStep).c_str());
+                      formatNanoseconds(f.saving.perStepMs * 1e6).c_str(), formatPercent(f.saving.percentOfStep).c_str());
     else if (f.saving.memoryBytes > 0)
         std::snprintf(buf, sizeof buf, "%s%s of memory", f.saving.upperBound ? "up to " : "",
                       formatBytes(f.saving.memoryBytes).c_str());
@@ -73,13 +74,14 @@ std::string utilizationChart(const AnalysisReport& r)
         const auto& d = r.devices[i];
         LineSeries s { d.label, colors[i], {}, {}, {} };
         for (size_t b = 0; b < d.utilization.size(); ++b) {
-            s.x.push_back(static_cast<double>(d.bucketStartNs - origin + static_cast<int64_t>(b) * d.bucketNs) / 1e6);
+            s.x.push_back(static_cast<double>(d.bucketStartNs - origin + static_cast<int64_t>(b) * d.bucketNs));
             s.y.push_back(d.utilization[b]);
         }
         series.push_back(std::move(s));
     }
     LineChartOptions o;
-    o.xLabel = "time since the first analysed GPU op (ms)";
+    o.xLabel = "time since the first analysed GPU op";
+    o.xNanoseconds = true;
     o.yLabel = "GPU busy";
     o.yMax = 1.0;
     o.percentAxis = true;
@@ -93,14 +95,15 @@ std::string memoryChart(const MemoryCurve& m)
     LineSeries reserved { "reserved", "#8e44ad", {}, {}, {} }, allocated { "allocated", "#2e86c1", {}, {}, {} };
     int64_t origin = m.points.empty() ? 0 : m.points.front().timeNs;
     for (const auto& p : m.points) {
-        double x = static_cast<double>(p.timeNs - origin) / 1e6;
+        double x = static_cast<double>(p.timeNs - origin);
         reserved.x.push_back(x);
         reserved.y.push_back(static_cast<double>(p.reserved));
         allocated.x.push_back(x);
         allocated.y.push_back(static_cast<double>(p.allocated));
     }
     LineChartOptions o;
-    o.xLabel = "time (ms)";
+    o.xLabel = "time";
+    o.xNanoseconds = true;
     o.yLabel = "GPU " + std::to_string(m.deviceId) + " memory";
     o.bytesAxis = true;
     if (m.capacityBytes > 0) {
@@ -116,7 +119,7 @@ std::string topKernelsChart(const AnalysisReport& r)
     for (const auto& k : r.topKernels) {
         double pct = r.kernelNs > 0 ? 100.0 * static_cast<double>(k.totalNs) / static_cast<double>(r.kernelNs) : 0.0;
         items.push_back({ k.name, static_cast<double>(k.totalNs),
-                          formatMs(static_cast<double>(k.totalNs) / 1e6) + " (" + formatPercent(pct) + ", "
+                          formatNanoseconds(static_cast<double>(k.totalNs)) + " (" + formatPercent(pct) + ", "
                               + std::to_string(k.count) + "x)",
                           "#2e86c1" });
     }
@@ -139,16 +142,14 @@ std::string findingCard(const Finding& f, int rank, int64_t originNs)
         + htmlEscape(f.summary) + "</p><table><tr><th>evidence</th><th>count</th><th>total</th><th>examples</th></tr>";
     for (const auto& e : f.evidence) {
         s += "<tr><td>" + htmlEscape(e.what) + "</td><td>" + (e.count ? std::to_string(e.count) : "") + "</td><td>"
-            + (e.totalNs ? formatMs(static_cast<double>(e.totalNs) / 1e6) : "")
+            + (e.totalNs ? formatNanoseconds(static_cast<double>(e.totalNs)) : "")
             + (e.totalBytes ? " " + formatBytes(e.totalBytes) : "") + "</td><td>";
         for (const auto& x : e.examples) {
             if (x.startNs < 0) {
                 s += htmlEscape(x.label) + "<br>";
                 continue;
             }
-            char at[64];
-            std::snprintf(at, sizeof at, "at %.3f ms", static_cast<double>(x.startNs - originNs) / 1e6);
-            s += "<code>" + std::string(at) + (x.endNs > x.startNs ? " +" + formatMs(static_cast<double>(x.endNs - x.startNs) / 1e6) : "")
+            s += "<code>at " + formatNanoseconds(static_cast<double>(x.startNs - originNs)) + (x.endNs > x.startNs ? " +" + formatNanoseconds(static_cast<double>(x.endNs - x.startNs)) : "")
                 + "</code> " + htmlEscape(x.label) + "<br>";
         }
         s += "</td></tr>";
@@ -169,7 +170,7 @@ std::string renderHtmlReport(const AnalysisReport& r, const TimeSeriesTables* se
     h += "<h1>Placescope analysis: " + htmlEscape(r.traceName) + "</h1><div class='meta'>";
     h += (r.gpuName.empty() ? std::string("GPU unknown") : htmlEscape(r.gpuName)) + " &middot; "
         + std::to_string(r.stepCount) + " step(s) from " + htmlEscape(r.stepSource) + " (" + htmlEscape(r.stepDescription)
-        + "), mean " + formatMs(r.meanStepMs) + " &middot; " + std::to_string(r.kernelCount) + " kernels, "
+        + "), mean " + formatNanoseconds(r.meanStepMs * 1e6) + " &middot; " + std::to_string(r.kernelCount) + " kernels, "
         + std::to_string(r.memcpyCount) + " copies &middot; " + std::to_string(r.findings.size()) + " finding(s)</div>\n";
     for (const auto& note : r.notes)
         h += "<p class='note'>" + htmlEscape(note) + "</p>";

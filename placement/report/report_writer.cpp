@@ -2,6 +2,7 @@
 #include "placement/report/report_writer.h"
 
 #include "profiler/base/output_file.h"
+#include "profiler/base/units.h"
 
 namespace placescope {
 
@@ -41,7 +42,7 @@ std::string simulatedSavingText(const Finding& f)
     const std::string how = " (replay with whatif --edit '" + f.saving.simulatedEdit + "')";
     if (f.saving.simulatedMs < 0.0005)
         return "simulated: no saving" + how;
-    return "simulated " + formatMs(f.saving.simulatedMs) + " per step" + how;
+    return "simulated " + formatNanoseconds(f.saving.simulatedMs * 1e6) + " per step" + how;
 }
 
 std::string allFixesText(const AnalysisReport& r)
@@ -54,9 +55,9 @@ std::string allFixesText(const AnalysisReport& r)
         edits += " --edit '" + e + "'";
     const double replayMs = static_cast<double>(a.replayStepNs) / 1e6;
     const double predictedMs = static_cast<double>(a.predictedStepNs) / 1e6;
-    return "All simulated fixes together: step " + formatMs(replayMs) + " -> " + formatMs(predictedMs) + " ("
+    return "All simulated fixes together: step " + formatNanoseconds(replayMs * 1e6) + " -> " + formatNanoseconds(predictedMs * 1e6) + " ("
         + formatPercent(replayMs > 0 ? 100.0 * (replayMs - predictedMs) / replayMs : 0.0)
-        + " less; the unedited replay reproduces the measured " + formatMs(static_cast<double>(a.measuredStepNs) / 1e6)
+        + " less; the unedited replay reproduces the measured " + formatNanoseconds(static_cast<double>(a.measuredStepNs))
         + "). Reproduce with: placescope whatif TRACE" + edits;
 }
 

@@ -133,7 +133,7 @@ std::string svgLineChart(const std::vector<LineSeries>& series, const LineChartO
     for (int t = 0; t <= 5; ++t) {
         double v = xMin + (xMax - xMin) * t / 5;
         s += "<text x='" + fmt(px(v)) + "' y='" + fmt(top + h + 13) + "' class='ax' text-anchor='middle'>"
-            + axisValue(v, false) + "</text>";
+            + (o.xNanoseconds ? formatAxisNanoseconds(v, (xMax - xMin) / 5) : axisValue(v, false)) + "</text>";
     }
     s += "<text x='" + fmt(left + w / 2) + "' y='" + fmt(o.height - 4.0) + "' class='ax' text-anchor='middle'>"
         + htmlEscape(o.xLabel) + "</text>";

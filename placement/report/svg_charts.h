@@ -45,6 +45,7 @@ struct LineChartOptions
     std::string limitLabel;
     bool percentAxis = false;   // y values are fractions 0..1 shown as %
     bool bytesAxis = false;     // y values are bytes, shown in GiB/MiB
+    bool xNanoseconds = false;  // x values are times in ns, ticks labelled like the GUI's rulers ("12.5 ms")
     int width = 860;
     int height = 240;
 };

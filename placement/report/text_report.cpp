@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Text and Markdown reports: the same content, ranked findings first, then the run's figures.
 #include "placement/report/report_writer.h"
+#include "profiler/base/units.h"
 
 #include <cstdio>
 
@@ -13,7 +14,7 @@ std::string savingLine(const Finding& f)
     char buf[160];
     if (f.saving.perStepMs > 0)
         std::snprintf(buf, sizeof buf, "%s%s per step (%s of the step)", f.saving.upperBound ? "up to " : "",
-                      formatMs(f.saving.perStepMs).c_str(), formatPercent(f.saving.percentOfStep).c_str());
+                      formatNanoseconds(f.saving.perStepMs * 1e6).c_str(), formatPercent(f.saving.percentOfStep).c_str());
     else if (f.saving.memoryBytes > 0)
         std::snprintf(buf, sizeof buf, "%s%s of device memory", f.saving.upperBound ? "up to " : "",
                       formatBytes(f.saving.memoryBytes).c_str());
@@ -29,7 +30,7 @@ std::string evidenceLine(const Evidence& e)
     if (e.count)
         line += ": " + std::to_string(e.count);
     if (e.totalNs)
-        line += (e.count ? ", " : ": ") + formatMs(static_cast<double>(e.totalNs) / 1e6);
+        line += (e.count ? ", " : ": ") + formatNanoseconds(static_cast<double>(e.totalNs));
     if (e.totalBytes)
         line += ", " + formatBytes(e.totalBytes);
     return line;
@@ -40,13 +41,10 @@ std::string rangeLine(const EvidenceRange& r, int64_t originNs)
 {
     if (r.startNs < 0)
         return r.label;
-    char buf[96];
-    double at = static_cast<double>(r.startNs - originNs) / 1e6;
+    const std::string at = formatNanoseconds(static_cast<double>(r.startNs - originNs));
     if (r.endNs > r.startNs)
-        std::snprintf(buf, sizeof buf, "[at %.3f ms, %s] ", at, formatMs(static_cast<double>(r.endNs - r.startNs) / 1e6).c_str());
-    else
-        std::snprintf(buf, sizeof buf, "[at %.3f ms] ", at);
-    return buf + r.label;
+        return "[at " + at + ", " + formatNanoseconds(static_cast<double>(r.endNs - r.startNs)) + "] " + r.label;
+    return "[at " + at + "] " + r.label;
 }
 
 std::string header(const AnalysisReport& r)
@@ -54,8 +52,8 @@ std::string header(const AnalysisReport& r)
     char buf[512];
     std::snprintf(buf, sizeof buf, "Steps: %lld from %s (%s), mean %s\nKernels: %lld (%s), copies: %lld, memsets: %lld\n",
                   static_cast<long long>(r.stepCount), r.stepSource.c_str(), r.stepDescription.c_str(),
-                  formatMs(r.meanStepMs).c_str(), static_cast<long long>(r.kernelCount),
-                  formatMs(static_cast<double>(r.kernelNs) / 1e6).c_str(), static_cast<long long>(r.memcpyCount),
+                  formatNanoseconds(r.meanStepMs * 1e6).c_str(), static_cast<long long>(r.kernelCount),
+                  formatNanoseconds(static_cast<double>(r.kernelNs)).c_str(), static_cast<long long>(r.memcpyCount),
                   static_cast<long long>(r.memsetCount));
     return buf;
 }
@@ -99,7 +97,7 @@ std::string renderTextReport(const AnalysisReport& r)
         char buf[160];
         std::snprintf(buf, sizeof buf, "Layout conversion kernels (nchwToNhwc/nhwcToNchw): %lld, %s, %s of kernel time\n",
                       static_cast<long long>(r.layoutKernelCount),
-                      formatMs(static_cast<double>(r.layoutKernelNs) / 1e6).c_str(),
+                      formatNanoseconds(static_cast<double>(r.layoutKernelNs)).c_str(),
                       formatPercent(100.0 * static_cast<double>(r.layoutKernelNs) / static_cast<double>(r.kernelNs)).c_str());
         out += buf;
     }
@@ -155,7 +153,7 @@ std::string renderMarkdownReport(const AnalysisReport& r)
     out += "\n## Top kernels\n\n| kernel | count | total |\n|---|---|---|\n";
     for (const auto& k : r.topKernels)
         out += "| `" + k.name.substr(0, 100) + "` | " + std::to_string(k.count) + " | "
-            + formatMs(static_cast<double>(k.totalNs) / 1e6) + " |\n";
+            + formatNanoseconds(static_cast<double>(k.totalNs)) + " |\n";
     return out;
 }
 

@@ -6,6 +6,7 @@
 #include "placement/cost/roofline.h"
 #include "placement/graph/torch_tensor_facts.h"
 #include "placement/whatif/trace_link.h"
+#include "profiler/base/units.h"
 
 #include <nlohmann/json.hpp>
 
@@ -213,10 +214,8 @@ EditOutcome applyMoveOp(const TraceData& trace, const WhatIfEdit& edit, ReplayGr
         coveredUntil = op.endNs;
         ++out.matched;
     }
-    char buffer[96];
-    std::snprintf(buffer, sizeof buffer, "%.1f us", estimateUs);
     out.how = std::string("op time from the roofline of its recorded shapes on ") + (edit.toCpu ? host.name : gpuSource)
-        + " (last occurrence: " + buffer + "), copies from " + (edit.toCpu ? toHostHow : toDeviceHow)
+        + " (last occurrence: " + formatNanoseconds(estimateUs * 1e3) + "), copies from " + (edit.toCpu ? toHostHow : toDeviceHow)
         + "; the host waits for the moved op's result";
     return out;
 }

@@ -5,6 +5,7 @@
 #include "placement/whatif/trace_link.h"
 
 #include "placement/findings/device_timeline.h"
+#include "profiler/base/units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -242,7 +243,7 @@ std::vector<EditOutcome> applyEdits(const TraceData& trace, const std::vector<Wh
             const LinkFit toHost = pinnedLinkOfTrace(graph, false, &toHostHow);
             const int64_t launchCost = medianLaunchCost(graph);
             out.how = "copy time = latency + bytes / bandwidth (HtoD from " + toDeviceHow + "; DtoH from " + toHostHow
-                + "); the copy call costs a launch (" + std::to_string(launchCost) + " ns, the trace's median launch call)";
+                + "); the copy call costs a launch (" + formatNanoseconds(static_cast<double>(launchCost)) + ", the trace's median launch call)";
             for (int32_t id = 0; id < static_cast<int32_t>(graph.tasks.size()); ++id) {
                 ReplayTask& t = graph.tasks[id];
                 if (t.kind != TaskKind::Memcpy || !t.pageable || t.dropped)

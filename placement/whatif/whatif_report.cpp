@@ -2,6 +2,7 @@
 // Text and JSON of a what-if and of a critical path. Figures come from WhatIfResult only; this file formats.
 #include "placement/findings/finding_rule.h"
 #include "placement/whatif/whatif.h"
+#include "profiler/base/units.h"
 
 #include <nlohmann/json.hpp>
 
@@ -14,7 +15,7 @@ namespace placescope {
 
 namespace {
 
-std::string ms(int64_t ns) { return formatMs(static_cast<double>(ns) / 1e6); }
+std::string ms(int64_t ns) { return formatNanoseconds(static_cast<double>(ns)); }
 
 std::string signedPercent(double fraction)
 {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "profiler/base/units.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -8,17 +9,39 @@ namespace placescope {
 
 std::string formatNanoseconds(double ns)
 {
+    if (!std::isfinite(ns))
+        return "n/a";
     const double v = std::fabs(ns);
-    char buffer[40];
-    if (v < 1e3)
+    if (v < 0.5)
+        return "0 ns";
+    const std::string sign = ns < 0 ? "-" : "";
+    char buffer[48];
+    if (v < 999.5) {
         std::snprintf(buffer, sizeof buffer, "%.0f ns", v);
-    else if (v < 1e6)
-        std::snprintf(buffer, sizeof buffer, "%.3f us", v / 1e3);
-    else if (v < 1e9)
-        std::snprintf(buffer, sizeof buffer, "%.3f ms", v / 1e6);
-    else
-        std::snprintf(buffer, sizeof buffer, "%.3f s", v / 1e9);
-    return (ns < 0 ? "-" : "") + std::string(buffer);
+        return sign + buffer;
+    }
+    static const char* kUnits[] = { "us", "ms", "s" };
+    double x = v / 1e3;
+    int unit = 0;
+    while (unit < 2 && x >= 999.5) { // decided on the rounded figure, so 999,999 ns is "1.00 ms", not "1000 us"
+        x /= 1e3;
+        ++unit;
+    }
+    if (x >= 999.5) // 1,000 s and more: whole seconds, grouped like a count
+        return sign + withThousands(static_cast<int64_t>(std::llround(x))) + " s";
+    const int decimals = x < 9.995 ? 2 : x < 99.95 ? 1 : 0;
+    std::snprintf(buffer, sizeof buffer, "%.*f %s", decimals, x, kUnits[unit]);
+    return sign + buffer;
+}
+
+std::string formatAxisNanoseconds(double ns, double tickNs)
+{
+    const double unit = tickNs >= 1e9 ? 1e9 : tickNs >= 1e6 ? 1e6 : tickNs >= 1e3 ? 1e3 : 1.0;
+    const char* name = unit == 1e9 ? " s" : unit == 1e6 ? " ms" : unit == 1e3 ? " us" : " ns";
+    const int decimals = tickNs > 0 ? std::max(0, static_cast<int>(std::ceil(std::log10(unit / tickNs) - 1e-9))) : 0;
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f%s", decimals, ns / unit, name);
+    return buffer;
 }
 
 std::string withThousands(int64_t value)

@@ -2,6 +2,7 @@
 // Tooltip details: one row of the event's source table, read on demand with its own connection.
 #include "ui/core/trace_loader.h"
 
+#include "profiler/base/units.h"
 #include "profiler/store/trace_file.h"
 
 #include <cstdio>
@@ -73,7 +74,7 @@ std::vector<std::pair<std::string, std::string>> eventDetails(const std::string&
         out.emplace_back(column, value);
     }
     if (end > start)
-        out.emplace_back("duration", std::to_string(end - start) + " ns");
+        out.emplace_back("duration", formatNanoseconds(static_cast<double>(end - start)));
     if (bytes > 0 && end > start) {
         char text[64];
         std::snprintf(text, sizeof text, "%.2f GB/s", static_cast<double>(bytes) / static_cast<double>(end - start));

@@ -2,6 +2,7 @@
 #include "ui/placement/step_time_chart.h"
 
 #include "placement/proposal/model_proposal.h"
+#include "profiler/base/units.h"
 #include "ui/timeline/timeline_format.h"
 
 #include <QPainter>
@@ -60,7 +61,7 @@ void StepTimeChart::paintEvent(QPaintEvent*)
             const double w = std::max(1.0, barSpace * entry.us / longest);
             painter.fillRect(QRectF(labelWidth, y + 2, w, kBarHeight - 4), entry.color);
             painter.drawText(QRectF(labelWidth + w + 4, y, valueWidth, kBarHeight), Qt::AlignVCenter | Qt::AlignLeft,
-                             QString::fromStdString(formatMicroseconds(entry.us))); // the CLI's figure, digit for digit
+                             QString::fromStdString(formatNanoseconds(entry.us * 1e3))); // the CLI's figure, digit for digit
         } else {
             painter.setPen(pal.color(QPalette::PlaceholderText));
             painter.drawText(QRect(labelWidth, y, static_cast<int>(barSpace), kBarHeight), Qt::AlignVCenter | Qt::AlignLeft,

@@ -49,25 +49,13 @@ inline double niceTickNs(double minNs)
     return step * 10;
 }
 
-inline QString formatDuration(double ns)
-{
-    const double a = std::fabs(ns);
-    if (a >= 1e9)
-        return QString::number(ns / 1e9, 'g', 4) + " s";
-    if (a >= 1e6)
-        return QString::number(ns / 1e6, 'g', 4) + " ms";
-    if (a >= 1e3)
-        return QString::number(ns / 1e3, 'g', 4) + " us";
-    return QString::number(ns, 'g', 4) + " ns";
-}
+// The CLI's and the reports' duration formatter (profiler/base/units.h), so a time reads the same everywhere.
+inline QString formatDuration(double ns) { return QString::fromStdString(::placescope::formatNanoseconds(ns)); }
 
 // A ruler label: t in the tick's unit, with as many decimals as the tick step needs to tell ticks apart.
 inline QString formatTick(double ns, double tickNs)
 {
-    const double unit = tickNs >= 1e9 ? 1e9 : tickNs >= 1e6 ? 1e6 : tickNs >= 1e3 ? 1e3 : 1.0;
-    const char* name = unit == 1e9 ? " s" : unit == 1e6 ? " ms" : unit == 1e3 ? " us" : " ns";
-    const int decimals = std::max(0, static_cast<int>(std::ceil(std::log10(unit / tickNs) - 1e-9)));
-    return QString::number(ns / unit, 'f', decimals) + name;
+    return QString::fromStdString(::placescope::formatAxisNanoseconds(ns, tickNs));
 }
 
 // The CLI's and the reports' formatter (binary units), so a size reads the same everywhere.

@@ -96,10 +96,10 @@ void MainWindow::onOpenFinished(uint64_t, const OpenResult& result)
     if (auto* dock = findChild<QDockWidget*>("dock_" + tr("Ops")))
         dock->setVisible(m_opSummary->rowCount() > 0);
     setMeasuredStep(result);
-    m_status->setText(tr("%1 events in %2 lanes, loaded in %3 s (%4 bytes/event in memory)")
+    m_status->setText(tr("%1 events in %2 lanes, loaded in %3 (%4 bytes/event in memory)")
                           .arg(result.trace->eventCount)
                           .arg(result.trace->lanes.size())
-                          .arg(result.loadSeconds, 0, 'f', 2)
+                          .arg(QString::fromStdString(formatNanoseconds(result.loadSeconds * 1e9)))
                           .arg(result.trace->eventCount ? result.trace->memoryBytes() / result.trace->eventCount : 0));
     // A trace that opened only in part (a truncated file, records lost) says so where people look; problems of
     // severity info (unpaired flows, overlapping kernels kept as recorded) lose nothing.

@@ -45,9 +45,9 @@ int runImport(const ImportArgs& args)
         return 1;
     }
     if (!args.quiet) // a summary, not data: stderr
-        std::fprintf(stderr, "wrote %s: %s events, %s problems, %.2f s, %.1f MB/s (input on disk)\n", args.output.c_str(),
+        std::fprintf(stderr, "wrote %s: %s events, %s problems, %s, %.1f MB/s (input on disk)\n", args.output.c_str(),
                      withThousands(static_cast<int64_t>(summary->events)).c_str(),
-                     withThousands(static_cast<int64_t>(summary->problems)).c_str(), seconds,
+                     withThousands(static_cast<int64_t>(summary->problems)).c_str(), formatNanoseconds(seconds * 1e9).c_str(),
                      seconds > 0 ? static_cast<double>(summary->inputBytes) / 1e6 / seconds : 0.0);
     if (!args.quiet && !summary->dataLoss.empty()) { // never silent: say what was lost, and why in a word
         std::string lost;

@@ -23,6 +23,7 @@
 #include "placement/proposal/model_proposal.h"
 #include "placement/proposal/placement_figures.h"
 #include "profiler/base/output_file.h"
+#include "profiler/base/units.h"
 #include "profiler/store/trace_file.h"
 
 #include <algorithm>
@@ -95,14 +96,14 @@ int runProblem(const PlaceOptions& options)
         std::printf("%s\n", json.c_str());
         return 0;
     }
-    std::printf("objective %s: %.3f us (%s)\n", options.objective.c_str(), proposal->objectiveUs,
+    std::printf("objective %s: %s (%s)\n", options.objective.c_str(), formatNanoseconds(proposal->objectiveUs * 1e3).c_str(),
         proposal->exact ? "optimal" : "heuristic");
     for (size_t i = 0; i < graph->ops.size(); ++i)
         std::printf("  %-32s %-10s %s\n", graph->ops[i].id.c_str(), graph->ops[i].type.c_str(),
             graph->devices[proposal->assignment[i]].name.c_str());
-    std::printf("transfers: %d, %lld bytes, %.3f us; makespan %.3f us\n", proposal->timeline.transferCount,
-        static_cast<long long>(proposal->timeline.transferredBytes), proposal->timeline.transferUs,
-        proposal->timeline.makespanUs);
+    std::printf("transfers: %d, %s, %s; makespan %s\n", proposal->timeline.transferCount,
+        formatBytes(proposal->timeline.transferredBytes).c_str(), formatNanoseconds(proposal->timeline.transferUs * 1e3).c_str(),
+        formatNanoseconds(proposal->timeline.makespanUs * 1e3).c_str());
     return 0;
 }
 

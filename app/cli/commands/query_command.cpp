@@ -4,6 +4,7 @@
 // tests/cli/diff run their query.sql files through this command. --timeout bounds what the statement may cost
 // (60 s unless told): a cross join of two large tables or an endless recursive CTE ends in one line.
 #include "app/cli/command_registry.h"
+#include "profiler/base/units.h"
 #include "profiler/store/statement_deadline.h"
 #include "profiler/store/trace_file.h"
 
@@ -101,8 +102,8 @@ int runQuery(const QueryArgs& args)
     if (!stmt->status().isOk()) {
         std::fflush(stdout);
         if (deadline.expired())
-            std::fprintf(stderr, "placescope query: stopped after %g s (--timeout); narrow the query (WHERE, LIMIT) or "
-                                 "raise --timeout (0: no limit)\n", args.timeoutSeconds);
+            std::fprintf(stderr, "placescope query: stopped after %s (--timeout); narrow the query (WHERE, LIMIT) or "
+                                 "raise --timeout (0: no limit)\n", formatNanoseconds(args.timeoutSeconds * 1e9).c_str());
         else
             std::fprintf(stderr, "placescope query: %s\n", stmt->status().message().c_str());
         return 1;

@@ -18,8 +18,6 @@ namespace {
 
 std::string withCommas(int64_t value) { return withThousands(value); }
 
-std::string formatDuration(double ns) { return formatNanoseconds(ns); }
-
 std::string formatFixed(double value, const char* format)
 {
     char buffer[32];
@@ -63,7 +61,7 @@ void printText(const std::string& path, const TraceStats& s, size_t nameWidth)
 {
     const TraceCounts& c = s.counts;
     std::printf("Trace %s (%s), span %s\n", path.c_str(), c.sourceFormat.empty() ? "?" : c.sourceFormat.c_str(),
-                formatDuration(static_cast<double>(s.span.durationNs())).c_str());
+                formatNanoseconds(static_cast<double>(s.span.durationNs())).c_str());
     std::printf("Events: %s kernels, %s memcpys, %s memsets, %s CUDA API calls, %s syncs, %s NVTX, %s framework ops,"
                 " %s memory events\n\n",
                 withCommas(c.kernels).c_str(), withCommas(c.memcpys).c_str(), withCommas(c.memsets).c_str(),
@@ -73,13 +71,13 @@ void printText(const std::string& path, const TraceStats& s, size_t nameWidth)
     const KernelSummary& k = s.kernels;
     std::printf("GPU kernels: %s kernels, %s names, %s in total (top %zu names by total time)\n",
                 withCommas(k.kernelCount).c_str(), withCommas(k.distinctNames).c_str(),
-                formatDuration(static_cast<double>(k.totalNs)).c_str(), k.rows.size());
+                formatNanoseconds(static_cast<double>(k.totalNs)).c_str(), k.rows.size());
     std::vector<std::vector<std::string>> rows;
     for (const auto& row : k.rows)
-        rows.push_back({ formatFixed(row.timePercent, "%.1f"), formatDuration(static_cast<double>(row.time.totalNs)),
-                         withCommas(row.time.count), formatDuration(row.time.averageNs),
-                         formatDuration(row.time.medianNs), formatDuration(static_cast<double>(row.time.minNs)),
-                         formatDuration(static_cast<double>(row.time.maxNs)), formatDuration(row.time.stddevNs),
+        rows.push_back({ formatFixed(row.timePercent, "%.1f"), formatNanoseconds(static_cast<double>(row.time.totalNs)),
+                         withCommas(row.time.count), formatNanoseconds(row.time.averageNs),
+                         formatNanoseconds(row.time.medianNs), formatNanoseconds(static_cast<double>(row.time.minNs)),
+                         formatNanoseconds(static_cast<double>(row.time.maxNs)), formatNanoseconds(row.time.stddevNs),
                          clipName(row.name, nameWidth) });
     if (!rows.empty())
         printTable({ "Time %", "Total", "Instances", "Avg", "Med", "Min", "Max", "StdDev", "Name" }, rows);
@@ -88,9 +86,9 @@ void printText(const std::string& path, const TraceStats& s, size_t nameWidth)
     rows.clear();
     for (const auto& op : s.memoryOps)
         rows.push_back({ withCommas(op.time.count), formatBytes(op.totalBytes),
-                         formatDuration(static_cast<double>(op.time.totalNs)), formatDuration(op.time.averageNs),
-                         formatDuration(static_cast<double>(op.time.minNs)),
-                         formatDuration(static_cast<double>(op.time.maxNs)), formatFixed(op.bandwidthGBps, "%.2f"),
+                         formatNanoseconds(static_cast<double>(op.time.totalNs)), formatNanoseconds(op.time.averageNs),
+                         formatNanoseconds(static_cast<double>(op.time.minNs)),
+                         formatNanoseconds(static_cast<double>(op.time.maxNs)), formatFixed(op.bandwidthGBps, "%.2f"),
                          op.operation + " (" + op.memoryTypes + ")" });
     if (rows.empty())
         std::printf(" none\n");
@@ -100,10 +98,10 @@ void printText(const std::string& path, const TraceStats& s, size_t nameWidth)
     std::printf("\nGPU busy time (kernels, copies and memsets; overlaps merged)\n");
     rows.clear();
     for (const auto& d : s.devices)
-        rows.push_back({ std::to_string(d.deviceId), formatDuration(static_cast<double>(d.busyNs)),
-                         formatDuration(static_cast<double>(d.kernelNs)),
-                         formatDuration(static_cast<double>(d.memcpyNs)),
-                         formatDuration(static_cast<double>(d.memsetNs)),
+        rows.push_back({ std::to_string(d.deviceId), formatNanoseconds(static_cast<double>(d.busyNs)),
+                         formatNanoseconds(static_cast<double>(d.kernelNs)),
+                         formatNanoseconds(static_cast<double>(d.memcpyNs)),
+                         formatNanoseconds(static_cast<double>(d.memsetNs)),
                          formatFixed(100.0 * d.utilizationOfTrace, "%.1f %%"),
                          formatFixed(100.0 * d.utilizationOfActive, "%.1f %%"), d.name.empty() ? "-" : d.name });
     if (rows.empty())

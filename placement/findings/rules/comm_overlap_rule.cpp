@@ -3,6 +3,7 @@
 // on the same GPU (HTA's comm/comp overlap). Reported when the exposed part exceeds 10 % of the steps (TB
 // plugin's communication threshold). Saving: the exposed communication per step, an upper bound (full overlap).
 #include "placement/findings/rules/rules.h"
+#include "profiler/base/units.h"
 
 namespace placescope {
 namespace {
@@ -41,7 +42,7 @@ public:
         f.title = "Communication is not overlapped with compute";
         f.severity = severityForShare(share, ctx.options.commExposedPercent, 25.0);
         double overlap = 100.0 * static_cast<double>(commNs - exposedNs) / static_cast<double>(commNs);
-        f.summary = "Collectives ran " + formatMs(static_cast<double>(commNs) / 1e6) + ", only " + formatPercent(overlap)
+        f.summary = "Collectives ran " + formatNanoseconds(static_cast<double>(commNs)) + ", only " + formatPercent(overlap)
             + " of it overlapped with compute; exposed communication is " + formatPercent(share)
             + " of the steps (part of it may be waiting for slower ranks).";
         f.evidence.push_back(std::move(e));

@@ -6,6 +6,7 @@
 // while they ran, an upper bound that ignores the ops' own cost on the GPU.
 #include "placement/findings/round_trips.h"
 #include "placement/findings/rules/rules.h"
+#include "profiler/base/units.h"
 
 #include <algorithm>
 #include <map>
@@ -89,7 +90,7 @@ public:
             ops.count += t.first;
             ops.totalNs += t.second;
             if (ops.examples.size() < 8)
-                ops.examples.push_back({ -1, -1, name + ": " + std::to_string(t.first) + " runs, " + formatMs(static_cast<double>(t.second) / 1e6) });
+                ops.examples.push_back({ -1, -1, name + ": " + std::to_string(t.first) + " runs, " + formatNanoseconds(static_cast<double>(t.second)) });
         }
         f.evidence.push_back(std::move(ops));
         ctx.setTimeSaving(f, savedNs,

@@ -5,6 +5,7 @@
 // ones; a few stay at the model's input/output; the NHWC kernels may be faster too, so this is no upper bound), or
 // the placement engine's layout pass when given.
 #include "placement/findings/rules/rules.h"
+#include "profiler/base/units.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -108,8 +109,8 @@ public:
         char buf[200];
         std::snprintf(buf, sizeof buf, "%lld layout-conversion/transpose kernels ran for %s, %s of all kernel time (%s).",
                       static_cast<long long>(cudnn.count + reformat.count + transpose.count),
-                      formatMs(static_cast<double>(convNs) / 1e6).c_str(), formatPercent(share).c_str(),
-                      formatMs(static_cast<double>(kernelNs) / 1e6).c_str());
+                      formatNanoseconds(static_cast<double>(convNs)).c_str(), formatPercent(share).c_str(),
+                      formatNanoseconds(static_cast<double>(kernelNs)).c_str());
         f.summary = buf;
         if (cudnn.count)
             f.summary += " cuDNN converts NCHW tensors to NHWC to use its Tensor Core engines and back afterwards.";

@@ -6,6 +6,7 @@
 // their current time.
 #include "placement/findings/rules/rules.h"
 
+#include "profiler/base/units.h"
 #include "profiler/model/cuda_enums.h"
 
 #include <algorithm>
@@ -109,7 +110,7 @@ public:
         ctx.setTimeSaving(f, savedNs, "copy time in the steps minus the same bytes moved at pinned speed: " + method
                               + ". Pinned copies also stop blocking the host and can overlap compute.");
         f.severity = severityForShare(ctx.percent(savedNs), ctx.options.warnPercent, ctx.options.highPercent);
-        f.summary = std::to_string(total) + " copies (" + formatMs(static_cast<double>(totalNs) / 1e6)
+        f.summary = std::to_string(total) + " copies (" + formatNanoseconds(static_cast<double>(totalNs))
             + ") went through pageable host memory; the driver stages them through a pinned buffer and the host "
               "blocks until the staging is done.";
         f.fix = { "DataLoader(pin_memory=True) and tensor.to('cuda', non_blocking=True); allocate host buffers with "

@@ -3,6 +3,7 @@
 // more than 10 % above the median makes every other rank wait in its collectives. Saving: the slowest
 // rank's excess over the median per step (what the others wait).
 #include "placement/findings/rules/rules.h"
+#include "profiler/base/units.h"
 
 #include <algorithm>
 
@@ -46,7 +47,7 @@ public:
         double excess = 100.0 * (slowest.perStepNs - median) / median;
         f.severity = severityForShare(excess, ctx.options.stragglerPercent, 30.0);
         f.summary = slowest.lane->label + " computes " + formatPercent(excess) + " longer per step than the median rank ("
-            + formatMs(slowest.perStepNs / 1e6) + " vs " + formatMs(median / 1e6)
+            + formatNanoseconds(slowest.perStepNs) + " vs " + formatNanoseconds(median)
             + "); the other ranks wait for it in every collective.";
         for (const auto& r : ranks)
             f.evidence.push_back({ r.lane->label + ": compute kernel time per step", 1,

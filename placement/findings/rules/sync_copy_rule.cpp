@@ -5,6 +5,7 @@
 // bound that the host realises only if it has other work to do meanwhile.
 #include "placement/findings/rules/rules.h"
 
+#include "profiler/base/units.h"
 #include "profiler/model/cuda_enums.h"
 
 #include <algorithm>
@@ -90,7 +91,7 @@ public:
         f.severity = severityForShare(ctx.percent(copies.totalNs + memsets.totalNs), ctx.options.warnPercent,
                                       ctx.options.highPercent);
         f.summary = std::to_string(copies.count + memsets.count) + " synchronous copy/memset calls blocked the host for "
-            + formatMs(static_cast<double>(copies.totalNs + memsets.totalNs) / 1e6) + " in total.";
+            + formatNanoseconds(static_cast<double>(copies.totalNs + memsets.totalNs)) + " in total.";
         f.fix = { "use tensor.to(device, non_blocking=True) from pinned memory and torch.cuda.Event to wait only where "
                   "the result is needed; avoid tensor.cpu()/item() mid-step",
                   "keep tensors on the device between ops; avoid .numpy() inside tf.function steps",

@@ -7,6 +7,7 @@
 // Saving: half the fp32 GEMM/conv kernel time, i.e. an assumed 2x speedup (TF32/fp16 peak is 8x fp32 on
 // V100/A100; 2x is what typical layer sizes reach), stated as an estimate.
 #include "placement/findings/rules/rules.h"
+#include "profiler/base/units.h"
 
 #include <regex>
 #include <unordered_map>
@@ -138,7 +139,7 @@ public:
         f.severity = severityForShare(f.saving.percentOfStep, ctx.options.warnPercent, ctx.options.highPercent);
         f.summary = gpuName + " (compute capability " + std::to_string(major)
             + ".x) has Tensor Cores, but " + std::to_string(missCount)
-            + " GEMM/convolution kernels ran without them (" + formatMs(static_cast<double>(missNs) / 1e6)
+            + " GEMM/convolution kernels ran without them (" + formatNanoseconds(static_cast<double>(missNs))
             + "): fp32 math (AMP/TF32 off) or fp16/bf16 shapes whose channels/features are not multiples of 8.";
         f.fix = { "wrap the forward pass in torch.autocast('cuda', dtype=torch.bfloat16) (or float16 with GradScaler); "
                   "on Ampere+ also torch.backends.cuda.matmul.allow_tf32 = True and torch.backends.cudnn.allow_tf32 = "

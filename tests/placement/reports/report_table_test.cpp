@@ -52,7 +52,7 @@ TEST(ReportTable, TextFormatsDurationsAndPrintsNotes)
 {
     const std::string text = renderTable(sample(), TableFormat::Text);
     EXPECT_NE(text.find("Sample\n"), std::string::npos);
-    EXPECT_NE(text.find("1.500 us"), std::string::npos) << text;
+    EXPECT_NE(text.find("1.50 us"), std::string::npos) << text;
     EXPECT_NE(text.find("0.25"), std::string::npos);
     EXPECT_NE(text.find("Note: a note"), std::string::npos);
 }

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The one formatter for sizes, durations and counts (docs/cli_conventions.md, "Units"): sizes in binary units,
-// with the unit changing exactly at 1024 of the one below.
+// with the unit changing exactly at 1024 of the one below; durations in three significant digits.
 #include "profiler/base/units.h"
 
 #include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
 
 namespace placescope {
 namespace {
@@ -27,12 +30,57 @@ TEST(Units, NegativeSizesKeepTheirSign)
     EXPECT_EQ(formatBytes(-(int64_t(3) << 19)), "-1.50 MiB");
 }
 
-TEST(Units, DurationsAndCounts)
+TEST(Units, DurationsHaveThreeSignificantDigitsInTheUnitTheirSizePicks)
 {
+    EXPECT_EQ(formatNanoseconds(0), "0 ns");
     EXPECT_EQ(formatNanoseconds(850), "850 ns");
-    EXPECT_EQ(formatNanoseconds(36796), "36.796 us");
-    EXPECT_EQ(formatNanoseconds(-1.5e6), "-1.500 ms");
-    EXPECT_EQ(formatNanoseconds(2.25e9), "2.250 s");
+    EXPECT_EQ(formatNanoseconds(999.4), "999 ns");
+    EXPECT_EQ(formatNanoseconds(1000), "1.00 us");
+    EXPECT_EQ(formatNanoseconds(36796), "36.8 us");
+    EXPECT_EQ(formatNanoseconds(123456), "123 us");
+    EXPECT_EQ(formatNanoseconds(1.5e6), "1.50 ms");
+    EXPECT_EQ(formatNanoseconds(12.34e6), "12.3 ms");
+    EXPECT_EQ(formatNanoseconds(2.25e9), "2.25 s");
+    EXPECT_EQ(formatNanoseconds(754.9e9), "755 s");
+}
+
+TEST(Units, DurationsMoveUpAUnitWhenTheyRoundToAThousand)
+{
+    EXPECT_EQ(formatNanoseconds(999.6), "1.00 us"); // not "1000 ns"
+    EXPECT_EQ(formatNanoseconds(999999), "1.00 ms"); // not "1000 us"
+    EXPECT_EQ(formatNanoseconds(999.7e6), "1.00 s");
+    EXPECT_EQ(formatNanoseconds(9.996e6), "10.0 ms"); // three digits, not "10.00 ms"
+    EXPECT_EQ(formatNanoseconds(99.96e3), "100 us");
+}
+
+TEST(Units, LongDurationsAreWholeSecondsWithThousandsSeparators)
+{
+    EXPECT_EQ(formatNanoseconds(999.5e9), "1,000 s");
+    EXPECT_EQ(formatNanoseconds(3600e9), "3,600 s");
+    EXPECT_EQ(formatNanoseconds(-86400e9), "-86,400 s");
+}
+
+TEST(Units, NegativeAndNonFiniteDurations)
+{
+    EXPECT_EQ(formatNanoseconds(-1.5e6), "-1.50 ms");
+    EXPECT_EQ(formatNanoseconds(-42), "-42 ns");
+    EXPECT_EQ(formatNanoseconds(-0.2), "0 ns"); // rounding noise has no sign
+    EXPECT_EQ(formatNanoseconds(std::nan("")), "n/a");
+    EXPECT_EQ(formatNanoseconds(std::numeric_limits<double>::infinity()), "n/a");
+}
+
+TEST(Units, AxisLabelsFollowTheTickStep)
+{
+    EXPECT_EQ(formatAxisNanoseconds(2e9, 1e9), "2 s");
+    // Ticks 100 us apart stay apart where three significant digits would print "1.23 s" twice.
+    EXPECT_EQ(formatAxisNanoseconds(1.2345e9, 1e5), "1234500 us");
+    EXPECT_EQ(formatAxisNanoseconds(1.2346e9, 1e5), "1234600 us");
+    EXPECT_EQ(formatAxisNanoseconds(1500, 500), "1500 ns");
+    EXPECT_EQ(formatAxisNanoseconds(0.5, 0.1), "0.5 ns"); // below a ns step, decimals
+}
+
+TEST(Units, Counts)
+{
     EXPECT_EQ(withThousands(1234567), "1,234,567");
     EXPECT_EQ(withThousands(-1000), "-1,000");
     EXPECT_EQ(withThousands(999), "999");
