@@ -9,6 +9,7 @@
 // and prints the times and the ratios analyze/baseline. Best of 3 runs each.
 #include "placement/findings/analyzer.h"
 #include "placement/report/report_writer.h"
+#include "profiler/base/units.h"
 #include "profiler/model/cuda_enums.h"
 #include "profiler/stats/trace_stats.h"
 #include "profiler/store/trace_file.h"
@@ -143,8 +144,9 @@ int main(int argc, char** argv)
         return 1;
     }
     double writeS = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::printf("trace: %lld events, %.1f MB, written in %.2f s\n", static_cast<long long>(events),
-                static_cast<double>(std::filesystem::file_size(path)) / 1e6, writeS);
+    std::printf("trace: %lld events, %s, written in %s\n", static_cast<long long>(events),
+                formatBytes(static_cast<int64_t>(std::filesystem::file_size(path))).c_str(),
+                formatNanoseconds(writeS * 1e9).c_str());
 
     size_t findings = 0, htmlBytes = 0;
     double count = bestOf3([&] {
@@ -181,9 +183,10 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "analyze_bench: a timed run failed\n");
         return 1;
     }
-    std::printf("baseline full scan of the analysed tables   : %.3f s\n", count);
-    std::printf("baseline computeTraceStats (placescope stats):     %.3f s\n", stats);
-    std::printf("analyze (all rules + HTML report, %zu findings, %zu KB): %.3f s\n", findings, htmlBytes / 1024, analyze);
+    std::printf("baseline full scan of the analysed tables   : %s\n", formatNanoseconds(count * 1e9).c_str());
+    std::printf("baseline computeTraceStats (placescope stats):     %s\n", formatNanoseconds(stats * 1e9).c_str());
+    std::printf("analyze (all rules + HTML report, %zu findings, %s): %s\n", findings,
+                formatBytes(static_cast<int64_t>(htmlBytes)).c_str(), formatNanoseconds(analyze * 1e9).c_str());
     std::printf("ratio analyze / full scan: %.2f\n", analyze / count);
     std::printf("ratio analyze / stats:    %.2f\n", analyze / stats);
     std::printf("analyze throughput: %.2f M events/s\n", static_cast<double>(events) / analyze / 1e6);

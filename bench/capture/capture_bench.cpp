@@ -6,6 +6,7 @@
 // converted, added straight to the same kind of part. Prints both rates, the ratio, and the headroom over the
 // record rate of a ResNet-50 training step on an H100 (about 44,000 records/s: 737 kernels, ~880 API calls and
 // ~60 memsets/syncs per 38 ms step, measured with bench/capture/run_capture_bench.sh).
+#include "profiler/base/units.h"
 #include "profiler/capture/activity_translator.h"
 #include "profiler/capture/cupti_api.h"
 #include "profiler/store/trace_writer.h"
@@ -172,10 +173,10 @@ int main(int argc, char** argv)
     double baseline = seconds(start);
 
     double rate = static_cast<double>(walked) / translated;
-    std::printf("capture_bench: %llu records in %zu buffers of 8 MB\n", static_cast<unsigned long long>(walked),
-                buffers.size());
-    std::printf("  translate + write (capture path): %.3f s, %.0f records/s\n", translated, rate);
-    std::printf("  write pre-converted (baseline):   %.3f s, %.0f records/s\n", baseline,
+    std::printf("capture_bench: %llu records in %zu buffers of %s\n", static_cast<unsigned long long>(walked),
+                buffers.size(), formatBytes(static_cast<int64_t>(kBufferBytes)).c_str());
+    std::printf("  translate + write (capture path): %s, %.0f records/s\n", formatNanoseconds(translated * 1e9).c_str(), rate);
+    std::printf("  write pre-converted (baseline):   %s, %.0f records/s\n", formatNanoseconds(baseline * 1e9).c_str(),
                 static_cast<double>(walked) / baseline);
     std::printf("  ratio capture path / baseline: %.3f\n", translated / baseline);
     std::printf("  headroom over a ResNet-50 H100 step's record rate (%.0f/s): %.1fx\n", kResnetRecordsPerSecond,

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Runs one measured step of a benchmark in a forked child, so its wall time and peak RSS are its own and not the
-// sum of everything the bench process did before (the import, diff and whatif benches compare two such runs).
+// sum of everything the bench process did before (bench/common/best_of_rounds.h repeats them).
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -15,7 +16,7 @@ struct ChildRun
 {
     bool ok = false;
     double seconds = 0;
-    double peakMb = 0;
+    int64_t peakBytes = 0; // the child's peak RSS
 };
 
 // Runs `body` in a forked child (its exit code says success) and measures wall time and the child's peak RSS.
@@ -33,7 +34,7 @@ inline ChildRun runInChild(const std::function<int()>& body)
     if (wait4(pid, &status, 0, &usage) != pid)
         return run;
     run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    run.peakMb = static_cast<double>(usage.ru_maxrss) / 1024.0;
+    run.peakBytes = static_cast<int64_t>(usage.ru_maxrss) * 1024; // Linux reports KiB
     run.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     return run;
 }

@@ -4,29 +4,23 @@
 // A B --format json` does (both sides profiled on two threads, compared, rendered), each in its own forked child so
 // wall time and peak RSS are the child's own. Prints the best round of each and the ratio diff / one import (goal:
 // <= 1). Default trace: the 53.7 MB V100 trace in ../shared/traces.
-#include "bench/common/child_run.h"
+#include "bench/common/best_of_rounds.h"
 #include "bench/common/import_into.h"
 #include "placement/diff/diff_report.h"
+#include "profiler/base/units.h"
 #include "profiler/importers/importer.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <functional>
 #include <future>
 #include <string>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace placescope;
 
 namespace {
-
-using bench::ChildRun;
-using bench::runInChild;
 
 using bench::importInto;
 
@@ -65,26 +59,18 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "diff_bench: cannot import %s\n", trace.c_str());
         return 1;
     }
-    ChildRun bestImport, bestDiff;
-    bestImport.seconds = bestDiff.seconds = 1e300;
-    for (int r = 0; r < rounds; ++r) {
-        ChildRun imported = runInChild([&] { return importInto(trace, a); });
-        ChildRun diffed = runInChild([&] { return diffOf(a, b); });
-        if (!imported.ok || !diffed.ok) {
-            std::fprintf(stderr, "diff_bench: round %d failed (import %s, diff %s)\n", r, imported.ok ? "ok" : "failed",
-                         diffed.ok ? "ok" : "failed or found a step delta between identical runs");
-            return 1;
-        }
-        std::printf("round %d: import %.3f s (%.0f MB peak), diff %.3f s (%.0f MB peak)\n", r, imported.seconds,
-                    imported.peakMb, diffed.seconds, diffed.peakMb);
-        if (imported.seconds < bestImport.seconds)
-            bestImport = imported;
-        if (diffed.seconds < bestDiff.seconds)
-            bestDiff = diffed;
-    }
+    const auto best = bench::bestOfRounds("diff_bench", rounds,
+        { { "import", [&] { return importInto(trace, a); } },
+          { "diff", [&] { return diffOf(a, b); }, "failed or found a step delta between identical runs" } });
+    if (!best)
+        return 1;
+    const bench::ChildRun& bestImport = (*best)[0].fastest;
+    const bench::ChildRun& bestDiff = (*best)[1].fastest;
     std::printf("trace: %s\n", trace.c_str());
-    std::printf("best import (one trace) %.3f s, best diff (two traces: stats + analysis + groups each, compared) %.3f s\n",
-                bestImport.seconds, bestDiff.seconds);
+    std::printf("best import (one trace) %s, best diff (two traces: stats + analysis + groups each, compared) %s "
+                "(%s peak)\n",
+                formatNanoseconds(bestImport.seconds * 1e9).c_str(), formatNanoseconds(bestDiff.seconds * 1e9).c_str(),
+                formatBytes(bestDiff.peakBytes).c_str());
     std::printf("ratio diff / import: %.2f (goal <= 1)\n", bestDiff.seconds / bestImport.seconds);
     std::filesystem::remove_all(dir);
     return 0;

@@ -6,7 +6,8 @@
 // child's own (wait4). Prints the speed ratio (goal: >= 4x), peak RSS over the uncompressed JSON size
 // (goal: < 2x), and bytes per event in the store. With --synthetic it also writes a gzipped synthetic trace
 // of that many events (10M in the issue) and imports it, printing time, peak RSS and bytes per event.
-#include "bench/common/child_run.h"
+#include "bench/common/best_of_rounds.h"
+#include "profiler/base/units.h"
 #include "profiler/importers/common/byte_source.h"
 #include "profiler/importers/importer.h"
 #include "synthetic_kineto.h"
@@ -86,32 +87,29 @@ bool benchRealTrace(const std::string& trace, int rounds, const std::string& dir
     const uint64_t jsonBytes = uncompressedBytes(trace);
     const std::string output = dir + "/real.sqlite";
     const std::string eventsFile = dir + "/real.events";
-    ChildRun bestImport { true, 1e30, 0 };
-    ChildRun bestPython { true, 1e30, 0 };
-    for (int round = 0; round < rounds; ++round) {
-        ChildRun import = runInChild([&] { return importChild(trace, output, eventsFile); });
-        ChildRun python = runInChild([&] { return pythonChild(trace); });
-        if (!import.ok || !python.ok) {
-            std::fprintf(stderr, "import_bench: %s run failed\n", import.ok ? "python3" : "import");
-            return false;
-        }
-        bestImport.seconds = std::min(bestImport.seconds, import.seconds);
-        bestImport.peakMb = std::max(bestImport.peakMb, import.peakMb);
-        bestPython.seconds = std::min(bestPython.seconds, python.seconds);
-        bestPython.peakMb = std::max(bestPython.peakMb, python.peakMb);
-    }
+    const auto best = bench::bestOfRounds("import_bench", rounds,
+        { { "import", [&] { return importChild(trace, output, eventsFile); } },
+          { "python3", [&] { return pythonChild(trace); } } });
+    if (!best)
+        return false;
+    const ChildRun& bestImport = (*best)[0].fastest;
+    const ChildRun& bestPython = (*best)[1].fastest;
+    const int64_t importPeak = (*best)[0].largestPeakBytes, pythonPeak = (*best)[1].largestPeakBytes;
     const uint64_t events = readCount(eventsFile);
-    const double jsonMb = static_cast<double>(jsonBytes) / 1e6;
-    const double storeBytes = static_cast<double>(std::filesystem::file_size(output));
-    std::printf("import_bench: %s (%.1f MB of JSON, %llu events), best of %d interleaved rounds\n",
-        std::filesystem::path(trace).filename().c_str(), jsonMb, static_cast<unsigned long long>(events), rounds);
-    std::printf("  placescope import:                %.3f s (%.0f MB/s of JSON), peak RSS %.0f MB\n", bestImport.seconds,
-        jsonMb / bestImport.seconds, bestImport.peakMb);
-    std::printf("  python3 json.load(gzip.open(f)):  %.3f s (%.0f MB/s), peak RSS %.0f MB\n", bestPython.seconds,
-        jsonMb / bestPython.seconds, bestPython.peakMb);
+    const double jsonMb = static_cast<double>(jsonBytes) / 1e6; // for the decimal MB/s rates
+    const auto storeBytes = static_cast<int64_t>(std::filesystem::file_size(output));
+    std::printf("import_bench: %s (%s of JSON, %llu events), best of %d interleaved rounds\n",
+        std::filesystem::path(trace).filename().c_str(), formatBytes(static_cast<int64_t>(jsonBytes)).c_str(),
+        static_cast<unsigned long long>(events), rounds);
+    std::printf("  placescope import:                %s (%.0f MB/s of JSON), peak RSS %s\n",
+        formatNanoseconds(bestImport.seconds * 1e9).c_str(), jsonMb / bestImport.seconds, formatBytes(importPeak).c_str());
+    std::printf("  python3 json.load(gzip.open(f)):  %s (%.0f MB/s), peak RSS %s\n",
+        formatNanoseconds(bestPython.seconds * 1e9).c_str(), jsonMb / bestPython.seconds, formatBytes(pythonPeak).c_str());
     std::printf("  ratio python / import:            %.2fx (goal >= 4x)\n", bestPython.seconds / bestImport.seconds);
-    std::printf("  peak RSS / uncompressed JSON:     %.2fx (goal < 2x)\n", bestImport.peakMb * 1048576.0 / jsonBytes);
-    std::printf("  store: %.1f MB, %.0f bytes per event\n", storeBytes / 1e6, events ? storeBytes / events : 0.0);
+    std::printf("  peak RSS / uncompressed JSON:     %.2fx (goal < 2x)\n",
+        static_cast<double>(importPeak) / static_cast<double>(jsonBytes));
+    std::printf("  store: %s, %.0f bytes per event\n", formatBytes(storeBytes).c_str(),
+        events ? static_cast<double>(storeBytes) / static_cast<double>(events) : 0.0);
     return true;
 }
 
@@ -132,12 +130,13 @@ bool benchSynthetic(uint64_t targetEvents, const std::string& dir)
     }
     const uint64_t events = readCount(eventsFile);
     const double storeBytes = static_cast<double>(std::filesystem::file_size(output));
-    std::printf("synthetic: %llu events written (%.0f MB of JSON, %.0f MB gzipped), %llu imported\n",
-        static_cast<unsigned long long>(written.events), written.uncompressedBytes / 1e6,
-        std::filesystem::file_size(input) / 1e6, static_cast<unsigned long long>(events));
-    std::printf("  import: %.1f s (%.2f M events/s), peak RSS %.0f MB (%.3fx the JSON), store %.0f bytes per event\n",
-        import.seconds, events / import.seconds / 1e6, import.peakMb,
-        import.peakMb * 1048576.0 / static_cast<double>(written.uncompressedBytes), events ? storeBytes / events : 0.0);
+    std::printf("synthetic: %llu events written (%s of JSON, %s gzipped), %llu imported\n",
+        static_cast<unsigned long long>(written.events), formatBytes(static_cast<int64_t>(written.uncompressedBytes)).c_str(),
+        formatBytes(static_cast<int64_t>(std::filesystem::file_size(input))).c_str(), static_cast<unsigned long long>(events));
+    std::printf("  import: %s (%.2f M events/s), peak RSS %s (%.3fx the JSON), store %.0f bytes per event\n",
+        formatNanoseconds(import.seconds * 1e9).c_str(), events / import.seconds / 1e6, formatBytes(import.peakBytes).c_str(),
+        static_cast<double>(import.peakBytes) / static_cast<double>(written.uncompressedBytes),
+        events ? storeBytes / events : 0.0);
     std::filesystem::remove(input);
     std::filesystem::remove(output);
     return true;

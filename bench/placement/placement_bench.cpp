@@ -6,12 +6,14 @@
 // both objectives again with the GPU memory capped at half of what the proposals needed.
 // Exit status 1 when a target is missed or a plan fails.
 #include "placement/engine/planner.h"
+#include "profiler/base/units.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <string>
 
 using namespace placescope;
 
@@ -41,6 +43,9 @@ double secondsSince(std::chrono::steady_clock::time_point start)
 {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
+
+std::string secs(double seconds) { return formatNanoseconds(seconds * 1e9); }
+std::string us(double microseconds) { return formatNanoseconds(microseconds * 1e3); }
 
 } // namespace
 
@@ -87,13 +92,15 @@ int main()
         const bool sumOk = sumS < target;
         const bool makespanOk = makespanS < target;
         ok = ok && sumOk && makespanOk;
-        std::printf("ops=%d edges=%zu baseline(topo sort + all-GPU simulation)=%.4f s\n", n, graph.edges.size(), baseS);
-        std::printf("  sum:      plan %.3f s (%.1fx baseline, target < %.0f s: %s)  total %.0f us vs GPU-where-possible %.0f us\n",
-            sumS, sumS / baseS, target, sumOk ? "ok" : "MISSED", sum->objectiveUs, baseline.sumUs);
-        std::printf("  makespan: plan %.3f s (%.1fx baseline, target < %.0f s: %s)  %.0f us; without local improvement "
-                    "%.0f us in %.3f s; plain HEFT %.0f us in %.3f s; GPU-where-possible %.0f us; lower bound %.0f us\n",
-            makespanS, makespanS / baseS, target, makespanOk ? "ok" : "MISSED", makespan->objectiveUs,
-            startsOnly->objectiveUs, startsS, heftUs, heftS, baseline.makespanUs, makespan->lowerBoundUs);
+        std::printf("ops=%d edges=%zu baseline(topo sort + all-GPU simulation)=%s\n", n, graph.edges.size(), secs(baseS).c_str());
+        std::printf("  sum:      plan %s (%.1fx baseline, target < %s: %s)  total %s vs GPU-where-possible %s\n",
+            secs(sumS).c_str(), sumS / baseS, secs(target).c_str(), sumOk ? "ok" : "MISSED", us(sum->objectiveUs).c_str(),
+            us(baseline.sumUs).c_str());
+        std::printf("  makespan: plan %s (%.1fx baseline, target < %s: %s)  %s; without local improvement "
+                    "%s in %s; plain HEFT %s in %s; GPU-where-possible %s; lower bound %s\n",
+            secs(makespanS).c_str(), makespanS / baseS, secs(target).c_str(), makespanOk ? "ok" : "MISSED",
+            us(makespan->objectiveUs).c_str(), us(startsOnly->objectiveUs).c_str(), secs(startsS).c_str(), us(heftUs).c_str(),
+            secs(heftS).c_str(), us(baseline.makespanUs).c_str(), us(makespan->lowerBoundUs).c_str());
 
         // Memory-aware: the GPU capped at half of what the unconstrained proposals peak at.
         OpGraph capped = graph;
@@ -107,12 +114,12 @@ int main()
             const double limitedS = secondsSince(t0);
             const bool inTime = limitedS < target;
             ok = ok && inTime && limited.isOk();
-            std::printf("  %-8s with GPU memory capped at %lld bytes: plan %.3f s (target < %.0f s: %s)  ", 
-                objective == Objective::Sum ? "sum" : "makespan", static_cast<long long>(capped.devices[1].memoryBytes),
-                limitedS, target, inTime ? "ok" : "MISSED");
+            std::printf("  %-8s with GPU memory capped at %s: plan %s (target < %s: %s)  ",
+                objective == Objective::Sum ? "sum" : "makespan", formatBytes(capped.devices[1].memoryBytes).c_str(),
+                secs(limitedS).c_str(), secs(target).c_str(), inTime ? "ok" : "MISSED");
             if (limited.isOk())
-                std::printf("%.0f us, GPU peak %lld bytes%s\n", limited->objectiveUs,
-                    static_cast<long long>(limited->timeline.peakMemoryBytes[1]),
+                std::printf("%s, GPU peak %s%s\n", us(limited->objectiveUs).c_str(),
+                    formatBytes(limited->timeline.peakMemoryBytes[1]).c_str(),
                     limited->notes.empty() ? "" : (" (" + limited->notes.front() + ")").c_str());
             else
                 std::printf("%s\n", limited.status().message().c_str());

@@ -4,9 +4,10 @@
 // (open, load, compute, render), each in its own forked child so wall time and peak RSS are the child's own. Prints
 // the best round of each and the ratio report / import (goal: < 1 for every report). Default trace: the 53.7 MB V100
 // trace in ../shared/traces.
-#include "bench/common/child_run.h"
+#include "bench/common/best_of_rounds.h"
 #include "bench/common/import_into.h"
 #include "placement/reports/reports.h"
+#include "profiler/base/units.h"
 #include "profiler/store/trace_file.h"
 
 #include <algorithm>
@@ -19,9 +20,6 @@
 using namespace placescope;
 
 namespace {
-
-using bench::ChildRun;
-using bench::runInChild;
 
 int reportOf(const std::string& store, const ReportInfo& report)
 {
@@ -50,39 +48,24 @@ int main(int argc, char** argv)
     std::filesystem::create_directories(dir);
     const std::string store = (dir / "run.sqlite").string();
     const auto& reports = allReports();
-    ChildRun bestImport;
-    bestImport.seconds = 1e300;
-    std::vector<ChildRun> best(reports.size());
-    for (auto& b : best)
-        b.seconds = 1e300;
-    for (int r = 0; r < rounds; ++r) {
-        ChildRun imported = runInChild([&] { return bench::importInto(trace, store); });
-        if (!imported.ok) {
-            std::fprintf(stderr, "report_bench: cannot import %s\n", trace.c_str());
-            return 1;
-        }
-        bestImport = imported.seconds < bestImport.seconds ? imported : bestImport;
-        std::printf("round %d: import %.3f s (%.0f MB peak)", r, imported.seconds, imported.peakMb);
-        for (size_t i = 0; i < reports.size(); ++i) {
-            ChildRun ran = runInChild([&] { return reportOf(store, reports[i]); });
-            if (!ran.ok) {
-                std::fprintf(stderr, "\nreport_bench: report %s failed\n", std::string(reports[i].name).c_str());
-                return 1;
-            }
-            best[i] = ran.seconds < best[i].seconds ? ran : best[i];
-            std::printf(", %s %.3f s", std::string(reports[i].name).c_str(), ran.seconds);
-        }
-        std::printf("\n");
-    }
+    std::vector<bench::RoundStep> steps { { "import", [&] { return bench::importInto(trace, store); } } };
+    for (const ReportInfo& report : reports)
+        steps.push_back({ std::string(report.name), [&store, &report] { return reportOf(store, report); } });
+    const auto best = bench::bestOfRounds("report_bench", rounds, steps);
+    if (!best)
+        return 1;
+    const bench::ChildRun& bestImport = (*best)[0].fastest;
     std::printf("trace: %s\n", trace.c_str());
-    std::printf("best import %.3f s (%.0f MB peak)\n", bestImport.seconds, bestImport.peakMb);
-    std::printf("%-14s %9s %9s %16s\n", "report", "best s", "peak MB", "ratio / import");
+    std::printf("best import %s (%s peak)\n", formatNanoseconds(bestImport.seconds * 1e9).c_str(),
+                formatBytes(bestImport.peakBytes).c_str());
+    std::printf("%-14s %9s %11s %16s\n", "report", "best", "peak RSS", "ratio / import");
     double worst = 0;
     for (size_t i = 0; i < reports.size(); ++i) {
-        const double ratio = best[i].seconds / bestImport.seconds;
+        const bench::ChildRun& run = (*best)[i + 1].fastest;
+        const double ratio = run.seconds / bestImport.seconds;
         worst = std::max(worst, ratio);
-        std::printf("%-14s %9.3f %9.0f %16.2f\n", std::string(reports[i].name).c_str(), best[i].seconds, best[i].peakMb,
-                    ratio);
+        std::printf("%-14s %9s %11s %16.2f\n", std::string(reports[i].name).c_str(),
+                    formatNanoseconds(run.seconds * 1e9).c_str(), formatBytes(run.peakBytes).c_str(), ratio);
     }
     std::printf("largest ratio report / import: %.2f (goal < 1)\n", worst);
     std::filesystem::remove_all(dir);

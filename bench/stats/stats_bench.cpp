@@ -6,6 +6,7 @@
 //           (what a simple implementation does).
 // and times the Chrome JSON export of the same trace against the scan (streaming: its RSS must stay flat).
 // Prints the times, the ratios, and peak RSS.
+#include "profiler/base/units.h"
 #include "profiler/exporters/chrome_trace_exporter.h"
 #include "profiler/stats/trace_stats.h"
 #include "profiler/store/trace_file.h"
@@ -31,12 +32,14 @@ double secondsSince(std::chrono::steady_clock::time_point start)
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-long peakRssMb()
+int64_t peakRssBytes()
 {
     rusage usage {};
     getrusage(RUSAGE_SELF, &usage);
-    return usage.ru_maxrss / 1024;
+    return static_cast<int64_t>(usage.ru_maxrss) * 1024; // Linux reports KiB
 }
+
+std::string seconds(double s) { return formatNanoseconds(s * 1e9); }
 
 bool writeTrace(const std::string& path, int64_t kernels)
 {
@@ -121,9 +124,9 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "stats_bench: cannot write %s\n", path.c_str());
         return 1;
     }
-    std::printf("trace: %s, %lld kernels (+%lld memcpys), %.1f MB, written in %.2f s\n", path.c_str(),
+    std::printf("trace: %s, %lld kernels (+%lld memcpys), %s, written in %s\n", path.c_str(),
                 static_cast<long long>(kernels), static_cast<long long>(kernels / 10),
-                static_cast<double>(std::filesystem::file_size(path)) / 1e6, secondsSince(start));
+                formatBytes(static_cast<int64_t>(std::filesystem::file_size(path))).c_str(), seconds(secondsSince(start)).c_str());
     auto db = openTrace(path);
     if (!db.isOk()) {
         std::fprintf(stderr, "stats_bench: %s\n", db.status().message().c_str());
@@ -136,11 +139,11 @@ int main(int argc, char** argv)
     auto scan = db->queryInt("SELECT SUM(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL");
     double scanSeconds = secondsSince(start);
 
-    long rssBefore = peakRssMb();
+    const int64_t rssBefore = peakRssBytes();
     start = std::chrono::steady_clock::now();
     auto stats = computeTraceStats(*db, { 20, KernelNameKind::Demangled });
     double statsSeconds = secondsSince(start);
-    long rssStats = peakRssMb();
+    const int64_t rssStats = peakRssBytes();
     if (!stats.isOk() || !scan.isOk()) {
         std::fprintf(stderr, "stats_bench: %s\n", stats.status().message().c_str());
         return 1;
@@ -150,29 +153,33 @@ int main(int argc, char** argv)
     start = std::chrono::steady_clock::now();
     auto exported = exportChromeTrace(*db, json);
     double exportSeconds = secondsSince(start);
-    long rssExport = peakRssMb();
+    const int64_t rssExport = peakRssBytes();
     if (!exported.isOk()) {
         std::fprintf(stderr, "stats_bench: %s\n", exported.status().message().c_str());
         return 1;
     }
     std::filesystem::remove(json);
-    std::printf("export (Chrome JSON)              : %.3f s  = %.2fx the scan; %.1f MB, %.0f MB/s, %.0f events/s;"
-                " peak RSS %ld MB (+%ld MB)\n",
-                exportSeconds, exportSeconds / scanSeconds, static_cast<double>(exported->bytes) / 1e6,
+    std::printf("export (Chrome JSON)              : %s  = %.2fx the scan; %s, %.0f MB/s, %.0f events/s;"
+                " peak RSS %s (+%s)\n",
+                seconds(exportSeconds).c_str(), exportSeconds / scanSeconds,
+                formatBytes(static_cast<int64_t>(exported->bytes)).c_str(),
                 static_cast<double>(exported->bytes) / 1e6 / exportSeconds,
-                static_cast<double>(exported->events) / exportSeconds, rssExport, rssExport - rssStats);
+                static_cast<double>(exported->events) / exportSeconds, formatBytes(rssExport).c_str(),
+                formatBytes(rssExport - rssStats).c_str());
     start = std::chrono::steady_clock::now();
     int64_t checksum = naiveStats(*db);
     double naiveSeconds = secondsSince(start);
-    long rssNaive = peakRssMb(); // last: it is the one that holds everything in memory
+    const int64_t rssNaive = peakRssBytes(); // last: it is the one that holds everything in memory
 
-    std::printf("scan  (one SUM over kernels)      : %.3f s\n", scanSeconds);
-    std::printf("stats (computeTraceStats, top 20) : %.3f s  = %.2fx the scan; peak RSS %ld MB (+%ld MB)\n",
-                statsSeconds, statsSeconds / scanSeconds, rssStats, rssStats - rssBefore);
-    std::printf("naive (all intervals in memory)   : %.3f s  = %.2fx the scan; peak RSS %ld MB (+%ld MB)\n",
-                naiveSeconds, naiveSeconds / scanSeconds, rssNaive, rssNaive - rssExport);
-    std::printf("ratio naive / stats: %.2fx (checksum %lld, busy device 0 %lld ns)\n", naiveSeconds / statsSeconds,
-                static_cast<long long>(checksum), static_cast<long long>(stats->devices.at(0).busyNs));
+    std::printf("scan  (one SUM over kernels)      : %s\n", seconds(scanSeconds).c_str());
+    std::printf("stats (computeTraceStats, top 20) : %s  = %.2fx the scan; peak RSS %s (+%s)\n",
+                seconds(statsSeconds).c_str(), statsSeconds / scanSeconds, formatBytes(rssStats).c_str(),
+                formatBytes(rssStats - rssBefore).c_str());
+    std::printf("naive (all intervals in memory)   : %s  = %.2fx the scan; peak RSS %s (+%s)\n",
+                seconds(naiveSeconds).c_str(), naiveSeconds / scanSeconds, formatBytes(rssNaive).c_str(),
+                formatBytes(rssNaive - rssExport).c_str());
+    std::printf("ratio naive / stats: %.2fx (checksum %lld, busy device 0 %s)\n", naiveSeconds / statsSeconds,
+                static_cast<long long>(checksum), formatNanoseconds(static_cast<double>(stats->devices.at(0).busyNs)).c_str());
 
     return 0;
 }

@@ -2,6 +2,7 @@
 // graph_layout_bench [nodes]: Graphviz dot layout of a synthetic ResNet-like op graph (a chain with a skip edge
 // every 3 ops and a side branch every 10) on a worker thread, as the GUI runs it; a 10x smaller graph in the
 // same run is the baseline for the scaling ratio. Goal: 2,000 nodes in < 5 s.
+#include "profiler/base/units.h"
 #include "ui/graph/graph_layout.h"
 
 #include <chrono>
@@ -52,8 +53,9 @@ int main(int argc, char** argv)
     size_t smallEdges = 0, edges = 0;
     const double small = layoutSeconds(nodes / 10, smallEdges);
     const double full = layoutSeconds(nodes, edges);
-    std::printf("dot layout: %d nodes / %zu edges in %.2f s on a worker thread (goal < 5 s: %.2fx of budget); "
-                "%d nodes in %.3f s (%.1fx the time for 10x the nodes)\n",
-                nodes, edges, full, full / 5.0, nodes / 10, small, full / small);
+    std::printf("dot layout: %d nodes / %zu edges in %s on a worker thread (goal < 5.00 s: %.2fx of budget); "
+                "%d nodes in %s (%.1fx the time for 10x the nodes)\n",
+                nodes, edges, placescope::formatNanoseconds(full * 1e9).c_str(), full / 5.0, nodes / 10,
+                placescope::formatNanoseconds(small * 1e9).c_str(), full / small);
     return 0;
 }

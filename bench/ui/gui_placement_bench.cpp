@@ -3,6 +3,7 @@
 // changes: read + cost the model, plan (proposal, baselines, predicted lanes), re-plan with one pin; and the
 // graph view's Graphviz layout of the full graph vs the graph collapsed by scope (the baseline for the ratio).
 // Defaults to every model in tests/data/models.
+#include "profiler/base/units.h"
 #include "ui/graph/graph_layout.h"
 #include "ui/graphview/graph_collapse.h"
 #include "ui/placement/placement_plan.h"
@@ -23,6 +24,8 @@ double secondsSince(std::chrono::steady_clock::time_point start)
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+std::string secs(double seconds) { return formatNanoseconds(seconds * 1e9); }
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -34,8 +37,8 @@ int main(int argc, char** argv)
         for (const auto& entry : std::filesystem::directory_iterator(PLACESCOPE_DATA_DIR "/models"))
             if (entry.path().extension() == ".onnx")
                 models.push_back(entry.path().string());
-    std::printf("%-28s %6s %9s %9s %9s %12s %12s %7s\n", "model", "ops", "load ms", "plan ms", "replan ms", "layout ms",
-                "collapsed ms", "ratio");
+    std::printf("%-28s %6s %9s %9s %9s %12s %12s %7s\n", "model", "ops", "load", "plan", "replan", "layout",
+                "collapsed", "ratio");
     int failures = 0;
     for (const auto& path : models) {
         auto start = std::chrono::steady_clock::now();
@@ -68,9 +71,10 @@ int main(int argc, char** argv)
         start = std::chrono::steady_clock::now();
         auto collapsed = layoutGraph(toLayoutInput(buildVisibleGraph(model, true, {})));
         const double collapsedS = secondsSince(start);
-        std::printf("%-28s %6zu %9.1f %9.1f %9.1f %12.1f %12.1f %6.1fx\n", std::filesystem::path(path).filename().c_str(),
-                    inputs->placement->graph.ops.size(), loadS * 1e3, planS * 1e3, replanS * 1e3, fullS * 1e3,
-                    collapsedS * 1e3, collapsedS > 0 ? fullS / collapsedS : 0.0);
+        std::printf("%-28s %6zu %9s %9s %9s %12s %12s %6.1fx\n", std::filesystem::path(path).filename().c_str(),
+                    inputs->placement->graph.ops.size(), secs(loadS).c_str(), secs(planS).c_str(),
+                    replanS < 0 ? "-" : secs(replanS).c_str(), secs(fullS).c_str(), secs(collapsedS).c_str(),
+                    collapsedS > 0 ? fullS / collapsedS : 0.0);
         failures += !planned.isOk() || !full.isOk() || !collapsed.isOk();
     }
     return failures == 0 ? 0 : 1;

@@ -2,6 +2,7 @@
 // timeline_bench [events_millions...]: offscreen per-frame draw times of the timeline widget on synthetic traces
 // (default 1M and 10M events), against a baseline in the same run that paints every event without folding;
 // GUI memory per event; and opening the V100 Kineto trace to a first drawn timeline.
+#include "profiler/base/units.h"
 #include "ui/timeline/timeline_view.h"
 #include "ui/window/open_job.h"
 
@@ -14,6 +15,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <random>
+#include <string>
 
 using namespace placescope;
 using namespace placescope::ui;
@@ -59,6 +61,8 @@ std::shared_ptr<LoadedTrace> syntheticTrace(size_t events)
     }
     return trace;
 }
+
+std::string ms(double milliseconds) { return formatNanoseconds(milliseconds * 1e6); }
 
 double msPerFrame(QWidget& widget, int frames)
 {
@@ -117,10 +121,11 @@ int main(int argc, char** argv)
         zoomed.showRange(trace->lastNs / 2, trace->lastNs / 2 + trace->lastNs / 1000);
         const double zoom = msPerFrame(zoomed, 20);
         const double budget = millions <= 1 ? 16.0 : 50.0;
-        std::printf("%.0fM events: whole view %.2f ms/frame (%zu draw items; goal < %.0f ms: %.2fx of budget), "
-                    "naive unfolded %.1f ms (folding %.0fx faster), zoomed 1000x %.2f ms/frame; memory %.1f bytes/event "
+        std::printf("%.0fM events: whole view %s/frame (%zu draw items; goal < %s: %.2fx of budget), "
+                    "naive unfolded %s (folding %.0fx faster), zoomed 1000x %s/frame; memory %.1f bytes/event "
                     "(goal < 64)\n",
-                    millions, whole, items, budget, whole / budget, naive, naive / whole, zoom,
+                    millions, ms(whole).c_str(), items, ms(budget).c_str(), whole / budget, ms(naive).c_str(), naive / whole,
+                    ms(zoom).c_str(),
                     static_cast<double>(trace->memoryBytes()) / static_cast<double>(trace->eventCount));
         std::fflush(stdout);
     }
@@ -138,7 +143,8 @@ int main(int argc, char** argv)
     view.resize(1600, 900);
     view.setTrace(opened.trace);
     msPerFrame(view, 1);
-    std::printf("V100 trace (%llu events): first drawn timeline after %.2f s (goal < 5 s; includes stats+findings)\n",
-                static_cast<unsigned long long>(opened.trace->eventCount), static_cast<double>(timer.nsecsElapsed()) / 1e9);
+    std::printf("V100 trace (%llu events): first drawn timeline after %s (goal < 5.00 s; includes stats+findings)\n",
+                static_cast<unsigned long long>(opened.trace->eventCount),
+                formatNanoseconds(static_cast<double>(timer.nsecsElapsed())).c_str());
     return 0;
 }

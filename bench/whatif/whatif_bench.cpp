@@ -5,31 +5,25 @@
 // replay), each in its own forked child so wall time and peak RSS are the child's own. Prints the best round of
 // each and the ratios whatif / import (goal: <= 1) and whatif peak RSS / store size (goal for the synthetic trace:
 // < 1). Default trace: the 53.7 MB V100 trace in ../shared/traces.
-#include "bench/common/child_run.h"
+#include "bench/common/best_of_rounds.h"
 #include "bench/common/import_into.h"
 #include "bench/import/synthetic_kineto.h"
 #include "placement/findings/step_detector.h"
 #include "placement/whatif/whatif.h"
+#include "profiler/base/units.h"
 #include "profiler/importers/importer.h"
 #include "profiler/store/trace_file.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <functional>
 #include <string>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace placescope;
 
 namespace {
-
-using bench::ChildRun;
-using bench::runInChild;
 
 using bench::importInto;
 
@@ -72,33 +66,24 @@ int main(int argc, char** argv)
             std::fprintf(stderr, "whatif_bench: cannot write %s\n", trace.c_str());
             return 1;
         }
-        std::printf("synthetic trace: %llu events, %.1f MB of JSON\n", static_cast<unsigned long long>(written.events),
-                    static_cast<double>(written.uncompressedBytes) / 1e6);
+        std::printf("synthetic trace: %llu events, %s of JSON\n", static_cast<unsigned long long>(written.events),
+                    formatBytes(static_cast<int64_t>(written.uncompressedBytes)).c_str());
     }
     const std::string store = (dir / "run.sqlite").string();
-    ChildRun bestImport, bestWhatIf;
-    bestImport.seconds = bestWhatIf.seconds = 1e300;
-    for (int r = 0; r < rounds; ++r) {
-        ChildRun imported = runInChild([&] { return importInto(trace, store); });
-        ChildRun replayed = runInChild([&] { return whatIfOn(store); });
-        if (!imported.ok || !replayed.ok) {
-            std::fprintf(stderr, "whatif_bench: round %d failed (import %s, whatif %s)\n", r, imported.ok ? "ok" : "failed",
-                         replayed.ok ? "ok" : "failed or did not reproduce the measured step");
-            return 1;
-        }
-        std::printf("round %d: import %.3f s (%.0f MB peak), whatif %.3f s (%.0f MB peak)\n", r, imported.seconds,
-                    imported.peakMb, replayed.seconds, replayed.peakMb);
-        if (imported.seconds < bestImport.seconds)
-            bestImport = imported;
-        if (replayed.seconds < bestWhatIf.seconds)
-            bestWhatIf = replayed;
-    }
-    const double storeMb = static_cast<double>(std::filesystem::file_size(store)) / (1024.0 * 1024.0);
+    const auto best = bench::bestOfRounds("whatif_bench", rounds,
+        { { "import", [&] { return importInto(trace, store); } },
+          { "whatif", [&] { return whatIfOn(store); }, "failed or did not reproduce the measured step" } });
+    if (!best)
+        return 1;
+    const bench::ChildRun& bestImport = (*best)[0].fastest;
+    const bench::ChildRun& bestWhatIf = (*best)[1].fastest;
+    const auto storeBytes = static_cast<int64_t>(std::filesystem::file_size(store));
     std::printf("trace: %s\n", trace.c_str());
-    std::printf("best import %.3f s, best whatif (load + graph + replay + edited replay) %.3f s\n", bestImport.seconds,
-                bestWhatIf.seconds);
+    std::printf("best import %s, best whatif (load + graph + replay + edited replay) %s\n",
+                formatNanoseconds(bestImport.seconds * 1e9).c_str(), formatNanoseconds(bestWhatIf.seconds * 1e9).c_str());
     std::printf("ratio whatif / import: %.2f (goal <= 1)\n", bestWhatIf.seconds / bestImport.seconds);
-    std::printf("whatif peak RSS %.0f MB, store %.0f MB: ratio %.2f\n", bestWhatIf.peakMb, storeMb, bestWhatIf.peakMb / storeMb);
+    std::printf("whatif peak RSS %s, store %s: ratio %.2f\n", formatBytes(bestWhatIf.peakBytes).c_str(),
+                formatBytes(storeBytes).c_str(), static_cast<double>(bestWhatIf.peakBytes) / static_cast<double>(storeBytes));
     std::filesystem::remove_all(dir);
     return 0;
 }
