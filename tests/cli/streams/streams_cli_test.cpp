@@ -188,6 +188,35 @@ TEST_F(StreamsCli, PlaceProposalOnStdoutSummaryOnStderr)
     expectErrorOnly(run({ "place", "--model", path("missing.onnx"), "-q" }));
 }
 
+// `-o -` is standard output for every command that writes a document (docs/cli_conventions.md): the bytes the
+// command prints without -o (place: its --json), nothing on stderr, and no file named "-" in the folder it ran in.
+TEST_F(StreamsCli, DashOIsStandardOutputForEveryDocumentCommand)
+{
+    struct Case
+    {
+        std::vector<std::string> plain;
+        std::vector<std::string> dash;
+    };
+    const std::vector<Case> cases = {
+        { { "analyze", path("alexnet.sqlite") }, { "analyze", path("alexnet.sqlite"), "-o", "-" } },
+        { { "report", "steps", path("alexnet.sqlite") }, { "report", "steps", path("alexnet.sqlite"), "-o", "-" } },
+        { { "diff", path("alexnet.sqlite"), path("alexnet.sqlite") },
+          { "diff", path("alexnet.sqlite"), path("alexnet.sqlite"), "-o", "-" } },
+        { { "place", "--model", model(), "--json" }, { "place", "--model", model(), "-o", "-" } },
+    };
+    const std::vector<std::string> inScratch = { "/usr/bin/env", "-C", s_dir.string() }; // where a file "-" would land
+    for (const Case& c : cases) {
+        const CliRun plain = placescope::testing::runPlacescope(c.plain, s_dir, inScratch);
+        const CliRun dash = placescope::testing::runPlacescope(c.dash, s_dir, inScratch);
+        ASSERT_EQ(plain.exitCode, 0) << c.plain[0] << ": " << plain.err;
+        EXPECT_EQ(dash.exitCode, 0) << c.dash[0] << ": " << dash.err;
+        EXPECT_EQ(dash.err, "") << c.dash[0];
+        EXPECT_GT(dash.out.size(), 10u) << c.dash[0];
+        EXPECT_EQ(dash.out, plain.out) << c.dash[0];
+        EXPECT_FALSE(fs::exists(s_dir / "-")) << c.dash[0] << " wrote a file named -";
+    }
+}
+
 #ifdef PLACESCOPE_HAVE_CUPTI
 TEST_F(StreamsCli, CaptureFailureStillPrintsUnderQuiet)
 {
