@@ -40,7 +40,7 @@ int main(int argc, char** argv)
 {
     using namespace placescope::cli;
     CLI::App app { "Placescope: find and fix wasted GPU time (traces, findings, CPU/GPU placement)", "placescope" };
-    app.set_version_flag("--version", std::string(placescope::placescopeVersion()));
+    app.set_version_flag("--version", "placescope " + std::string(placescope::placescopeVersion())); // as placescope-gui prints it
     app.require_subcommand(1);
 
     auto& registry = commandRegistry();
