@@ -56,8 +56,15 @@ int main(int argc, char** argv)
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
-        // --help and --version exit 0; every usage error exits 2 (CLI11's own codes are 100 and up).
-        return app.exit(error) == 0 ? 0 : 2;
+        if (error.get_exit_code() == 0)
+            return app.exit(error); // --help and --version print to stdout
+        // A usage error is one line on stderr naming the command, as every other error is (CLI11 prints two,
+        // unprefixed), and exits 2 (CLI11's own codes are 100 and up).
+        std::string command = "placescope";
+        for (const CLI::App* sub : app.get_subcommands())
+            command += " " + sub->get_name();
+        std::fprintf(stderr, "%s: %s (see %s --help)\n", command.c_str(), error.what(), command.c_str());
+        return 2;
     }
     try {
         for (auto& [sub, run] : runners)

@@ -217,6 +217,36 @@ TEST_F(StreamsCli, DashOIsStandardOutputForEveryDocumentCommand)
     }
 }
 
+// A usage error (CLI11's parse errors: an unknown option, a value of the wrong type, a missing argument, no
+// command) is one line on stderr naming the command and pointing at its --help, with exit 2 and no stdout.
+TEST_F(StreamsCli, UsageErrorsAreOneLineNamingTheCommand)
+{
+    struct Case
+    {
+        std::vector<std::string> args;
+        std::string prefix;
+        std::string holds;
+    };
+    const std::vector<Case> cases = {
+        { { "report", "sequences", path("alexnet.sqlite"), "--min-length", "abc" }, "placescope report: ", "abc" },
+        { { "stats", path("alexnet.sqlite"), "--bogus" }, "placescope stats: ", "--bogus" },
+        { { "import" }, "placescope import: ", "required" },
+        { {}, "placescope: ", "required" },
+    };
+    for (const Case& c : cases) {
+        const CliRun r = run(c.args);
+        EXPECT_EQ(r.exitCode, 2) << r.err;
+        EXPECT_EQ(r.out, "");
+        EXPECT_EQ(lines(r.err), 1u) << r.err;
+        EXPECT_EQ(r.err.rfind(c.prefix, 0), 0u) << r.err;
+        EXPECT_NE(r.err.find(c.holds), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("--help"), std::string::npos) << r.err;
+    }
+    const CliRun help = run({ "report", "--help" });
+    EXPECT_EQ(help.exitCode, 0);
+    EXPECT_NE(help.out.find("--format"), std::string::npos);
+}
+
 #ifdef PLACESCOPE_HAVE_CUPTI
 TEST_F(StreamsCli, CaptureFailureStillPrintsUnderQuiet)
 {
