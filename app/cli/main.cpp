@@ -63,7 +63,12 @@ int main(int argc, char** argv)
         std::string command = "placescope";
         for (const CLI::App* sub : app.get_subcommands())
             command += " " + sub->get_name();
-        std::fprintf(stderr, "%s: %s (see %s --help)\n", command.c_str(), error.what(), command.c_str());
+        std::string what = error.what();
+        // CLI11 checks for a missing command before it looks at a mistyped one, so `placescope improt` would
+        // be told that a command is required.
+        if (command == "placescope" && argc > 1 && argv[1][0] != '-')
+            what = std::string("unknown command '") + argv[1] + "'";
+        std::fprintf(stderr, "%s: %s (see %s --help)\n", command.c_str(), what.c_str(), command.c_str());
         return 2;
     }
     try {

@@ -232,6 +232,7 @@ TEST_F(StreamsCli, UsageErrorsAreOneLineNamingTheCommand)
         { { "stats", path("alexnet.sqlite"), "--bogus" }, "placescope stats: ", "--bogus" },
         { { "import" }, "placescope import: ", "required" },
         { {}, "placescope: ", "required" },
+        { { "improt", "x.json" }, "placescope: ", "unknown command 'improt'" },
     };
     for (const Case& c : cases) {
         const CliRun r = run(c.args);
