@@ -40,6 +40,13 @@ std::string share(double fraction)
     return buffer;
 }
 
+std::string relative(double fraction)
+{
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%+.1f %%", fraction * 100.0);
+    return buffer;
+}
+
 std::string runLabel(const std::string& path) { return std::filesystem::path(path).filename().string(); }
 
 } // namespace placescope::diff_format

@@ -17,6 +17,7 @@ std::string signedCount(int64_t n);
 std::string value(int64_t v, Figure::Unit unit);
 std::string signedValue(int64_t v, Figure::Unit unit);
 std::string share(double fraction);     // "42.0 %", "" for NaN
+std::string relative(double fraction);  // "+12.3 %", "-0.4 %": a prediction's relative error
 std::string runLabel(const std::string& path); // file name of a side
 
 } // namespace placescope::diff_format

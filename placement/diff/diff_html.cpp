@@ -87,6 +87,40 @@ std::string figureTable(const RunDiff& d)
     return h + "</table>";
 }
 
+// How far a prediction was off: the mean step, each compared step, the summed kernel time, then each class of GPU
+// work (compared steps, then whole trace), as the text output gives it.
+std::string predictionSection(const RunDiff& d)
+{
+    if (!d.predictionError)
+        return "";
+    const PredictionError& e = *d.predictionError;
+    std::string h = std::string("<h2>Prediction error</h2><p class='meta'>") + (e.predictedIsA ? "before" : "after")
+        + " is the prediction; error = predicted - measured, relative to measured</p>";
+    h += "<table><tr><th>Step</th><th>Predicted</th><th>Measured</th><th>Error</th><th>Relative</th></tr>";
+    auto row = [&](const std::string& label, int64_t predicted, int64_t measured) {
+        h += "<tr>" + cell(label) + cell(duration(predicted)) + cell(duration(measured))
+            + cell(signedDuration(predicted - measured)) + cell(relative(PredictionError::relative(predicted, measured)))
+            + "</tr>";
+    };
+    row("mean", e.predictedNs, e.measuredNs);
+    for (const PredictionError::Step& s : e.steps)
+        row(std::to_string(s.position), s.predictedNs, s.measuredNs);
+    row("kernels (whole trace)", e.kernelPredictedNs, e.kernelMeasuredNs);
+    h += "</table>";
+    if (e.classes.empty())
+        return h;
+    h += "<h3>Per class of GPU work</h3><table><tr><th>Class</th><th>Count predicted</th><th>Count measured</th>"
+         "<th>Predicted (steps)</th><th>Measured (steps)</th><th>Error</th><th>Relative</th>"
+         "<th>Error, whole trace</th><th>Relative</th></tr>";
+    for (const PredictionError::Class& c : e.classes)
+        h += "<tr>" + cell(c.name) + cell(count(c.predictedCount)) + cell(count(c.measuredCount))
+            + cell(duration(c.predictedNs)) + cell(duration(c.measuredNs)) + cell(signedDuration(c.predictedNs - c.measuredNs))
+            + cell(relative(PredictionError::relative(c.predictedNs, c.measuredNs)))
+            + cell(signedDuration(c.wholePredictedNs - c.wholeMeasuredNs))
+            + cell(relative(PredictionError::relative(c.wholePredictedNs, c.wholeMeasuredNs))) + "</tr>";
+    return h + "</table>";
+}
+
 std::string findingTable(const RunDiff& d)
 {
     if (d.findings.empty())
@@ -129,6 +163,7 @@ std::string renderDiffHtml(const RunDiff& d, const DiffRenderOptions& o)
     for (const std::string& note : d.notes)
         h += "<p class='note'>" + htmlEscape(note) + "</p>";
     h += "<h2>Step time</h2>" + stepChart(d, 12);
+    h += predictionSection(d);
     h += groupSection(d.kernels, d, top);
     if (d.extra)
         h += groupSection(*d.extra, d, top);

@@ -47,13 +47,28 @@ json predictionErrorJson(const PredictionError& e)
         steps.push_back({ { "position", s.position }, { "predicted_ns", s.predictedNs }, { "measured_ns", s.measuredNs },
                           { "error_ns", s.predictedNs - s.measuredNs },
                           { "relative_error", PredictionError::relative(s.predictedNs, s.measuredNs) } });
+    json classes = json::array();
+    for (const PredictionError::Class& c : e.classes)
+        classes.push_back({ { "class", c.name },
+                            { "predicted_count", c.predictedCount },
+                            { "measured_count", c.measuredCount },
+                            { "predicted_ns", c.predictedNs },
+                            { "measured_ns", c.measuredNs },
+                            { "error_ns", c.predictedNs - c.measuredNs },
+                            { "relative_error", PredictionError::relative(c.predictedNs, c.measuredNs) },
+                            { "whole_trace",
+                              { { "predicted_ns", c.wholePredictedNs },
+                                { "measured_ns", c.wholeMeasuredNs },
+                                { "error_ns", c.wholePredictedNs - c.wholeMeasuredNs },
+                                { "relative_error", PredictionError::relative(c.wholePredictedNs, c.wholeMeasuredNs) } } } });
     return { { "predicted_side", e.predictedIsA ? "a" : "b" },
              { "mean_step", { { "predicted_ns", e.predictedNs }, { "measured_ns", e.measuredNs },
                               { "error_ns", e.predictedNs - e.measuredNs },
                               { "relative_error", PredictionError::relative(e.predictedNs, e.measuredNs) } } },
              { "steps", std::move(steps) },
              { "kernel_time", { { "predicted_ns", e.kernelPredictedNs }, { "measured_ns", e.kernelMeasuredNs },
-                                { "error_ns", e.kernelPredictedNs - e.kernelMeasuredNs } } } };
+                                { "error_ns", e.kernelPredictedNs - e.kernelMeasuredNs } } },
+             { "classes", std::move(classes) } };
 }
 
 json optionalNumber(const std::optional<int64_t>& n) { return n ? json(*n) : json(); }

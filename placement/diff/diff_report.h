@@ -3,8 +3,9 @@
 // every kernel of the whole trace as {"name", "count_a", "count_b", "ns_a", "ns_b"}, per-step figures under
 // `steps`, the --by grouping in the same shape under its own key) and one self-contained HTML file (inline SVG
 // bar charts from placement/report/svg_charts). A side that is a whatif -o prediction is named as one (`a`/`b`
-// carry "prediction": {"from", "edits"}), and against a measured run the error comes first in the text and under
-// "prediction_error" in JSON. Pure functions returning the whole document.
+// carry "prediction": {"from", "edits"}), and against a measured run the error (mean step, each compared step, kernel
+// time, each class of GPU work) comes first in the text and HTML and sits under "prediction_error" in JSON. Pure
+// functions returning the whole document.
 #pragma once
 
 #include "placement/diff/run_diff.h"

@@ -59,13 +59,6 @@ void stepSection(std::string& out, const RunDiff& d)
     table(out, { "Step", "A", "B", "Before", "After", "Delta", "" }, rows);
 }
 
-std::string relativeText(double fraction)
-{
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%+.1f %%", fraction * 100.0);
-    return buffer;
-}
-
 // How far a prediction was off, step by step (the kernel tables below give it per kernel name).
 void predictionSection(std::string& out, const RunDiff& d)
 {
@@ -76,15 +69,27 @@ void predictionSection(std::string& out, const RunDiff& d)
         + " predicted, error = predicted - measured, relative to measured; per kernel name: the kernel tables)\n";
     Rows rows;
     rows.push_back({ "mean", duration(e.predictedNs), duration(e.measuredNs), signedDuration(e.predictedNs - e.measuredNs),
-                     relativeText(PredictionError::relative(e.predictedNs, e.measuredNs)) });
+                     relative(PredictionError::relative(e.predictedNs, e.measuredNs)) });
     for (const PredictionError::Step& s : e.steps)
         rows.push_back({ std::to_string(s.position), duration(s.predictedNs), duration(s.measuredNs),
                          signedDuration(s.predictedNs - s.measuredNs),
-                         relativeText(PredictionError::relative(s.predictedNs, s.measuredNs)) });
+                         relative(PredictionError::relative(s.predictedNs, s.measuredNs)) });
     rows.push_back({ "kernels", duration(e.kernelPredictedNs), duration(e.kernelMeasuredNs),
                      signedDuration(e.kernelPredictedNs - e.kernelMeasuredNs),
-                     relativeText(PredictionError::relative(e.kernelPredictedNs, e.kernelMeasuredNs)) });
+                     relative(PredictionError::relative(e.kernelPredictedNs, e.kernelMeasuredNs)) });
     table(out, { "Step", "Predicted", "Measured", "Error", "Relative" }, rows);
+    if (e.classes.empty())
+        return;
+    out += "\nPrediction error per class of GPU work (time summed over the compared steps; then the whole trace)\n";
+    rows.clear();
+    for (const PredictionError::Class& c : e.classes)
+        rows.push_back({ count(c.predictedCount), count(c.measuredCount), duration(c.predictedNs), duration(c.measuredNs),
+                         signedDuration(c.predictedNs - c.measuredNs),
+                         relative(PredictionError::relative(c.predictedNs, c.measuredNs)),
+                         signedDuration(c.wholePredictedNs - c.wholeMeasuredNs),
+                         relative(PredictionError::relative(c.wholePredictedNs, c.wholeMeasuredNs)), c.name });
+    table(out, { "Count P", "Count M", "Predicted", "Measured", "Error", "Relative", "Whole trace", "Relative", "Class" },
+          rows);
 }
 
 void figureSection(std::string& out, const RunDiff& d)

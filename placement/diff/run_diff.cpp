@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "placement/diff/run_diff.h"
 
+#include "placement/findings/kernel_class.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -248,6 +250,32 @@ std::string predictionText(const PredictionSource& p)
         + (p.edits.empty() ? std::string("no edit recorded") : p.edits);
 }
 
+// The class rows of the diff, in the classification's order, as predicted / measured.
+std::vector<PredictionError::Class> classErrors(const GroupDiff& classes, bool predictedIsA)
+{
+    std::vector<PredictionError::Class> out;
+    for (int c = 0; c < kGpuWorkClassCount; ++c) {
+        const std::string name(gpuWorkClassName(static_cast<GpuWorkClass>(c)));
+        auto find = [&](const std::vector<DeltaRow>& rows) {
+            auto it = std::find_if(rows.begin(), rows.end(), [&](const DeltaRow& r) { return r.name == name; });
+            return it == rows.end() ? DeltaRow {} : *it;
+        };
+        const DeltaRow inSteps = find(classes.inSteps), whole = find(classes.whole);
+        if (whole.countA == 0 && whole.countB == 0)
+            continue;
+        PredictionError::Class row;
+        row.name = name;
+        row.predictedCount = predictedIsA ? inSteps.countA : inSteps.countB;
+        row.measuredCount = predictedIsA ? inSteps.countB : inSteps.countA;
+        row.predictedNs = predictedIsA ? inSteps.nsA : inSteps.nsB;
+        row.measuredNs = predictedIsA ? inSteps.nsB : inSteps.nsA;
+        row.wholePredictedNs = predictedIsA ? whole.nsA : whole.nsB;
+        row.wholeMeasuredNs = predictedIsA ? whole.nsB : whole.nsA;
+        out.push_back(std::move(row));
+    }
+    return out;
+}
+
 // A prediction beside a measured run: the prediction's error, unless the measured run is the one it was predicted
 // from (then the deltas are the edits' predicted effect, and calling them an error would mislead).
 void addPrediction(RunDiff& diff, const RunProfile& a, const RunProfile& b)
@@ -284,6 +312,7 @@ void addPrediction(RunDiff& diff, const RunProfile& a, const RunProfile& b)
         error.steps.push_back({ p, predicted.stepDurationNs[p], measured.stepDurationNs[p] });
     error.kernelPredictedNs = predicted.stats.kernels.totalNs;
     error.kernelMeasuredNs = measured.stats.kernels.totalNs;
+    error.classes = classErrors(diff.classes, predictedIsA);
     diff.predictionError = std::move(error);
 }
 
@@ -390,6 +419,8 @@ Result<RunDiff> diffRuns(const RunProfile& a, const RunProfile& b, const DiffOpt
     diff.copies = diffCopies(a, b);
     diff.kernels = diffGroups(DiffGrouping::Kernel, kernelTable(a.stats.kernels), kernelTable(b.stats.kernels), a.kernels,
                               b.kernels, diff.compared, options.allSteps);
+    diff.classes = diffGroups(DiffGrouping::Class, a.classes.whole, b.classes.whole, a.classes, b.classes, diff.compared,
+                              options.allSteps);
     if (a.extra && b.extra)
         diff.extra = diffGroups(options.by.value_or(DiffGrouping::Kernel), a.extra->whole, b.extra->whole, *a.extra,
                                 *b.extra, diff.compared, options.allSteps);

@@ -86,7 +86,7 @@ std::string savingBasis(const FindingDiff& finding);
 
 // One side a whatif prediction, the other a measured run that is not the one it was predicted from: how far the
 // prediction was off. Error = predicted - measured, relative to measured (the sign `whatif --compare` uses), for
-// the analyzer's mean step and for each compared step.
+// the analyzer's mean step, each compared step, the summed kernel time and each class of GPU work.
 struct PredictionError
 {
     bool predictedIsA = true;
@@ -98,6 +98,16 @@ struct PredictionError
     };
     std::vector<Step> steps; // the compared steps
     int64_t kernelPredictedNs = 0, kernelMeasuredNs = 0; // summed kernel time, whole trace
+    // Per class of GPU work (placement/findings/kernel_class.h), in the classification's order, classes neither side
+    // has left out: summed over the compared steps (the steps the step error covers), and over the whole trace.
+    struct Class
+    {
+        std::string name;
+        int64_t predictedCount = 0, measuredCount = 0;
+        int64_t predictedNs = 0, measuredNs = 0;           // compared steps
+        int64_t wholePredictedNs = 0, wholeMeasuredNs = 0; // whole trace
+    };
+    std::vector<Class> classes;
 
     static double relative(int64_t predicted, int64_t measured)
     {
@@ -117,6 +127,7 @@ struct RunDiff
     std::vector<Figure> figures;
     std::vector<DeltaRow> copies;           // copies and memsets by kind and memory type, whole trace
     GroupDiff kernels;
+    GroupDiff classes;                      // GPU work by class (kernel_class.h): what the error per class is read from
     std::optional<GroupDiff> extra;
     std::vector<FindingDiff> findings;
     std::vector<std::string> notes;

@@ -82,11 +82,18 @@ Result<RunProfile> profileOpenRun(SqliteDb& db, const std::string& path, const P
     if (options.shortNames) {
         PLACESCOPE_ASSIGN_OR_RETURN(grouping.kernelNames, shortKernelNames(db, trace));
     }
-    profile.kernels = groupEvents(trace, steps, grouping);
-    if (options.extra && *options.extra != DiffGrouping::Kernel) {
-        grouping.grouping = *options.extra;
-        profile.extra = groupEvents(trace, steps, grouping);
-    }
+    // Kernels by name, GPU work by class and the extra grouping, in one pass where they are GPU groupings.
+    std::vector<GroupingOptions> groupings { std::move(grouping), GroupingOptions { DiffGrouping::Class, {} } };
+    const bool extra = options.extra && *options.extra != DiffGrouping::Kernel && *options.extra != DiffGrouping::Class;
+    if (extra)
+        groupings.push_back(GroupingOptions { *options.extra, {} });
+    std::vector<EventGroups> groups = groupEvents(trace, steps, groupings);
+    profile.kernels = std::move(groups[0]);
+    profile.classes = std::move(groups[1]);
+    if (extra)
+        profile.extra = std::move(groups[2]);
+    else if (options.extra == DiffGrouping::Class)
+        profile.extra = profile.classes;
     PLACESCOPE_ASSIGN_OR_RETURN(profile.prediction, predictionSource(db));
     return profile;
 }

@@ -3,7 +3,7 @@
 // side of the diff reads exactly as `placescope stats` and `placescope analyze` print that run:
 //   - profiler/stats' computeTraceStats (span, kernels by name, copies by kind and memory type, GPU busy time);
 //   - the findings' analyzeTraceData (steps, mean step, busy and idle by cause per device, memory curves, findings);
-//   - event groups per step (event_groups.h) over the same steps (detectSteps).
+//   - event groups per step (event_groups.h) over the same steps (detectSteps): kernels by name, GPU work by class.
 // The findings carry the analyzer's estimated savings and, with a simulator, the replay's simulated ones (what
 // `analyze` reports). Pure function of the file; each call opens its own connection, so the two sides of a diff can
 // be profiled on two threads.
@@ -45,6 +45,7 @@ struct RunProfile
     std::vector<int64_t> stepDurationNs; // by position
     std::vector<int64_t> stepStartNs;    // by position, trace time
     EventGroups kernels;        // per step; the whole-trace kernel table is stats.kernels
+    EventGroups classes;        // every GPU op by class of work (kernel_class.h), for the prediction error per class
     std::optional<EventGroups> extra;
     std::optional<PredictionSource> prediction; // set for a whatif -o prediction
 

@@ -19,13 +19,6 @@ std::string_view idleCauseName(IdleCause cause)
     return "?";
 }
 
-bool isCommunicationKernel(const std::string& name)
-{
-    static const std::regex kComm(R"(nccl|rccl|msccl|allreduce|all_reduce|allgather|all_gather|reducescatter|reduce_scatter|alltoall|all_to_all)",
-                                  std::regex::icase);
-    return std::regex_search(name, kComm);
-}
-
 bool isDataLoadingRange(const std::string& name)
 {
     // PyTorch DataLoader ranges, tf.data, DALI and common preprocessing names. "decode" alone would match LLM

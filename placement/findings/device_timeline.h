@@ -10,6 +10,7 @@
 #pragma once
 
 #include "placement/findings/intervals.h"
+#include "placement/findings/kernel_class.h"
 #include "placement/findings/step_detector.h"
 #include "placement/findings/trace_data.h"
 
@@ -63,7 +64,6 @@ public:
     IntervalList hostSyncs;        // host blocked on the GPU (sync APIs, synchronous copies)
 };
 
-bool isCommunicationKernel(const std::string& name);
 bool isDataLoadingRange(const std::string& name);
 bool isSyncApi(const std::string& name);
 

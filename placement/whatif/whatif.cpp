@@ -2,6 +2,7 @@
 #include "placement/whatif/whatif.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -71,6 +72,30 @@ std::pair<int32_t, int64_t> pathEnd(const ReplayGraph& graph, const ReplaySchedu
     }
     const ReplayStep& window = step ? *step : graph.steps.front();
     return { last, graph.steps.empty() ? 0 : boundary(graph, &schedule, window, true) };
+}
+
+// Busy time of the span's work per class of GPU work; schedule == nullptr: as measured. Kernel names are classified
+// once per name.
+ClassTimes classTimes(const ReplayGraph& graph, const ReplaySchedule* schedule, const TraceData& trace)
+{
+    ClassTimes times {};
+    std::unordered_map<int32_t, GpuWorkClass> kernels;
+    for (size_t id = 0; id < graph.tasks.size(); ++id) {
+        const ReplayTask& t = graph.tasks[id];
+        if (!t.isGpu() || !graph.inSpan[id] || t.dropped)
+            continue;
+        GpuWorkClass work = t.kind == TaskKind::Memcpy ? GpuWorkClass::Memcpy
+            : t.kind == TaskKind::Memset               ? GpuWorkClass::Memset
+                                                       : GpuWorkClass::OtherKernel;
+        if (t.kind == TaskKind::Kernel) {
+            auto [known, inserted] = kernels.emplace(t.nameId, GpuWorkClass::OtherKernel);
+            if (inserted)
+                known->second = classifyKernel(taskName(trace, t));
+            work = known->second;
+        }
+        times[static_cast<size_t>(work)] += schedule ? schedule->end[id] - schedule->start[id] : t.measuredEnd - t.measuredStart;
+    }
+    return times;
 }
 
 std::vector<std::string> qualityNotes(const ReplayQuality& q)
@@ -160,6 +185,8 @@ Result<const ReplayStep*> pathStepOf(const ReplayGraph& graph, int64_t number)
 
 } // namespace
 
+ClassTimes WhatIfModel::measuredClasses() const { return classTimes(m_graph, nullptr, *m_trace); }
+
 Result<WhatIfResult> WhatIfModel::measuredPart(const WhatIfOptions& options) const
 {
     const ReplayGraph& measured = m_graph;
@@ -185,6 +212,7 @@ Result<WhatIfResult> WhatIfModel::measuredPart(const WhatIfOptions& options) con
         result.lanes[t.lane].measuredNs += t.measuredEnd - t.measuredStart;
         result.lanes[t.lane].replayNs += replay.end[id] - replay.start[id];
     }
+    result.measuredClassNs = classTimes(measured, nullptr, *m_trace);
     const double stepError = result.replayStepError(), spanError = result.replaySpanError();
     if (stepError != 0.0 || spanError != 0.0)
         result.accuracyNotes.push_back("the unedited replay differs from the measured run; each count below is a place "
@@ -210,6 +238,7 @@ Status WhatIfModel::predictedPart(const WhatIfOptions& options, ReplayGraph pred
         if (predicted.inSpan[id] && !predicted.tasks[id].dropped)
             result.lanes[predicted.tasks[id].lane].predictedNs += prediction.end[id] - prediction.start[id];
     std::erase_if(result.lanes, [](const LaneBusy& l) { return l.measuredNs == 0 && l.predictedNs == 0; });
+    result.predictedClassNs = classTimes(predicted, &prediction, *m_trace);
     result.predictedGraph = std::move(predicted);
     result.predictedSchedule = std::move(prediction);
     return Status::ok();
@@ -246,9 +275,10 @@ Result<WhatIfResult> runWhatIf(SqliteDb& db, const TraceData& trace, const StepS
 
 namespace {
 
-Status fillComparison(WhatIfResult& result, const RunFigures& measured, int64_t stepCount)
+Status fillComparison(WhatIfResult& result, const RunFigures& measured, int64_t stepCount, const ClassTimes& classes)
 {
     MeasuredComparison c;
+    c.measuredClassNs = classes;
     c.stepCount = stepCount;
     c.measured = measured;
     c.stepError = WhatIfResult::relativeError(result.predicted.stepNs, c.measured.stepNs);
@@ -264,13 +294,14 @@ Status compareWithMeasured(WhatIfResult& result, SqliteDb& after)
     StepSet steps;
     PLACESCOPE_ASSIGN_OR_RETURN(TraceData trace, loadForWhatIf(after, {}, &steps));
     PLACESCOPE_ASSIGN_OR_RETURN(WhatIfModel model, WhatIfModel::build(after, trace, steps));
-    return fillComparison(result, model.measured(), static_cast<int64_t>(steps.steps.size()));
+    return fillComparison(result, model.measured(), static_cast<int64_t>(steps.steps.size()), model.measuredClasses());
 }
 
 Status compareWithMeasured(WhatIfResult& result, const TraceData& after, const StepSet& afterSteps)
 {
     PLACESCOPE_ASSIGN_OR_RETURN(WhatIfModel model, WhatIfModel::build(after, afterSteps));
-    return fillComparison(result, model.measured(), static_cast<int64_t>(afterSteps.steps.size()));
+    return fillComparison(result, model.measured(), static_cast<int64_t>(afterSteps.steps.size()),
+                          model.measuredClasses());
 }
 
 } // namespace placescope

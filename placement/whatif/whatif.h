@@ -4,11 +4,13 @@
 // the reports and the GUI show for a what-if comes from runWhatIf, and its text and JSON from the functions below.
 #pragma once
 
+#include "placement/findings/kernel_class.h"
 #include "placement/findings/step_detector.h"
 #include "placement/findings/trace_data.h"
 #include "placement/whatif/critical_path.h"
 #include "placement/whatif/whatif_edit.h"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -28,6 +30,9 @@ struct LaneBusy
     int64_t measuredNs = 0, replayNs = 0, predictedNs = 0; // busy time of the span's work on the lane
 };
 
+// GPU busy time of the span's work per class of GPU work (kernel_class.h), indexed by GpuWorkClass.
+using ClassTimes = std::array<int64_t, kGpuWorkClassCount>;
+
 struct WhatIfOptions
 {
     std::vector<WhatIfEdit> edits;
@@ -41,6 +46,7 @@ struct MeasuredComparison
     RunFigures measured; // of the other run, by the same step and span rules
     double stepError = 0; // (predicted - measured) / measured
     double spanError = 0;
+    ClassTimes measuredClassNs {}; // of the other run's span work
 };
 
 struct WhatIfResult
@@ -50,6 +56,7 @@ struct WhatIfResult
     RunFigures measured, replay, predicted;
     std::vector<EditOutcome> edits;
     std::vector<LaneBusy> lanes;
+    ClassTimes measuredClassNs {}, predictedClassNs {}; // the span's work by class of GPU work
     CriticalPath replayPath, predictedPath;
     ReplayQuality quality;
     std::vector<std::string> accuracyNotes; // why the replay differs from the measured run, where it does
@@ -64,6 +71,9 @@ struct WhatIfResult
     {
         return reference == 0 ? 0.0 : static_cast<double>(value - reference) / static_cast<double>(reference);
     }
+    // Per step, as the step error compares them: a class's span time over the run's steps (the whole span where the
+    // run has none).
+    static int64_t perStep(int64_t ns, int64_t steps) { return steps > 0 ? ns / steps : ns; }
 };
 
 // A measured run's graph and its unedited replay, built once and asked for as many predictions as needed
@@ -82,6 +92,7 @@ public:
 
     const RunFigures& measured() const { return m_measured; }
     const RunFigures& replayed() const { return m_replay; }
+    ClassTimes measuredClasses() const; // the span's work by class of GPU work, as measured
 
 private:
     WhatIfModel(const TraceData& trace, ReplayGraph graph, ReplaySchedule replay);

@@ -96,6 +96,30 @@ void appendPathText(std::string& out, const CriticalPath& path, const ReplayGrap
     }
 }
 
+// Prediction error per class of GPU work against the run measured after the change: each class's busy time in the
+// span per step (the figure the step error compares), classes neither run has left out.
+struct ClassError
+{
+    std::string_view name;
+    int64_t predictedNs = 0, measuredNs = 0; // per step
+};
+
+std::vector<ClassError> classErrors(const WhatIfResult& r)
+{
+    std::vector<ClassError> out;
+    if (!r.comparison)
+        return out;
+    for (int c = 0; c < kGpuWorkClassCount; ++c) {
+        const int64_t predicted = r.predictedClassNs[static_cast<size_t>(c)];
+        const int64_t measured = r.comparison->measuredClassNs[static_cast<size_t>(c)];
+        if (predicted == 0 && measured == 0)
+            continue;
+        out.push_back({ gpuWorkClassName(static_cast<GpuWorkClass>(c)), WhatIfResult::perStep(predicted, r.stepCount),
+                        WhatIfResult::perStep(measured, r.comparison->stepCount) });
+    }
+    return out;
+}
+
 } // namespace
 
 std::string stepSavingText(const WhatIfResult& r)
@@ -128,6 +152,16 @@ std::string whatIfText(const WhatIfResult& r, const TraceData& trace)
         out += "  " + padRight("measured after", 15) + padLeft(ms(c.measured.stepNs), 8) + padLeft(ms(c.measured.spanNs), 12)
             + "   prediction error " + signedPercent(c.stepError) + " step, " + signedPercent(c.spanError) + " span ("
             + std::to_string(c.stepCount) + " steps in the run after)\n";
+        const auto classes = classErrors(r);
+        if (!classes.empty()) {
+            out += "  prediction error per class of GPU work (busy time of the span's work per step):\n";
+            out += "    " + padRight("class", 20) + padLeft("predicted", 12) + padLeft("measured", 12) + padLeft("error", 12)
+                + padLeft("relative", 11) + "\n";
+            for (const ClassError& e : classes)
+                out += "    " + padRight(std::string(e.name), 20) + padLeft(ms(e.predictedNs), 12) + padLeft(ms(e.measuredNs), 12)
+                    + padLeft((e.predictedNs > e.measuredNs ? "+" : "") + ms(e.predictedNs - e.measuredNs), 12)
+                    + padLeft(signedPercent(WhatIfResult::relativeError(e.predictedNs, e.measuredNs)), 11) + "\n";
+        }
     }
     out += "  how: the replay schedules the trace's dependency graph with every measured duration and gap; the "
            "prediction replays it again after the edits\n";
@@ -192,12 +226,21 @@ std::string whatIfJson(const WhatIfResult& r, const TraceData& trace)
                             { "nested_calls", q.nestedCalls },
                             { "launch_floor_ns", q.launchFloorNs } };
     j["replay_notes"] = r.accuracyNotes;
-    if (r.comparison)
+    if (r.comparison) {
+        nlohmann::json classes = nlohmann::json::array();
+        for (const ClassError& e : classErrors(r))
+            classes.push_back({ { "class", std::string(e.name) },
+                                { "predicted_ns_per_step", e.predictedNs },
+                                { "measured_ns_per_step", e.measuredNs },
+                                { "error_ns", e.predictedNs - e.measuredNs },
+                                { "relative_error", WhatIfResult::relativeError(e.predictedNs, e.measuredNs) } });
         j["compare"] = { { "measured_step_ns", r.comparison->measured.stepNs },
                          { "measured_span_ns", r.comparison->measured.spanNs },
                          { "step_count", r.comparison->stepCount },
                          { "prediction_step_error", r.comparison->stepError },
-                         { "prediction_span_error", r.comparison->spanError } };
+                         { "prediction_span_error", r.comparison->spanError },
+                         { "classes", std::move(classes) } };
+    }
     return j.dump(2) + "\n";
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `placescope diff before.sqlite after.sqlite [--step N | --all-steps] [--by kernel|op|annotation|stream]
+// `placescope diff before.sqlite after.sqlite [--step N | --all-steps] [--by kernel|op|annotation|stream|class]
 //  [--short-names] [--simulate] [--format text|json|html] [-o out]`: what changed between two runs (step time, GPU busy and idle,
 // memory, copies, kernels by name, findings). The comparison lives in placement/diff; this file parses arguments,
 // profiles both runs (on two threads: each side opens its own connection) and writes the output through the one
@@ -54,6 +54,8 @@ DiffGrouping groupingOf(const std::string& by)
         return DiffGrouping::Annotation;
     if (by == "stream")
         return DiffGrouping::Stream;
+    if (by == "class")
+        return DiffGrouping::Class;
     return DiffGrouping::Kernel;
 }
 
@@ -123,8 +125,10 @@ const CommandRegistration kRegistration {
         auto* step = app.add_option("--step", args->step, "Compare only the N-th step of each run (0: the first)")
                          ->check(CLI::NonNegativeNumber);
         app.add_flag("--all-steps", args->allSteps, "Also one table per compared step")->excludes(step);
-        app.add_option("--by", args->by, "A grouping besides kernels: kernel, op, annotation or stream")
-            ->check(CLI::IsMember({ "kernel", "op", "annotation", "stream" }))
+        app.add_option("--by", args->by,
+                       "A grouping besides kernels: kernel, op, annotation, stream or class (GEMM, convolution, "
+                       "communication, ..., memcpy, memset)")
+            ->check(CLI::IsMember({ "kernel", "op", "annotation", "stream", "class" }))
             ->capture_default_str();
         app.add_flag("--short-names", args->shortNames,
                      "Match kernels by short name (template arguments and library versions dropped)");

@@ -4,34 +4,17 @@
 // of kernel time. Saving: the conversion kernels' time per step (channels_last end to end removes the cuDNN
 // ones; a few stay at the model's input/output; the NHWC kernels may be faster too, so this is no upper bound), or
 // the placement engine's layout pass when given.
+#include "placement/findings/kernel_class.h"
 #include "placement/findings/rules/rules.h"
 #include "profiler/base/units.h"
 
 #include <algorithm>
 #include <cstdio>
-#include <regex>
 #include <unordered_map>
 
 namespace placescope {
 
 namespace {
-
-enum class LayoutKind { None, Cudnn, Reformat, Transpose };
-
-LayoutKind classify(const std::string& name)
-{
-    static const std::regex kCudnn(R"(nchwToNhwc|nhwcToNchw|nchw2nhwc|nhwc2nchw)", std::regex::icase);
-    static const std::regex kReformat(R"(reformat)", std::regex::icase);
-    static const std::regex kTranspose(R"(transpose)", std::regex::icase);
-    static const std::regex kMath(R"(gemm|conv|xmma|cutlass)", std::regex::icase);
-    if (std::regex_search(name, kCudnn))
-        return LayoutKind::Cudnn;
-    if (std::regex_search(name, kReformat))
-        return LayoutKind::Reformat;
-    if (std::regex_search(name, kTranspose) && !std::regex_search(name, kMath))
-        return LayoutKind::Transpose;
-    return LayoutKind::None;
-}
 
 class LayoutConversionRule final : public FindingRule
 {
@@ -41,7 +24,7 @@ public:
 
     void evaluate(const RuleContext& ctx, std::vector<Finding>& out) const override
     {
-        std::unordered_map<int64_t, LayoutKind> kinds;
+        std::unordered_map<int64_t, LayoutConversionKind> kinds;
         Evidence cudnn { "cuDNN layout conversion kernels (nchwToNhwc / nhwcToNchw)" };
         Evidence reformat { "TensorRT Reformat kernels" };
         Evidence transpose { "transpose kernels" };
@@ -54,12 +37,14 @@ public:
             bool inStep = ctx.inSteps(op);
             if (inStep)
                 inStepKernelNs += op.durationNs();
-            auto [it, inserted] = kinds.emplace(op.nameId, LayoutKind::None);
+            auto [it, inserted] = kinds.emplace(op.nameId, LayoutConversionKind::None);
             if (inserted)
-                it->second = classify(ctx.trace.name(op.nameId));
-            if (it->second == LayoutKind::None)
+                it->second = layoutConversionKind(ctx.trace.name(op.nameId));
+            if (it->second == LayoutConversionKind::None)
                 continue;
-            Evidence& e = it->second == LayoutKind::Cudnn ? cudnn : it->second == LayoutKind::Reformat ? reformat : transpose;
+            Evidence& e = it->second == LayoutConversionKind::Cudnn      ? cudnn
+                : it->second == LayoutConversionKind::Reformat             ? reformat
+                                                                           : transpose;
             ++e.count;
             e.totalNs += op.durationNs();
             ex[static_cast<int>(it->second)].push_back({ op.startNs, op.endNs, ctx.trace.name(op.nameId).substr(0, 80) });

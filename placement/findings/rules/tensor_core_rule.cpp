@@ -2,10 +2,12 @@
 // Tensor Cores: on a GPU with compute capability >= 7.0 (TARGET_INFO_GPU), GEMM/convolution kernels that run
 // in plain fp32 (SIMT: sgemm, scudnn, f32f32 xmma without tf32) leave the Tensor Cores idle (AMP / TF32 off),
 // and fp16/bf16 kernels on the SIMT path (implicit_convolve_sgemm<__half...>) usually mean a channel count that
-// is not a multiple of 8; framework ops with such dims (PS_FRAMEWORK_OPS.inputDims) are listed too. Kernel classification is
-// by name (cuBLAS/cuDNN/CUTLASS naming: h884, s1688, 16816, tf32, bf16, hmma, tensorop mean Tensor Cores).
+// is not a multiple of 8; framework ops with such dims (PS_FRAMEWORK_OPS.inputDims) are listed too. Which kernels are
+// GEMM/conv is the shared classification (kernel_class.h); which of them use Tensor Cores is read here from the
+// name (cuBLAS/cuDNN/CUTLASS naming: h884, s1688, 16816, tf32, bf16, hmma, tensorop mean Tensor Cores).
 // Saving: half the fp32 GEMM/conv kernel time, i.e. an assumed 2x speedup (TF32/fp16 peak is 8x fp32 on
 // V100/A100; 2x is what typical layer sizes reach), stated as an estimate.
+#include "placement/findings/kernel_class.h"
 #include "placement/findings/rules/rules.h"
 #include "profiler/base/units.h"
 
@@ -18,14 +20,12 @@ namespace {
 
 enum class MathKind { None, TensorCore, Fp32, HalfNoTensorCore };
 
-MathKind classifyKernel(const std::string& name)
+MathKind mathKind(const std::string& name)
 {
-    static const std::regex kMath(R"(gemm|conv|xmma|cutlass|wgrad|dgrad|fprop|implicit_convolve|winograd)",
-                                  std::regex::icase);
     static const std::regex kTc(R"(h884|h1688|h16816|s884|s1688|s16816|i8816|i16832|hmma|wmma|tensorop|tf32|bf16|f16f16|e4m3|e5m2|gmma|_h[0-9]+gemm|fp16)",
                                 std::regex::icase);
     static const std::regex kFp32(R"(sgemm|scudnn|f32f32_f32f32|simt|implicit_convolve_sgemm|winograd)", std::regex::icase);
-    if (!std::regex_search(name, kMath))
+    if (!isMatrixKernel(name))
         return MathKind::None;
     static const std::regex kHalf(R"(__half|\bhalf\b|bfloat16|__nv_bfloat16)");
     if (std::regex_search(name, kTc))
@@ -90,7 +90,7 @@ public:
                 continue;
             auto [it, inserted] = kinds.emplace(op.nameId, MathKind::None);
             if (inserted)
-                it->second = classifyKernel(ctx.trace.name(op.nameId));
+                it->second = mathKind(ctx.trace.name(op.nameId));
             if (it->second == MathKind::TensorCore) {
                 ++tc.count;
                 tc.totalNs += op.durationNs();

@@ -172,6 +172,65 @@ TEST_F(DiffCli, PredictionAgainstAMeasuredRunReportsTheError)
     EXPECT_TRUE(said) << json["notes"];
 }
 
+TEST_F(DiffCli, PredictionErrorPerClassInEveryFormat)
+{
+    // AlexNet on an A100 predicted with its cuBLAS sgemm kernels twice as fast, against the measured run (a copy under
+    // another name): the GEMM class carries the error, every other class none.
+    ASSERT_EQ(run({ "whatif", path("alexnet.sqlite"), "--edit", "kernels:sgemm=x0.5", "-o", path("alex_gemm.sqlite"), "-q" })
+                  .exitCode,
+              0);
+    fs::copy_file(path("alexnet.sqlite"), path("alex_after.sqlite"), fs::copy_options::overwrite_existing);
+    CliRun r = run({ "diff", path("alex_gemm.sqlite"), path("alex_after.sqlite"), "--format", "json" });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto json = nlohmann::json::parse(r.out);
+    const auto& classes = json["prediction_error"]["classes"];
+    ASSERT_GE(classes.size(), 3u);
+    int64_t sgemmNs = 0; // the sgemm kernels' measured time, from the kernel table
+    for (const auto& k : json["kernels"])
+        if (k["name"].get<std::string>().find("sgemm") != std::string::npos)
+            sgemmNs += k["ns_b"].get<int64_t>();
+    ASSERT_GT(sgemmNs, 0);
+    bool gemm = false;
+    for (const auto& c : classes) {
+        for (const char* key : { "predicted_ns", "measured_ns", "error_ns" })
+            EXPECT_TRUE(c[key].is_number_integer()) << c["class"] << " " << key;
+        const int64_t error = c["whole_trace"]["error_ns"];
+        if (c["class"] == "GEMM") {
+            gemm = true;
+            EXPECT_NEAR(error, -sgemmNs / 2, 8); // halved per kernel, rounded per kernel
+        } else {
+            EXPECT_EQ(error, 0) << c["class"];
+        }
+    }
+    EXPECT_TRUE(gemm) << classes;
+
+    r = run({ "diff", path("alex_gemm.sqlite"), path("alex_after.sqlite") });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("Prediction error per class of GPU work"), std::string::npos) << r.out;
+    r = run({ "diff", path("alex_gemm.sqlite"), path("alex_after.sqlite"), "-o", path("alex_class.html"), "-q" });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const std::string html = readFile(path("alex_class.html"));
+    EXPECT_NE(html.find("Per class of GPU work"), std::string::npos);
+    EXPECT_NE(html.find("<td>GEMM</td>"), std::string::npos);
+
+    // whatif --compare gives the error per class too, and --by class is a grouping like the others.
+    r = run({ "whatif", path("alexnet.sqlite"), "--edit", "kernels:sgemm=x0.5", "--compare", path("alex_after.sqlite"),
+              "--json" });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto compare = nlohmann::json::parse(r.out)["compare"]["classes"];
+    ASSERT_FALSE(compare.empty());
+    for (const auto& c : compare)
+        if (c["class"] != "GEMM")
+            EXPECT_EQ(c["error_ns"], 0) << c["class"];
+        else
+            EXPECT_LT(c["error_ns"].get<int64_t>(), 0);
+    r = run({ "diff", path("alex_gemm.sqlite"), path("alex_after.sqlite"), "--by", "class", "--format", "json" });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto byClass = nlohmann::json::parse(r.out);
+    ASSERT_TRUE(byClass.contains("classes"));
+    EXPECT_EQ(byClass["classes"].size(), classes.size());
+}
+
 // rule -> the savings `analyze --format json` gives its findings, in order: the replay's where simulated, else the
 // rule's estimate.
 std::map<std::string, std::vector<std::pair<double, bool>>> analyzeSavings(const CliRun& r)
