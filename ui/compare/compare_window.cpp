@@ -5,6 +5,7 @@
 #include "ui/compare/compare_axis.h"
 #include "ui/compare/compare_lanes_view.h"
 #include "ui/compare/delta_table_model.h"
+#include "ui/compare/prediction_error_model.h"
 #include "ui/models/table_model.h"
 
 #include <QCheckBox>
@@ -145,10 +146,18 @@ CompareWindow::CompareWindow(QWidget* parent)
     m_figures = new TableModel({ tr("Figure"), tr("A"), tr("B"), tr("Delta"), tr("Share of step delta") }, this);
     m_findings = new TableModel({ tr("Status"), tr("Rule"), tr("Saving A ms/step"), tr("Saving B ms/step"), tr("Basis"),
                                   tr("Finding") }, this);
-    auto* tabs = new QTabWidget(this);
+    m_prediction = new PredictionErrorModel(this);
+    m_tabs = new QTabWidget(this);
+    auto* tabs = m_tabs;
     tabs->addTab(m_kernelView, tr("Kernels"));
     tabs->addTab(makeTable(m_figures, this), tr("Figures"));
     tabs->addTab(makeTable(m_findings, this), tr("Findings"));
+    QTableView* predictionView = makeTable(m_prediction, this);
+    // Few rows of short figures: columns as wide as their content (the figure names and the error header).
+    predictionView->horizontalHeader()->setStretchLastSection(false);
+    predictionView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_predictionTab = tabs->addTab(predictionView, tr("Prediction error"));
+    tabs->setTabEnabled(m_predictionTab, false);
 
     auto* timelines = new QSplitter(Qt::Vertical, this);
     timelines->addWidget(framedView(m_titleA, m_viewA, this));
@@ -240,9 +249,15 @@ void CompareWindow::onResult(const CompareResult& result)
     }
     m_result = result;
     const RunDiff& d = *result.diff;
-    m_summary->setText(tr("Mean step %1 -> %2 (%3)")
-                           .arg(qs(diff_format::duration(d.meanStepNsA)), qs(diff_format::duration(d.meanStepNsB)),
-                                qs(diff_format::signedDuration(d.stepDeltaNs()))));
+    QString summary = tr("Mean step %1 -> %2 (%3)")
+                          .arg(qs(diff_format::duration(d.meanStepNsA)), qs(diff_format::duration(d.meanStepNsB)),
+                               qs(diff_format::signedDuration(d.stepDeltaNs())));
+    if (d.predictionError)
+        summary += tr("; prediction error of the mean step %1 (%2)")
+                       .arg(qs(diff_format::signedDuration(d.predictionError->predictedNs - d.predictionError->measuredNs)),
+                            qs(diff_format::relative(PredictionError::relative(d.predictionError->predictedNs,
+                                                                               d.predictionError->measuredNs))));
+    m_summary->setText(summary);
     QStringList notes;
     for (const std::string& note : d.notes)
         notes << qs(note);
@@ -340,7 +355,16 @@ void CompareWindow::fillTables()
                              qs(savingBasis(f)),
                              qs(f.title) });
     m_findings->setRows(std::move(findings));
+    // A prediction against a measured run: its error is what the comparison is for, so its tab comes up first.
+    m_prediction->setError(d.predictionError);
+    m_tabs->setTabEnabled(m_predictionTab, d.predictionError.has_value());
+    if (d.predictionError)
+        m_tabs->setCurrentIndex(m_predictionTab);
+    else if (m_tabs->currentIndex() == m_predictionTab)
+        m_tabs->setCurrentIndex(0);
 }
+
+QString CompareWindow::currentTab() const { return m_tabs->tabText(m_tabs->currentIndex()); }
 
 bool CompareWindow::selectKernel(const QString& name)
 {

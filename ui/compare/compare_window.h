@@ -4,7 +4,8 @@
 // by position, as the diff pairs them), and zooming or panning either moves both. Under them the diff's tables
 // from placement/diff (the rows `placescope diff` prints): kernels by name for the whole trace or the compared
 // steps, sorted by delta; selecting a row highlights that kernel's instances in both timelines. Figures and
-// findings in tabs beside it. The comparison runs in the background; a generation counter drops a stale one.
+// findings in tabs beside it, and where one run is a whatif -o prediction and the other a measured run, the
+// prediction error (mean step, each step, kernel time, each class of GPU work: the diff's own figures), shown first. The comparison runs in the background; a generation counter drops a stale one.
 // UI thread only.
 #pragma once
 
@@ -18,6 +19,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QSortFilterProxyModel;
+class QTabWidget;
 class QTableView;
 class QTemporaryDir;
 
@@ -26,6 +28,7 @@ namespace placescope::ui {
 class CompareAxis;
 class CompareLanesView;
 class DeltaTableModel;
+class PredictionErrorModel;
 class TableModel;
 
 class CompareWindow : public QWidget
@@ -57,6 +60,9 @@ public:
     DeltaTableModel* kernelModel() const { return m_kernels; }
     TableModel* figureModel() const { return m_figures; }
     TableModel* findingModel() const { return m_findings; }
+    PredictionErrorModel* predictionModel() const { return m_prediction; }
+    // The tab shown under the timelines: "Kernels", "Figures", "Findings" or "Prediction error".
+    QString currentTab() const;
     CompareLanesView* viewA() const { return m_viewA; }
     CompareLanesView* viewB() const { return m_viewB; }
     CompareAxis* axis() const { return m_axis; }
@@ -86,6 +92,9 @@ private:
     QTableView* m_kernelView = nullptr;
     TableModel* m_figures = nullptr;
     TableModel* m_findings = nullptr;
+    PredictionErrorModel* m_prediction = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    int m_predictionTab = -1;
     std::unique_ptr<QTemporaryDir> m_tempDir;
     std::shared_ptr<CancelToken> m_cancel;
     uint64_t m_generation = 0;

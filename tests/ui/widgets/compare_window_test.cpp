@@ -9,6 +9,7 @@
 #include "ui/compare/compare_lanes_view.h"
 #include "ui/compare/compare_window.h"
 #include "ui/compare/delta_table_model.h"
+#include "ui/compare/prediction_error_model.h"
 #include "ui/models/table_model.h"
 #include "ui/window/main_window.h"
 
@@ -118,9 +119,72 @@ private slots:
             QCOMPARE(window.kernelModel()->rowCount(), 0);
         QCOMPARE(window.figureModel()->rowCount(), cli.value("figures").toArray().size());
         QCOMPARE(window.findingModel()->rowCount(), cli.value("findings").toArray().size());
+        // Neither pair is a prediction against a measured run: no error, in the CLI or the window.
+        QVERIFY(!cli.contains("prediction_error"));
+        QCOMPARE(window.predictionModel()->rowCount(), 0);
+        QVERIFY(window.currentTab() != "Prediction error");
         for (int i = 0; i < window.findingModel()->rowCount(); ++i)
             QCOMPARE(window.findingModel()->rowAt(i)[0].toString(),
                      cli.value("findings").toArray()[i].toObject().value("status").toString());
+    }
+
+    // A prediction against a measured run: the window's prediction error is `placescope diff --format json`'s
+    // prediction_error, figure for figure (mean step, each step, kernel time, each class of GPU work over the
+    // compared steps and the whole trace), and its tab is the one shown.
+    void predictionErrorEqualsCliJson()
+    {
+        // The prediction halves CloverLeaf's advection kernels and drops its syncs; a copy of the measured run under
+        // another name stands for the run measured after the change.
+        const QString predicted = m_dir.filePath("clover_advec.sqlite"), after = m_dir.filePath("clover_after.sqlite");
+        int code = -1;
+        runCli({ "whatif", m_clover, "--edit", "no-sync", "--edit", "kernels:advec=x0.5", "-o", predicted, "-q" }, &code);
+        QCOMPARE(code, 0);
+        QFile::remove(after);
+        QVERIFY(QFile::copy(m_clover, after));
+
+        CompareWindow window;
+        QAbstractItemModelTester tester(window.predictionModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        window.compare(predicted, after);
+        QVERIFY2(window.waitForResult(180000), qPrintable(window.lastError()));
+        const QJsonObject cli = QJsonDocument::fromJson(runCli({ "diff", predicted, after, "--format", "json" })).object();
+        QVERIFY(cli.contains("prediction_error"));
+        const QJsonObject error = cli.value("prediction_error").toObject();
+
+        // The JSON's figures in the window's row order.
+        struct Expected
+        {
+            QString figure;
+            QJsonObject values;
+        };
+        std::vector<Expected> expected { { "mean step", error.value("mean_step").toObject() } };
+        for (const QJsonValue& step : error.value("steps").toArray())
+            expected.push_back({ QString("step %1").arg(step.toObject().value("position").toInt()), step.toObject() });
+        expected.push_back({ "kernel time, whole trace", error.value("kernel_time").toObject() });
+        const QJsonArray classes = error.value("classes").toArray();
+        QVERIFY(!classes.isEmpty());
+        for (const QJsonValue& c : classes)
+            expected.push_back({ c.toObject().value("class").toString() + ", compared steps", c.toObject() });
+        for (const QJsonValue& c : classes)
+            expected.push_back({ c.toObject().value("class").toString() + ", whole trace",
+                                 c.toObject().value("whole_trace").toObject() });
+
+        const PredictionErrorModel& model = *window.predictionModel();
+        QCOMPARE(model.rowCount(), static_cast<int>(expected.size()));
+        bool someError = false;
+        for (int i = 0; i < model.rowCount(); ++i) {
+            auto raw = [&](int column) { return model.index(i, column).data(PredictionErrorModel::kRawRole); };
+            const QJsonObject& cliRow = expected[static_cast<size_t>(i)].values;
+            QCOMPARE(raw(PredictionErrorModel::Figure).toString(), expected[static_cast<size_t>(i)].figure);
+            QCOMPARE(raw(PredictionErrorModel::Predicted).toLongLong(), cliRow.value("predicted_ns").toInteger());
+            QCOMPARE(raw(PredictionErrorModel::Measured).toLongLong(), cliRow.value("measured_ns").toInteger());
+            QCOMPARE(raw(PredictionErrorModel::Error).toLongLong(), cliRow.value("error_ns").toInteger());
+            if (cliRow.contains("relative_error"))
+                QCOMPARE(raw(PredictionErrorModel::Relative).toDouble(), cliRow.value("relative_error").toDouble());
+            someError = someError || cliRow.value("error_ns").toInteger() != 0;
+        }
+        QVERIFY(someError); // the prediction is off: a table of zeros would prove nothing
+        QCOMPARE(window.currentTab(), QString("Prediction error"));
+        QVERIFY(model.index(0, PredictionErrorModel::Relative).data().toString().endsWith("%"));
     }
 
     // With simulated savings the findings are `placescope diff --simulate`'s: same statuses, savings and basis.
