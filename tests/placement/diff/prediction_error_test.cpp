@@ -6,6 +6,7 @@
 //     measured run; each class's measured time equals SQL over the trace's own rows, and the predicted one is that
 //     time halved for elementwise and unchanged for every other class;
 //   - whatif --compare's error per class (the replay's own step rule) agrees with the diff's.
+#include "placement/diff/diff_format.h"
 #include "placement/diff/diff_report.h"
 #include "placement/findings/kernel_class.h"
 #include "placement/whatif/prediction_file.h"
@@ -155,7 +156,7 @@ TEST(PredictionErrorPerClass, SyntheticPairByHand)
     // Text and HTML name each class with its error.
     const std::string text = renderDiffText(*diff), html = renderDiffHtml(*diff);
     EXPECT_NE(text.find("Prediction error per class of GPU work"), std::string::npos) << text;
-    EXPECT_NE(text.find("-400.000 us"), std::string::npos) << text; // the GEMMs' error
+    EXPECT_NE(text.find(diff_format::signedDuration(-400 * kUs)), std::string::npos) << text; // the GEMMs' error
     EXPECT_NE(html.find("Per class of GPU work"), std::string::npos);
     EXPECT_NE(html.find("<td>elementwise</td>"), std::string::npos);
 
