@@ -2,6 +2,9 @@
 #include "profiler/store/sqlite_db.h"
 
 #include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 
 #include <sqlite3.h>
 
@@ -163,6 +166,37 @@ std::string fileUri(const std::string& path)
     return uri;
 }
 
+// How a file is read without creating anything beside it. A rollback-journal file (what Placescope writes) is read
+// as it is. A WAL-mode file (traces written before, other tools' files) would get a -wal and an -shm beside it from
+// any connection, read-only ones included, and keep them: it is read as immutable when it has no log to apply, and
+// as it is when its -wal and -shm are both there already.
+enum class ReadOnlyWay { Plain, Immutable };
+
+Result<ReadOnlyWay> readOnlyWay(const std::string& path)
+{
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(path, error))
+        return ReadOnlyWay::Plain; // SQLite says what it is (never read here: a FIFO would lose its bytes)
+    char header[20] = {};
+    {
+        std::ifstream in(path, std::ios::binary);
+        if (!in.read(header, sizeof header))
+            return ReadOnlyWay::Plain;
+    }
+    // The SQLite header: bytes 18 and 19 (file format write and read versions) are 2 in WAL mode.
+    const bool walMode = std::memcmp(header, "SQLite format 3", 16) == 0 && (header[18] == 2 || header[19] == 2);
+    if (!walMode)
+        return ReadOnlyWay::Plain;
+    const std::string wal = path + "-wal";
+    if (!std::filesystem::exists(wal, error) || std::filesystem::file_size(wal, error) == 0)
+        return ReadOnlyWay::Immutable;
+    if (std::filesystem::exists(path + "-shm", error))
+        return ReadOnlyWay::Plain;
+    return Status::error(path + ": its write-ahead log " + wal + " is not merged into it, and reading it would create "
+                         + path + "-shm beside it; merge the log first (sqlite3 " + path
+                         + " 'PRAGMA journal_mode=DELETE')");
+}
+
 } // namespace
 
 Result<SqliteDb> SqliteDb::openImmutable(const std::string& path)
@@ -183,6 +217,11 @@ Result<SqliteDb> SqliteDb::open(const std::string& path, Mode mode)
     // turned off, each insert skips those locks. Only possible before SQLite initializes: at the first open.
     static const bool memoryStatisticsOff = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) == SQLITE_OK;
     (void)memoryStatisticsOff;
+    if (mode == Mode::ReadOnly) {
+        PLACESCOPE_ASSIGN_OR_RETURN(ReadOnlyWay way, readOnlyWay(path));
+        if (way == ReadOnlyWay::Immutable)
+            return openImmutable(path);
+    }
     int flags = SQLITE_OPEN_NOMUTEX;
     switch (mode) {
     case Mode::ReadOnly:
@@ -205,10 +244,10 @@ Result<SqliteDb> SqliteDb::open(const std::string& path, Mode mode)
     // A file that is not SQLite only fails on first read; probe now so callers get a clear error.
     if (mode != Mode::Create) {
         rc = sqlite3_exec(db.m_db, "SELECT count(*) FROM sqlite_master", nullptr, nullptr, nullptr);
-        // A WAL-mode file in a directory the user cannot write (read-only media, someone else's folder) cannot
-        // get its -shm index, so even reading fails; read it as immutable instead: nothing is created beside it.
+        // A WAL log beside a file in a folder the user cannot write, whose -shm index SQLite cannot use.
         if (mode == Mode::ReadOnly && ((rc & 0xff) == SQLITE_READONLY || (rc & 0xff) == SQLITE_CANTOPEN))
-            return openImmutable(path);
+            return Status::error(path + ": cannot read its write-ahead log " + path + "-wal (" + sqlite3_errmsg(db.m_db)
+                                 + "); merge the log first (sqlite3 " + path + " 'PRAGMA journal_mode=DELETE')");
         if (rc != SQLITE_OK)
             return Status::error(path + " is not a SQLite database (" + sqlite3_errmsg(db.m_db) + ")");
     }

@@ -83,9 +83,11 @@ public:
     SqliteDb& operator=(const SqliteDb&) = delete;
     ~SqliteDb();
 
+    // ReadOnly never creates a file beside `path` (no -wal, -shm or -journal): inputs stay as they were, in any folder.
+    // A WAL-mode file is read as immutable when it has no -wal to apply; one whose -wal has frames but no -shm is
+    // refused with one line that says how to merge the log.
     static Result<SqliteDb> open(const std::string& path, Mode mode);
-    // Read-only as an immutable file (no -wal/-shm read or created): for files nobody writes while we read, in
-    // places the user cannot write. open(ReadOnly) falls back to it where a plain read-only open cannot read.
+    // Read-only as an immutable file (no -wal/-shm read or created): for files nobody writes while we read.
     static Result<SqliteDb> openImmutable(const std::string& path);
 
     Status exec(std::string_view sql);

@@ -548,7 +548,9 @@ Status TraceWriter::commit()
     PLACESCOPE_RETURN_IF_ERROR(m_db.exec(kTraceIndexesSql));
     PLACESCOPE_RETURN_IF_ERROR(dropEmptyTables());
     PLACESCOPE_RETURN_IF_ERROR(m_db.exec("COMMIT"));
-    PLACESCOPE_RETURN_IF_ERROR(m_db.exec("PRAGMA journal_mode=WAL"));
+    // A finished trace is in rollback-journal mode: readers open it read-only and SQLite creates nothing beside it
+    // (a WAL-mode file gets a -wal and an -shm from every reader, read-only ones too, in any folder they can write).
+    PLACESCOPE_RETURN_IF_ERROR(m_db.exec("PRAGMA journal_mode=DELETE"));
     closeStatements();
     // Checkpoint and close before the rename: the file is whole in itself, no -wal is left beside the old name.
     m_db.close();
