@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // placescope-gui [trace.sqlite | trace.json.gz | nsys.sqlite] [--model model.onnx] [--whatif EDIT]...
 //               [--compare other.sqlite] [--screenshot out.png [--select-op name] [--select-event name]]
+#include "app/gui/quit_on_signals.h"
 #include "ui/compare/compare_window.h"
 #include "ui/compare/delta_table_model.h"
 #include "ui/graphview/graph_view.h"
@@ -104,6 +105,8 @@ int main(int argc, char** argv)
     parser.addOption(selectEvent);
     parser.process(app);
 
+    // Before the windows, so destroyed after them: SIGINT/SIGTERM/SIGHUP close them (their temporary copies go).
+    placescope::gui::QuitOnSignals quitOnSignals;
     placescope::ui::MainWindow window;
     if (parser.isSet(dark))
         window.setDarkPalette(true);
@@ -139,6 +142,8 @@ int main(int argc, char** argv)
         return app.exec();
     if (compareWindow) {
         const bool compared = compareWindow->waitForResult(180000);
+        if (quitOnSignals.received())
+            return 1; // stopped: no picture (the process dies of the signal once the windows are gone)
         if (!compared)
             std::fprintf(stderr, "placescope-gui: --compare: %s\n", qPrintable(compareWindow->lastError()));
         else
@@ -204,6 +209,8 @@ int main(int argc, char** argv)
                         placescope::formatNanoseconds(static_cast<double>(r.predicted.stepNs)).c_str());
         }
     }
+    if (quitOnSignals.received())
+        return 1;
     QApplication::processEvents();
     QImage image(window.size(), QImage::Format_ARGB32);
     image.fill(Qt::white);

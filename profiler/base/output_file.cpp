@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "profiler/base/output_file.h"
 
+#include "profiler/base/folder_lock.h"
 #include "profiler/base/temp_file_registry.h"
 
 #include <fcntl.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -102,30 +102,6 @@ void removeWithSidecars(const std::string& path)
     for (const char* suffix : kSqliteSidecars)
         ::unlink((path + suffix).c_str());
 }
-
-// An exclusive flock on a folder, released when destroyed. Serialises the commits into one folder, so one
-// process's removal of stale sidecars and its rename are never interleaved with another's.
-class FolderLock
-{
-public:
-    explicit FolderLock(const std::string& folder)
-        : m_fd(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC))
-    {
-        // A folder we may write but not read cannot be locked; the rename is still atomic without the lock.
-        if (m_fd >= 0)
-            while (::flock(m_fd, LOCK_EX) != 0 && errno == EINTR) { }
-    }
-    ~FolderLock()
-    {
-        if (m_fd >= 0)
-            ::close(m_fd); // releases the lock
-    }
-    FolderLock(const FolderLock&) = delete;
-    FolderLock& operator=(const FolderLock&) = delete;
-
-private:
-    int m_fd;
-};
 
 } // namespace
 

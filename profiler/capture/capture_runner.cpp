@@ -6,6 +6,7 @@
 #include "profiler/capture/driver_probe.h"
 #include "profiler/capture/part_files.h"
 #include "profiler/capture/part_merger.h"
+#include "profiler/capture/parts_folder.h"
 #include "profiler/importers/importer.h"
 
 #include <cerrno>
@@ -215,13 +216,15 @@ int runCapture(const CaptureRequest& request)
         log.line(usable.message());
         return kExitUsage;
     }
-    // Parts go beside the output (same file system, and not in a small /tmp), in a folder of their own.
-    std::string partsTemplate = (outputDir / ".placescope-capture-XXXXXX").string();
-    if (!mkdtemp(partsTemplate.data())) {
-        log.line("cannot create a parts folder in " + outputDir.string() + ": " + std::strerror(errno));
+    // Parts go beside the output (same file system, and not in a small /tmp), in a folder of their own, removed on
+    // every way out: below, by a stopping signal, or by the next capture here after a SIGKILL.
+    auto folder = PartsFolder::create(outputDir.string());
+    if (!folder.isOk()) {
+        log.line(folder.status().message());
         return kExitUsage;
     }
-    const std::string partsDir = partsTemplate;
+    PartsFolder& partsFolder = folder.value();
+    const std::string partsDir = partsFolder.path();
 
     CaptureConfig config;
     config.kinds = request.kinds;
@@ -243,7 +246,7 @@ int runCapture(const CaptureRequest& request)
         pid_t child = startProgram(request, childEnvironment(request, config), startError);
         if (child < 0) {
             log.line("cannot run " + request.command[0] + ": " + startError);
-            fs::remove_all(partsDir, error);
+            partsFolder.remove();
             return kExitCannotRun;
         }
         s_childPid = child;
@@ -271,7 +274,7 @@ int runCapture(const CaptureRequest& request)
         std::string cause = errors.empty() ? diagnoseNoTrace() : errors.front().message;
         const std::string ended = programEnd(request.command[0], waitStatus);
         log.line("no trace written: " + (ended.empty() ? cause : ended + "; " + cause));
-        fs::remove_all(partsDir, error);
+        partsFolder.remove();
         return failureCode;
     }
     std::vector<MergeInput> inputs;
@@ -285,12 +288,13 @@ int runCapture(const CaptureRequest& request)
     if (!merged.isOk()) {
         log.line("no trace written: the capture parts could not be merged (" + merged.status().message()
                  + "); they are kept in " + partsDir);
+        partsFolder.keep();
         return exitCode != 0 ? exitCode : kExitMergeFailed;
     }
     for (const PartError& failed : errors)
         log.note("process " + std::to_string(failed.pid) + " was not traced: " + failed.message);
     log.summary(output.string(), merged.value(), statuses);
-    fs::remove_all(partsDir, error);
+    partsFolder.remove();
     return exitCode;
 }
 

@@ -276,17 +276,22 @@ void MainWindow::showRecordDialog()
         log->appendPlainText("$ placescope " + args.join(' '));
         process.start(exe, args);
     });
+    // Stop asks capture to end (SIGTERM): it stops the program and removes its parts folder. SIGKILL, which it cannot
+    // catch, only if it has not ended after a few seconds.
     connect(stop, &QPushButton::clicked, &dialog, [&] {
         if (process.state() != QProcess::NotRunning)
-            process.kill();
+            process.terminate();
         else
             dialog.reject();
     });
     dialog.resize(640, 420);
     dialog.exec();
     if (process.state() != QProcess::NotRunning) {
-        process.kill();
-        process.waitForFinished(2000);
+        process.terminate();
+        if (!process.waitForFinished(10000)) {
+            process.kill();
+            process.waitForFinished(2000);
+        }
     }
 }
 
