@@ -312,7 +312,7 @@ void KinetoEventMapper::addRecord(const KinetoRecord& record)
         return;
     }
     if (ph == "E") {
-        endSpan(pid, tid, *start, name);
+        endSpan(pid, tid, *start, name, a);
         return;
     }
     auto duration = parseMicrosecondsToNs(record.durToken.empty() ? std::string_view("0") : record.durToken);
@@ -365,13 +365,7 @@ void KinetoEventMapper::beginSpan(std::string_view cat, std::string_view name, c
     OpenBegin begin;
     begin.cat = cat;
     begin.name = name;
-    begin.syncKind = args.syncKind;
-    begin.inputDims = args.inputDims;
-    begin.inputTypes = args.inputTypes;
-    begin.inputStrides = args.inputStrides;
-    begin.labelName = args.labelName;
-    begin.extra = collectiveExtra(args); // its views die with the batch, before the E comes
-    begin.args = args;
+    begin.args = OwnedKinetoArgs(args); // the record's views die with its batch, before the E comes
     begin.pid = pid;
     begin.tid = tid;
     begin.start = start;
@@ -388,7 +382,7 @@ void KinetoEventMapper::beginSpan(std::string_view cat, std::string_view name, c
     m_openBegins[{ pid.value, tid.value }].push_back(std::move(begin));
 }
 
-void KinetoEventMapper::endSpan(Id pid, Id tid, TimeNs end, std::string_view name)
+void KinetoEventMapper::endSpan(Id pid, Id tid, TimeNs end, std::string_view name, const KinetoArgs& endArgs)
 {
     auto found = m_openBegins.find({ pid.value, tid.value });
     if (found == m_openBegins.end() || found->second.empty()) {
@@ -410,13 +404,10 @@ void KinetoEventMapper::endSpan(Id pid, Id tid, TimeNs end, std::string_view nam
                 break;
             }
     }
-    begin.args.syncKind = begin.syncKind;
-    begin.args.inputDims = begin.inputDims;
-    begin.args.inputTypes = begin.inputTypes;
-    begin.args.inputStrides = begin.inputStrides;
-    begin.args.labelName = begin.labelName;
-    addSpan(Span { begin.cat, begin.name, &begin.args, begin.pid, begin.tid, begin.start, end,
-                   begin.isFrameworkOp ? std::optional<int64_t>(begin.depth) : std::nullopt, &begin.extra });
+    KinetoArgs args = begin.args.view();
+    mergeKinetoArgs(args, endArgs); // the E's record is alive until this span is added
+    addSpan(Span { begin.cat, begin.name, &args, begin.pid, begin.tid, begin.start, end,
+                   begin.isFrameworkOp ? std::optional<int64_t>(begin.depth) : std::nullopt });
 }
 
 void KinetoEventMapper::addSpan(const Span& span)
@@ -522,7 +513,7 @@ void KinetoEventMapper::addSpan(const Span& span)
         op.inputDims = std::string(a.inputDims);
         op.inputTypes = std::string(a.inputTypes);
         op.inputStrides = std::string(a.inputStrides);
-        op.extra = span.extra ? *span.extra : collectiveExtra(a);
+        op.extra = collectiveExtra(a);
         m_writer.add(std::move(op));
         if (name.rfind("ProfilerStep#", 0) == 0) {
             int64_t step = 0;

@@ -63,21 +63,21 @@ private:
         Id pid, tid;
         TimeNs start = 0, end = 0;
         std::optional<int64_t> depth; // a framework op's nesting, when known from its B (else from m_openOps)
-        const std::string* extra = nullptr; // a B's collective metadata, read when the B came (else from args)
     };
     void addSpan(const Span& span);
     // A B event waiting for its E: its strings owned, as the record's views die with its batch.
     struct OpenBegin
     {
-        std::string cat, name, syncKind, inputDims, inputTypes, inputStrides, labelName, extra;
-        KinetoArgs args; // its string views are pointed at the strings above when the span is added
+        std::string cat, name;
+        OwnedKinetoArgs args;
         Id pid, tid;
         TimeNs start = 0;
         int64_t depth = 0;
         bool isFrameworkOp = false;
     };
     void beginSpan(std::string_view cat, std::string_view name, const KinetoArgs& args, Id pid, Id tid, TimeNs start);
-    void endSpan(Id pid, Id tid, TimeNs end, std::string_view name);
+    // `endArgs`: the E's args, merged into the B's (Chrome trace format).
+    void endSpan(Id pid, Id tid, TimeNs end, std::string_view name, const KinetoArgs& endArgs);
 
     TraceWriter& m_writer;
     int64_t m_pidSalt;

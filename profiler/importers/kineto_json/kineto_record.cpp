@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <iterator>
 
 namespace placescope {
 
@@ -263,6 +264,32 @@ RawId kinetoTextId(std::string_view text, bool isTid, KinetoRecord& record)
     id.kind = RawId::Kind::Text;
     record.noteIdText(text);
     return id;
+}
+
+void mergeKinetoArgs(KinetoArgs& into, const KinetoArgs& from)
+{
+    for (OptInt KinetoArgs::*field : kKinetoArgInts)
+        if (from.*field)
+            into.*field = from.*field;
+    for (OptInt(KinetoArgs::*triple)[3] : kKinetoArgTriples)
+        if ((from.*triple)[0])
+            std::copy(std::begin(from.*triple), std::end(from.*triple), std::begin(into.*triple));
+    for (std::string_view KinetoArgs::*text : kKinetoArgTexts)
+        if (!(from.*text).empty())
+            into.*text = from.*text;
+}
+
+OwnedKinetoArgs::OwnedKinetoArgs(const KinetoArgs& args) : m_args(args)
+{
+    for (size_t i = 0; i < m_texts.size(); ++i)
+        m_texts[i] = std::string(args.*kKinetoArgTexts[i]);
+}
+
+const KinetoArgs& OwnedKinetoArgs::view()
+{
+    for (size_t i = 0; i < m_texts.size(); ++i)
+        m_args.*kKinetoArgTexts[i] = m_texts[i];
+    return m_args;
 }
 
 KinetoArgField kinetoArgField(KinetoArgs& a, std::string_view key)

@@ -43,6 +43,40 @@ struct KinetoArgs
     std::string_view collectiveName, dtype, processGroupName, processGroupDesc, processGroupRanks;
 };
 
+// Every field of KinetoArgs, by kind: the one list for copying and merging whole args (add a new field here too).
+inline constexpr OptInt KinetoArgs::*kKinetoArgInts[] = {
+    &KinetoArgs::externalId, &KinetoArgs::correlation, &KinetoArgs::device,         &KinetoArgs::context,
+    &KinetoArgs::stream,     &KinetoArgs::sequence,    &KinetoArgs::fwdThread,      &KinetoArgs::bytes,
+    &KinetoArgs::registers,  &KinetoArgs::sharedMemory, &KinetoArgs::deviceType,    &KinetoArgs::deviceId,
+    &KinetoArgs::address,    &KinetoArgs::totalAllocated, &KinetoArgs::totalReserved, &KinetoArgs::inMsgNelems,
+    &KinetoArgs::outMsgNelems, &KinetoArgs::groupSize,
+};
+inline constexpr OptInt (KinetoArgs::*kKinetoArgTriples[])[3] = { &KinetoArgs::grid, &KinetoArgs::block };
+inline constexpr std::string_view KinetoArgs::*kKinetoArgTexts[] = {
+    &KinetoArgs::syncKind,       &KinetoArgs::inputDims,        &KinetoArgs::inputTypes,
+    &KinetoArgs::inputStrides,   &KinetoArgs::labelName,        &KinetoArgs::collectiveName,
+    &KinetoArgs::dtype,          &KinetoArgs::processGroupName, &KinetoArgs::processGroupDesc,
+    &KinetoArgs::processGroupRanks,
+};
+
+// Merges an E event's args into its B's, as the Chrome trace format says (and Perfetto and the trace viewer do):
+// an arg the E gives replaces the B's, the others stay. `into`'s text then points at `from`'s too.
+void mergeKinetoArgs(KinetoArgs& into, const KinetoArgs& from);
+
+// Args whose text outlives the record they came from (a B event waiting for its E, past its batch). The copies
+// move with the object, so view() points the text at them after the last move.
+class OwnedKinetoArgs
+{
+public:
+    OwnedKinetoArgs() = default;
+    explicit OwnedKinetoArgs(const KinetoArgs& args);
+    const KinetoArgs& view();
+
+private:
+    KinetoArgs m_args;
+    std::array<std::string, std::size(kKinetoArgTexts)> m_texts;
+};
+
 // Where an args key goes in KinetoArgs, and how its value is read: the one list of the args the mapper uses, for
 // both parsers (parseKinetoEventFast and the simdjson path). Kind::None: a key the mapper does not use.
 struct KinetoArgField

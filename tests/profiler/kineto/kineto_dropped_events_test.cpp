@@ -102,6 +102,28 @@ TEST_F(KinetoDroppedEvents, BeginEndPairsBecomeNestedOpsAndKernels)
     EXPECT_EQ(queryInt(out, "SELECT COUNT(*) FROM PS_PROBLEMS"), 0);
 }
 
+// Chrome trace format: the args of an E are merged into its B's; where both give one, the E's wins (as Perfetto and
+// the trace viewer read them). Kernel args on the E place the kernel; op args on the E reach the op's row.
+TEST_F(KinetoDroppedEvents, ArgsOfAnEndAreMergedIntoItsBegin)
+{
+    std::string out = import(std::string(kAnchor) + R"(,
+{"ph":"B","cat":"cpu_op","name":"op","pid":100,"tid":1,"ts":10,"args":{"External id":7,"Sequence number":3}},
+{"ph":"E","pid":100,"tid":1,"ts":20,"args":{"External id":8,"Input Dims":[[2,3]],"Input type":["float"]}},
+{"ph":"B","cat":"kernel","name":"k","pid":0,"tid":7,"ts":30},
+{"ph":"E","cat":"kernel","name":"k","pid":0,"tid":7,"ts":34,"args":{"stream":9,"device":0,"grid":[4,1,1]}})");
+    auto op = [&](const std::string& column) {
+        return queryText(out, "SELECT " + column + " FROM PS_FRAMEWORK_OPS o JOIN StringIds s ON s.id = o.nameId "
+                              "WHERE s.value = 'op'");
+    };
+    EXPECT_EQ(op("o.externalId"), "8");     // given by both: the E's
+    EXPECT_EQ(op("o.sequenceNumber"), "3"); // the B's alone
+    EXPECT_EQ(op("o.inputDims"), "[[2,3]]"); // the E's alone
+    EXPECT_EQ(op("o.inputTypes"), "[\"float\"]");
+    EXPECT_EQ(queryInt(out, "SELECT streamId FROM CUPTI_ACTIVITY_KIND_KERNEL"), 9);
+    EXPECT_EQ(queryInt(out, "SELECT gridX FROM CUPTI_ACTIVITY_KIND_KERNEL"), 4);
+    EXPECT_EQ(queryInt(out, "SELECT COUNT(*) FROM PS_PROBLEMS"), 0);
+}
+
 TEST_F(KinetoDroppedEvents, UnpairedBeginOrEndIsCounted)
 {
     std::string out = import(std::string(kAnchor) + R"(,
