@@ -3,6 +3,7 @@
 
 #include "profiler/base/units.h"
 #include "ui/compare/compare_axis.h"
+#include "ui/timeline/row_painter.h"
 #include "ui/timeline/timeline_format.h"
 
 #include <QHelpEvent>
@@ -160,6 +161,14 @@ void CompareLanesView::paintEvent(QPaintEvent* event)
         painter.drawText(QPointF(x + 2, kRulerHeight - 8), formatTick(t, tickNs));
     }
 
+    RowPaintStyle rowStyle;
+    rowStyle.left = kLabelWidth;
+    rowStyle.widthPx = widthPx;
+    rowStyle.rowHeight = kRowHeight;
+    rowStyle.minEventPx = kMinEventPx;
+    rowStyle.foldCounts = false; // rows are short here: a count would hide the block's colour
+    rowStyle.labels = !highlighting;
+    rowStyle.alpha = highlighting ? 60 : 255;
     painter.setClipRect(QRect(0, kRulerHeight, width(), height() - kRulerHeight));
     for (size_t o = 0; o < m_order.size(); ++o) {
         const size_t laneIndex = m_order[o];
@@ -178,25 +187,8 @@ void CompareLanesView::paintEvent(QPaintEvent* event)
         for (size_t r = 0; r < lane.rows.size(); ++r) {
             const LaneRow& row = lane.rows[r];
             const int y = top + static_cast<int>(r) * kRowHeight;
-            m_items.clear();
-            foldVisible(row, axis, widthPx, kMinEventPx, m_items);
-            m_lastDrawCount += m_items.size();
-            for (const DrawItem& item : m_items) {
-                const double x0 = kLabelWidth + axis.xForTime(item.startNs);
-                const double x1 = kLabelWidth + axis.xForTime(item.endNs);
-                const QRectF box(x0, y + 1, std::max(1.0, x1 - x0), kRowHeight - 2);
-                QColor color = item.count > 1 ? eventColor(row.kind[item.firstIndex], row.nameIndex[item.firstIndex]).darker(135)
-                                              : eventColor(row.kind[item.firstIndex], row.nameIndex[item.firstIndex]);
-                if (highlighting)
-                    color.setAlpha(60);
-                painter.fillRect(box, color);
-                if (item.count == 1 && !highlighting && box.width() > 24) {
-                    painter.setPen(Qt::black);
-                    painter.drawText(box.adjusted(2, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                                     metrics.elidedText(QString::fromStdString(trace.names[row.nameIndex[item.firstIndex]]),
-                                                        Qt::ElideRight, static_cast<int>(box.width()) - 4));
-                }
-            }
+            // The timeline's drawing loop; while a kernel is highlighted everything else is dimmed and unnamed.
+            m_lastDrawCount += paintRow(painter, row, trace.names, y, axis, rowStyle, m_items);
             // The highlighted instances on top. A row's events do not overlap, so their ends are sorted as their
             // starts are: the visible ones are found by binary search on either.
             if (laneIndex < m_highlight.size() && r < m_highlight[laneIndex].size()) {

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // One run's timeline in the compare window: its GPU stream lanes, then its host lanes, drawn on the shared
 // CompareAxis after shifting the run's trace time by its alignment origin (the start of the step both runs are
-// aligned on). Step boundaries are dashed lines, so paired steps line up visibly. Narrow events fold into counted
-// blocks (ui/core/lane_folding, the main timeline's rule). A highlighted kernel name dims everything else and
-// draws each of its instances on top, at least two pixels wide, so none is folded away. Wheel zooms around the
-// cursor, drag pans, double-click fits both runs. UI thread only; the side it draws is immutable.
+// aligned on). Step boundaries are dashed lines, so paired steps line up visibly. Rows are drawn by the main
+// timeline's drawing loop (ui/timeline/row_painter: narrow events fold into blocks, ui/core/lane_folding). A
+// highlighted kernel name dims everything else and draws each of its instances on top, at least two pixels wide, so
+// none is folded away. Wheel zooms around the cursor, drag pans, double-click fits both runs. UI thread only; the side it draws is immutable.
 #pragma once
 
 #include "ui/compare/compare_job.h"

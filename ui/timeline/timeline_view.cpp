@@ -2,6 +2,7 @@
 #include "ui/timeline/timeline_view.h"
 
 #include "ui/core/trace_loader.h"
+#include "ui/timeline/row_painter.h"
 #include "ui/timeline/timeline_format.h"
 
 #include <QHelpEvent>
@@ -130,35 +131,16 @@ void TimelineView::resizeEvent(QResizeEvent* event)
 void TimelineView::drawRow(QPainter& painter, const LaneRow& row, const std::vector<std::string>& names, int rowY,
                            const TimeAxis& axis, bool measured)
 {
-    const bool outline = measured && m_highlightName;
-    const double widthPx = plotWidth();
-    const QFontMetrics metrics(painter.font());
-    m_items.clear();
-    foldVisible(row, axis, widthPx, kMinEventPx, m_items);
-    m_lastDrawItems += m_items.size();
-    for (const DrawItem& item : m_items) {
-        const double x0 = kHeaderWidth + axis.xForTime(item.startNs);
-        const double x1 = kHeaderWidth + axis.xForTime(item.endNs);
-        const QRectF box(x0, rowY + 1, std::max(1.0, x1 - x0), kRowHeight - 2);
-        if (item.count > 1) {
-            painter.fillRect(box, eventColor(row.kind[item.firstIndex], row.nameIndex[item.firstIndex]).darker(135));
-            if (box.width() > 30)
-                painter.setPen(Qt::black), painter.drawText(box, Qt::AlignCenter, QString::number(item.count));
-            continue;
-        }
-        const uint32_t name = row.nameIndex[item.firstIndex];
-        painter.fillRect(box, eventColor(row.kind[item.firstIndex], name));
-        if (outline && (row.fullNameIndex[item.firstIndex] == *m_highlightName || name == *m_highlightName)) {
-            painter.setPen(QPen(palette().color(QPalette::Highlight), 1.5));
-            painter.drawRect(box);
-        }
-        if (box.width() > 24) {
-            painter.setPen(Qt::black);
-            painter.drawText(box.adjusted(2, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                             metrics.elidedText(QString::fromStdString(names[name]), Qt::ElideRight,
-                                                static_cast<int>(box.width()) - 4));
-        }
+    RowPaintStyle style;
+    style.left = kHeaderWidth;
+    style.widthPx = plotWidth();
+    style.rowHeight = kRowHeight;
+    style.minEventPx = kMinEventPx;
+    if (measured && m_highlightName) { // a table row's instances, outlined
+        style.outline = m_highlightName;
+        style.outlineColor = palette().color(QPalette::Highlight);
     }
+    m_lastDrawItems += paintRow(painter, row, names, rowY, axis, style, m_items);
 }
 
 void TimelineView::paintEvent(QPaintEvent*)
