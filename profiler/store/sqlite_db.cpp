@@ -115,6 +115,11 @@ void SqliteStatement::reset()
 
 int SqliteStatement::columnCount() const { return sqlite3_column_count(m_stmt); }
 bool SqliteStatement::isNull(int column) const { return sqlite3_column_type(m_stmt, column) == SQLITE_NULL; }
+bool SqliteStatement::isNumber(int column) const
+{
+    const int type = sqlite3_column_type(m_stmt, column);
+    return type == SQLITE_INTEGER || type == SQLITE_FLOAT;
+}
 int64_t SqliteStatement::columnInt(int column) const { return sqlite3_column_int64(m_stmt, column); }
 double SqliteStatement::columnDouble(int column) const { return sqlite3_column_double(m_stmt, column); }
 std::string SqliteStatement::columnText(int column) const

@@ -48,6 +48,7 @@ public:
 
     int columnCount() const;
     bool isNull(int column) const;
+    bool isNumber(int column) const; // INTEGER or REAL, not TEXT, BLOB or NULL
     int64_t columnInt(int column) const;
     double columnDouble(int column) const;
     std::string columnText(int column) const;

@@ -9,7 +9,7 @@ namespace placescope::nsys {
 Status NsysImport::importKernels()
 {
     PLACESCOPE_ASSIGN_OR_RETURN(
-        NsysTable t, NsysTable::open(m_db, "CUPTI_ACTIVITY_KIND_KERNEL",
+        NsysTable t, openTable("CUPTI_ACTIVITY_KIND_KERNEL",
                                      { { "start" }, { "end" }, { "deviceId" }, { "contextId" }, { "streamId" },
                                        { "correlationId" }, { "globalPid" }, { "demangledName", true },
                                        { "shortName", true }, { "gridX" }, { "gridY" }, { "gridZ" }, { "blockX" },
@@ -60,7 +60,7 @@ Status NsysImport::importKernels()
 Status NsysImport::importMemcpys()
 {
     PLACESCOPE_ASSIGN_OR_RETURN(
-        NsysTable t, NsysTable::open(m_db, "CUPTI_ACTIVITY_KIND_MEMCPY",
+        NsysTable t, openTable("CUPTI_ACTIVITY_KIND_MEMCPY",
                                      { { "start" }, { "end" }, { "deviceId" }, { "contextId" }, { "streamId" },
                                        { "correlationId" }, { "globalPid" }, { "bytes" }, { "copyKind" },
                                        { "srcKind" }, { "dstKind" }, { "srcDeviceId" }, { "dstDeviceId" },
@@ -101,7 +101,7 @@ Status NsysImport::importMemcpys()
 Status NsysImport::importMemsets()
 {
     PLACESCOPE_ASSIGN_OR_RETURN(
-        NsysTable t, NsysTable::open(m_db, "CUPTI_ACTIVITY_KIND_MEMSET",
+        NsysTable t, openTable("CUPTI_ACTIVITY_KIND_MEMSET",
                                      { { "start" }, { "end" }, { "deviceId" }, { "contextId" }, { "streamId" },
                                        { "correlationId" }, { "globalPid" }, { "value" }, { "bytes" },
                                        { "memKind" }, { "graphNodeId" }, { "greenContextId" } },
@@ -135,7 +135,7 @@ Status NsysImport::importMemsets()
 Status NsysImport::importSyncs()
 {
     PLACESCOPE_ASSIGN_OR_RETURN(
-        NsysTable t, NsysTable::open(m_db, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+        NsysTable t, openTable("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
                                      { { "start" }, { "end" }, { "deviceId" }, { "contextId" }, { "streamId" },
                                        { "correlationId" }, { "globalPid" }, { "syncType" }, { "eventId" },
                                        { "greenContextId" } },
@@ -166,7 +166,7 @@ Status NsysImport::importSyncs()
 Status NsysImport::importGpuMemory()
 {
     PLACESCOPE_ASSIGN_OR_RETURN(
-        NsysTable t, NsysTable::open(m_db, "CUDA_GPU_MEMORY_USAGE_EVENTS",
+        NsysTable t, openTable("CUDA_GPU_MEMORY_USAGE_EVENTS",
                                      { { "start" }, { "globalPid" }, { "deviceId" }, { "contextId" },
                                        { "address" }, { "pc" }, { "bytes" }, { "memKind" },
                                        { "memoryOperationType" }, { "correlationId" },

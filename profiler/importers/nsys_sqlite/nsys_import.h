@@ -21,6 +21,10 @@ inline constexpr const char* kMissingLaneHelp = "GPU activity rows without a dev
 inline constexpr const char* kMissingName = "nsys.missing_name";
 inline constexpr const char* kMissingNameHelp
     = "the row's name id is not in StringIds; the row was kept with the name '[unknown]'";
+inline constexpr const char* kNotANumber = "nsys.not_a_number";
+inline constexpr const char* kNotANumberHelp
+    = "cells holding text where the export has numbers (ids, times, sizes) were read as missing, not as 0; "
+      "the rows they decide (an interval, a stream) may have been skipped";
 inline constexpr const char* kMissingThread = "nsys.missing_thread";
 inline constexpr const char* kMissingThreadHelp = "host API rows without a thread id (globalTid) were skipped";
 
@@ -40,6 +44,9 @@ private:
     bool validInterval(std::optional<int64_t> start, std::optional<int64_t> end, const char* table);
     std::string name(const NsysTable& table, int column, const char* what);
     OptInt process(OptInt globalPid);
+    // NsysTable::open with text in a number column counted as a problem (kNotANumber, example table.column).
+    Result<NsysTable> openTable(const std::string& table, const std::vector<NsysTable::Column>& columns,
+                                const std::string& orderBy = {});
     int64_t thread(int64_t globalTid);
 
     Status importMeta();

@@ -90,6 +90,16 @@ std::string NsysImport::name(const NsysTable& table, int column, const char* wha
     return "[unknown]";
 }
 
+Result<NsysTable> NsysImport::openTable(const std::string& table, const std::vector<NsysTable::Column>& columns,
+                                         const std::string& orderBy)
+{
+    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable opened, NsysTable::open(m_db, table, columns, orderBy));
+    opened.onNotNumber([this, table](const std::string& column) {
+        m_writer.countProblem(kNotANumber, ProblemSeverity::DataLoss, kNotANumberHelp, table + "." + column);
+    });
+    return opened;
+}
+
 OptInt NsysImport::process(OptInt globalPid)
 {
     if (!globalPid)
@@ -120,12 +130,12 @@ Status NsysImport::importMeta()
     }
     // The export's description of itself, for scripts that check its schema version: the EXPORT_* rows only (the
     // first input's, for a multi-file import).
-    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable exportMeta, NsysTable::open(m_db, "META_DATA_EXPORT", { { "name" }, { "value" } }));
+    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable exportMeta, openTable("META_DATA_EXPORT", { { "name" }, { "value" } }));
     while (exportMeta.next())
         if (m_options.inputIndex == 0 && exportMeta.text(0).rfind("EXPORT_", 0) == 0)
             m_writer.addExportMeta(exportMeta.text(0), exportMeta.text(1));
     PLACESCOPE_RETURN_IF_ERROR(exportMeta.status());
-    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable start, NsysTable::open(m_db, "TARGET_INFO_SESSION_START_TIME",
+    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable start, openTable("TARGET_INFO_SESSION_START_TIME",
                                                                   { { "utcEpochNs" }, { "localTime" } }));
     if (start.next())
         if (auto epoch = start.integer(0)) {
@@ -141,7 +151,7 @@ Status NsysImport::importMeta()
 // processes.
 Status NsysImport::importRunDescription()
 {
-    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable details, NsysTable::open(m_db, "ANALYSIS_DETAILS",
+    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable details, openTable("ANALYSIS_DETAILS",
                                                                     { { "globalVid" }, { "startTime" }, { "stopTime" } }));
     if (details.next() && details.integer(1) && details.integer(2))
         m_writer.setAnalysisSpan(
@@ -149,7 +159,7 @@ Status NsysImport::importRunDescription()
     PLACESCOPE_RETURN_IF_ERROR(details.status());
 
     PLACESCOPE_ASSIGN_OR_RETURN(NsysTable diagnostics,
-                                NsysTable::open(m_db, "DIAGNOSTIC_EVENT",
+                                openTable("DIAGNOSTIC_EVENT",
                                                 { { "timestamp" }, { "timestampType" }, { "source" }, { "severity" },
                                                   { "text" }, { "globalPid" } }));
     while (diagnostics.next())
@@ -158,14 +168,14 @@ Status NsysImport::importRunDescription()
                                        diagnostics.text(4), diagnostics.integer(5) });
     PLACESCOPE_RETURN_IF_ERROR(diagnostics.status());
 
-    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable facts, NsysTable::open(m_db, "TARGET_INFO_SYSTEM_ENV",
+    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable facts, openTable("TARGET_INFO_SYSTEM_ENV",
                                                                   { { "globalVid" }, { "name" }, { "value" } }));
     while (facts.next())
         m_writer.add(SystemFact { facts.text(1), facts.text(2), facts.integer(0).value_or(kLocalVmId) });
     PLACESCOPE_RETURN_IF_ERROR(facts.status());
 
     PLACESCOPE_ASSIGN_OR_RETURN(NsysTable processes,
-                                NsysTable::open(m_db, "PROCESSES", { { "globalPid" }, { "pid" }, { "name" } }));
+                                openTable("PROCESSES", { { "globalPid" }, { "pid" }, { "name" } }));
     while (processes.next())
         if (auto globalPid = processes.integer(0))
             m_writer.addProcessName(ProcessInfo { *globalPid, processes.integer(1).value_or(pidOfGlobalId(*globalPid)),
@@ -178,7 +188,7 @@ Status NsysImport::importRunDescription()
 Status NsysImport::importContextsAndStreams()
 {
     PLACESCOPE_ASSIGN_OR_RETURN(NsysTable contexts,
-                                NsysTable::open(m_db, "TARGET_INFO_CUDA_CONTEXT_INFO",
+                                openTable("TARGET_INFO_CUDA_CONTEXT_INFO",
                                                 { { "nullStreamId" }, { "hwId" }, { "vmId" }, { "processId" },
                                                   { "deviceId" }, { "contextId" }, { "parentContextId" },
                                                   { "isGreenContext" } }));
@@ -191,7 +201,7 @@ Status NsysImport::importContextsAndStreams()
     }
     PLACESCOPE_RETURN_IF_ERROR(contexts.status());
     PLACESCOPE_ASSIGN_OR_RETURN(NsysTable streams,
-                                NsysTable::open(m_db, "TARGET_INFO_CUDA_STREAM",
+                                openTable("TARGET_INFO_CUDA_STREAM",
                                                 { { "streamId" }, { "hwId" }, { "vmId" }, { "processId" },
                                                   { "contextId" }, { "priority" }, { "flag" } }));
     while (streams.next()) {
@@ -207,7 +217,7 @@ Status NsysImport::importContextsAndStreams()
 Status NsysImport::importGpus()
 {
     PLACESCOPE_ASSIGN_OR_RETURN(
-        NsysTable t, NsysTable::open(m_db, "TARGET_INFO_GPU",
+        NsysTable t, openTable("TARGET_INFO_GPU",
                                      { { "id" }, { "name" }, { "busLocation" }, { "uuid" }, { "totalMemory" },
                                        { "memoryBandwidth" }, { "clockRate" }, { "smCount" }, { "l2CacheSize" },
                                        { "computeMajor" }, { "computeMinor" }, { "maxThreadsPerBlock" },
@@ -259,7 +269,7 @@ Status NsysImport::importGpus()
 Status NsysImport::importEarlyGpuTable()
 {
     PLACESCOPE_ASSIGN_OR_RETURN(
-        NsysTable t, NsysTable::open(m_db, "TARGET_INFO_CUDA_GPU",
+        NsysTable t, openTable("TARGET_INFO_CUDA_GPU",
                                      { { "deviceId" }, { "id" }, { "name" }, { "busLocation" }, { "uuid" },
                                        { "totalMemory" }, { "numMultiprocessors" }, { "computeCapabilityMajor" },
                                        { "computeCapabilityMinor" }, { "numThreadsPerWarp" },
@@ -298,7 +308,7 @@ Status NsysImport::importApiCalls(const char* table, std::optional<ApiClass> for
 {
     std::set<int64_t> driverClasses = driverEventClasses();
     PLACESCOPE_ASSIGN_OR_RETURN(NsysTable t,
-                                NsysTable::open(m_db, table,
+                                openTable(table,
                                                 { { "start" }, { "end" }, { "eventClass" }, { "globalTid" },
                                                   { "correlationId" }, { "nameId", true }, { "returnValue" } },
                                                 "start"));
@@ -330,7 +340,7 @@ Status NsysImport::importApiCalls(const char* table, std::optional<ApiClass> for
 Status NsysImport::importOsRuntime()
 {
     PLACESCOPE_ASSIGN_OR_RETURN(NsysTable t,
-                                NsysTable::open(m_db, "OSRT_API",
+                                openTable("OSRT_API",
                                                 { { "start" }, { "end" }, { "eventClass" }, { "globalTid" },
                                                   { "nameId", true }, { "returnValue" }, { "nestingLevel" },
                                                   { "callchainId" } },
@@ -356,7 +366,7 @@ Status NsysImport::importOsRuntime()
 Status NsysImport::importNvtx()
 {
     PLACESCOPE_ASSIGN_OR_RETURN(
-        NsysTable t, NsysTable::open(m_db, "NVTX_EVENTS",
+        NsysTable t, openTable("NVTX_EVENTS",
                                      { { "start" }, { "end" }, { "eventType" }, { "rangeId" }, { "category" },
                                        { "color" }, { "text" }, { "textId", true }, { "globalTid" },
                                        { "domainId" } },
@@ -395,7 +405,7 @@ Status NsysImport::importNvtx()
 Status NsysImport::importOverhead()
 {
     PLACESCOPE_ASSIGN_OR_RETURN(NsysTable t,
-                                NsysTable::open(m_db, "PROFILER_OVERHEAD",
+                                openTable("PROFILER_OVERHEAD",
                                                 { { "start" }, { "end" }, { "globalTid" }, { "nameId", true },
                                                   { "returnValue" } },
                                                 "start"));
@@ -419,13 +429,13 @@ Status NsysImport::importProcessesAndThreads()
 {
     std::map<int64_t, std::string> processNames;
     PLACESCOPE_ASSIGN_OR_RETURN(NsysTable processes,
-                                NsysTable::open(m_db, "PROCESSES", { { "globalPid" }, { "name" } }));
+                                openTable("PROCESSES", { { "globalPid" }, { "name" } }));
     while (processes.next())
         if (auto gpid = processes.integer(0))
             processNames[*gpid] = processes.text(1);
     PLACESCOPE_RETURN_IF_ERROR(processes.status());
     std::map<int64_t, std::pair<std::string, OptInt>> threadNames; // name and priority
-    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable names, NsysTable::open(m_db, "ThreadNames",
+    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable names, openTable("ThreadNames",
                                                                   { { "globalTid" }, { "nameId", true }, { "priority" } }));
     while (names.next())
         if (auto gtid = names.integer(0); gtid && names.string(1)) {

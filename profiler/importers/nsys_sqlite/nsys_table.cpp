@@ -39,6 +39,7 @@ Result<NsysTable> NsysTable::open(SqliteDb& db, const std::string& table, const 
         std::string ref = present ? "t." + quoteIdentifier(column.name) : "NULL";
         select << ref;
         result.m_sqlIndex.push_back(sqlColumn++);
+        result.m_names.push_back(column.name);
         if (column.stringId) {
             if (present) {
                 std::string alias = "s" + std::to_string(i);
@@ -64,6 +65,11 @@ std::optional<int64_t> NsysTable::integer(int index) const
     int column = sqlIndex(index);
     if (m_statement.isNull(column))
         return std::nullopt;
+    if (!m_statement.isNumber(column)) {
+        if (m_onNotNumber)
+            m_onNotNumber(m_names[static_cast<size_t>(index)]);
+        return std::nullopt;
+    }
     return m_statement.columnInt(column);
 }
 

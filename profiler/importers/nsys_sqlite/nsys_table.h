@@ -10,6 +10,7 @@
 #include "profiler/store/sqlite_db.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -39,6 +40,11 @@ public:
     bool next();
     Status status() const { return m_statement.status(); }
 
+    // Called for each cell integer() finds holding text or a blob (SQLite stores whatever a file's writer gave,
+    // whatever the declared type): such a cell reads as missing, never as the 0 SQLite would convert it to.
+    using NotNumberHandler = std::function<void(const std::string& column)>;
+    void onNotNumber(NotNumberHandler handler) { m_onNotNumber = std::move(handler); }
+
     // Values of the i-th requested column.
     std::optional<int64_t> integer(int index) const;
     std::optional<double> real(int index) const;
@@ -54,6 +60,8 @@ private:
     bool m_exists = false;
     std::set<std::string> m_present;
     std::vector<int> m_sqlIndex;
+    std::vector<std::string> m_names; // of the requested columns, for onNotNumber
+    NotNumberHandler m_onNotNumber;
 };
 
 } // namespace placescope

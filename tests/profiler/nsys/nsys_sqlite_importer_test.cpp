@@ -198,6 +198,30 @@ TEST_F(NsysImporterTest, BadRowsAreCountedAndSkipped)
     EXPECT_EQ(summary->problems, 5u);
 }
 
+// SQLite keeps text in an INT column (it converts only text that looks like a number). Such a cell must not read as
+// the 0 sqlite3_column_int64 gives it: it reads as missing, and each is counted with its table and column.
+TEST_F(NsysImporterTest, TextInANumberColumnIsCountedNotReadAsZero)
+{
+    std::string path = makeExport(R"sql(
+        CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);
+        INSERT INTO StringIds VALUES (1, 'k');
+        CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT, end INT, deviceId INT, streamId INT, demangledName INT);
+        INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES ('soon', 50, 0, 7, 1), (10, 20, 0, 'seven', 1),
+            (30, 40, 0, 7, 1), (60, '70', 0, 7, 1);
+    )sql");
+    auto summary = importTraces({ path }, m_out, {});
+    ASSERT_TRUE(summary.isOk()) << summary.status().message();
+    auto db = openTrace(m_out);
+    // '70' is stored as the integer 70 by the column's affinity: a number, kept.
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"), 2);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE start = 0 OR streamId = 0"), 0);
+    EXPECT_EQ(count(*db, "SELECT count FROM PS_PROBLEMS WHERE kind = 'nsys.not_a_number'"), 2);
+    auto example = db->prepare("SELECT example FROM PS_PROBLEMS WHERE kind = 'nsys.not_a_number'");
+    ASSERT_TRUE(example.isOk());
+    ASSERT_TRUE(example->step());
+    EXPECT_NE(example->columnText(0).find("CUPTI_ACTIVITY_KIND_KERNEL."), std::string::npos) << example->columnText(0);
+}
+
 TEST_F(NsysImporterTest, SqliteThatIsNotAnExportIsAClearError)
 {
     std::string path = makeExport("CREATE TABLE photos (id INTEGER, data BLOB); INSERT INTO photos VALUES (1, x'00');");
