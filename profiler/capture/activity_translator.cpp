@@ -220,7 +220,8 @@ void ActivityTranslator::translate(const CUpti_Activity* record)
             return;
         int64_t globalTid = makeGlobalTid(r.objectId.pt.processId, r.objectId.pt.threadId);
         m_threadsSeen.insert(globalTid);
-        ThreadInfo thread { globalTid, makeGlobalPid(r.objectId.pt.processId), r.objectId.pt.threadId, r.name };
+        ThreadInfo thread { globalTid, makeGlobalPid(r.objectId.pt.processId), r.objectId.pt.threadId, r.name,
+                            std::nullopt }; // CUPTI names threads without a priority
         m_writer.add(thread);
         break;
     }
