@@ -187,8 +187,17 @@ TEST_F(KinetoDroppedEvents, TheSameInputTwiceIsRefused)
             << summary.status().message();
         EXPECT_FALSE(std::filesystem::exists(out));
     }
-    // Two files with their own events stay two inputs.
-    std::string other = write("other.json", std::string("{\"traceEvents\":[") + kAnchor + "]}");
+    // A copy of the file is refused as well: the same bytes under another name.
+    std::filesystem::copy_file(input, m_dir / "copy.json");
+    auto copied = importTraces({ input, (m_dir / "copy.json").string() }, out, {});
+    ASSERT_FALSE(copied.isOk());
+    EXPECT_NE(copied.status().message().find("hold the same bytes"), std::string::npos) << copied.status().message();
+    EXPECT_FALSE(std::filesystem::exists(out));
+    // Two files with their own events (here one byte apart, the size the same) stay two inputs.
+    std::string otherAnchor = kAnchor;
+    otherAnchor.replace(otherAnchor.find("\"ts\":1"), 6, "\"ts\":2");
+    std::string other = write("other.json", std::string("{\"traceEvents\":[") + otherAnchor + "]}");
+    ASSERT_EQ(std::filesystem::file_size(other), std::filesystem::file_size(input));
     auto summary = importTraces({ input, other }, out, {});
     ASSERT_TRUE(summary.isOk()) << summary.status().message();
     EXPECT_EQ(queryInt(out, "SELECT COUNT(*) FROM PS_FRAMEWORK_OPS"), 2);
