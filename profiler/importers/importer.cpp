@@ -165,9 +165,10 @@ Result<ImportSummary> importTraces(const std::vector<std::string>& inputs, const
         summary.inputBytes += std::filesystem::file_size(file.readPath(), error);
         spooled.push_back(std::move(file));
     }
-    PLACESCOPE_RETURN_IF_ERROR(checkContentsDistinct(spooled));
-    // Checked against the inputs before anything is written: `-o` naming an input would replace it.
+    // Checked against the inputs before anything is written: `-o` naming an input would replace it. First, so
+    // that mistake is the one named when the inputs are also copies of each other.
     PLACESCOPE_ASSIGN_OR_RETURN(OutputFile output, OutputFile::create(outputPath, inputs));
+    PLACESCOPE_RETURN_IF_ERROR(checkContentsDistinct(spooled)); // `output` removes its temporary file
     TraceWriterOptions writerOptions;
     writerOptions.backgroundWriting = true; // parse and write on two cores
     PLACESCOPE_ASSIGN_OR_RETURN(auto writer, TraceWriter::create(std::move(output), writerOptions));
