@@ -201,7 +201,7 @@ TEST(PlaceModelCliTest, MeasuredStepComesFromTheTracesSteps)
         std::ifstream in(std::string(PLACESCOPE_SOURCE_DIR) + "/resources/samples/resnet50_train_3steps.sqlite",
             std::ios::binary);
         std::ofstream out(trace, std::ios::binary);
-        out << in.rdbuf(); // a copy: opening a WAL trace writes -shm/-wal files next to it
+        out << in.rdbuf(); // a copy in the test's own folder, so nothing the test does touches the sources
     }
     nlohmann::json proposal
         = placeJson("--model " + model("light_resnet50.onnx") + " --trace " + trace + " --gpu from-trace");

@@ -39,7 +39,7 @@ public:
     }
     ~TempFile()
     {
-        // SQLite traces opened read-only in WAL mode leave their -wal/-shm companions behind.
+        // A test may write the file in WAL mode itself; its -wal/-shm go with it.
         for (const char* companion : { "", "-wal", "-shm" })
             std::filesystem::remove(m_path + companion);
     }
