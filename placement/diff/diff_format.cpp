@@ -35,8 +35,10 @@ std::string share(double fraction)
 {
     if (std::isnan(fraction) || fraction == 0.0)
         return ""; // no step delta, or the figure did not move: a share would only be noise ("-0.0 %")
+    // A share that rounds to nothing prints without a sign: "-0.0 %" would read as a move that is not there.
+    const double percent = std::fabs(100.0 * fraction) < 0.05 ? 0.0 : 100.0 * fraction;
     char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.1f %%", 100.0 * fraction);
+    std::snprintf(buffer, sizeof buffer, "%.1f %%", percent);
     return buffer;
 }
 

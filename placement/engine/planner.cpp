@@ -5,6 +5,7 @@
 #include "placement/engine/local_search.h"
 #include "placement/engine/max_flow.h"
 #include "placement/engine/preferred_placement.h"
+#include "profiler/base/units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -143,7 +144,7 @@ namespace {
 
 std::string bytesText(int64_t bytes)
 {
-    return std::to_string(bytes) + " bytes";
+    return formatBytes(bytes); // the one sizes formatter: binary units, as every size people read
 }
 
 // An op that can only live on one device and whose output alone exceeds that device's memory makes every

@@ -49,13 +49,11 @@ std::string rangeLine(const EvidenceRange& r, int64_t originNs)
 
 std::string header(const AnalysisReport& r)
 {
-    char buf[512];
-    std::snprintf(buf, sizeof buf, "Steps: %lld from %s (%s), mean %s\nKernels: %lld (%s), copies: %lld, memsets: %lld\n",
-                  static_cast<long long>(r.stepCount), r.stepSource.c_str(), r.stepDescription.c_str(),
-                  formatNanoseconds(r.meanStepMs * 1e6).c_str(), static_cast<long long>(r.kernelCount),
-                  formatNanoseconds(static_cast<double>(r.kernelNs)).c_str(), static_cast<long long>(r.memcpyCount),
-                  static_cast<long long>(r.memsetCount));
-    return buf;
+    // Counts with thousands separators and times through the units formatter, as everywhere else people read them.
+    return "Steps: " + withThousands(r.stepCount) + " from " + r.stepSource + " (" + r.stepDescription + "), mean "
+        + formatNanoseconds(r.meanStepMs * 1e6) + "\nKernels: " + withThousands(r.kernelCount) + " ("
+        + formatNanoseconds(static_cast<double>(r.kernelNs)) + "), copies: " + withThousands(r.memcpyCount)
+        + ", memsets: " + withThousands(r.memsetCount) + "\n";
 }
 
 } // namespace

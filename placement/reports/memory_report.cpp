@@ -47,9 +47,9 @@ void addPeakNotes(const ReportContext& ctx, int64_t device, const std::vector<Po
         points.begin(), points.end(), [](const Point& a, const Point& b) { return a.reserved < b.reserved; });
     std::string note = "device " + std::to_string(device) + ": ";
     if (peak->allocated >= 0)
-        note += "peak allocated " + withThousands(peak->allocated) + " bytes at +"
+        note += "peak allocated " + formatBytes(peak->allocated) + " at +"
             + formatNanoseconds(static_cast<double>(peak->timeNs - ctx.originNs())) + "; ";
-    note += "peak reserved " + withThousands(peakReserved->reserved) + " bytes at +"
+    note += "peak reserved " + formatBytes(peakReserved->reserved) + " at +"
         + formatNanoseconds(static_cast<double>(peakReserved->timeNs - ctx.originNs()));
     table.notes.push_back(note);
     if (peak->allocated < 0 || !peak->sample)
@@ -84,11 +84,11 @@ void addPeakNotes(const ReportContext& ctx, int64_t device, const std::vector<Po
         return a->bytes != b->bytes ? a->bytes > b->bytes : a->startNs < b->startNs;
     });
     table.notes.push_back("device " + std::to_string(device) + ": live at the peak: " + withThousands(
-                              static_cast<int64_t>(blocks.size())) + " block(s), " + withThousands(liveBytes)
-                          + " bytes allocated since the trace (or the step) began; blocks from before it are not seen");
+                              static_cast<int64_t>(blocks.size())) + " block(s), " + formatBytes(liveBytes)
+                          + " allocated since the trace (or the step) began; blocks from before it are not seen");
     for (size_t i = 0; i < std::min(kLiveShown, blocks.size()); ++i) {
         const std::string op = allocatingOp(ctx.trace(), blocks[i]->globalTid, blocks[i]->startNs);
-        table.notes.push_back("  " + withThousands(blocks[i]->bytes) + " bytes allocated at +"
+        table.notes.push_back("  " + formatBytes(blocks[i]->bytes) + " allocated at +"
                               + formatNanoseconds(static_cast<double>(blocks[i]->startNs - ctx.originNs()))
                               + (op.empty() ? std::string() : " in " + op));
     }

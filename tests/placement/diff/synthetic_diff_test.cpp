@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Diffs of purpose-made pairs whose deltas are known by construction: a kernel whose time doubles, one removed,
 // one added, a host sync removed, a kernel launched after the last step; and a run against itself (all zeros).
+#include "placement/diff/diff_format.h"
 #include "placement/diff/diff_report.h"
 #include "tests/placement/findings/trace_builder.h"
 
@@ -64,6 +65,16 @@ const Figure* figure(const RunDiff& d, const std::string& name)
         if (f.name == name)
             return &f;
     return nullptr;
+}
+
+// A share of the step delta that rounds to nothing prints unsigned: "-0.0 %" reads as a move that is not there.
+TEST(DiffSynthetic, ShareRoundingToZeroHasNoSign)
+{
+    EXPECT_EQ(diff_format::share(-0.0001), "0.0 %");
+    EXPECT_EQ(diff_format::share(0.0004), "0.0 %");
+    EXPECT_EQ(diff_format::share(-0.5), "-50.0 %");
+    EXPECT_EQ(diff_format::share(0.123), "12.3 %");
+    EXPECT_EQ(diff_format::share(0.0), "");
 }
 
 TEST(DiffSynthetic, KnownDeltas)

@@ -83,6 +83,12 @@ TEST(FindingsReport, TextAndMarkdownRankFindings)
     ASSERT_NE(second, std::string::npos);
     EXPECT_LT(first, second);
     EXPECT_NE(text.find(report.findings[0].title), std::string::npos);
+    // The header's counts read as everywhere else: thousands separated.
+    report.kernelCount = 12345;
+    report.memcpyCount = 1000;
+    const std::string header = renderTextReport(report);
+    EXPECT_NE(header.find("Kernels: 12,345 ("), std::string::npos) << header.substr(0, 300);
+    EXPECT_NE(header.find("copies: 1,000,"), std::string::npos) << header.substr(0, 300);
     std::string md = renderMarkdownReport(report);
     EXPECT_NE(md.find("| 1 | "), std::string::npos);
     EXPECT_NE(md.find("- ONNX Runtime: "), std::string::npos);

@@ -334,9 +334,9 @@ TEST_F(ReportsOnBuiltTrace, MemoryFindsThePeakAndTheBlocksLiveAtIt)
     for (size_t r = 0; r < t.rows.size(); ++r)
         peak = std::max(peak, intAt(t, r, "allocated_max"));
     EXPECT_EQ(peak, 8000);
-    EXPECT_TRUE(hasNoteContaining(t, "peak allocated 8,000 bytes at +7.00 us")) << t.notes.front();
-    EXPECT_TRUE(hasNoteContaining(t, "live at the peak: 2 block(s), 8,000 bytes"));
-    EXPECT_TRUE(hasNoteContaining(t, "5,000 bytes allocated at +7.00 us in aten::foo"));
+    EXPECT_TRUE(hasNoteContaining(t, "peak allocated 7.81 KiB at +7.00 us")) << t.notes.front();
+    EXPECT_TRUE(hasNoteContaining(t, "live at the peak: 2 block(s), 7.81 KiB allocated"));
+    EXPECT_TRUE(hasNoteContaining(t, "4.88 KiB allocated at +7.00 us in aten::foo"));
 }
 
 TEST_F(ReportsOnBuiltTrace, AnnotationsCountTheKernelsLaunchedInside)
