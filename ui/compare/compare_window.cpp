@@ -144,8 +144,10 @@ CompareWindow::CompareWindow(QWidget* parent)
     connect(m_kernelView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { onKernelRowChanged(current); });
     m_figures = new TableModel({ tr("Figure"), tr("A"), tr("B"), tr("Delta"), tr("Share of step delta") }, this);
-    m_findings = new TableModel({ tr("Status"), tr("Rule"), tr("Saving A ms/step"), tr("Saving B ms/step"), tr("Basis"),
-                                  tr("Finding") }, this);
+    // Savings held in ns per step and shown through the one units formatter, as the main window's findings are.
+    m_findings = new TableModel({ tr("Status"), tr("Rule"), tr("Saving A per step"), tr("Saving B per step"), tr("Basis"),
+                                  tr("Finding") },
+                                { CellFormat::Plain, CellFormat::Plain, CellFormat::Saving, CellFormat::Saving }, this);
     m_prediction = new PredictionErrorModel(this);
     m_tabs = new QTabWidget(this);
     auto* tabs = m_tabs;
@@ -351,7 +353,7 @@ void CompareWindow::fillTables()
     m_figures->setRows(std::move(figures));
     std::vector<QVariantList> findings;
     for (const FindingDiff& f : d.findings)
-        findings.push_back({ QString(findingKindName(f.kind)), qs(f.ruleId), f.savingMsA, f.savingMsB,
+        findings.push_back({ QString(findingKindName(f.kind)), qs(f.ruleId), f.savingMsA * 1e6, f.savingMsB * 1e6,
                              qs(savingBasis(f)),
                              qs(f.title) });
     m_findings->setRows(std::move(findings));

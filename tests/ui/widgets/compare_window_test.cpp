@@ -206,8 +206,14 @@ private slots:
             const QJsonObject f = cli[i].toObject();
             QCOMPARE(row[0].toString(), f.value("status").toString());
             QCOMPARE(row[1].toString(), f.value("rule").toString());
-            QCOMPARE(row[2].toDouble(), f.value("saving_ms_a").toDouble());
-            QCOMPARE(row[3].toDouble(), f.value("saving_ms_b").toDouble());
+            QCOMPARE(row[2].toDouble(), f.value("saving_ms_a").toDouble() * 1e6); // ns per step
+            QCOMPARE(row[3].toDouble(), f.value("saving_ms_b").toDouble() * 1e6);
+            // Shown through the units formatter ("1.50 ms", "no saving"), not as a raw number.
+            const QString shown = window.findingModel()->index(i, 2).data().toString();
+            QCOMPARE(shown, TableModel::formatCell(row[2], CellFormat::Saving));
+            QVERIFY2(shown == "no saving" || shown.endsWith(" ns") || shown.endsWith(" us") || shown.endsWith(" ms")
+                         || shown.endsWith(" s"),
+                     qPrintable(shown));
             simulated += f.value("simulated_a").toBool() || f.value("simulated_b").toBool();
             QCOMPARE(row[4].toString().contains("simulated"), f.value("simulated_a").toBool() || f.value("simulated_b").toBool());
         }
