@@ -39,8 +39,12 @@ std::string formatAxisNanoseconds(double ns, double tickNs)
     const double unit = tickNs >= 1e9 ? 1e9 : tickNs >= 1e6 ? 1e6 : tickNs >= 1e3 ? 1e3 : 1.0;
     const char* name = unit == 1e9 ? " s" : unit == 1e6 ? " ms" : unit == 1e3 ? " us" : " ns";
     const int decimals = tickNs > 0 ? std::max(0, static_cast<int>(std::ceil(std::log10(unit / tickNs) - 1e-9))) : 0;
+    // A tick that rounds to zero reads "0 ms", not "-0 ms": an origin a float error below zero is still the origin.
+    double shown = ns / unit;
+    if (std::fabs(shown) < 0.5 * std::pow(10.0, -decimals))
+        shown = 0.0;
     char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f%s", decimals, ns / unit, name);
+    std::snprintf(buffer, sizeof buffer, "%.*f%s", decimals, shown, name);
     return buffer;
 }
 
