@@ -6,6 +6,6 @@ find_package(Protobuf REQUIRED)
 find_package(ONNX REQUIRED)
 find_package(simdjson REQUIRED)
 target_link_libraries(placescope_placement PRIVATE onnx onnx_proto simdjson::simdjson)
-# The reports' JSON rows (placement/reports/report_table.cpp), as the CLI writes JSON.
+# The placement engine's JSON (problem files, proposals), as the CLI writes JSON.
 find_package(nlohmann_json REQUIRED)
 target_link_libraries(placescope_placement PRIVATE nlohmann_json::nlohmann_json)

@@ -7,8 +7,8 @@
 //   baseline 2: computeTraceStats (what `placescope stats` does),
 //   analyze:    analyzeTrace (all rules) + rendering the HTML report,
 // and prints the times and the ratios analyze/baseline. Best of 3 runs each.
-#include "placement/findings/analyzer.h"
-#include "placement/report/report_writer.h"
+#include "analysis/findings/analyzer.h"
+#include "analysis/render/report_writer.h"
 #include "profiler/base/units.h"
 #include "profiler/model/cuda_enums.h"
 #include "profiler/stats/trace_stats.h"

@@ -6,7 +6,7 @@
 // <= 1). Default trace: the 53.7 MB V100 trace in ../shared/traces.
 #include "bench/common/best_of_rounds.h"
 #include "bench/common/import_into.h"
-#include "placement/diff/diff_report.h"
+#include "analysis/diff/diff_report.h"
 #include "profiler/base/units.h"
 #include "profiler/importers/importer.h"
 

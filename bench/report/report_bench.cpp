@@ -6,7 +6,7 @@
 // trace in ../shared/traces.
 #include "bench/common/best_of_rounds.h"
 #include "bench/common/import_into.h"
-#include "placement/reports/reports.h"
+#include "analysis/reports/reports.h"
 #include "profiler/base/units.h"
 #include "profiler/store/trace_file.h"
 

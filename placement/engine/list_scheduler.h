@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // ListScheduler: the one time model behind both the simulator and the solvers, so that the makespan a
 // solver optimises is the makespan simulate() reports. Device clocks are ResourceClocks, the rule the trace
-// replay (placement/whatif) runs on too.
+// replay (whatif) runs on too.
 //
 // The model: ops are placed one by one in a list order (a topological order). An op starts when its
 // device is free and all its inputs have arrived; ops on one device run one at a time in list order (no

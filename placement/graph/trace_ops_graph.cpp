@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "placement/graph/trace_ops_graph.h"
 
-#include "placement/findings/step_detector.h"
-#include "placement/findings/trace_data.h"
+#include "analysis/trace/step_detector.h"
+#include "analysis/trace/trace_data.h"
 #include "placement/graph/graph_file.h"
 #include "placement/graph/torch_tensor_facts.h"
 #include "profiler/store/trace_file.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // EnginePlacementEstimator: the placement engine behind the findings' PlacementEstimator seam
-// (placement/findings/placement_estimator.h). For `placescope analyze run.sqlite --model m.onnx` it loads the
+// (analysis/findings/placement_estimator.h). For `placescope analyze run.sqlite --model m.onnx` it loads the
 // model, costs it for the trace's GPU, plans it, and answers the two questions the rules ask:
 // - layout: the layout pass over the planned model says which regions would run NHWC and which transposes
 //   would remain; the saving is the trace's measured conversion time minus those remaining transposes;
@@ -10,7 +10,7 @@
 // Thread-safe: the planned model is read-only once built; the cache is behind a mutex.
 #pragma once
 
-#include "placement/findings/placement_estimator.h"
+#include "analysis/findings/placement_estimator.h"
 
 #include <memory>
 #include <mutex>

@@ -2,7 +2,7 @@
 // The readable proposal: short sections, largest effects first, long lists cut with a count of what is left.
 #include "placement/proposal/model_proposal.h"
 
-#include "placement/findings/finding_rule.h"
+#include "analysis/findings/finding_rule.h"
 #include "profiler/base/units.h"
 
 #include <algorithm>

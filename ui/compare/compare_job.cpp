@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/compare/compare_job.h"
 
-#include "placement/diff/run_profile.h"
-#include "placement/whatif/replay_saving_simulator.h"
+#include "analysis/diff/run_profile.h"
+#include "whatif/replay_saving_simulator.h"
 #include "profiler/store/trace_file.h"
 
 #include <algorithm>

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The work behind File > Compare with...: open both runs as the main window opens one (openAnyTrace: Kineto JSON
-// and nsys exports are imported first), then compare them with placement/diff, the library `placescope diff` runs,
+// and nsys exports are imported first), then compare them with analysis/diff, the library `placescope diff` runs,
 // so the window's table holds the CLI's own rows. Also gathers what the view needs beyond the diff: each run's step
 // starts (the timelines align on them) and each kernel name's rows (a table row highlights that kernel's
 // instances through the trace's own demangledName ids, not by matching names on the timeline). Runs on a worker
 // thread; plain data out, no Qt.
 #pragma once
 
-#include "placement/diff/run_diff.h"
+#include "analysis/diff/run_diff.h"
 #include "ui/window/open_job.h"
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/compare/compare_window.h"
 
-#include "placement/diff/diff_format.h"
+#include "analysis/diff/diff_format.h"
 #include "ui/compare/compare_axis.h"
 #include "ui/compare/compare_lanes_view.h"
 #include "ui/compare/delta_table_model.h"

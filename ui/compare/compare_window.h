@@ -2,7 +2,7 @@
 // File > Compare with...: two runs in one window. Their timelines are stacked (the first run above, the second
 // under it) on one shared, aligned time axis: each run's time starts at the step they are aligned on (steps paired
 // by position, as the diff pairs them), and zooming or panning either moves both. Under them the diff's tables
-// from placement/diff (the rows `placescope diff` prints): kernels by name for the whole trace or the compared
+// from analysis/diff (the rows `placescope diff` prints): kernels by name for the whole trace or the compared
 // steps, sorted by delta; selecting a row highlights that kernel's instances in both timelines. Figures and
 // findings in tabs beside it, and where one run is a whatif -o prediction and the other a measured run, the
 // prediction error (mean step, each step, kernel time, each class of GPU work: the diff's own figures), shown first. The comparison runs in the background; a generation counter drops a stale one.

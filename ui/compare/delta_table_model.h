@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-// The diff's per-name rows (placement/diff's DeltaRow, exactly as `placescope diff` computed them) as a table:
+// The diff's per-name rows (analysis/diff's DeltaRow, exactly as `placescope diff` computed them) as a table:
 // name, change, count and time on each side, the delta and its share of the step delta. The display role formats
 // with the CLI's formatters (diff_format); DeltaTableModel::kRawRole gives the integer nanoseconds and counts, which
 // sorting uses and tests compare with the CLI's JSON. Rows start in the diff's order (largest |delta| first).
 // UI thread only.
 #pragma once
 
-#include "placement/diff/run_diff.h"
+#include "analysis/diff/run_diff.h"
 
 #include <QAbstractTableModel>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/compare/prediction_error_model.h"
 
-#include "placement/diff/diff_format.h"
+#include "analysis/diff/diff_format.h"
 
 namespace placescope::ui {
 

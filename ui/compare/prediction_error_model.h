@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The diff's prediction error (placement/diff's PredictionError, exactly as `placescope diff` computed it) as a table,
+// The diff's prediction error (analysis/diff's PredictionError, exactly as `placescope diff` computed it) as a table,
 // one row per figure: the mean step, each compared step, the summed kernel time, then each class of GPU work over
 // the compared steps and over the whole trace. Columns: figure, predicted, measured, error (predicted - measured),
 // relative error. The display role formats with the CLI's formatters (diff_format); kRawRole gives the integer
@@ -7,7 +7,7 @@
 // prediction_error. Empty when neither side is a prediction checked against a measured run. UI thread only.
 #pragma once
 
-#include "placement/diff/run_diff.h"
+#include "analysis/diff/run_diff.h"
 
 #include <QAbstractTableModel>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/reports/report_counters.h"
 
-#include "placement/reports/copy_rate_series.h"
-#include "placement/reports/queue_series.h"
+#include "analysis/reports/copy_rate_series.h"
+#include "analysis/reports/queue_series.h"
 
 #include <algorithm>
 #include <cmath>

@@ -5,7 +5,7 @@
 // --step. Runs in the open job, off the UI thread.
 #pragma once
 
-#include "placement/findings/trace_data.h"
+#include "analysis/trace/trace_data.h"
 #include "ui/core/trace_data.h"
 
 #include <vector>

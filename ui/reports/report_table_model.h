@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-// ReportTableModel: one ReportTable (placement/reports, the row model `placescope report` prints) as a Qt table.
+// ReportTableModel: one ReportTable (analysis/reports, the row model `placescope report` prints) as a Qt table.
 // DisplayRole is the text table's cell text (formatCell), kRawRole the JSON value (integer ns, bytes, reals; null
 // for an empty cell) so sorting is numeric and a test can compare the panel with `report NAME --format json`.
 // A row's place on the timeline comes from its columns (timelineTarget).
 #pragma once
 
-#include "placement/reports/report_table.h"
+#include "analysis/reports/report_table.h"
 
 #include <QAbstractTableModel>
 

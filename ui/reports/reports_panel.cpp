@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/reports/reports_panel.h"
 
-#include "placement/reports/reports.h"
+#include "analysis/reports/reports.h"
 #include "ui/reports/report_table_model.h"
 #include "ui/timeline/timeline_view.h"
 

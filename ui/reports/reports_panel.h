@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-// The Reports panel: every `placescope report` (placement/reports) as a sortable table of the same rows the CLI
+// The Reports panel: every `placescope report` (analysis/reports) as a sortable table of the same rows the CLI
 // prints, for the open trace. A report runs in the background on the trace the open job loaded (a generation
 // counter drops a result for an older trace or report, as the main window's open does); selecting a row selects its
 // events on the timeline (ReportTableModel::timelineTarget). UI thread only.
 #pragma once
 
-#include "placement/findings/trace_data.h"
-#include "placement/reports/report_table.h"
+#include "analysis/trace/trace_data.h"
+#include "analysis/reports/report_table.h"
 
 #include <QWidget>
 

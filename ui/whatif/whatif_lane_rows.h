@@ -6,7 +6,7 @@
 // Qt-free; immutable once built.
 #pragma once
 
-#include "placement/whatif/whatif.h"
+#include "whatif/whatif.h"
 
 #include <cstdint>
 #include <string>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/whatif/whatif_lanes_view.h"
 
-#include "placement/whatif/replay_graph.h"
+#include "whatif/replay_graph.h"
 #include "ui/timeline/timeline_format.h"
 #include "ui/whatif/whatif_session.h"
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "placement/findings/step_detector.h"
-#include "placement/findings/trace_data.h"
-#include "placement/whatif/whatif.h"
+#include "analysis/trace/step_detector.h"
+#include "analysis/trace/trace_data.h"
+#include "whatif/whatif.h"
 #include "ui/whatif/whatif_controls.h"
 #include "ui/whatif/whatif_lane_rows.h"
 

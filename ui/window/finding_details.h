@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "placement/findings/finding.h"
+#include "analysis/findings/finding.h"
 
 #include <QString>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "placement/findings/analyzer.h"
+#include "analysis/findings/analyzer.h"
 #include "profiler/base/progress.h"
 #include "profiler/stats/trace_stats.h"
 #include "ui/core/op_summary.h"

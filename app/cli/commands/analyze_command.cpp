@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 // `placescope analyze run.sqlite [--model model.onnx] [--format text|md|html|json] [-o report.html]`: the
 // findings (what is wrong, the evidence, the saving per step and the fix), ranked by estimated saving. The
-// analysis lives in placement/findings and the writers in placement/report; this file parses arguments,
+// analysis lives in analysis/findings and the writers in analysis/render; this file parses arguments,
 // opens the trace and writes the report (atomically when -o is given; then a summary line goes to stderr).
 #include "app/cli/command_registry.h"
-#include "placement/findings/analyzer.h"
+#include "analysis/findings/analyzer.h"
 #include "placement/graph/model_loader.h"
 #include "placement/proposal/engine_estimator.h"
-#include "placement/report/report_writer.h"
-#include "placement/whatif/replay_saving_simulator.h"
+#include "analysis/render/report_writer.h"
+#include "whatif/replay_saving_simulator.h"
 #include "profiler/base/output_file.h"
 #include "profiler/store/trace_file.h"
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // `placescope diff before.sqlite after.sqlite [--step N | --all-steps] [--by kernel|op|annotation|stream|class]
 //  [--short-names] [--simulate] [--format text|json|html] [-o out]`: what changed between two runs (step time, GPU busy and idle,
-// memory, copies, kernels by name, findings). The comparison lives in placement/diff; this file parses arguments,
+// memory, copies, kernels by name, findings). The comparison lives in analysis/diff; this file parses arguments,
 // profiles both runs (on two threads: each side opens its own connection) and writes the output through the one
 // atomic writer, refusing an -o that is either trace.
 #include "app/cli/command_registry.h"
-#include "placement/diff/diff_report.h"
-#include "placement/whatif/replay_saving_simulator.h"
+#include "analysis/diff/diff_report.h"
+#include "whatif/replay_saving_simulator.h"
 #include "profiler/base/output_file.h"
 
 #include <cstdio>

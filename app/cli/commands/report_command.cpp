@@ -2,11 +2,11 @@
 // `placescope report NAME run.sqlite [--step N] [--format text|csv|json] [--short-names] [-o out]` (sequences also
 // takes HTA's --op NAME and --min-length N) and
 // `placescope report --list`: the analyses people run in HTA and `nsys stats -r`, one table each. The reports live in
-// placement/reports (one file per report, one row model); this file parses arguments, opens the trace and writes the
+// analysis/reports (one file per report, one row model); this file parses arguments, opens the trace and writes the
 // table (atomically with -o). Notes go below a text table, and to stderr with CSV and JSON so scripts read rows only.
 // A --step the trace does not have is a usage error (exit 2), as for `diff`.
 #include "app/cli/command_registry.h"
-#include "placement/reports/reports.h"
+#include "analysis/reports/reports.h"
 #include "profiler/base/output_file.h"
 #include "profiler/store/trace_file.h"
 

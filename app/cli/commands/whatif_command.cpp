@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // `placescope whatif run.sqlite [--edit E]... [--json] [-o predicted.sqlite]` and
 // `placescope critical-path run.sqlite [--step N] [--json]`: replay a measured run from its dependency graph,
-// then predict it after the edits. The simulation lives in placement/whatif; this file parses arguments, loads
+// then predict it after the edits. The simulation lives in whatif; this file parses arguments, loads
 // the trace and prints. A malformed edit or a missing step is a usage error (exit 2).
 #include "app/cli/command_registry.h"
-#include "placement/findings/step_detector.h"
-#include "placement/whatif/prediction_file.h"
-#include "placement/whatif/whatif.h"
+#include "analysis/trace/step_detector.h"
+#include "whatif/prediction_file.h"
+#include "whatif/whatif.h"
 #include "profiler/base/output_file.h"
 #include "profiler/store/trace_file.h"
 

@@ -4,7 +4,7 @@
 #include "placement/graph/trace_ops_graph.h"
 
 #include "graph_test_files.h"
-#include "placement/findings/trace_data.h"
+#include "analysis/trace/trace_data.h"
 #include "profiler/importers/importer.h"
 #include "profiler/store/trace_file.h"
 

@@ -3,7 +3,7 @@
 // panel's rows equal `placescope report NAME trace --format json` on the same file, cell by cell (the model's raw
 // values against the JSON values: integer ns, bytes, reals, text, null); sorting is numeric; and a row selects its
 // events on the timeline (a launch its kernel, a bucket its time range, a kernel name its instances).
-#include "placement/reports/reports.h"
+#include "analysis/reports/reports.h"
 #include "ui/reports/report_table_model.h"
 #include "ui/reports/reports_panel.h"
 #include "ui/timeline/timeline_view.h"

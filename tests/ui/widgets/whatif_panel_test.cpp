@@ -2,9 +2,9 @@
 // The What-if panel: it shows runWhatIf's figures for the edits its controls stand for (one code path with
 // `placescope whatif`), undo/redo of the edit set, a malformed edit reported without a run, the predicted-lanes
 // view, and Ctrl+Z routed to the panel's edit set inside the main window.
-#include "placement/findings/step_detector.h"
-#include "placement/findings/trace_data.h"
-#include "placement/whatif/whatif.h"
+#include "analysis/trace/step_detector.h"
+#include "analysis/trace/trace_data.h"
+#include "whatif/whatif.h"
 #include "profiler/importers/importer.h"
 #include "profiler/store/trace_file.h"
 #include "ui/placement/step_time_chart.h"

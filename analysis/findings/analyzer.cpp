@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/findings/analyzer.h"
+
+#include "profiler/stats/trace_stats.h"
+
+#include <algorithm>
+#include <map>
+#include <regex>
+#include <unordered_map>
+
+namespace placescope {
+
+namespace {
+
+void summarizeKernels(const TraceData& trace, AnalysisReport& report)
+{
+    std::unordered_map<int64_t, TopKernel> byName;
+    static const std::regex kLayout(R"(nchwToNhwc|nhwcToNchw)");
+    std::unordered_map<int64_t, bool> isLayout;
+    for (const auto& op : trace.gpuOps) {
+        if (op.kind == GpuOp::Kind::Memcpy)
+            ++report.memcpyCount;
+        if (op.kind == GpuOp::Kind::Memset)
+            ++report.memsetCount;
+        if (op.kind != GpuOp::Kind::Kernel)
+            continue;
+        ++report.kernelCount;
+        report.kernelNs += op.durationNs();
+        auto& k = byName[op.nameId];
+        ++k.count;
+        k.totalNs += op.durationNs();
+        auto [it, inserted] = isLayout.emplace(op.nameId, false);
+        if (inserted)
+            it->second = std::regex_search(trace.name(op.nameId), kLayout);
+        if (it->second) {
+            ++report.layoutKernelCount;
+            report.layoutKernelNs += op.durationNs();
+        }
+    }
+    for (auto& [id, k] : byName) {
+        k.name = trace.name(id);
+        report.topKernels.push_back(std::move(k));
+    }
+    std::sort(report.topKernels.begin(), report.topKernels.end(),
+              [](const auto& a, const auto& b) { return a.totalNs > b.totalNs; });
+    if (report.topKernels.size() > 10)
+        report.topKernels.resize(10);
+}
+
+void memoryCurves(const TraceData& trace, AnalysisReport& report)
+{
+    std::map<int64_t, std::vector<const MemorySample*>> byDevice;
+    for (const auto& m : trace.memory)
+        byDevice[m.deviceId].push_back(&m);
+    constexpr size_t kPoints = 400;
+    for (const auto& [deviceId, samples] : byDevice) {
+        MemoryCurve curve;
+        curve.deviceId = deviceId;
+        if (const GpuDevice* d = trace.device(deviceId))
+            curve.capacityBytes = d->totalMemoryBytes;
+        size_t per = std::max<size_t>(1, (samples.size() + kPoints - 1) / kPoints);
+        for (size_t i = 0; i < samples.size(); i += per) {
+            MemoryPoint p { samples[i]->startNs, 0, 0 };
+            for (size_t j = i; j < std::min(samples.size(), i + per); ++j) {
+                p.allocated = std::max(p.allocated, samples[j]->totalAllocated);
+                p.reserved = std::max(p.reserved, samples[j]->totalReserved);
+            }
+            curve.points.push_back(p);
+        }
+        report.memory.push_back(std::move(curve));
+    }
+}
+
+} // namespace
+
+AnalysisReport analyzeTraceData(const TraceData& trace, const AnalysisOptions& options,
+                                const PlacementEstimator* estimator)
+{
+    AnalysisReport report;
+    report.sourceFormat = trace.sourceFormat;
+    report.originNs = trace.gpuOps.empty() ? 0 : trace.gpuOps.front().startNs;
+    if (!trace.hostRanges.empty())
+        report.originNs = trace.gpuOps.empty() ? trace.hostRanges.front().startNs
+                                               : std::min(report.originNs, trace.hostRanges.front().startNs);
+    report.gpuName = trace.devices.empty() ? std::string() : trace.devices.front().name;
+    StepSet steps = detectSteps(trace);
+    DeviceTimeline timeline = DeviceTimeline::build(trace, steps);
+    report.stepSource = std::string(stepSourceName(steps.source));
+    report.stepDescription = steps.description;
+    report.stepCount = steps.count();
+    // When the GPU runs a step's work for longer than the host's step range (GPU-bound runs queue ahead),
+    // step time is the GPU's: stretch the host's total by the lanes' window / host-step ratio.
+    int64_t stepTotalNs = steps.totalNs();
+    {
+        double windows = 0, hostSteps = 0;
+        for (const auto& lane : timeline.lanes) {
+            int64_t own = 0;
+            for (const auto& s : steps.steps)
+                if (s.globalPid == lane.globalPid)
+                    own += s.endNs - s.startNs;
+            hostSteps += static_cast<double>(own ? own : steps.totalNs());
+            windows += static_cast<double>(totalLength(lane.window));
+        }
+        if (hostSteps > 0 && windows > hostSteps)
+            stepTotalNs = static_cast<int64_t>(static_cast<double>(stepTotalNs) * windows / hostSteps);
+    }
+    report.meanStepMs = steps.count() ? static_cast<double>(stepTotalNs) / 1e6 / static_cast<double>(steps.count()) : 0.0;
+
+    for (const auto& lane : timeline.lanes) {
+        DeviceBreakdown d;
+        d.label = lane.label;
+        d.windowNs = totalLength(lane.window);
+        d.computeNs = totalLength(lane.computeBusy);
+        d.commNs = totalLength(subtractIntervals(lane.commBusy, lane.computeBusy));
+        d.copyOnlyNs = totalLength(lane.busy) - totalLength(mergeIntervals([&] {
+                           std::vector<Interval> k(lane.computeBusy.begin(), lane.computeBusy.end());
+                           k.insert(k.end(), lane.commBusy.begin(), lane.commBusy.end());
+                           return k;
+                       }()));
+        d.idleNs = d.windowNs - totalLength(lane.busy);
+        for (int c = 0; c < kIdleCauseCount; ++c)
+            d.idleCauseNs[c] = lane.causeNs[c];
+        d.utilization = lane.utilization;
+        d.bucketStartNs = lane.bucketStartNs;
+        d.bucketNs = lane.bucketNs;
+        report.devices.push_back(std::move(d));
+    }
+    summarizeKernels(trace, report);
+    memoryCurves(trace, report);
+    if (steps.source == StepSet::Source::WholeTrace)
+        report.notes.push_back("no steps found (no ProfilerStep / NVTX step ranges, no repeating kernel pattern): "
+                               "figures cover the whole trace, warm-up included; profile several iterations for "
+                               "steady-state figures");
+    if (trace.devices.empty())
+        report.notes.push_back("the trace has no device properties (TARGET_INFO_GPU): the Tensor Core and memory "
+                               "capacity checks were skipped");
+    if (!options.modelPath.empty() && !estimator)
+        report.notes.push_back("--model was given but no placement engine is built in: layout and CPU-fallback "
+                               "savings are estimated from the trace alone");
+
+    RuleContext ctx { trace, steps, timeline, options, estimator, stepTotalNs };
+    for (const auto& rule : makeDefaultRules())
+        rule->evaluate(ctx, report.findings);
+    if (options.simulator)
+        report.allFixes = options.simulator->simulate(trace, steps, report.findings);
+    rankFindings(report.findings);
+    return report;
+}
+
+Result<AnalysisReport> analyzeTrace(SqliteDb& db, const AnalysisOptions& options, const PlacementEstimator* estimator)
+{
+    PLACESCOPE_ASSIGN_OR_RETURN(TraceData trace, TraceData::load(db));
+    return analyzeTrace(db, trace, options, estimator);
+}
+
+Result<AnalysisReport> analyzeTrace(SqliteDb& db, const TraceData& trace, const AnalysisOptions& options,
+                                    const PlacementEstimator* estimator)
+{
+    AnalysisReport report = analyzeTraceData(trace, options, estimator);
+    // The top-kernel table is the same one `placescope stats` prints (profiler/stats), so both agree.
+    PLACESCOPE_ASSIGN_OR_RETURN(KernelSummary summary, kernelSummary(db, 10));
+    report.topKernels.clear();
+    for (const auto& row : summary.rows)
+        report.topKernels.push_back({ row.name, row.time.count, row.time.totalNs });
+    return report;
+}
+
+} // namespace placescope

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+// Analyzer: loads a trace, finds its steps, builds the device timeline, runs every rule and ranks the
+// findings by estimated saving; also gathers the figures the reports plot (time breakdown per device,
+// utilization over time, memory curve, top kernels, layout-conversion share). One call, no shared state.
+#pragma once
+
+#include "analysis/findings/finding_rule.h"
+#include "analysis/findings/saving_simulator.h"
+
+#include <string>
+#include <vector>
+
+namespace placescope {
+
+struct DeviceBreakdown
+{
+    std::string label;
+    int64_t windowNs = 0, computeNs = 0, commNs = 0, copyOnlyNs = 0, idleNs = 0;
+    int64_t idleCauseNs[kIdleCauseCount] = { 0, 0, 0, 0 };
+    std::vector<double> utilization; // per bucket, -1 outside the window
+    int64_t bucketStartNs = 0, bucketNs = 0;
+};
+
+struct TopKernel
+{
+    std::string name;
+    int64_t count = 0;
+    int64_t totalNs = 0;
+};
+
+struct MemoryPoint
+{
+    int64_t timeNs = 0;
+    int64_t allocated = 0;
+    int64_t reserved = 0;
+};
+
+struct MemoryCurve
+{
+    int64_t deviceId = 0;
+    int64_t capacityBytes = 0;
+    std::vector<MemoryPoint> points; // downsampled, keeps each bucket's maximum
+};
+
+struct AnalysisReport
+{
+    std::string traceName;
+    int64_t originNs = 0; // earliest event: reports print example times relative to it
+    std::string sourceFormat;
+    std::string gpuName;
+    std::string stepSource;
+    std::string stepDescription;
+    int64_t stepCount = 0;
+    double meanStepMs = 0.0;
+    int64_t kernelCount = 0, kernelNs = 0, memcpyCount = 0, memsetCount = 0;
+    int64_t layoutKernelCount = 0, layoutKernelNs = 0; // cuDNN nchwToNhwc / nhwcToNchw, whole trace
+    std::vector<DeviceBreakdown> devices;
+    std::vector<TopKernel> topKernels;
+    std::vector<MemoryCurve> memory;
+    std::vector<std::string> notes;
+    std::vector<Finding> findings;
+    std::optional<AllFixesPrediction> allFixes; // with a SavingSimulator: every simulated fix applied together
+};
+
+// Runs all default rules on an open trace. `estimator` may be null. The top kernels come from profiler/stats'
+// kernelSummary (the table `placescope stats` prints).
+Result<AnalysisReport> analyzeTrace(SqliteDb& db, const AnalysisOptions& options,
+                                    const PlacementEstimator* estimator = nullptr);
+// Same with the trace already loaded from `db` (the caller reads it for more than the findings).
+Result<AnalysisReport> analyzeTrace(SqliteDb& db, const TraceData& trace, const AnalysisOptions& options,
+                                    const PlacementEstimator* estimator = nullptr);
+// Same on already loaded data (tests).
+AnalysisReport analyzeTraceData(const TraceData& trace, const AnalysisOptions& options,
+                                const PlacementEstimator* estimator = nullptr);
+
+} // namespace placescope

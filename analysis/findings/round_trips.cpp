@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/findings/round_trips.h"
+
+#include "profiler/model/cuda_enums.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+#include <unordered_set>
+
+namespace placescope {
+
+std::vector<RoundTrip> findRoundTrips(const RuleContext& ctx)
+{
+    const auto& trace = ctx.trace;
+    std::map<std::tuple<int64_t, int64_t, int64_t>, std::vector<const GpuOp*>> pending; // (pid, dev, bytes)
+    std::vector<RoundTrip> trips;
+    for (const auto& op : trace.gpuOps) {
+        if (op.kind != GpuOp::Kind::Memcpy || op.bytes <= 0)
+            continue;
+        auto key = std::make_tuple(op.globalPid, op.deviceId, op.bytes);
+        if (op.copyKind == static_cast<int64_t>(CopyKind::DtoH)) {
+            pending[key].push_back(&op);
+        } else if (op.copyKind == static_cast<int64_t>(CopyKind::HtoD)) {
+            auto it = pending.find(key);
+            if (it == pending.end())
+                continue;
+            auto& list = it->second;
+            // Most recent DtoH that finished before this HtoD started, within the window.
+            while (!list.empty() && op.startNs - list.back()->endNs > ctx.options.roundTripWindowNs)
+                list.pop_back();
+            for (auto d = list.rbegin(); d != list.rend(); ++d) {
+                if ((*d)->endNs <= op.startNs && op.startNs - (*d)->endNs <= ctx.options.roundTripWindowNs) {
+                    RoundTrip trip;
+                    trip.toHost = *d;
+                    trip.toDevice = &op;
+                    trips.push_back(std::move(trip));
+                    list.erase(std::next(d).base());
+                    break;
+                }
+            }
+        }
+    }
+    if (trips.empty())
+        return trips;
+
+    std::unordered_set<int64_t> launchingExternalIds;
+    for (const auto& op : trace.gpuOps) {
+        auto it = trace.externalIdOfCorrelation.find(TraceData::correlationKey(op.globalPid, op.correlationId));
+        if (it != trace.externalIdOfCorrelation.end())
+            launchingExternalIds.insert(it->second);
+    }
+    for (auto& trip : trips) {
+        int64_t from = trip.toHost->endNs, to = trip.toDevice->startNs;
+        int64_t pid = trip.toHost->globalPid / 0x1000000;
+        auto first = std::lower_bound(trace.hostRanges.begin(), trace.hostRanges.end(), from,
+                                      [](const HostRange& r, int64_t t) { return r.startNs < t; });
+        int64_t coveredUntil = INT64_MIN;
+        for (auto it = first; it != trace.hostRanges.end() && it->startNs < to; ++it) {
+            if (it->isNvtx || it->category != "cpu_op" || it->endNs > to || it->globalTid / 0x1000000 != pid)
+                continue;
+            if (it->startNs < coveredUntil) // nested inside an op already taken
+                continue;
+            if (it->externalId >= 0 && launchingExternalIds.count(it->externalId))
+                continue;
+            trip.hostOps.push_back(&*it);
+            trip.hostOpNs += it->endNs - it->startNs;
+            coveredUntil = it->endNs;
+        }
+        for (const auto& lane : ctx.timeline.lanes)
+            if (lane.globalPid == trip.toHost->globalPid && lane.deviceId == trip.toHost->deviceId)
+                trip.gpuIdleNs = (to - from) - overlapLength(lane.busy, from, to);
+        trip.gpuIdleNs = std::max<int64_t>(0, trip.gpuIdleNs);
+    }
+    return trips;
+}
+
+} // namespace placescope

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+// Ops that ran on the CPU inside a GPU graph: (a) host ops between a DtoH copy and an HtoD copy of the same
+// size that launched no GPU work (a CPU fallback in the middle of GPU work); (b) ONNX Runtime nodes placed on
+// the CPU provider while others run on CUDA, and its MemcpyToHost/MemcpyFromHost nodes. Saving: from the
+// placement engine when one is given (--model); otherwise the copies around the ops plus the GPU idle time
+// while they ran, an upper bound that ignores the ops' own cost on the GPU.
+#include "analysis/findings/round_trips.h"
+#include "analysis/findings/rules/rules.h"
+#include "profiler/base/units.h"
+
+#include <algorithm>
+#include <map>
+
+namespace placescope {
+namespace {
+
+class CpuFallbackRule final : public FindingRule
+{
+public:
+    std::string_view id() const override { return "placement.cpu_fallback"; }
+    std::string_view description() const override { return "ops that ran on the CPU inside GPU work"; }
+
+    void evaluate(const RuleContext& ctx, std::vector<Finding>& out) const override
+    {
+        std::map<std::string, std::pair<int64_t, int64_t>> opTime; // name -> count, ns
+        Evidence trips { "DtoH -> host op(s) -> HtoD of the same size" };
+        std::vector<EvidenceRange> ex;
+        int64_t savedNs = 0, hostNs = 0, copyNs = 0, copyBytes = 0;
+        for (const auto& trip : findRoundTrips(ctx)) {
+            if (trip.hostOps.empty())
+                continue;
+            ++trips.count;
+            int64_t c = trip.toHost->durationNs() + trip.toDevice->durationNs();
+            trips.totalNs += c;
+            trips.totalBytes += trip.toHost->bytes;
+            std::string label;
+            for (const auto* op : trip.hostOps) {
+                auto& t = opTime[ctx.trace.name(op->nameId)];
+                ++t.first;
+                t.second += op->endNs - op->startNs;
+                if (label.size() < 80)
+                    label += (label.empty() ? "" : ", ") + ctx.trace.name(op->nameId);
+            }
+            ex.push_back({ trip.toHost->startNs, trip.toDevice->endNs, label });
+            if (ctx.inSteps(*trip.toHost)) {
+                savedNs += c + trip.gpuIdleNs;
+                hostNs += trip.hostOpNs;
+                copyNs += c;
+                copyBytes += trip.toHost->bytes;
+            }
+        }
+        // ONNX Runtime: provider per node in the op's extra JSON, and the Memcpy nodes it inserted.
+        Evidence ortCpu { "ONNX Runtime nodes on CPUExecutionProvider in a CUDA session" };
+        Evidence ortCopies { "ONNX Runtime MemcpyToHost / MemcpyFromHost nodes" };
+        bool anyCuda = false;
+        for (const auto& r : ctx.trace.hostRanges)
+            anyCuda = anyCuda || r.extra.find("CUDAExecutionProvider") != std::string::npos;
+        for (const auto& r : ctx.trace.hostRanges) {
+            const std::string& name = ctx.trace.name(r.nameId);
+            bool memcpyNode = name.find("MemcpyToHost") != std::string::npos
+                || name.find("MemcpyFromHost") != std::string::npos;
+            bool cpuNode = anyCuda && r.extra.find("CPUExecutionProvider") != std::string::npos;
+            if (!memcpyNode && !cpuNode)
+                continue;
+            Evidence& e = memcpyNode ? ortCopies : ortCpu;
+            ++e.count;
+            e.totalNs += r.endNs - r.startNs;
+            if (ctx.inSteps(r.startNs))
+                savedNs += r.endNs - r.startNs;
+            if (cpuNode) {
+                auto& t = opTime[name];
+                ++t.first;
+                t.second += r.endNs - r.startNs;
+                hostNs += ctx.inSteps(r.startNs) ? r.endNs - r.startNs : 0;
+            }
+        }
+        if (trips.count + ortCpu.count + ortCopies.count == 0)
+            return;
+        Finding f;
+        f.ruleId = "placement.cpu_fallback";
+        f.title = "Ops ran on the CPU in the middle of GPU work";
+        addLongestExamples(trips, std::move(ex));
+        for (Evidence* e : { &trips, &ortCpu, &ortCopies })
+            if (e->count)
+                f.evidence.push_back(std::move(*e));
+        std::vector<std::string> names;
+        Evidence ops { "host ops involved (name: count)" };
+        for (const auto& [name, t] : opTime) {
+            names.push_back(name);
+            ops.count += t.first;
+            ops.totalNs += t.second;
+            if (ops.examples.size() < 8)
+                ops.examples.push_back({ -1, -1, name + ": " + std::to_string(t.first) + " runs, " + formatNanoseconds(static_cast<double>(t.second)) });
+        }
+        f.evidence.push_back(std::move(ops));
+        ctx.setTimeSaving(f, savedNs,
+                          "copies around the host ops plus the GPU idle time while they ran (and ORT Memcpy/CPU node "
+                          "time), per step; an upper bound that leaves out the ops' own cost once on the GPU");
+        if (ctx.estimator) {
+            const int64_t steps = std::max<int64_t>(1, ctx.steps.count());
+            FallbackQuery q { ctx.options.modelPath, names, hostNs / steps, copyNs / steps, copyBytes / steps,
+                              ctx.deviceName() };
+            if (auto est = ctx.estimator->estimateFallback(q)) {
+                f.saving.perStepMs = est->savingMsPerStep;
+                f.saving.percentOfStep = ctx.percent(static_cast<int64_t>(est->savingMsPerStep * 1e6) * steps);
+                f.saving.method = ctx.estimator->name() + ": " + est->explanation;
+                f.saving.upperBound = false;
+            }
+        }
+        f.severity = severityForShare(f.saving.percentOfStep, ctx.options.warnPercent, ctx.options.highPercent);
+        f.summary = "Host ops ran between GPU work and forced data to the host and back: "
+            + (names.empty() ? std::string("-") : names.front()) + (names.size() > 1 ? " and others" : "") + ".";
+        f.fix = { "use the op's CUDA implementation (check the tensor's device: ops on CPU tensors, numpy or Python "
+                  "scalars run on the host); replace data-dependent ops (nonzero, unique, .tolist()) with masked "
+                  "GPU versions",
+                  "check placement with tf.debugging.set_log_device_placement(True); ops without a GPU kernel run on "
+                  "the CPU under soft placement: replace them or move their neighbours with tf.device",
+                  "look for 'CUDA kernel not found in registries' in verbose logs; upgrade the opset / replace the "
+                  "node, or disable the CPU-preferred shape subgraph heuristic for large tensors" };
+        out.push_back(std::move(f));
+    }
+};
+
+} // namespace
+
+std::unique_ptr<FindingRule> makeCpuFallbackRule() { return std::make_unique<CpuFallbackRule>(); }
+
+} // namespace placescope

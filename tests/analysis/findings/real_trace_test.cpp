@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+// Findings on the real traces in tests/data/traces, checked against figures computed independently from the
+// raw events: for the Nsight Systems export, SQL on the original file; for Kineto traces, the numbers printed
+// by tests/data/kineto_ref.py (a stdlib-only Python parser), written down below with the command that made them.
+#include "profiler/importers/importer.h"
+#include "tests/analysis/findings/trace_builder.h"
+
+namespace placescope::testing {
+namespace {
+
+std::string dataPath(const std::string& name) { return std::string(PLACESCOPE_DATA_DIR) + "/traces/" + name; }
+
+class RealTrace
+{
+public:
+    explicit RealTrace(const std::string& file)
+    {
+        m_dir = std::filesystem::temp_directory_path() / ("ps_findings_real_" + std::to_string(::getpid()) + "_" + file);
+        std::filesystem::create_directories(m_dir);
+        m_path = (m_dir / "run.sqlite").string();
+        auto imported = importTraces({ dataPath(file) }, m_path, ImportOptions {});
+        m_ok = imported.isOk();
+        m_error = m_ok ? std::string() : imported.status().message();
+    }
+    ~RealTrace() { std::filesystem::remove_all(m_dir); }
+    bool ok() const { return m_ok; }
+    const std::string& error() const { return m_error; }
+    AnalysisReport analyze()
+    {
+        auto db = openTrace(m_path);
+        EXPECT_TRUE(db.isOk()) << db.status().message();
+        auto report = analyzeTrace(*db, AnalysisOptions {});
+        EXPECT_TRUE(report.isOk()) << report.status().message();
+        return std::move(report.value());
+    }
+
+private:
+    std::filesystem::path m_dir;
+    std::string m_path;
+    bool m_ok = false;
+    std::string m_error;
+};
+
+int64_t rawInt(const std::string& file, const std::string& sql)
+{
+    auto db = SqliteDb::open(dataPath(file), SqliteDb::Mode::ReadOnly);
+    EXPECT_TRUE(db.isOk());
+    auto v = db->queryInt(sql);
+    EXPECT_TRUE(v.isOk()) << v.status().message();
+    return v.isOk() ? v.value() : -1;
+}
+
+const Evidence* evidenceStarting(const Finding& f, const std::string& prefix)
+{
+    for (const auto& e : f.evidence)
+        if (e.what.rfind(prefix, 0) == 0)
+            return &e;
+    return nullptr;
+}
+
+TEST(FindingsRealTraces, NsysCloverLeafCopiesAgreeWithRawSql)
+{
+    const std::string file = "pipit_cloverleaf_a100_nsys_sanitized.sqlite";
+    RealTrace trace(file);
+    ASSERT_TRUE(trace.ok()) << trace.error();
+    auto report = trace.analyze();
+
+    // Raw nsys export, independent of the importer: copies with a pageable side (nsys ENUM_CUDA_MEM_KIND 0).
+    int64_t pageable = rawInt(file, "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE srcKind = 0 OR dstKind = 0");
+    int64_t pageableBytes
+        = rawInt(file, "SELECT SUM(bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE srcKind = 0 OR dstKind = 0");
+    int64_t pageableNs
+        = rawInt(file, "SELECT SUM(end - start) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE srcKind = 0 OR dstKind = 0");
+    EXPECT_EQ(pageable, 279);
+    const Finding* f = findRule(report, "copies.pageable");
+    ASSERT_NE(f, nullptr) << ruleIds(report);
+    int64_t count = 0, bytes = 0, ns = 0;
+    for (const auto& e : f->evidence) {
+        count += e.count;
+        bytes += e.totalBytes;
+        ns += e.totalNs;
+    }
+    EXPECT_EQ(count, pageable);
+    EXPECT_EQ(bytes, pageableBytes);
+    EXPECT_EQ(ns, pageableNs);
+
+    // Synchronous cudaMemcpy calls, minus HtoD of <= 64 KB (nsys's own cut), joined on the raw file.
+    int64_t syncCopies = rawInt(file,
+        "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId "
+        "JOIN CUPTI_ACTIVITY_KIND_MEMCPY m ON m.correlationId = r.correlationId "
+        "WHERE s.value LIKE 'cudaMemcpy%' AND s.value NOT LIKE '%Async%' AND NOT (m.copyKind = 1 AND m.bytes <= 65536)");
+    const Finding* sync = findRule(report, "copies.synchronous");
+    ASSERT_NE(sync, nullptr) << ruleIds(report);
+    const Evidence* e = evidenceStarting(*sync, "synchronous cudaMemcpy");
+    ASSERT_NE(e, nullptr);
+    EXPECT_EQ(e->count, syncCopies);
+
+    EXPECT_EQ(report.kernelCount, rawInt(file, "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+    EXPECT_EQ(report.kernelNs, rawInt(file, "SELECT SUM(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+    EXPECT_EQ(report.layoutKernelCount, 0);
+    ASSERT_EQ(report.topKernels.size(), 10u);
+    EXPECT_EQ(report.topKernels[0].totalNs,
+              rawInt(file, "SELECT SUM(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL GROUP BY demangledName "
+                           "ORDER BY 1 DESC LIMIT 1"));
+    // CloverLeaf is plain fp32 CUDA code with no GEMM/conv library kernels: no Tensor Core finding.
+    EXPECT_EQ(findRule(report, "tensor_cores"), nullptr);
+    for (const auto& finding : report.findings)
+        EXPECT_FALSE(finding.saving.method.empty()) << finding.ruleId;
+}
+
+} // namespace
+} // namespace placescope::testing

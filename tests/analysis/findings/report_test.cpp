@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: MIT
+// Report writers: the JSON parses and carries every finding, the HTML is one self-contained file with the
+// plots, text and Markdown rank the findings; the CLI writes atomically and fails cleanly on bad input.
+#include "analysis/render/report_writer.h"
+#include "analysis/render/svg_charts.h"
+#include "tests/analysis/findings/trace_builder.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+namespace placescope::testing {
+namespace {
+
+void problemTrace(TraceBuilder& t)
+{
+    t.gpu(0, "NVIDIA A100-SXM4-40GB", 40LL << 30, 8);
+    for (int n = 0; n < 3; ++n) {
+        int64_t s = n * 20 * kMs;
+        t.step(n, s, s + 20 * kMs);
+        t.hostOp(s, s + 5 * kMs, "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__", "user_annotation");
+        t.copy(s + 5 * kMs, s + 7 * kMs, CopyKind::HtoD, 4 << 20, MemKind::Pageable);
+        t.kernel(s + 7 * kMs, s + 8 * kMs, "void cudnn::ops::nchwToNhwcKernel<float>()", s + 6 * kMs);
+        t.kernel(s + 8 * kMs, s + 20 * kMs, "volta_scudnn_128x64_relu_interior_nn_v1 <&>", s + 6 * kMs);
+        t.memory(s + kMs, (2LL << 30) + n, (3LL << 30) + n);
+    }
+}
+
+TEST(FindingsReport, JsonCarriesEveryFinding)
+{
+    TraceBuilder t("json");
+    problemTrace(t);
+    auto report = t.analyze();
+    report.traceName = "problem \"trace\".sqlite";
+    ASSERT_GE(report.findings.size(), 3u) << ruleIds(report);
+    auto doc = nlohmann::json::parse(renderJsonReport(report));
+    EXPECT_EQ(doc["trace"], "problem \"trace\".sqlite");
+    ASSERT_EQ(doc["findings"].size(), report.findings.size());
+    for (size_t i = 0; i < report.findings.size(); ++i) {
+        EXPECT_EQ(doc["findings"][i]["rule"], report.findings[i].ruleId);
+        EXPECT_NEAR(doc["findings"][i]["saving"]["per_step_ms"].get<double>(), report.findings[i].saving.perStepMs,
+                    1e-4 * (1 + report.findings[i].saving.perStepMs));
+        EXPECT_FALSE(doc["findings"][i]["fix"]["onnxruntime"].get<std::string>().empty());
+    }
+    EXPECT_EQ(doc["kernels"]["layout_conversion_count"], 3);
+    EXPECT_EQ(doc["devices"][0]["utilization"].size(), 60u);
+}
+
+TEST(FindingsReport, HtmlIsSelfContainedWithPlots)
+{
+    TraceBuilder t("html");
+    problemTrace(t);
+    auto report = t.analyze();
+    report.traceName = "<b>run</b>.sqlite";
+    std::string html = renderHtmlReport(report);
+    EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+    EXPECT_EQ(html.find("<script"), std::string::npos);
+    EXPECT_EQ(html.find("<link"), std::string::npos);
+    EXPECT_EQ(html.find("src="), std::string::npos);
+    EXPECT_EQ(html.find("<b>run</b>"), std::string::npos); // escaped
+    EXPECT_NE(html.find("&lt;b&gt;run"), std::string::npos);
+    size_t svgs = 0;
+    for (size_t p = html.find("<svg"); p != std::string::npos; p = html.find("<svg", p + 1))
+        ++svgs;
+    EXPECT_GE(svgs, 5u); // breakdown, utilization, memory, top kernels, layout share
+    EXPECT_NE(html.find("capacity 40.00 GiB"), std::string::npos);
+    EXPECT_NE(html.find("Layout-conversion share"), std::string::npos);
+    for (const auto& f : report.findings)
+        EXPECT_NE(html.find(htmlEscape(f.fix.tensorflow)), std::string::npos) << f.ruleId;
+}
+
+TEST(FindingsReport, TextAndMarkdownRankFindings)
+{
+    TraceBuilder t("text");
+    problemTrace(t);
+    auto report = t.analyze();
+    std::string text = renderTextReport(report);
+    size_t first = text.find("#1 [");
+    size_t second = text.find("#2 [");
+    ASSERT_NE(first, std::string::npos);
+    ASSERT_NE(second, std::string::npos);
+    EXPECT_LT(first, second);
+    EXPECT_NE(text.find(report.findings[0].title), std::string::npos);
+    // The header's counts read as everywhere else: thousands separated.
+    report.kernelCount = 12345;
+    report.memcpyCount = 1000;
+    const std::string header = renderTextReport(report);
+    EXPECT_NE(header.find("Kernels: 12,345 ("), std::string::npos) << header.substr(0, 300);
+    EXPECT_NE(header.find("copies: 1,000,"), std::string::npos) << header.substr(0, 300);
+    std::string md = renderMarkdownReport(report);
+    EXPECT_NE(md.find("| 1 | "), std::string::npos);
+    EXPECT_NE(md.find("- ONNX Runtime: "), std::string::npos);
+    EXPECT_TRUE(parseReportFormat("md").isOk());
+    EXPECT_FALSE(parseReportFormat("pdf").isOk());
+}
+
+std::string runCli(const std::string& args, int* exitCode)
+{
+    std::string cmd = std::string(PLACESCOPE_BIN_DIR) + "/placescope " + args + " 2>&1";
+    FILE* pipe = popen(cmd.c_str(), "r");
+    std::string out;
+    char buf[4096];
+    while (pipe && fgets(buf, sizeof buf, pipe))
+        out += buf;
+    int status = pipe ? pclose(pipe) : -1;
+    *exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return out;
+}
+
+TEST(FindingsReport, CliWritesReportAndRejectsBadInput)
+{
+    if (!std::filesystem::exists(std::string(PLACESCOPE_BIN_DIR) + "/placescope"))
+        GTEST_FAIL() << "placescope binary not built next to the tests";
+    TraceBuilder t("cli");
+    problemTrace(t);
+    t.analyze(); // commits the file
+    std::string html = (t.dir() / "report.html").string();
+    int code = -1;
+    std::string out = runCli("analyze " + t.path() + " -o " + html, &code);
+    EXPECT_EQ(code, 0) << out;
+    std::ifstream in(html);
+    std::stringstream content;
+    content << in.rdbuf();
+    EXPECT_NE(content.str().find("<svg"), std::string::npos);
+    EXPECT_FALSE(std::filesystem::exists(html + ".partial"));
+
+    out = runCli("analyze " + t.path() + " --format json", &code);
+    EXPECT_EQ(code, 0);
+    EXPECT_NO_THROW(nlohmann::json::parse(out));
+
+    // Not a trace: one line on stderr, non-zero exit, no report written.
+    std::string bogus = (t.dir() / "bogus.sqlite").string();
+    std::ofstream(bogus) << "this is not sqlite";
+    std::string bad = (t.dir() / "bad.html").string();
+    out = runCli("analyze " + bogus + " -o " + bad, &code);
+    EXPECT_NE(code, 0);
+    EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
+    EXPECT_FALSE(std::filesystem::exists(bad));
+    // A trace cut in half (a copy interrupted mid-way): a clear error, no report.
+    std::string cut = (t.dir() / "cut.sqlite").string();
+    std::filesystem::copy_file(t.path(), cut);
+    std::filesystem::resize_file(cut, std::filesystem::file_size(cut) / 2);
+    out = runCli("analyze " + cut + " -o " + bad, &code);
+    EXPECT_NE(code, 0) << out;
+    EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
+    EXPECT_FALSE(std::filesystem::exists(bad));
+    out = runCli("analyze " + (t.dir() / "missing.sqlite").string(), &code);
+    EXPECT_NE(code, 0);
+    out = runCli("analyze " + t.path() + " --format pdf", &code);
+    EXPECT_NE(code, 0);
+    EXPECT_NE(out.find("unknown report format"), std::string::npos);
+    out = runCli("analyze " + t.path() + " -o " + (t.dir() / "no" / "such" / "dir.html").string(), &code);
+    EXPECT_NE(code, 0);
+    EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
+}
+
+} // namespace
+} // namespace placescope::testing

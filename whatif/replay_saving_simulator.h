@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: MIT
+// ReplaySavingSimulator: the findings' SavingSimulator, backed by the what-if replay. Each finding whose fix is
+// an edit (pageable copies -> pinned, layout conversions -> drop the conversion kernels, ...) gets the saving the
+// replay predicts for that edit alone, and the report gets the prediction with every such edit applied. Nothing
+// is simulated unless the unedited replay reproduces the measured step within 5 %.
+#pragma once
+
+#include "analysis/findings/saving_simulator.h"
+
+#include <optional>
+#include <string>
+
+namespace placescope {
+
+// The edit that is the fix of a finding's rule; nullopt where no edit expresses it.
+std::optional<std::string> editForRule(const std::string& ruleId);
+
+class ReplaySavingSimulator : public SavingSimulator
+{
+public:
+    std::optional<AllFixesPrediction> simulate(
+        const TraceData& trace, const StepSet& steps, std::vector<Finding>& findings) const override;
+};
+
+} // namespace placescope

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+// What-if on a measured run: builds the run's ReplayGraph, replays it unedited (which must give back the measured
+// run before any prediction is believed), applies the edits to a copy and replays that. Every figure the CLI,
+// the reports and the GUI show for a what-if comes from runWhatIf, and its text and JSON from the functions below.
+#pragma once
+
+#include "analysis/trace/kernel_class.h"
+#include "analysis/trace/step_detector.h"
+#include "analysis/trace/trace_data.h"
+#include "whatif/critical_path.h"
+#include "whatif/whatif_edit.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace placescope {
+
+struct RunFigures
+{
+    int64_t stepNs = 0; // mean step duration
+    int64_t spanNs = 0; // first step's start to the end of the last work launched inside the steps
+};
+
+struct LaneBusy
+{
+    std::string label;
+    int64_t measuredNs = 0, replayNs = 0, predictedNs = 0; // busy time of the span's work on the lane
+};
+
+// GPU busy time of the span's work per class of GPU work (kernel_class.h), indexed by GpuWorkClass.
+using ClassTimes = std::array<int64_t, kGpuWorkClassCount>;
+
+struct WhatIfOptions
+{
+    std::vector<WhatIfEdit> edits;
+    int64_t criticalPathStep = -1; // step number whose critical path is reported; -1: the whole span
+};
+
+// A prediction checked against the run measured after the change was made (`whatif --compare after.sqlite`).
+struct MeasuredComparison
+{
+    int64_t stepCount = 0;
+    RunFigures measured; // of the other run, by the same step and span rules
+    double stepError = 0; // (predicted - measured) / measured
+    double spanError = 0;
+    ClassTimes measuredClassNs {}; // of the other run's span work
+};
+
+struct WhatIfResult
+{
+    std::string stepSource;
+    int64_t stepCount = 0;
+    RunFigures measured, replay, predicted;
+    std::vector<EditOutcome> edits;
+    std::vector<LaneBusy> lanes;
+    ClassTimes measuredClassNs {}, predictedClassNs {}; // the span's work by class of GPU work
+    CriticalPath replayPath, predictedPath;
+    ReplayQuality quality;
+    std::vector<std::string> accuracyNotes; // why the replay differs from the measured run, where it does
+    // The prediction itself, for a predicted trace file.
+    ReplayGraph predictedGraph;
+    ReplaySchedule predictedSchedule;
+    std::optional<MeasuredComparison> comparison; // set by compareWithMeasured
+
+    double replayStepError() const { return relativeError(replay.stepNs, measured.stepNs); }
+    double replaySpanError() const { return relativeError(replay.spanNs, measured.spanNs); }
+    static double relativeError(int64_t value, int64_t reference)
+    {
+        return reference == 0 ? 0.0 : static_cast<double>(value - reference) / static_cast<double>(reference);
+    }
+    // Per step, as the step error compares them: a class's span time over the run's steps (the whole span where the
+    // run has none).
+    static int64_t perStep(int64_t ns, int64_t steps) { return steps > 0 ? ns / steps : ns; }
+};
+
+// A measured run's graph and its unedited replay, built once and asked for as many predictions as needed
+// (analyze simulates each finding's fix on one model). Keeps a reference to the trace, which must outlive it.
+class WhatIfModel
+{
+public:
+    // Errors: a graph with a cycle.
+    static Result<WhatIfModel> build(const TraceData& trace, const StepSet& steps);
+    // The same, with the events read from `db` when `trace` was loaded without them (TraceParts::ForReplay).
+    static Result<WhatIfModel> build(SqliteDb& db, const TraceData& trace, const StepSet& steps);
+    // Errors: a step number that does not exist. The first keeps the model for more predictions; the second edits
+    // the model's own graph instead of a copy (a single prediction, in half the memory).
+    Result<WhatIfResult> predict(const WhatIfOptions& options) const&;
+    Result<WhatIfResult> predict(const WhatIfOptions& options) &&;
+
+    const RunFigures& measured() const { return m_measured; }
+    const RunFigures& replayed() const { return m_replay; }
+    ClassTimes measuredClasses() const; // the span's work by class of GPU work, as measured
+
+private:
+    WhatIfModel(const TraceData& trace, ReplayGraph graph, ReplaySchedule replay);
+    Result<WhatIfResult> measuredPart(const WhatIfOptions& options) const;
+    Status predictedPart(const WhatIfOptions& options, ReplayGraph predicted, WhatIfResult& result) const;
+
+    const TraceData* m_trace;
+    ReplayGraph m_graph;
+    ReplaySchedule m_schedule;
+    RunFigures m_measured, m_replay;
+};
+
+// What a what-if on the trace in `db` needs of TraceData, and its steps (detectSteps): every part when an edit reads
+// framework ops (input, move-op), else TraceParts::ForReplay (the GPU ops are read for the step rules only when
+// the trace has no recorded or annotated steps, and let go after).
+Result<TraceData> loadForWhatIf(SqliteDb& db, const std::vector<WhatIfEdit>& edits, StepSet* steps);
+
+// Fills result.comparison from the run measured after the change (its steps and span by the same rules).
+Status compareWithMeasured(WhatIfResult& result, const TraceData& after, const StepSet& afterSteps);
+Status compareWithMeasured(WhatIfResult& result, SqliteDb& after);
+
+// WhatIfModel::build + predict. The trace is only read.
+Result<WhatIfResult> runWhatIf(const TraceData& trace, const StepSet& steps, const WhatIfOptions& options);
+Result<WhatIfResult> runWhatIf(SqliteDb& db, const TraceData& trace, const StepSet& steps, const WhatIfOptions& options);
+
+std::string whatIfText(const WhatIfResult& result, const TraceData& trace);
+// "saving 4.20 ms per step (7.6 % of the replayed step)", "slower by ...", "no change in step time": the CLI's and
+// the app's wording of the predicted saving.
+std::string stepSavingText(const WhatIfResult& result);
+std::string whatIfJson(const WhatIfResult& result, const TraceData& trace);
+// `placescope critical-path`: the replay's critical path only.
+std::string criticalPathText(const WhatIfResult& result, const TraceData& trace);
+std::string criticalPathJson(const WhatIfResult& result, const TraceData& trace);
+
+} // namespace placescope

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+// What-if edits: the fixes a user can try on a measured run, each a change to the ReplayGraph that keeps every
+// measured duration and gap it does not touch. Syntax (placescope whatif --edit ...):
+//   no-sync[:REGEX]     host waits removed (all, or the calls whose API name matches REGEX)
+//   kernels:REGEX=xF    matching GPU ops take F times as long
+//   drop:REGEX          matching GPU ops removed, with launch calls that launched nothing else
+//   pinned              pageable copies become pinned and asynchronous
+//   launch=xF           CPU cost of launch calls scaled (CUDA graphs: about x0.1)
+//   op:NAME=cpu|gpu     a framework op and its kernels moved to the other device
+//   input=xF            input-pipeline time on the host scaled
+//   overlap-comm        communication kernels on a stream of their own, after the work they follow
+#pragma once
+
+#include "whatif/replay_graph.h"
+#include "profiler/base/status.h"
+
+#include <regex>
+#include <string>
+#include <vector>
+
+namespace placescope {
+
+struct WhatIfEdit
+{
+    enum class Kind { NoSync, Kernels, Drop, Pinned, Launch, MoveOp, Input, OverlapComm };
+    Kind kind = Kind::NoSync;
+    std::string text;        // as the user wrote it
+    std::string pattern;     // regex, or the op's name for MoveOp; empty: all
+    double factor = 1.0;
+    bool toCpu = false;      // MoveOp
+    std::regex regex;        // compiled `pattern` (ECMAScript, searched anywhere in the name)
+};
+
+// One line naming what is wrong when `text` is not an edit (the CLI exits 2 with it).
+Result<WhatIfEdit> parseEdit(const std::string& text);
+
+struct EditOutcome
+{
+    std::string text;        // the edit as given
+    std::string understood;  // what it was taken to mean
+    int64_t matched = 0;     // tasks (or gaps) it changed
+    std::string how;         // how the new durations were obtained
+};
+
+// Applies `edits` in order to `graph` (a copy of the measured graph). An edit that matches nothing says so in its
+// outcome and changes nothing.
+std::vector<EditOutcome> applyEdits(const TraceData& trace, const std::vector<WhatIfEdit>& edits, ReplayGraph& graph);
+
+} // namespace placescope

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: MIT
+// Text and JSON of a what-if and of a critical path. Figures come from WhatIfResult only; this file formats.
+#include "analysis/findings/finding_rule.h"
+#include "whatif/whatif.h"
+#include "profiler/base/units.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+namespace placescope {
+
+namespace {
+
+std::string ms(int64_t ns) { return formatNanoseconds(static_cast<double>(ns)); }
+
+std::string signedPercent(double fraction)
+{
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%+.2f %%", fraction * 100.0);
+    return buffer;
+}
+
+std::string padLeft(const std::string& text, size_t width)
+{
+    return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
+}
+
+std::string padRight(const std::string& text, size_t width)
+{
+    return text.size() >= width ? text : text + std::string(width - text.size(), ' ');
+}
+
+// The largest contributors on a path: time per (category, name), longest first.
+std::vector<std::tuple<int64_t, PathCategory, std::string>> topContributors(
+    const CriticalPath& path, const ReplayGraph& graph, const TraceData& trace, size_t limit)
+{
+    std::map<std::pair<PathCategory, std::string>, int64_t> byName;
+    for (const PathSegment& s : path.segments) {
+        const ReplayTask& t = graph.tasks[s.task];
+        std::string name = s.category == PathCategory::CpuOps && t.kind == TaskKind::HostCall && t.role == HostRole::Other
+            ? taskName(trace, t)
+            : s.category == PathCategory::CpuOps ? "CPU time between calls on " + graph.lanes[t.lane].label
+            : s.category == PathCategory::Wait   ? "waiting on " + graph.lanes[t.lane].label
+                                                 : taskName(trace, t);
+        byName[{ s.category, name }] += s.endNs - s.startNs;
+    }
+    std::vector<std::tuple<int64_t, PathCategory, std::string>> list;
+    for (const auto& [key, ns] : byName)
+        list.emplace_back(ns, key.first, key.second);
+    std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return std::get<0>(a) > std::get<0>(b); });
+    if (list.size() > limit)
+        list.resize(limit);
+    return list;
+}
+
+nlohmann::json pathJson(const CriticalPath& path, const ReplayGraph& graph, const TraceData& trace)
+{
+    nlohmann::json j;
+    j["length_ns"] = path.lengthNs();
+    nlohmann::json categories = nlohmann::json::object();
+    for (int c = 0; c < kPathCategoryCount; ++c)
+        categories[std::string(pathCategoryName(static_cast<PathCategory>(c)))] = path.categoryNs[static_cast<size_t>(c)];
+    j["categories_ns"] = categories;
+    j["segments"] = path.segments.size();
+    nlohmann::json top = nlohmann::json::array();
+    for (const auto& [ns, category, name] : topContributors(path, graph, trace, 10))
+        top.push_back({ { "category", std::string(pathCategoryName(category)) }, { "name", name }, { "ns", ns } });
+    j["top"] = top;
+    return j;
+}
+
+void appendPathText(std::string& out, const CriticalPath& path, const ReplayGraph& graph, const TraceData& trace,
+                    const CriticalPath* after)
+{
+    out += "  " + padRight("category", 15) + padLeft("replay", 12) + (after ? padLeft("predicted", 12) : "") + "\n";
+    for (int c = 0; c < kPathCategoryCount; ++c) {
+        const int64_t before = path.categoryNs[static_cast<size_t>(c)];
+        const int64_t now = after ? after->categoryNs[static_cast<size_t>(c)] : 0;
+        if (before == 0 && now == 0)
+            continue;
+        out += "  " + padRight(std::string(pathCategoryName(static_cast<PathCategory>(c))), 15) + padLeft(ms(before), 12)
+            + (after ? padLeft(ms(now), 12) : "") + "\n";
+    }
+    out += "  " + padRight("length", 15) + padLeft(ms(path.lengthNs()), 12)
+        + (after ? padLeft(ms(after->lengthNs()), 12) : "") + "\n";
+    const auto top = topContributors(path, graph, trace, 8);
+    if (!top.empty()) {
+        out += "  longest on the replay's path:\n";
+        for (const auto& [ns, category, name] : top)
+            out += "    " + padLeft(ms(ns), 10) + "  " + padRight(std::string(pathCategoryName(category)), 14)
+                + (name.size() > 90 ? name.substr(0, 87) + "..." : name) + "\n";
+    }
+}
+
+// Prediction error per class of GPU work against the run measured after the change: each class's busy time in the
+// span per step (the figure the step error compares), classes neither run has left out.
+struct ClassError
+{
+    std::string_view name;
+    int64_t predictedNs = 0, measuredNs = 0; // per step
+};
+
+std::vector<ClassError> classErrors(const WhatIfResult& r)
+{
+    std::vector<ClassError> out;
+    if (!r.comparison)
+        return out;
+    for (int c = 0; c < kGpuWorkClassCount; ++c) {
+        const int64_t predicted = r.predictedClassNs[static_cast<size_t>(c)];
+        const int64_t measured = r.comparison->measuredClassNs[static_cast<size_t>(c)];
+        if (predicted == 0 && measured == 0)
+            continue;
+        out.push_back({ gpuWorkClassName(static_cast<GpuWorkClass>(c)), WhatIfResult::perStep(predicted, r.stepCount),
+                        WhatIfResult::perStep(measured, r.comparison->stepCount) });
+    }
+    return out;
+}
+
+} // namespace
+
+std::string stepSavingText(const WhatIfResult& r)
+{
+    const int64_t saving = r.replay.stepNs - r.predicted.stepNs;
+    const double share = r.replay.stepNs ? 100.0 * static_cast<double>(std::llabs(saving)) / static_cast<double>(r.replay.stepNs) : 0.0;
+    if (saving > 0)
+        return "saving " + ms(saving) + " per step (" + formatPercent(share) + " of the replayed step)";
+    if (saving < 0)
+        return "slower by " + ms(-saving) + " per step (" + formatPercent(share) + " of the replayed step)";
+    return "no change in step time";
+}
+
+std::string whatIfText(const WhatIfResult& r, const TraceData& trace)
+{
+    std::string out;
+    out += "Steps: " + std::to_string(r.stepCount) + " (" + r.stepSource + ")\n\n";
+    out += "  " + padRight("", 11) + padLeft("step", 12) + padLeft("span", 12) + "\n";
+    out += "  " + padRight("measured", 11) + padLeft(ms(r.measured.stepNs), 12) + padLeft(ms(r.measured.spanNs), 12) + "\n";
+    out += "  " + padRight("replay", 11) + padLeft(ms(r.replay.stepNs), 12) + padLeft(ms(r.replay.spanNs), 12)
+        + "   error " + signedPercent(r.replayStepError()) + " step, " + signedPercent(r.replaySpanError()) + " span\n";
+    out += "  " + padRight("predicted", 11) + padLeft(ms(r.predicted.stepNs), 12) + padLeft(ms(r.predicted.spanNs), 12) + "\n";
+    const int64_t spanSaving = r.replay.spanNs - r.predicted.spanNs;
+    out += "  " + stepSavingText(r);
+    out += std::string("; span ") + (spanSaving > 0 ? "shorter by " + ms(spanSaving)
+                                   : spanSaving < 0 ? "longer by " + ms(-spanSaving)
+                                                    : std::string("unchanged")) + "\n";
+    if (r.comparison) {
+        const MeasuredComparison& c = *r.comparison;
+        out += "  " + padRight("measured after", 15) + padLeft(ms(c.measured.stepNs), 8) + padLeft(ms(c.measured.spanNs), 12)
+            + "   prediction error " + signedPercent(c.stepError) + " step, " + signedPercent(c.spanError) + " span ("
+            + std::to_string(c.stepCount) + " steps in the run after)\n";
+        const auto classes = classErrors(r);
+        if (!classes.empty()) {
+            out += "  prediction error per class of GPU work (busy time of the span's work per step):\n";
+            out += "    " + padRight("class", 20) + padLeft("predicted", 12) + padLeft("measured", 12) + padLeft("error", 12)
+                + padLeft("relative", 11) + "\n";
+            for (const ClassError& e : classes)
+                out += "    " + padRight(std::string(e.name), 20) + padLeft(ms(e.predictedNs), 12) + padLeft(ms(e.measuredNs), 12)
+                    + padLeft((e.predictedNs > e.measuredNs ? "+" : "") + ms(e.predictedNs - e.measuredNs), 12)
+                    + padLeft(signedPercent(WhatIfResult::relativeError(e.predictedNs, e.measuredNs)), 11) + "\n";
+        }
+    }
+    out += "  how: the replay schedules the trace's dependency graph with every measured duration and gap; the "
+           "prediction replays it again after the edits\n";
+
+    out += "\nEdits\n";
+    if (r.edits.empty())
+        out += "  none (replay only; predicted = replay)\n";
+    for (const EditOutcome& e : r.edits)
+        out += "  " + e.text + ": " + e.understood + "; matched " + std::to_string(e.matched) + ". " + e.how + "\n";
+
+    out += "\nBusy time per lane (work of the span)\n";
+    out += "  " + padRight("lane", 32) + padLeft("measured", 12) + padLeft("replay", 12) + padLeft("predicted", 12) + "\n";
+    for (const LaneBusy& l : r.lanes)
+        out += "  " + padRight(l.label, 32) + padLeft(ms(l.measuredNs), 12) + padLeft(ms(l.replayNs), 12)
+            + padLeft(ms(l.predictedNs), 12) + "\n";
+
+    out += "\nCritical path (" + std::string(r.stepCount ? "the span" : "the trace") + ")\n";
+    appendPathText(out, r.replayPath, r.predictedGraph, trace, &r.predictedPath);
+
+    if (!r.accuracyNotes.empty()) {
+        out += "\nReplay notes\n";
+        for (const std::string& note : r.accuracyNotes)
+            out += "  - " + note + "\n";
+    }
+    return out;
+}
+
+std::string whatIfJson(const WhatIfResult& r, const TraceData& trace)
+{
+    nlohmann::json j;
+    j["step_source"] = r.stepSource;
+    j["step_count"] = r.stepCount;
+    j["measured_step_ns"] = r.measured.stepNs;
+    j["measured_span_ns"] = r.measured.spanNs;
+    j["replay_step_ns"] = r.replay.stepNs;
+    j["replay_span_ns"] = r.replay.spanNs;
+    j["replay_step_error"] = r.replayStepError();
+    j["replay_span_error"] = r.replaySpanError();
+    j["predicted_step_ns"] = r.predicted.stepNs;
+    j["predicted_span_ns"] = r.predicted.spanNs;
+    j["saving_step_ns"] = r.replay.stepNs - r.predicted.stepNs;
+    nlohmann::json edits = nlohmann::json::array();
+    for (const EditOutcome& e : r.edits)
+        edits.push_back({ { "edit", e.text }, { "understood", e.understood }, { "matched", e.matched }, { "how", e.how } });
+    j["edits"] = edits;
+    nlohmann::json lanes = nlohmann::json::array();
+    for (const LaneBusy& l : r.lanes)
+        lanes.push_back({ { "lane", l.label }, { "measured_busy_ns", l.measuredNs }, { "replay_busy_ns", l.replayNs },
+                          { "predicted_busy_ns", l.predictedNs } });
+    j["lanes"] = lanes;
+    j["critical_path"] = { { "replay", pathJson(r.replayPath, r.predictedGraph, trace) },
+                           { "predicted", pathJson(r.predictedPath, r.predictedGraph, trace) } };
+    const ReplayQuality& q = r.quality;
+    j["replay_quality"] = { { "gpu_ops_without_launch", q.gpuOpsWithoutLaunch },
+                            { "starts_before_launch", q.startsBeforeLaunch },
+                            { "same_stream_overlaps", q.sameStreamOverlaps },
+                            { "inferred_cross_stream", q.inferredCrossStream },
+                            { "inferred_handoffs", q.inferredHandoffs },
+                            { "host_waits", q.hostWaits },
+                            { "waits_ending_early", q.waitsEndingEarly },
+                            { "collectives", q.collectives },
+                            { "nested_calls", q.nestedCalls },
+                            { "launch_floor_ns", q.launchFloorNs } };
+    j["replay_notes"] = r.accuracyNotes;
+    if (r.comparison) {
+        nlohmann::json classes = nlohmann::json::array();
+        for (const ClassError& e : classErrors(r))
+            classes.push_back({ { "class", std::string(e.name) },
+                                { "predicted_ns_per_step", e.predictedNs },
+                                { "measured_ns_per_step", e.measuredNs },
+                                { "error_ns", e.predictedNs - e.measuredNs },
+                                { "relative_error", WhatIfResult::relativeError(e.predictedNs, e.measuredNs) } });
+        j["compare"] = { { "measured_step_ns", r.comparison->measured.stepNs },
+                         { "measured_span_ns", r.comparison->measured.spanNs },
+                         { "step_count", r.comparison->stepCount },
+                         { "prediction_step_error", r.comparison->stepError },
+                         { "prediction_span_error", r.comparison->spanError },
+                         { "classes", std::move(classes) } };
+    }
+    return j.dump(2) + "\n";
+}
+
+std::string criticalPathText(const WhatIfResult& r, const TraceData& trace)
+{
+    std::string out = "Steps: " + std::to_string(r.stepCount) + " (" + r.stepSource + ")\n";
+    out += "Critical path of the replay (replay step " + ms(r.replay.stepNs) + ", measured " + ms(r.measured.stepNs)
+        + ", error " + signedPercent(r.replayStepError()) + ")\n";
+    appendPathText(out, r.replayPath, r.predictedGraph, trace, nullptr);
+    return out;
+}
+
+std::string criticalPathJson(const WhatIfResult& r, const TraceData& trace)
+{
+    nlohmann::json j = pathJson(r.replayPath, r.predictedGraph, trace);
+    j["measured_step_ns"] = r.measured.stepNs;
+    j["replay_step_ns"] = r.replay.stepNs;
+    j["step_count"] = r.stepCount;
+    return j.dump(2) + "\n";
+}
+
+} // namespace placescope
