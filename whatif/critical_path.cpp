@@ -8,13 +8,20 @@ namespace placescope {
 std::string_view pathCategoryName(PathCategory category)
 {
     switch (category) {
-    case PathCategory::CpuOps: return "cpu";
-    case PathCategory::Launch: return "launch";
-    case PathCategory::Kernel: return "kernel";
-    case PathCategory::Copy: return "copy";
-    case PathCategory::Sync: return "sync";
-    case PathCategory::Communication: return "communication";
-    case PathCategory::Wait: return "wait";
+    case PathCategory::CpuOps:
+        return "cpu";
+    case PathCategory::Launch:
+        return "launch";
+    case PathCategory::Kernel:
+        return "kernel";
+    case PathCategory::Copy:
+        return "copy";
+    case PathCategory::Sync:
+        return "sync";
+    case PathCategory::Communication:
+        return "communication";
+    case PathCategory::Wait:
+        return "wait";
     }
     return "?";
 }
@@ -37,7 +44,8 @@ PathCategory categoryOfWork(const ReplayTask& t)
 
 } // namespace
 
-CriticalPath criticalPath(const ReplayGraph& graph, const ReplaySchedule& schedule, int32_t lastTask, int64_t windowStartNs)
+CriticalPath criticalPath(
+    const ReplayGraph& graph, const ReplaySchedule& schedule, int32_t lastTask, int64_t windowStartNs)
 {
     CriticalPath path;
     path.startNs = windowStartNs;

@@ -5,8 +5,8 @@
 #include "placement/cost/op_work.h"
 #include "placement/cost/roofline.h"
 #include "placement/graph/torch_tensor_facts.h"
-#include "whatif/trace_link.h"
 #include "profiler/base/units.h"
+#include "whatif/trace_link.h"
 
 #include <nlohmann/json.hpp>
 
@@ -215,8 +215,8 @@ EditOutcome applyMoveOp(const TraceData& trace, const WhatIfEdit& edit, ReplayGr
         ++out.matched;
     }
     out.how = std::string("op time from the roofline of its recorded shapes on ") + (edit.toCpu ? host.name : gpuSource)
-        + " (last occurrence: " + formatNanoseconds(estimateUs * 1e3) + "), copies from " + (edit.toCpu ? toHostHow : toDeviceHow)
-        + "; the host waits for the moved op's result";
+        + " (last occurrence: " + formatNanoseconds(estimateUs * 1e3) + "), copies from "
+        + (edit.toCpu ? toHostHow : toDeviceHow) + "; the host waits for the moved op's result";
     return out;
 }
 

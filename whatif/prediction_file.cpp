@@ -15,10 +15,14 @@ namespace {
 const char* tableOf(TaskKind kind)
 {
     switch (kind) {
-    case TaskKind::Kernel: return "CUPTI_ACTIVITY_KIND_KERNEL";
-    case TaskKind::Memcpy: return "CUPTI_ACTIVITY_KIND_MEMCPY";
-    case TaskKind::Memset: return "CUPTI_ACTIVITY_KIND_MEMSET";
-    default: return "CUPTI_ACTIVITY_KIND_RUNTIME";
+    case TaskKind::Kernel:
+        return "CUPTI_ACTIVITY_KIND_KERNEL";
+    case TaskKind::Memcpy:
+        return "CUPTI_ACTIVITY_KIND_MEMCPY";
+    case TaskKind::Memset:
+        return "CUPTI_ACTIVITY_KIND_MEMSET";
+    default:
+        return "CUPTI_ACTIVITY_KIND_RUNTIME";
     }
 }
 
@@ -42,21 +46,24 @@ Status moveHostRows(SqliteDb& db, const WhatIfResult& r, const char* table, cons
             laneOfThread[g.lanes[l].globalTid] = l;
     std::vector<std::tuple<int64_t, int64_t, int64_t>> moved; // id, start, end
     {
-        PLACESCOPE_ASSIGN_OR_RETURN(auto select, db.prepare(std::string("SELECT ") + idColumn
-            + ", start, " + (hasEnd ? "end" : "NULL") + ", globalTid FROM " + table + " WHERE globalTid IS NOT NULL"));
+        PLACESCOPE_ASSIGN_OR_RETURN(auto select,
+            db.prepare(std::string("SELECT ") + idColumn + ", start, " + (hasEnd ? "end" : "NULL") + ", globalTid FROM "
+                + table + " WHERE globalTid IS NOT NULL"));
         while (select.step()) {
             auto lane = laneOfThread.find(select.columnInt(3));
             if (lane == laneOfThread.end())
                 continue;
             const int64_t start = replayedInstant(g, r.predictedSchedule, lane->second, select.columnInt(1));
-            const int64_t end = select.isNull(2) ? start
+            const int64_t end = select.isNull(2)
+                ? start
                 : std::max(start, replayedInstant(g, r.predictedSchedule, lane->second, select.columnInt(2)));
             moved.emplace_back(select.columnInt(0), start, select.isNull(2) ? -1 : end);
         }
         PLACESCOPE_RETURN_IF_ERROR(select.status());
     }
-    PLACESCOPE_ASSIGN_OR_RETURN(auto update, db.prepare(std::string("UPDATE ") + table + " SET start = ?1"
-        + (hasEnd ? ", end = CASE WHEN end IS NULL THEN NULL ELSE ?3 END" : "") + " WHERE " + idColumn + " = ?2"));
+    PLACESCOPE_ASSIGN_OR_RETURN(auto update,
+        db.prepare(std::string("UPDATE ") + table + " SET start = ?1"
+            + (hasEnd ? ", end = CASE WHEN end IS NULL THEN NULL ELSE ?3 END" : "") + " WHERE " + idColumn + " = ?2"));
     for (const auto& [id, start, end] : moved) {
         update.bind(1, start);
         update.bind(2, id);
@@ -116,16 +123,17 @@ Status moveFlows(SqliteDb& db, const WhatIfResult& r)
     }
     // Launch flows are pinned to their two ends by correlation id, which does not depend on how the importer
     // numbered the flow's thread (legacy Kineto traces give flows and runtime calls different thread ids).
-    PLACESCOPE_RETURN_IF_ERROR(db.exec(
-        "UPDATE PS_FLOWS SET fromTs = r.start FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r "
-        "WHERE PS_FLOWS.category IN ('ac2g', 'async') AND r.correlationId = PS_FLOWS.id "
-        "AND r.globalTid / 16777216 % 16777216 = PS_FLOWS.fromGlobalTid / 16777216 % 16777216"));
-    PLACESCOPE_RETURN_IF_ERROR(db.exec(
-        "UPDATE PS_FLOWS SET toTs = g.start FROM (SELECT correlationId, globalPid, start FROM CUPTI_ACTIVITY_KIND_KERNEL "
-        "UNION ALL SELECT correlationId, globalPid, start FROM CUPTI_ACTIVITY_KIND_MEMCPY "
-        "UNION ALL SELECT correlationId, globalPid, start FROM CUPTI_ACTIVITY_KIND_MEMSET) AS g "
-        "WHERE PS_FLOWS.category IN ('ac2g', 'async') AND g.correlationId = PS_FLOWS.id "
-        "AND g.globalPid / 16777216 % 16777216 = PS_FLOWS.fromGlobalTid / 16777216 % 16777216"));
+    PLACESCOPE_RETURN_IF_ERROR(
+        db.exec("UPDATE PS_FLOWS SET fromTs = r.start FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r "
+                "WHERE PS_FLOWS.category IN ('ac2g', 'async') AND r.correlationId = PS_FLOWS.id "
+                "AND r.globalTid / 16777216 % 16777216 = PS_FLOWS.fromGlobalTid / 16777216 % 16777216"));
+    PLACESCOPE_RETURN_IF_ERROR(
+        db.exec("UPDATE PS_FLOWS SET toTs = g.start FROM (SELECT correlationId, globalPid, start FROM "
+                "CUPTI_ACTIVITY_KIND_KERNEL "
+                "UNION ALL SELECT correlationId, globalPid, start FROM CUPTI_ACTIVITY_KIND_MEMCPY "
+                "UNION ALL SELECT correlationId, globalPid, start FROM CUPTI_ACTIVITY_KIND_MEMSET) AS g "
+                "WHERE PS_FLOWS.category IN ('ac2g', 'async') AND g.correlationId = PS_FLOWS.id "
+                "AND g.globalPid / 16777216 % 16777216 = PS_FLOWS.fromGlobalTid / 16777216 % 16777216"));
     return db.exec("DELETE FROM PS_FLOWS WHERE category IN ('ac2g', 'async') "
                    "AND NOT EXISTS (SELECT 1 FROM CUPTI_ACTIVITY_KIND_KERNEL k WHERE k.correlationId = PS_FLOWS.id) "
                    "AND NOT EXISTS (SELECT 1 FROM CUPTI_ACTIVITY_KIND_MEMCPY c WHERE c.correlationId = PS_FLOWS.id) "
@@ -140,7 +148,8 @@ Status rewrite(SqliteDb& db, const std::string& inputPath, const WhatIfResult& r
     std::map<const char*, std::pair<SqliteStatement, SqliteStatement>> statements;
     for (TaskKind kind : { TaskKind::HostCall, TaskKind::Kernel, TaskKind::Memcpy, TaskKind::Memset }) {
         const std::string table = tableOf(kind);
-        PLACESCOPE_ASSIGN_OR_RETURN(auto update, db.prepare("UPDATE " + table + " SET start = ?1, end = ?2 WHERE rowid = ?3"));
+        PLACESCOPE_ASSIGN_OR_RETURN(
+            auto update, db.prepare("UPDATE " + table + " SET start = ?1, end = ?2 WHERE rowid = ?3"));
         PLACESCOPE_ASSIGN_OR_RETURN(auto remove, db.prepare("DELETE FROM " + table + " WHERE rowid = ?1"));
         statements.emplace(tableOf(kind), std::make_pair(std::move(update), std::move(remove)));
     }
@@ -174,13 +183,14 @@ Status rewrite(SqliteDb& db, const std::string& inputPath, const WhatIfResult& r
     PLACESCOPE_RETURN_IF_ERROR(moveFlows(db, r));
     // Sync rows are timed by their host call.
     if (db.hasTable("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"))
-        PLACESCOPE_RETURN_IF_ERROR(db.exec(
-            "UPDATE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION AS s SET start = r.start, end = r.end "
-            "FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r WHERE r.correlationId = s.correlationId "
-            "AND r.globalTid / 16777216 = s.globalPid / 16777216"));
+        PLACESCOPE_RETURN_IF_ERROR(
+            db.exec("UPDATE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION AS s SET start = r.start, end = r.end "
+                    "FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r WHERE r.correlationId = s.correlationId "
+                    "AND r.globalTid / 16777216 = s.globalPid / 16777216"));
     // Steps move with the lane their boundaries are read on.
     if (db.hasTable("PS_STEPS")) {
-        PLACESCOPE_ASSIGN_OR_RETURN(auto update, db.prepare("UPDATE PS_STEPS SET start = ?1, end = ?2 WHERE stepNumber = ?3 AND start = ?4"));
+        PLACESCOPE_ASSIGN_OR_RETURN(
+            auto update, db.prepare("UPDATE PS_STEPS SET start = ?1, end = ?2 WHERE stepNumber = ?3 AND start = ?4"));
         for (const ReplayStep& step : g.steps) {
             if (step.lane < 0)
                 continue;
@@ -203,8 +213,8 @@ Status rewrite(SqliteDb& db, const std::string& inputPath, const WhatIfResult& r
         { "measured_step_ns", std::to_string(r.measured.stepNs) },
     };
     for (const auto& [key, value] : meta)
-        PLACESCOPE_RETURN_IF_ERROR(db.exec("INSERT OR REPLACE INTO PS_META(key, value) VALUES (" + quoted(key) + ", "
-                                           + quoted(value) + ")"));
+        PLACESCOPE_RETURN_IF_ERROR(
+            db.exec("INSERT OR REPLACE INTO PS_META(key, value) VALUES (" + quoted(key) + ", " + quoted(value) + ")"));
     return db.exec("COMMIT");
 }
 

@@ -5,8 +5,8 @@
 // beside the output and renamed into place when complete; the input is never written.
 #pragma once
 
-#include "whatif/whatif.h"
 #include "profiler/base/status.h"
+#include "whatif/whatif.h"
 
 #include <string>
 

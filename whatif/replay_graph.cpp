@@ -12,12 +12,12 @@ namespace placescope {
 
 namespace {
 
-constexpr int64_t kWaitToleranceNs = 2000;      // a sync ends this close after the work it waited for, or later
-constexpr int64_t kCrossStreamWindowNs = 5000;  // a stream-wait dependent starts this soon after its producer
+constexpr int64_t kWaitToleranceNs = 2000; // a sync ends this close after the work it waited for, or later
+constexpr int64_t kCrossStreamWindowNs = 5000; // a stream-wait dependent starts this soon after its producer
 constexpr int64_t kCrossStreamMinDelayNs = 2000; // ... and only when its own constraints leave this much unexplained
-constexpr int kCrossStreamScan = 64;            // how many earlier-ending ops on other streams are looked at
-constexpr int64_t kDefaultWaitCostNs = 2000;    // own cost of a sync call when no call of its name returned at once
-constexpr int64_t kHandoffGapNs = 1000000;      // a host gap this long may be a wait for another thread (Chakra: 1 ms)
+constexpr int kCrossStreamScan = 64; // how many earlier-ending ops on other streams are looked at
+constexpr int64_t kDefaultWaitCostNs = 2000; // own cost of a sync call when no call of its name returned at once
+constexpr int64_t kHandoffGapNs = 1000000; // a host gap this long may be a wait for another thread (Chakra: 1 ms)
 
 int64_t pidOf(int64_t globalId) { return globalId / 0x1000000 % 0x1000000; }
 
@@ -52,8 +52,8 @@ struct LaneIndex
 };
 
 // Ties each step to the lane its boundaries are read on, and marks the work of the span.
-void assignSteps(const TraceData& trace, const StepSet& stepSet, const std::map<int64_t, int32_t>& hostLanes,
-                 ReplayGraph& graph)
+void assignSteps(
+    const TraceData& trace, const StepSet& stepSet, const std::map<int64_t, int32_t>& hostLanes, ReplayGraph& graph)
 {
     graph.stepSource = stepSet.description;
     auto busiestLane = [&](int64_t globalPid, ReplayLane::Kind kind) {
@@ -189,7 +189,7 @@ struct ReplayGraphBuilder::State
             return;
         hostClosed = true;
         std::stable_sort(correlations.begin(), correlations.end(),
-                         [](const Correlation& a, const Correlation& b) { return a.key < b.key; });
+            [](const Correlation& a, const Correlation& b) { return a.key < b.key; });
         size_t out = 0;
         for (size_t i = 0; i < correlations.size();) {
             size_t j = i;
@@ -206,8 +206,8 @@ struct ReplayGraphBuilder::State
     }
     int32_t launcherOf(uint64_t key) const
     {
-        auto it = std::lower_bound(correlations.begin(), correlations.end(), key,
-                                   [](const Correlation& c, uint64_t k) { return c.key < k; });
+        auto it = std::lower_bound(
+            correlations.begin(), correlations.end(), key, [](const Correlation& c, uint64_t k) { return c.key < k; });
         return it != correlations.end() && it->key == key ? it->task : -1;
     }
 
@@ -223,7 +223,7 @@ struct ReplayGraphBuilder::State
     bool hostClosed = false;
     std::unordered_map<int64_t, bool> launchName, commName; // per name id: a launch API, a communication kernel
     std::vector<Correlation> correlations;
-    std::vector<int32_t> openTopOfLane;     // per lane: the top-level call that may still have calls nested in it
+    std::vector<int32_t> openTopOfLane; // per lane: the top-level call that may still have calls nested in it
     std::vector<int64_t> correlationOfTask; // host tasks' correlation ids (host tasks come first: ids match)
 };
 
@@ -244,7 +244,8 @@ void ReplayGraphBuilder::State::addApiCall(const ApiCall& call)
     ReplayLane& lane = graph.lanes[laneIndex];
     const int32_t top = openTopOfLane[laneIndex];
     if (top >= 0 && call.startNs < graph.tasks[top].measuredEnd) {
-        graph.nested.push_back({ call.rowId, top, call.startNs - graph.tasks[top].measuredStart, call.endNs - call.startNs });
+        graph.nested.push_back(
+            { call.rowId, top, call.startNs - graph.tasks[top].measuredStart, call.endNs - call.startNs });
         if (call.correlationId >= 0)
             correlations.push_back({ TraceData::correlationKey(call.globalTid, call.correlationId), top, true });
         ++graph.quality.nestedCalls;
@@ -287,13 +288,14 @@ void ReplayGraphBuilder::State::addGpuOp(const GpuOp& op)
         lane.globalPid = op.globalPid;
         lane.deviceId = op.deviceId;
         lane.streamId = op.streamId;
-        lane.label = prefix(op.globalPid) + "GPU " + std::to_string(op.deviceId) + " stream " + std::to_string(op.streamId);
+        lane.label
+            = prefix(op.globalPid) + "GPU " + std::to_string(op.deviceId) + " stream " + std::to_string(op.streamId);
         graph.lanes.push_back(std::move(lane));
     }
     ReplayTask task;
     task.kind = op.kind == GpuOp::Kind::Kernel ? TaskKind::Kernel
-        : op.kind == GpuOp::Kind::Memcpy      ? TaskKind::Memcpy
-                                              : TaskKind::Memset;
+        : op.kind == GpuOp::Kind::Memcpy       ? TaskKind::Memcpy
+                                               : TaskKind::Memset;
     task.measuredStart = op.startNs;
     task.measuredEnd = op.endNs;
     task.duration = op.endNs - op.startNs;
@@ -506,8 +508,8 @@ ReplayGraph ReplayGraphBuilder::State::finish(const StepSet& stepSet)
                 // The trace does not say what it waited for: the op launched before it that ended last before it
                 // returned, if that op was still running when the call began.
                 const auto& ends = endsOfPid[pid];
-                auto pos = std::upper_bound(ends.begin(), ends.end(),
-                    std::make_pair(t.measuredEnd + kWaitToleranceNs, INT32_MAX));
+                auto pos = std::upper_bound(
+                    ends.begin(), ends.end(), std::make_pair(t.measuredEnd + kWaitToleranceNs, INT32_MAX));
                 for (int scanned = 0; pos != ends.begin() && scanned < kCrossStreamScan; ++scanned) {
                     --pos;
                     if (pos->first <= t.measuredStart)
@@ -603,8 +605,7 @@ ReplayGraph ReplayGraphBuilder::State::finish(const StepSet& stepSet)
 
 ReplayGraphBuilder::ReplayGraphBuilder(const TraceData& trace)
     : m_state(std::make_unique<State>(trace))
-{
-}
+{ }
 
 ReplayGraphBuilder::~ReplayGraphBuilder() = default;
 
@@ -640,8 +641,8 @@ Result<ReplayGraph> buildReplayGraph(SqliteDb& db, const TraceData& trace, const
     };
     ReplayGraphBuilder builder(trace);
     builder.reserve(static_cast<size_t>(count("CUPTI_ACTIVITY_KIND_RUNTIME")),
-                    static_cast<size_t>(count("CUPTI_ACTIVITY_KIND_KERNEL") + count("CUPTI_ACTIVITY_KIND_MEMCPY")
-                                        + count("CUPTI_ACTIVITY_KIND_MEMSET")));
+        static_cast<size_t>(count("CUPTI_ACTIVITY_KIND_KERNEL") + count("CUPTI_ACTIVITY_KIND_MEMCPY")
+            + count("CUPTI_ACTIVITY_KIND_MEMSET")));
     PLACESCOPE_RETURN_IF_ERROR(forEachApiCall(db, true, [&](const ApiCall& call) { builder.addApiCall(call); }));
     PLACESCOPE_RETURN_IF_ERROR(forEachGpuOp(db, true, [&](const GpuOp& op) { builder.addGpuOp(op); }));
     return builder.finish(steps);

@@ -31,8 +31,19 @@
 
 namespace placescope {
 
-enum class TaskKind : uint8_t { HostCall, Kernel, Memcpy, Memset };
-enum class HostRole : uint8_t { Other, Launch, Wait };
+enum class TaskKind : uint8_t
+{
+    HostCall,
+    Kernel,
+    Memcpy,
+    Memset
+};
+enum class HostRole : uint8_t
+{
+    Other,
+    Launch,
+    Wait
+};
 
 // One event of the run. Kept small (64 bytes): a 10M-event trace has millions of tasks, and the constraints only
 // some tasks have (a producer on another lane, awaited work, a collective) live apart in ReplayLinks.
@@ -40,21 +51,21 @@ struct ReplayTask
 {
     int64_t measuredStart = 0;
     int64_t measuredEnd = 0;
-    int64_t duration = 0;       // replayed duration; a host wait: its own cost, without the waiting
-    int64_t laneGap = 0;        // start >= end of the previous task on the lane + laneGap
-    int64_t launchLag = 0;      // GPU: start >= launcher's start + launchLag
-    int32_t rowId = -1;         // row in its table (CUPTI_ACTIVITY_KIND_*), for a predicted trace (row ids of a
-                                // trace's tables are their row numbers: far below 2^31)
-    int32_t nameId = -1;        // StringIds; copies and memsets: -1 (named by kind), device-to-device copies -2
+    int64_t duration = 0; // replayed duration; a host wait: its own cost, without the waiting
+    int64_t laneGap = 0; // start >= end of the previous task on the lane + laneGap
+    int64_t launchLag = 0; // GPU: start >= launcher's start + launchLag
+    int32_t rowId = -1; // row in its table (CUPTI_ACTIVITY_KIND_*), for a predicted trace (row ids of a
+                        // trace's tables are their row numbers: far below 2^31)
+    int32_t nameId = -1; // StringIds; copies and memsets: -1 (named by kind), device-to-device copies -2
     int32_t lane = -1;
-    int32_t launcher = -1;      // GPU: the host task that launched it
-    int32_t links = -1;         // index into ReplayGraph::links; -1: none
+    int32_t launcher = -1; // GPU: the host task that launched it
+    int32_t links = -1; // index into ReplayGraph::links; -1: none
     TaskKind kind = TaskKind::HostCall;
     HostRole role = HostRole::Other;
-    bool anchored : 1 = false;      // nothing before it on its lane or launch: starts no earlier than its measured start
-    bool dropped : 1 = false;       // removed by an edit
-    bool pageable : 1 = false;      // a copy between pageable host memory and the device
-    bool hostToDevice : 1 = false;  // copies: direction
+    bool anchored : 1 = false; // nothing before it on its lane or launch: starts no earlier than its measured start
+    bool dropped : 1 = false; // removed by an edit
+    bool pageable : 1 = false; // a copy between pageable host memory and the device
+    bool hostToDevice : 1 = false; // copies: direction
     bool communication : 1 = false; // NCCL-style collective kernel
 
     bool isGpu() const { return kind != TaskKind::HostCall; }
@@ -64,13 +75,13 @@ static_assert(sizeof(ReplayTask) <= 64, "ReplayTask is per event: keep rare fiel
 // What most tasks do not have: constraints beyond their lane and launch, and a copy's or memset's size.
 struct ReplayLinks
 {
-    int64_t bytes = 0;          // copies and memsets
-    int64_t crossLag = 0;       // start >= crossPred's end + crossLag
-    int64_t wake = 0;           // host wait: end >= awaited end + wake
-    int64_t collectiveLag = 0;  // collective: end >= last peer's start + collectiveLag
-    int32_t crossPred = -1;     // GPU: producer on another stream; host: the thread it waited for (both inferred)
-    int32_t collective = -1;    // index into ReplayGraph::collectives
-    uint32_t awaitBegin = 0;    // host wait: [awaitBegin, awaitEnd) in ReplayGraph::awaited
+    int64_t bytes = 0; // copies and memsets
+    int64_t crossLag = 0; // start >= crossPred's end + crossLag
+    int64_t wake = 0; // host wait: end >= awaited end + wake
+    int64_t collectiveLag = 0; // collective: end >= last peer's start + collectiveLag
+    int32_t crossPred = -1; // GPU: producer on another stream; host: the thread it waited for (both inferred)
+    int32_t collective = -1; // index into ReplayGraph::collectives
+    uint32_t awaitBegin = 0; // host wait: [awaitBegin, awaitEnd) in ReplayGraph::awaited
     uint32_t awaitEnd = 0;
 
     bool waits() const { return awaitEnd > awaitBegin; }
@@ -78,13 +89,17 @@ struct ReplayLinks
 
 struct ReplayLane
 {
-    enum class Kind : uint8_t { Host, Gpu };
+    enum class Kind : uint8_t
+    {
+        Host,
+        Gpu
+    };
     Kind kind = Kind::Host;
     int64_t globalPid = 0;
-    int64_t globalTid = 0;  // host lanes
-    int64_t deviceId = -1;  // GPU lanes
+    int64_t globalTid = 0; // host lanes
+    int64_t deviceId = -1; // GPU lanes
     int64_t streamId = -1;
-    std::string label;      // "thread 1234", "GPU 0 stream 7", prefixed with the rank where there are several
+    std::string label; // "thread 1234", "GPU 0 stream 7", prefixed with the rank where there are several
     std::vector<int32_t> tasks; // in lane order
 };
 
@@ -101,16 +116,16 @@ struct NestedCall
 // How far the graph could take the trace as measured; each count is a reason a replay may differ from it.
 struct ReplayQuality
 {
-    int64_t gpuOpsWithoutLaunch = 0;   // no launch call with their correlation id: anchored at their measured start
-    int64_t startsBeforeLaunch = 0;    // GPU op starts before its launch call (clock skew): kept as measured
-    int64_t sameStreamOverlaps = 0;    // an op starts before the previous op on its stream ended: kept as measured
-    int64_t inferredCrossStream = 0;   // GPU ops whose start only another stream's op explains
-    int64_t inferredHandoffs = 0;      // host calls resuming after another thread of the process went quiet
-    int64_t hostWaits = 0;             // host calls bound to the GPU work they wait for
-    int64_t waitsEndingEarly = 0;      // sync calls that ended before the work they should await: left unbound
-    int64_t collectives = 0;           // cross-rank collective groups
+    int64_t gpuOpsWithoutLaunch = 0; // no launch call with their correlation id: anchored at their measured start
+    int64_t startsBeforeLaunch = 0; // GPU op starts before its launch call (clock skew): kept as measured
+    int64_t sameStreamOverlaps = 0; // an op starts before the previous op on its stream ended: kept as measured
+    int64_t inferredCrossStream = 0; // GPU ops whose start only another stream's op explains
+    int64_t inferredHandoffs = 0; // host calls resuming after another thread of the process went quiet
+    int64_t hostWaits = 0; // host calls bound to the GPU work they wait for
+    int64_t waitsEndingEarly = 0; // sync calls that ended before the work they should await: left unbound
+    int64_t collectives = 0; // cross-rank collective groups
     int64_t nestedCalls = 0;
-    int64_t launchFloorNs = 0;         // median launch latency of ops launched onto an idle stream (all devices)
+    int64_t launchFloorNs = 0; // median launch latency of ops launched onto an idle stream (all devices)
 };
 
 // Steps as the graph knows them: each boundary is tied to a lane, so a replay can say where the boundary moved.
@@ -125,13 +140,13 @@ struct ReplayStep
 struct ReplayGraph
 {
     std::vector<ReplayTask> tasks;
-    std::vector<ReplayLinks> links;               // see ReplayTask::links
+    std::vector<ReplayLinks> links; // see ReplayTask::links
     std::vector<ReplayLane> lanes;
-    std::vector<int32_t> awaited;                 // GPU tasks awaited by host waits (ranges per task)
+    std::vector<int32_t> awaited; // GPU tasks awaited by host waits (ranges per task)
     std::vector<std::vector<int32_t>> collectives; // member tasks of each cross-rank collective
     std::vector<NestedCall> nested;
     std::vector<ReplayStep> steps;
-    std::string stepSource;                       // "3 ProfilerStep ranges", ... (StepSet::description)
+    std::string stepSource; // "3 ProfilerStep ranges", ... (StepSet::description)
     ReplayQuality quality;
 
     // The span the issue defines: from the first step's start to the end of the last CPU or GPU work launched

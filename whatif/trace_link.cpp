@@ -12,8 +12,8 @@ LinkFit pinnedLinkOfTrace(const ReplayGraph& graph, bool hostToDevice, std::stri
     // Measured durations: an edit earlier in the list may have re-timed a copy, and the link is the hardware's.
     std::vector<MemcpySample> samples;
     for (const ReplayTask& t : graph.tasks)
-        if (t.kind == TaskKind::Memcpy && !t.pageable && t.nameId != -2 && t.hostToDevice == hostToDevice && graph.linksOf(t).bytes > 0
-            && t.measuredEnd > t.measuredStart)
+        if (t.kind == TaskKind::Memcpy && !t.pageable && t.nameId != -2 && t.hostToDevice == hostToDevice
+            && graph.linksOf(t).bytes > 0 && t.measuredEnd > t.measuredStart)
             samples.push_back({ graph.linksOf(t).bytes, static_cast<double>(t.measuredEnd - t.measuredStart) / 1e3 });
     if (auto fit = fitLink(samples); fit.isOk()) {
         *how = std::to_string(samples.size()) + " pinned copies of the trace";

@@ -11,7 +11,6 @@ namespace {
 
 constexpr int64_t kNever = INT64_MIN;
 
-
 } // namespace
 
 Result<ReplaySchedule> replayGraph(const ReplayGraph& graph)
@@ -43,7 +42,12 @@ Result<ReplaySchedule> replayGraph(const ReplayGraph& graph)
     // dependencies on other lanes have happened, and the walk repeats until no lane can move. A host lane runs
     // ahead to its next wait, the GPU lanes drain up to what it launched, so the number of rounds follows the
     // number of waits and cross-lane hand-offs, not of events.
-    enum : uint8_t { kPending, kStarted, kEnded };
+    enum : uint8_t
+    {
+        kPending,
+        kStarted,
+        kEnded
+    };
     std::vector<uint8_t> state(static_cast<size_t>(n), kPending);
     auto started = [&](int32_t id) { return state[id] != kPending; };
     auto ended = [&](int32_t id) { return state[id] == kEnded; };
@@ -81,9 +85,8 @@ Result<ReplaySchedule> replayGraph(const ReplayGraph& graph)
         const StartDecision<int64_t> decision = lanes.decide(t.lane, inputs, blocker, t.laneGap);
         s.start[id] = decision.start;
         s.startBlocker[id] = decision.blocker;
-        s.startCause[id] = previous >= 0 && decision.blocker == previous && decision.start != inputs
-            ? EventCause::LaneOrder
-            : cause;
+        s.startCause[id]
+            = previous >= 0 && decision.blocker == previous && decision.start != inputs ? EventCause::LaneOrder : cause;
         state[id] = kStarted;
         return true;
     };
@@ -95,7 +98,8 @@ Result<ReplaySchedule> replayGraph(const ReplayGraph& graph)
             if (const int32_t awaited = resolved(graph.awaited[a]); awaited >= 0 && !ended(awaited))
                 return false;
         auto isPeer = [&](int32_t peer) {
-            return peer != id && !graph.tasks[peer].dropped && graph.linksOf(graph.tasks[peer]).collective == links.collective;
+            return peer != id && !graph.tasks[peer].dropped
+                && graph.linksOf(graph.tasks[peer]).collective == links.collective;
         };
         if (links.collective >= 0)
             for (int32_t peer : graph.collectives[links.collective])
@@ -153,7 +157,7 @@ Result<ReplaySchedule> replayGraph(const ReplayGraph& graph)
     }
     if (remaining > 0)
         return Status::error("the trace's dependency graph has a cycle (" + std::to_string(remaining)
-                             + " tasks never became ready); the replay cannot order it");
+            + " tasks never became ready); the replay cannot order it");
     return s;
 }
 
@@ -187,7 +191,8 @@ int64_t replayedInstant(const ReplayGraph& graph, const ReplaySchedule& schedule
     if (measuredGap <= 0)
         return schedule.end[p];
     const double fraction = static_cast<double>(timeNs - previous.measuredEnd) / static_cast<double>(measuredGap);
-    return schedule.end[p] + static_cast<int64_t>(fraction * static_cast<double>(replayedGap) + (replayedGap >= 0 ? 0.5 : -0.5));
+    return schedule.end[p]
+        + static_cast<int64_t>(fraction * static_cast<double>(replayedGap) + (replayedGap >= 0 ? 0.5 : -0.5));
 }
 
 } // namespace placescope

@@ -93,7 +93,8 @@ ClassTimes classTimes(const ReplayGraph& graph, const ReplaySchedule* schedule, 
                 known->second = classifyKernel(taskName(trace, t));
             work = known->second;
         }
-        times[static_cast<size_t>(work)] += schedule ? schedule->end[id] - schedule->start[id] : t.measuredEnd - t.measuredStart;
+        times[static_cast<size_t>(work)]
+            += schedule ? schedule->end[id] - schedule->start[id] : t.measuredEnd - t.measuredStart;
     }
     return times;
 }
@@ -105,15 +106,19 @@ std::vector<std::string> qualityNotes(const ReplayQuality& q)
         if (count > 0)
             notes.push_back(std::to_string(count) + " " + text);
     };
-    note(q.gpuOpsWithoutLaunch, "GPU ops have no launch call in the trace (no matching correlation id): they start at "
-                                "their measured time or after their stream predecessor, and do not move with the host");
-    note(q.startsBeforeLaunch, "GPU ops start before their launch call (host and GPU clocks disagree): kept as measured");
+    note(q.gpuOpsWithoutLaunch,
+        "GPU ops have no launch call in the trace (no matching correlation id): they start at "
+        "their measured time or after their stream predecessor, and do not move with the host");
+    note(q.startsBeforeLaunch,
+        "GPU ops start before their launch call (host and GPU clocks disagree): kept as measured");
     note(q.sameStreamOverlaps, "GPU ops start before the previous op on their stream ended: kept as measured");
     note(q.waitsEndingEarly, "sync calls ended before the work they would wait for: not bound to it");
-    note(q.inferredHandoffs, "host calls resume after a gap of 1 ms or more right after another thread went quiet: "
-                             "taken as waiting for that thread (inferred, as autograd hands work between threads)");
-    note(q.inferredCrossStream, "GPU ops wait for another stream (inferred: they start within 5 us of its op's end "
-                                "and nothing of their own explains the delay)");
+    note(q.inferredHandoffs,
+        "host calls resume after a gap of 1 ms or more right after another thread went quiet: "
+        "taken as waiting for that thread (inferred, as autograd hands work between threads)");
+    note(q.inferredCrossStream,
+        "GPU ops wait for another stream (inferred: they start within 5 us of its op's end "
+        "and nothing of their own explains the delay)");
     return notes;
 }
 
@@ -137,13 +142,13 @@ Result<WhatIfModel> WhatIfModel::build(SqliteDb& db, const TraceData& trace, con
 
 Result<TraceData> loadForWhatIf(SqliteDb& db, const std::vector<WhatIfEdit>& edits, StepSet* steps)
 {
-    const bool readsFrameworkOps = std::any_of(edits.begin(), edits.end(), [](const WhatIfEdit& e) {
-        return e.kind == WhatIfEdit::Kind::MoveOp || e.kind == WhatIfEdit::Kind::Input;
-    });
-    PLACESCOPE_ASSIGN_OR_RETURN(TraceData trace,
-                                TraceData::load(db, readsFrameworkOps ? TraceParts::Everything : TraceParts::ForReplay));
+    const bool readsFrameworkOps = std::any_of(edits.begin(), edits.end(),
+        [](const WhatIfEdit& e) { return e.kind == WhatIfEdit::Kind::MoveOp || e.kind == WhatIfEdit::Kind::Input; });
+    PLACESCOPE_ASSIGN_OR_RETURN(
+        TraceData trace, TraceData::load(db, readsFrameworkOps ? TraceParts::Everything : TraceParts::ForReplay));
     *steps = detectSteps(trace);
-    const bool stepsFromRanges = steps->source == StepSet::Source::Recorded || steps->source == StepSet::Source::Annotation;
+    const bool stepsFromRanges
+        = steps->source == StepSet::Source::Recorded || steps->source == StepSet::Source::Annotation;
     if (trace.parts == TraceParts::ForReplay && !stepsFromRanges) {
         PLACESCOPE_RETURN_IF_ERROR(forEachGpuOp(db, true, [&](const GpuOp& op) { trace.gpuOps.push_back(op); }));
         *steps = detectSteps(trace);
@@ -179,8 +184,8 @@ Result<const ReplayStep*> pathStepOf(const ReplayGraph& graph, int64_t number)
     std::string known;
     for (const ReplayStep& s : graph.steps)
         known += (known.empty() ? "" : ", ") + std::to_string(s.number);
-    return Status::error("step " + std::to_string(number) + " is not in the trace (steps: " + (known.empty() ? "none" : known)
-                         + ")");
+    return Status::error(
+        "step " + std::to_string(number) + " is not in the trace (steps: " + (known.empty() ? "none" : known) + ")");
 }
 
 } // namespace
@@ -300,8 +305,8 @@ Status compareWithMeasured(WhatIfResult& result, SqliteDb& after)
 Status compareWithMeasured(WhatIfResult& result, const TraceData& after, const StepSet& afterSteps)
 {
     PLACESCOPE_ASSIGN_OR_RETURN(WhatIfModel model, WhatIfModel::build(after, afterSteps));
-    return fillComparison(result, model.measured(), static_cast<int64_t>(afterSteps.steps.size()),
-                          model.measuredClasses());
+    return fillComparison(
+        result, model.measured(), static_cast<int64_t>(afterSteps.steps.size()), model.measuredClasses());
 }
 
 } // namespace placescope

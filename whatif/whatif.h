@@ -116,7 +116,8 @@ Status compareWithMeasured(WhatIfResult& result, SqliteDb& after);
 
 // WhatIfModel::build + predict. The trace is only read.
 Result<WhatIfResult> runWhatIf(const TraceData& trace, const StepSet& steps, const WhatIfOptions& options);
-Result<WhatIfResult> runWhatIf(SqliteDb& db, const TraceData& trace, const StepSet& steps, const WhatIfOptions& options);
+Result<WhatIfResult> runWhatIf(
+    SqliteDb& db, const TraceData& trace, const StepSet& steps, const WhatIfOptions& options);
 
 std::string whatIfText(const WhatIfResult& result, const TraceData& trace);
 // "saving 4.20 ms per step (7.6 % of the replayed step)", "slower by ...", "no change in step time": the CLI's and

@@ -42,7 +42,10 @@ std::string factorText(double factor)
     return buffer;
 }
 
-int64_t scaled(int64_t ns, double factor) { return static_cast<int64_t>(std::llround(static_cast<double>(ns) * factor)); }
+int64_t scaled(int64_t ns, double factor)
+{
+    return static_cast<int64_t>(std::llround(static_cast<double>(ns) * factor));
+}
 
 bool matches(const WhatIfEdit& edit, const std::string& name)
 {
@@ -54,15 +57,17 @@ class NameMatcher
 {
 public:
     NameMatcher(const TraceData& trace, const WhatIfEdit& edit, bool apiBase)
-        : m_trace(trace), m_edit(edit), m_apiBase(apiBase)
-    {
-    }
+        : m_trace(trace)
+        , m_edit(edit)
+        , m_apiBase(apiBase)
+    { }
     bool operator()(const ReplayTask& task)
     {
         // Kernels and host calls are named by their StringIds id; copies and memsets by kind and flags.
-        const int64_t key = task.kind == TaskKind::Kernel || task.kind == TaskKind::HostCall
-            ? task.nameId
-            : -16 - (static_cast<int64_t>(task.kind) * 8 + task.pageable * 2 + task.hostToDevice + (task.nameId == -2) * 4);
+        const int64_t key = task.kind == TaskKind::Kernel || task.kind == TaskKind::HostCall ? task.nameId
+                                                                                             : -16
+                - (static_cast<int64_t>(task.kind) * 8 + task.pageable * 2 + task.hostToDevice
+                    + (task.nameId == -2) * 4);
         auto [it, fresh] = m_cache.try_emplace(key, false);
         if (fresh) {
             const std::string name = taskName(m_trace, task);
@@ -243,7 +248,8 @@ std::vector<EditOutcome> applyEdits(const TraceData& trace, const std::vector<Wh
             const LinkFit toHost = pinnedLinkOfTrace(graph, false, &toHostHow);
             const int64_t launchCost = medianLaunchCost(graph);
             out.how = "copy time = latency + bytes / bandwidth (HtoD from " + toDeviceHow + "; DtoH from " + toHostHow
-                + "); the copy call costs a launch (" + formatNanoseconds(static_cast<double>(launchCost)) + ", the trace's median launch call)";
+                + "); the copy call costs a launch (" + formatNanoseconds(static_cast<double>(launchCost))
+                + ", the trace's median launch call)";
             for (int32_t id = 0; id < static_cast<int32_t>(graph.tasks.size()); ++id) {
                 ReplayTask& t = graph.tasks[id];
                 if (t.kind != TaskKind::Memcpy || !t.pageable || t.dropped)
@@ -285,7 +291,8 @@ std::vector<EditOutcome> applyEdits(const TraceData& trace, const std::vector<Wh
                     continue;
                 for (size_t i = 1; i < lane.tasks.size(); ++i) {
                     ReplayTask& t = graph.tasks[lane.tasks[i]];
-                    const int64_t inInput = overlap(ranges->second, graph.tasks[lane.tasks[i - 1]].measuredEnd, t.measuredStart);
+                    const int64_t inInput
+                        = overlap(ranges->second, graph.tasks[lane.tasks[i - 1]].measuredEnd, t.measuredStart);
                     if (inInput > 0) {
                         t.laneGap -= inInput - scaled(inInput, edit.factor);
                         ++out.matched;
@@ -311,8 +318,8 @@ std::vector<EditOutcome> applyEdits(const TraceData& trace, const std::vector<Wh
                         previous = id;
                         continue;
                     }
-                    auto [it, fresh] = commLane.try_emplace({ lane.globalPid, lane.deviceId },
-                        static_cast<int32_t>(graph.lanes.size() + added.size()));
+                    auto [it, fresh] = commLane.try_emplace(
+                        { lane.globalPid, lane.deviceId }, static_cast<int32_t>(graph.lanes.size() + added.size()));
                     if (fresh) {
                         ReplayLane comm = lane;
                         comm.streamId = -1;
@@ -334,9 +341,8 @@ std::vector<EditOutcome> applyEdits(const TraceData& trace, const std::vector<Wh
                 lane.tasks = std::move(stay);
             }
             for (ReplayLane& lane : added) {
-                std::sort(lane.tasks.begin(), lane.tasks.end(), [&](int32_t a, int32_t b) {
-                    return graph.tasks[a].measuredStart < graph.tasks[b].measuredStart;
-                });
+                std::sort(lane.tasks.begin(), lane.tasks.end(),
+                    [&](int32_t a, int32_t b) { return graph.tasks[a].measuredStart < graph.tasks[b].measuredStart; });
                 graph.lanes.push_back(std::move(lane));
             }
             break;

@@ -11,8 +11,8 @@
 //   overlap-comm        communication kernels on a stream of their own, after the work they follow
 #pragma once
 
-#include "whatif/replay_graph.h"
 #include "profiler/base/status.h"
+#include "whatif/replay_graph.h"
 
 #include <regex>
 #include <string>
@@ -22,13 +22,23 @@ namespace placescope {
 
 struct WhatIfEdit
 {
-    enum class Kind { NoSync, Kernels, Drop, Pinned, Launch, MoveOp, Input, OverlapComm };
+    enum class Kind
+    {
+        NoSync,
+        Kernels,
+        Drop,
+        Pinned,
+        Launch,
+        MoveOp,
+        Input,
+        OverlapComm
+    };
     Kind kind = Kind::NoSync;
-    std::string text;        // as the user wrote it
-    std::string pattern;     // regex, or the op's name for MoveOp; empty: all
+    std::string text; // as the user wrote it
+    std::string pattern; // regex, or the op's name for MoveOp; empty: all
     double factor = 1.0;
-    bool toCpu = false;      // MoveOp
-    std::regex regex;        // compiled `pattern` (ECMAScript, searched anywhere in the name)
+    bool toCpu = false; // MoveOp
+    std::regex regex; // compiled `pattern` (ECMAScript, searched anywhere in the name)
 };
 
 // One line naming what is wrong when `text` is not an edit (the CLI exits 2 with it).
@@ -36,10 +46,10 @@ Result<WhatIfEdit> parseEdit(const std::string& text);
 
 struct EditOutcome
 {
-    std::string text;        // the edit as given
-    std::string understood;  // what it was taken to mean
-    int64_t matched = 0;     // tasks (or gaps) it changed
-    std::string how;         // how the new durations were obtained
+    std::string text; // the edit as given
+    std::string understood; // what it was taken to mean
+    int64_t matched = 0; // tasks (or gaps) it changed
+    std::string how; // how the new durations were obtained
 };
 
 // Applies `edits` in order to `graph` (a copy of the measured graph). An edit that matches nothing says so in its

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Text and JSON of a what-if and of a critical path. Figures come from WhatIfResult only; this file formats.
 #include "analysis/findings/finding_rule.h"
-#include "whatif/whatif.h"
 #include "profiler/base/units.h"
+#include "whatif/whatif.h"
 
 #include <nlohmann/json.hpp>
 
@@ -41,7 +41,8 @@ std::vector<std::tuple<int64_t, PathCategory, std::string>> topContributors(
     std::map<std::pair<PathCategory, std::string>, int64_t> byName;
     for (const PathSegment& s : path.segments) {
         const ReplayTask& t = graph.tasks[s.task];
-        std::string name = s.category == PathCategory::CpuOps && t.kind == TaskKind::HostCall && t.role == HostRole::Other
+        std::string name
+            = s.category == PathCategory::CpuOps && t.kind == TaskKind::HostCall && t.role == HostRole::Other
             ? taskName(trace, t)
             : s.category == PathCategory::CpuOps ? "CPU time between calls on " + graph.lanes[t.lane].label
             : s.category == PathCategory::Wait   ? "waiting on " + graph.lanes[t.lane].label
@@ -63,7 +64,8 @@ nlohmann::json pathJson(const CriticalPath& path, const ReplayGraph& graph, cons
     j["length_ns"] = path.lengthNs();
     nlohmann::json categories = nlohmann::json::object();
     for (int c = 0; c < kPathCategoryCount; ++c)
-        categories[std::string(pathCategoryName(static_cast<PathCategory>(c)))] = path.categoryNs[static_cast<size_t>(c)];
+        categories[std::string(pathCategoryName(static_cast<PathCategory>(c)))]
+            = path.categoryNs[static_cast<size_t>(c)];
     j["categories_ns"] = categories;
     j["segments"] = path.segments.size();
     nlohmann::json top = nlohmann::json::array();
@@ -74,7 +76,7 @@ nlohmann::json pathJson(const CriticalPath& path, const ReplayGraph& graph, cons
 }
 
 void appendPathText(std::string& out, const CriticalPath& path, const ReplayGraph& graph, const TraceData& trace,
-                    const CriticalPath* after)
+    const CriticalPath* after)
 {
     out += "  " + padRight("category", 15) + padLeft("replay", 12) + (after ? padLeft("predicted", 12) : "") + "\n";
     for (int c = 0; c < kPathCategoryCount; ++c) {
@@ -82,8 +84,8 @@ void appendPathText(std::string& out, const CriticalPath& path, const ReplayGrap
         const int64_t now = after ? after->categoryNs[static_cast<size_t>(c)] : 0;
         if (before == 0 && now == 0)
             continue;
-        out += "  " + padRight(std::string(pathCategoryName(static_cast<PathCategory>(c))), 15) + padLeft(ms(before), 12)
-            + (after ? padLeft(ms(now), 12) : "") + "\n";
+        out += "  " + padRight(std::string(pathCategoryName(static_cast<PathCategory>(c))), 15)
+            + padLeft(ms(before), 12) + (after ? padLeft(ms(now), 12) : "") + "\n";
     }
     out += "  " + padRight("length", 15) + padLeft(ms(path.lengthNs()), 12)
         + (after ? padLeft(ms(after->lengthNs()), 12) : "") + "\n";
@@ -115,7 +117,7 @@ std::vector<ClassError> classErrors(const WhatIfResult& r)
         if (predicted == 0 && measured == 0)
             continue;
         out.push_back({ gpuWorkClassName(static_cast<GpuWorkClass>(c)), WhatIfResult::perStep(predicted, r.stepCount),
-                        WhatIfResult::perStep(measured, r.comparison->stepCount) });
+            WhatIfResult::perStep(measured, r.comparison->stepCount) });
     }
     return out;
 }
@@ -125,7 +127,9 @@ std::vector<ClassError> classErrors(const WhatIfResult& r)
 std::string stepSavingText(const WhatIfResult& r)
 {
     const int64_t saving = r.replay.stepNs - r.predicted.stepNs;
-    const double share = r.replay.stepNs ? 100.0 * static_cast<double>(std::llabs(saving)) / static_cast<double>(r.replay.stepNs) : 0.0;
+    const double share = r.replay.stepNs
+        ? 100.0 * static_cast<double>(std::llabs(saving)) / static_cast<double>(r.replay.stepNs)
+        : 0.0;
     if (saving > 0)
         return "saving " + ms(saving) + " per step (" + formatPercent(share) + " of the replayed step)";
     if (saving < 0)
@@ -138,27 +142,32 @@ std::string whatIfText(const WhatIfResult& r, const TraceData& trace)
     std::string out;
     out += "Steps: " + std::to_string(r.stepCount) + " (" + r.stepSource + ")\n\n";
     out += "  " + padRight("", 11) + padLeft("step", 12) + padLeft("span", 12) + "\n";
-    out += "  " + padRight("measured", 11) + padLeft(ms(r.measured.stepNs), 12) + padLeft(ms(r.measured.spanNs), 12) + "\n";
+    out += "  " + padRight("measured", 11) + padLeft(ms(r.measured.stepNs), 12) + padLeft(ms(r.measured.spanNs), 12)
+        + "\n";
     out += "  " + padRight("replay", 11) + padLeft(ms(r.replay.stepNs), 12) + padLeft(ms(r.replay.spanNs), 12)
         + "   error " + signedPercent(r.replayStepError()) + " step, " + signedPercent(r.replaySpanError()) + " span\n";
-    out += "  " + padRight("predicted", 11) + padLeft(ms(r.predicted.stepNs), 12) + padLeft(ms(r.predicted.spanNs), 12) + "\n";
+    out += "  " + padRight("predicted", 11) + padLeft(ms(r.predicted.stepNs), 12) + padLeft(ms(r.predicted.spanNs), 12)
+        + "\n";
     const int64_t spanSaving = r.replay.spanNs - r.predicted.spanNs;
     out += "  " + stepSavingText(r);
-    out += std::string("; span ") + (spanSaving > 0 ? "shorter by " + ms(spanSaving)
-                                   : spanSaving < 0 ? "longer by " + ms(-spanSaving)
-                                                    : std::string("unchanged")) + "\n";
+    out += std::string("; span ")
+        + (spanSaving > 0        ? "shorter by " + ms(spanSaving)
+                : spanSaving < 0 ? "longer by " + ms(-spanSaving)
+                                 : std::string("unchanged"))
+        + "\n";
     if (r.comparison) {
         const MeasuredComparison& c = *r.comparison;
-        out += "  " + padRight("measured after", 15) + padLeft(ms(c.measured.stepNs), 8) + padLeft(ms(c.measured.spanNs), 12)
-            + "   prediction error " + signedPercent(c.stepError) + " step, " + signedPercent(c.spanError) + " span ("
-            + std::to_string(c.stepCount) + " steps in the run after)\n";
+        out += "  " + padRight("measured after", 15) + padLeft(ms(c.measured.stepNs), 8)
+            + padLeft(ms(c.measured.spanNs), 12) + "   prediction error " + signedPercent(c.stepError) + " step, "
+            + signedPercent(c.spanError) + " span (" + std::to_string(c.stepCount) + " steps in the run after)\n";
         const auto classes = classErrors(r);
         if (!classes.empty()) {
             out += "  prediction error per class of GPU work (busy time of the span's work per step):\n";
-            out += "    " + padRight("class", 20) + padLeft("predicted", 12) + padLeft("measured", 12) + padLeft("error", 12)
-                + padLeft("relative", 11) + "\n";
+            out += "    " + padRight("class", 20) + padLeft("predicted", 12) + padLeft("measured", 12)
+                + padLeft("error", 12) + padLeft("relative", 11) + "\n";
             for (const ClassError& e : classes)
-                out += "    " + padRight(std::string(e.name), 20) + padLeft(ms(e.predictedNs), 12) + padLeft(ms(e.measuredNs), 12)
+                out += "    " + padRight(std::string(e.name), 20) + padLeft(ms(e.predictedNs), 12)
+                    + padLeft(ms(e.measuredNs), 12)
                     + padLeft((e.predictedNs > e.measuredNs ? "+" : "") + ms(e.predictedNs - e.measuredNs), 12)
                     + padLeft(signedPercent(WhatIfResult::relativeError(e.predictedNs, e.measuredNs)), 11) + "\n";
         }
@@ -173,7 +182,8 @@ std::string whatIfText(const WhatIfResult& r, const TraceData& trace)
         out += "  " + e.text + ": " + e.understood + "; matched " + std::to_string(e.matched) + ". " + e.how + "\n";
 
     out += "\nBusy time per lane (work of the span)\n";
-    out += "  " + padRight("lane", 32) + padLeft("measured", 12) + padLeft("replay", 12) + padLeft("predicted", 12) + "\n";
+    out += "  " + padRight("lane", 32) + padLeft("measured", 12) + padLeft("replay", 12) + padLeft("predicted", 12)
+        + "\n";
     for (const LaneBusy& l : r.lanes)
         out += "  " + padRight(l.label, 32) + padLeft(ms(l.measuredNs), 12) + padLeft(ms(l.replayNs), 12)
             + padLeft(ms(l.predictedNs), 12) + "\n";
@@ -205,41 +215,33 @@ std::string whatIfJson(const WhatIfResult& r, const TraceData& trace)
     j["saving_step_ns"] = r.replay.stepNs - r.predicted.stepNs;
     nlohmann::json edits = nlohmann::json::array();
     for (const EditOutcome& e : r.edits)
-        edits.push_back({ { "edit", e.text }, { "understood", e.understood }, { "matched", e.matched }, { "how", e.how } });
+        edits.push_back(
+            { { "edit", e.text }, { "understood", e.understood }, { "matched", e.matched }, { "how", e.how } });
     j["edits"] = edits;
     nlohmann::json lanes = nlohmann::json::array();
     for (const LaneBusy& l : r.lanes)
         lanes.push_back({ { "lane", l.label }, { "measured_busy_ns", l.measuredNs }, { "replay_busy_ns", l.replayNs },
-                          { "predicted_busy_ns", l.predictedNs } });
+            { "predicted_busy_ns", l.predictedNs } });
     j["lanes"] = lanes;
     j["critical_path"] = { { "replay", pathJson(r.replayPath, r.predictedGraph, trace) },
-                           { "predicted", pathJson(r.predictedPath, r.predictedGraph, trace) } };
+        { "predicted", pathJson(r.predictedPath, r.predictedGraph, trace) } };
     const ReplayQuality& q = r.quality;
     j["replay_quality"] = { { "gpu_ops_without_launch", q.gpuOpsWithoutLaunch },
-                            { "starts_before_launch", q.startsBeforeLaunch },
-                            { "same_stream_overlaps", q.sameStreamOverlaps },
-                            { "inferred_cross_stream", q.inferredCrossStream },
-                            { "inferred_handoffs", q.inferredHandoffs },
-                            { "host_waits", q.hostWaits },
-                            { "waits_ending_early", q.waitsEndingEarly },
-                            { "collectives", q.collectives },
-                            { "nested_calls", q.nestedCalls },
-                            { "launch_floor_ns", q.launchFloorNs } };
+        { "starts_before_launch", q.startsBeforeLaunch }, { "same_stream_overlaps", q.sameStreamOverlaps },
+        { "inferred_cross_stream", q.inferredCrossStream }, { "inferred_handoffs", q.inferredHandoffs },
+        { "host_waits", q.hostWaits }, { "waits_ending_early", q.waitsEndingEarly }, { "collectives", q.collectives },
+        { "nested_calls", q.nestedCalls }, { "launch_floor_ns", q.launchFloorNs } };
     j["replay_notes"] = r.accuracyNotes;
     if (r.comparison) {
         nlohmann::json classes = nlohmann::json::array();
         for (const ClassError& e : classErrors(r))
-            classes.push_back({ { "class", std::string(e.name) },
-                                { "predicted_ns_per_step", e.predictedNs },
-                                { "measured_ns_per_step", e.measuredNs },
-                                { "error_ns", e.predictedNs - e.measuredNs },
-                                { "relative_error", WhatIfResult::relativeError(e.predictedNs, e.measuredNs) } });
+            classes.push_back({ { "class", std::string(e.name) }, { "predicted_ns_per_step", e.predictedNs },
+                { "measured_ns_per_step", e.measuredNs }, { "error_ns", e.predictedNs - e.measuredNs },
+                { "relative_error", WhatIfResult::relativeError(e.predictedNs, e.measuredNs) } });
         j["compare"] = { { "measured_step_ns", r.comparison->measured.stepNs },
-                         { "measured_span_ns", r.comparison->measured.spanNs },
-                         { "step_count", r.comparison->stepCount },
-                         { "prediction_step_error", r.comparison->stepError },
-                         { "prediction_span_error", r.comparison->spanError },
-                         { "classes", std::move(classes) } };
+            { "measured_span_ns", r.comparison->measured.spanNs }, { "step_count", r.comparison->stepCount },
+            { "prediction_step_error", r.comparison->stepError }, { "prediction_span_error", r.comparison->spanError },
+            { "classes", std::move(classes) } };
     }
     return j.dump(2) + "\n";
 }

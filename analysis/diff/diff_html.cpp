@@ -28,16 +28,16 @@ std::string stepChart(const RunDiff& d, size_t maxSteps)
     std::vector<BarItem> items;
     items.push_back({ "mean step, before", static_cast<double>(d.meanStepNsA), duration(d.meanStepNsA), kBefore });
     items.push_back({ "mean step, after", static_cast<double>(d.meanStepNsB),
-                      duration(d.meanStepNsB) + " (" + signedDuration(d.stepDeltaNs()) + ")", kAfter });
+        duration(d.meanStepNsB) + " (" + signedDuration(d.stepDeltaNs()) + ")", kAfter });
     for (size_t i = 0; i < d.steps.size() && i < maxSteps; ++i) {
         const StepPair& s = d.steps[i];
         const std::string step = "step " + std::to_string(s.position);
         if (s.numberA)
             items.push_back({ step + " before (#" + std::to_string(*s.numberA) + ")", static_cast<double>(s.nsA),
-                              duration(s.nsA), kBefore });
+                duration(s.nsA), kBefore });
         if (s.numberB)
             items.push_back({ step + " after (#" + std::to_string(*s.numberB) + ")", static_cast<double>(s.nsB),
-                              duration(s.nsB) + (s.numberA ? " (" + signedDuration(s.nsB - s.nsA) + ")" : ""), kAfter });
+                duration(s.nsB) + (s.numberA ? " (" + signedDuration(s.nsB - s.nsA) + ")" : ""), kAfter });
     }
     return svgBarChart(items);
 }
@@ -51,9 +51,9 @@ std::string deltaChart(const std::vector<DeltaRow>& rows, size_t top)
         if (r.deltaNs() == 0)
             break; // sorted by |delta|: the rest did not move
         items.push_back({ r.name, static_cast<double>(std::llabs(r.deltaNs())),
-                          signedDuration(r.deltaNs()) + " (" + changeName(r.change()) + ", " + count(r.countA) + " -> "
-                              + count(r.countB) + ")",
-                          r.deltaNs() > 0 ? kSlower : kFaster });
+            signedDuration(r.deltaNs()) + " (" + changeName(r.change()) + ", " + count(r.countA) + " -> "
+                + count(r.countB) + ")",
+            r.deltaNs() > 0 ? kSlower : kFaster });
     }
     return items.empty() ? "<p class='meta'>no time moved</p>" : svgBarChart(items);
 }
@@ -99,8 +99,8 @@ std::string predictionSection(const RunDiff& d)
     h += "<table><tr><th>Step</th><th>Predicted</th><th>Measured</th><th>Error</th><th>Relative</th></tr>";
     auto row = [&](const std::string& label, int64_t predicted, int64_t measured) {
         h += "<tr>" + cell(label) + cell(duration(predicted)) + cell(duration(measured))
-            + cell(signedDuration(predicted - measured)) + cell(relative(PredictionError::relative(predicted, measured)))
-            + "</tr>";
+            + cell(signedDuration(predicted - measured))
+            + cell(relative(PredictionError::relative(predicted, measured))) + "</tr>";
     };
     row("mean", e.predictedNs, e.measuredNs);
     for (const PredictionError::Step& s : e.steps)
@@ -114,7 +114,8 @@ std::string predictionSection(const RunDiff& d)
          "<th>Error, whole trace</th><th>Relative</th></tr>";
     for (const PredictionError::Class& c : e.classes)
         h += "<tr>" + cell(c.name) + cell(count(c.predictedCount)) + cell(count(c.measuredCount))
-            + cell(duration(c.predictedNs)) + cell(duration(c.measuredNs)) + cell(signedDuration(c.predictedNs - c.measuredNs))
+            + cell(duration(c.predictedNs)) + cell(duration(c.measuredNs))
+            + cell(signedDuration(c.predictedNs - c.measuredNs))
             + cell(relative(PredictionError::relative(c.predictedNs, c.measuredNs)))
             + cell(signedDuration(c.wholePredictedNs - c.wholeMeasuredNs))
             + cell(relative(PredictionError::relative(c.wholePredictedNs, c.wholeMeasuredNs))) + "</tr>";

@@ -18,9 +18,8 @@ json rowsJson(const std::vector<DeltaRow>& rows, bool withBytes = false)
 {
     json out = json::array();
     for (const DeltaRow& r : rows) {
-        json row = { { "name", r.name },        { "count_a", r.countA }, { "count_b", r.countB },
-                     { "ns_a", r.nsA },         { "ns_b", r.nsB },       { "delta_ns", r.deltaNs() },
-                     { "change", changeName(r.change()) } };
+        json row = { { "name", r.name }, { "count_a", r.countA }, { "count_b", r.countB }, { "ns_a", r.nsA },
+            { "ns_b", r.nsB }, { "delta_ns", r.deltaNs() }, { "change", changeName(r.change()) } };
         if (withBytes) {
             row["bytes_a"] = r.bytesA;
             row["bytes_b"] = r.bytesB;
@@ -44,31 +43,29 @@ json predictionErrorJson(const PredictionError& e)
 {
     json steps = json::array();
     for (const PredictionError::Step& s : e.steps)
-        steps.push_back({ { "position", s.position }, { "predicted_ns", s.predictedNs }, { "measured_ns", s.measuredNs },
-                          { "error_ns", s.predictedNs - s.measuredNs },
-                          { "relative_error", PredictionError::relative(s.predictedNs, s.measuredNs) } });
+        steps.push_back({ { "position", s.position }, { "predicted_ns", s.predictedNs },
+            { "measured_ns", s.measuredNs }, { "error_ns", s.predictedNs - s.measuredNs },
+            { "relative_error", PredictionError::relative(s.predictedNs, s.measuredNs) } });
     json classes = json::array();
     for (const PredictionError::Class& c : e.classes)
-        classes.push_back({ { "class", c.name },
-                            { "predicted_count", c.predictedCount },
-                            { "measured_count", c.measuredCount },
-                            { "predicted_ns", c.predictedNs },
-                            { "measured_ns", c.measuredNs },
-                            { "error_ns", c.predictedNs - c.measuredNs },
-                            { "relative_error", PredictionError::relative(c.predictedNs, c.measuredNs) },
-                            { "whole_trace",
-                              { { "predicted_ns", c.wholePredictedNs },
-                                { "measured_ns", c.wholeMeasuredNs },
-                                { "error_ns", c.wholePredictedNs - c.wholeMeasuredNs },
-                                { "relative_error", PredictionError::relative(c.wholePredictedNs, c.wholeMeasuredNs) } } } });
+        classes.push_back({ { "class", c.name }, { "predicted_count", c.predictedCount },
+            { "measured_count", c.measuredCount }, { "predicted_ns", c.predictedNs }, { "measured_ns", c.measuredNs },
+            { "error_ns", c.predictedNs - c.measuredNs },
+            { "relative_error", PredictionError::relative(c.predictedNs, c.measuredNs) },
+            { "whole_trace",
+                { { "predicted_ns", c.wholePredictedNs }, { "measured_ns", c.wholeMeasuredNs },
+                    { "error_ns", c.wholePredictedNs - c.wholeMeasuredNs },
+                    { "relative_error", PredictionError::relative(c.wholePredictedNs, c.wholeMeasuredNs) } } } });
     return { { "predicted_side", e.predictedIsA ? "a" : "b" },
-             { "mean_step", { { "predicted_ns", e.predictedNs }, { "measured_ns", e.measuredNs },
-                              { "error_ns", e.predictedNs - e.measuredNs },
-                              { "relative_error", PredictionError::relative(e.predictedNs, e.measuredNs) } } },
-             { "steps", std::move(steps) },
-             { "kernel_time", { { "predicted_ns", e.kernelPredictedNs }, { "measured_ns", e.kernelMeasuredNs },
-                                { "error_ns", e.kernelPredictedNs - e.kernelMeasuredNs } } },
-             { "classes", std::move(classes) } };
+        { "mean_step",
+            { { "predicted_ns", e.predictedNs }, { "measured_ns", e.measuredNs },
+                { "error_ns", e.predictedNs - e.measuredNs },
+                { "relative_error", PredictionError::relative(e.predictedNs, e.measuredNs) } } },
+        { "steps", std::move(steps) },
+        { "kernel_time",
+            { { "predicted_ns", e.kernelPredictedNs }, { "measured_ns", e.kernelMeasuredNs },
+                { "error_ns", e.kernelPredictedNs - e.kernelMeasuredNs } } },
+        { "classes", std::move(classes) } };
 }
 
 json optionalNumber(const std::optional<int64_t>& n) { return n ? json(*n) : json(); }
@@ -100,9 +97,9 @@ std::string renderDiffJson(const RunDiff& d)
 {
     json out;
     out["a"] = { { "path", d.pathA }, { "gpu", d.gpuA }, { "step_source", d.stepSourceA },
-                 { "prediction", predictionJson(d.predictionA) } };
+        { "prediction", predictionJson(d.predictionA) } };
     out["b"] = { { "path", d.pathB }, { "gpu", d.gpuB }, { "step_source", d.stepSourceB },
-                 { "prediction", predictionJson(d.predictionB) } };
+        { "prediction", predictionJson(d.predictionB) } };
     out["notes"] = d.notes;
     if (d.predictionError)
         out["prediction_error"] = predictionErrorJson(*d.predictionError);
@@ -120,8 +117,8 @@ std::string renderDiffJson(const RunDiff& d)
     json pairs = json::array();
     for (const StepPair& s : d.steps)
         pairs.push_back({ { "position", s.position }, { "number_a", optionalNumber(s.numberA) },
-                          { "number_b", optionalNumber(s.numberB) }, { "ns_a", s.numberA ? json(s.nsA) : json() },
-                          { "ns_b", s.numberB ? json(s.nsB) : json() } });
+            { "number_b", optionalNumber(s.numberB) }, { "ns_a", s.numberA ? json(s.nsA) : json() },
+            { "ns_b", s.numberB ? json(s.nsB) : json() } });
     steps["steps"] = std::move(pairs);
     steps["compared"] = d.compared;
     steps["compared_ns_a"] = d.comparedNsA;
@@ -133,8 +130,8 @@ std::string renderDiffJson(const RunDiff& d)
 
     json figures = json::array();
     for (const Figure& f : d.figures) {
-        json figure = { { "section", f.section }, { "name", f.name }, { "unit", unitName(f.unit) },
-                        { "a", f.a },             { "b", f.b } };
+        json figure = { { "section", f.section }, { "name", f.name }, { "unit", unitName(f.unit) }, { "a", f.a },
+            { "b", f.b } };
         if (f.perStep()) {
             figure["steps_a"] = f.stepsA;
             figure["steps_b"] = f.stepsB;
@@ -150,9 +147,9 @@ std::string renderDiffJson(const RunDiff& d)
     json findings = json::array();
     for (const FindingDiff& f : d.findings)
         findings.push_back({ { "status", findingKindName(f.kind) }, { "rule", f.ruleId }, { "title", f.title },
-                             { "saving_ms_a", f.savingMsA }, { "saving_ms_b", f.savingMsB },
-                             { "simulated_a", f.simulatedA }, { "simulated_b", f.simulatedB },
-                             { "estimated_ms_a", f.estimatedMsA }, { "estimated_ms_b", f.estimatedMsB } });
+            { "saving_ms_a", f.savingMsA }, { "saving_ms_b", f.savingMsB }, { "simulated_a", f.simulatedA },
+            { "simulated_b", f.simulatedB }, { "estimated_ms_a", f.estimatedMsA },
+            { "estimated_ms_b", f.estimatedMsB } });
     out["findings"] = std::move(findings);
     return out.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }

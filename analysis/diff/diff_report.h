@@ -14,14 +14,19 @@
 
 namespace placescope {
 
-enum class DiffFormat { Text, Json, Html };
+enum class DiffFormat
+{
+    Text,
+    Json,
+    Html
+};
 
 Result<DiffFormat> parseDiffFormat(const std::string& name);
 
 struct DiffRenderOptions
 {
-    size_t topRows = 20;    // text and HTML: rows per table (0: all); JSON always has every row
-    size_t nameWidth = 90;  // text: clip names (0: never)
+    size_t topRows = 20; // text and HTML: rows per table (0: all); JSON always has every row
+    size_t nameWidth = 90; // text: clip names (0: never)
 };
 
 std::string renderDiffText(const RunDiff& diff, const DiffRenderOptions& options = {});

@@ -49,13 +49,13 @@ void stepSection(std::string& out, const RunDiff& d)
 {
     out += "Step time (steps paired by position)\n";
     Rows rows;
-    rows.push_back({ "mean", "", "", duration(d.meanStepNsA), duration(d.meanStepNsB),
-                     signedDuration(d.stepDeltaNs()), "analyzer's mean step" });
+    rows.push_back({ "mean", "", "", duration(d.meanStepNsA), duration(d.meanStepNsB), signedDuration(d.stepDeltaNs()),
+        "analyzer's mean step" });
     for (const StepPair& s : d.steps)
         rows.push_back({ std::to_string(s.position), stepNumber(s.numberA), stepNumber(s.numberB),
-                         s.numberA ? duration(s.nsA) : "-", s.numberB ? duration(s.nsB) : "-",
-                         s.numberA && s.numberB ? signedDuration(s.nsB - s.nsA) : "-",
-                         std::find(d.compared.begin(), d.compared.end(), s.position) != d.compared.end() ? "compared" : "" });
+            s.numberA ? duration(s.nsA) : "-", s.numberB ? duration(s.nsB) : "-",
+            s.numberA && s.numberB ? signedDuration(s.nsB - s.nsA) : "-",
+            std::find(d.compared.begin(), d.compared.end(), s.position) != d.compared.end() ? "compared" : "" });
     table(out, { "Step", "A", "B", "Before", "After", "Delta", "" }, rows);
 }
 
@@ -68,28 +68,30 @@ void predictionSection(std::string& out, const RunDiff& d)
     out += std::string("\nPrediction error (") + (e.predictedIsA ? "A" : "B")
         + " predicted, error = predicted - measured, relative to measured; per kernel name: the kernel tables)\n";
     Rows rows;
-    rows.push_back({ "mean", duration(e.predictedNs), duration(e.measuredNs), signedDuration(e.predictedNs - e.measuredNs),
-                     relative(PredictionError::relative(e.predictedNs, e.measuredNs)) });
+    rows.push_back(
+        { "mean", duration(e.predictedNs), duration(e.measuredNs), signedDuration(e.predictedNs - e.measuredNs),
+            relative(PredictionError::relative(e.predictedNs, e.measuredNs)) });
     for (const PredictionError::Step& s : e.steps)
         rows.push_back({ std::to_string(s.position), duration(s.predictedNs), duration(s.measuredNs),
-                         signedDuration(s.predictedNs - s.measuredNs),
-                         relative(PredictionError::relative(s.predictedNs, s.measuredNs)) });
+            signedDuration(s.predictedNs - s.measuredNs),
+            relative(PredictionError::relative(s.predictedNs, s.measuredNs)) });
     rows.push_back({ "kernels", duration(e.kernelPredictedNs), duration(e.kernelMeasuredNs),
-                     signedDuration(e.kernelPredictedNs - e.kernelMeasuredNs),
-                     relative(PredictionError::relative(e.kernelPredictedNs, e.kernelMeasuredNs)) });
+        signedDuration(e.kernelPredictedNs - e.kernelMeasuredNs),
+        relative(PredictionError::relative(e.kernelPredictedNs, e.kernelMeasuredNs)) });
     table(out, { "Step", "Predicted", "Measured", "Error", "Relative" }, rows);
     if (e.classes.empty())
         return;
     out += "\nPrediction error per class of GPU work (time summed over the compared steps; then the whole trace)\n";
     rows.clear();
     for (const PredictionError::Class& c : e.classes)
-        rows.push_back({ count(c.predictedCount), count(c.measuredCount), duration(c.predictedNs), duration(c.measuredNs),
-                         signedDuration(c.predictedNs - c.measuredNs),
-                         relative(PredictionError::relative(c.predictedNs, c.measuredNs)),
-                         signedDuration(c.wholePredictedNs - c.wholeMeasuredNs),
-                         relative(PredictionError::relative(c.wholePredictedNs, c.wholeMeasuredNs)), c.name });
-    table(out, { "Count P", "Count M", "Predicted", "Measured", "Error", "Relative", "Whole trace", "Relative", "Class" },
-          rows);
+        rows.push_back({ count(c.predictedCount), count(c.measuredCount), duration(c.predictedNs),
+            duration(c.measuredNs), signedDuration(c.predictedNs - c.measuredNs),
+            relative(PredictionError::relative(c.predictedNs, c.measuredNs)),
+            signedDuration(c.wholePredictedNs - c.wholeMeasuredNs),
+            relative(PredictionError::relative(c.wholePredictedNs, c.wholeMeasuredNs)), c.name });
+    table(out,
+        { "Count P", "Count M", "Predicted", "Measured", "Error", "Relative", "Whole trace", "Relative", "Class" },
+        rows);
 }
 
 void figureSection(std::string& out, const RunDiff& d)
@@ -101,8 +103,8 @@ void figureSection(std::string& out, const RunDiff& d)
         const bool perStep = f.perStep();
         const int64_t delta = perStep ? f.perStepDelta() : f.b - f.a;
         rows.push_back({ perStep ? value(f.perStepA(), f.unit) : value(f.a, f.unit),
-                         perStep ? value(f.perStepB(), f.unit) : value(f.b, f.unit), signedValue(delta, f.unit),
-                         perStep ? share(d.shareOfStepDelta(delta)) : "", f.section + ": " + f.name });
+            perStep ? value(f.perStepB(), f.unit) : value(f.b, f.unit), signedValue(delta, f.unit),
+            perStep ? share(d.shareOfStepDelta(delta)) : "", f.section + ": " + f.name });
     }
     table(out, { "Before", "After", "Delta", "Share", "Figure" }, rows);
 }
@@ -116,9 +118,11 @@ void copySection(std::string& out, const RunDiff& d, const DiffRenderOptions& o)
     }
     Rows rows;
     for (const DeltaRow& r : d.copies)
-        rows.push_back({ count(r.countA), count(r.countB), duration(r.nsA), duration(r.nsB), signedDuration(r.deltaNs()),
-                         bytes(r.bytesA), bytes(r.bytesB), changeName(r.change()), clip(r.name, o.nameWidth) });
-    table(out, { "Count A", "Count B", "Time A", "Time B", "Delta", "Bytes A", "Bytes B", "Change", "Operation" }, rows);
+        rows.push_back(
+            { count(r.countA), count(r.countB), duration(r.nsA), duration(r.nsB), signedDuration(r.deltaNs()),
+                bytes(r.bytesA), bytes(r.bytesB), changeName(r.change()), clip(r.name, o.nameWidth) });
+    table(
+        out, { "Count A", "Count B", "Time A", "Time B", "Delta", "Bytes A", "Bytes B", "Change", "Operation" }, rows);
 }
 
 std::string changeSummary(const std::vector<DeltaRow>& rows)
@@ -134,7 +138,7 @@ std::string changeSummary(const std::vector<DeltaRow>& rows)
 }
 
 void deltaTable(std::string& out, const std::string& title, const std::vector<DeltaRow>& rows, const RunDiff& d,
-                bool withShare, const DiffRenderOptions& o)
+    bool withShare, const DiffRenderOptions& o)
 {
     const size_t shown = o.topRows ? std::min(o.topRows, rows.size()) : rows.size();
     out += "\n" + title + " (" + changeSummary(rows);
@@ -145,7 +149,7 @@ void deltaTable(std::string& out, const std::string& title, const std::vector<De
     for (size_t i = 0; i < shown; ++i) {
         const DeltaRow& r = rows[i];
         std::vector<std::string> row { count(r.countA), count(r.countB), duration(r.nsA), duration(r.nsB),
-                                       signedDuration(r.deltaNs()) };
+            signedDuration(r.deltaNs()) };
         if (withShare)
             row.push_back(share(d.shareOfComparedDelta(r.deltaNs())));
         row.push_back(changeName(r.change()));
@@ -175,19 +179,20 @@ void groupSection(std::string& out, const GroupDiff& g, const RunDiff& d, const 
     noun[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(noun[0])));
     deltaTable(out, noun + ", whole trace", g.whole, d, false, o);
     deltaTable(out,
-               noun + " in the compared " + comparedText(d) + " (" + signedDuration(d.comparedNsB - d.comparedNsA)
-                   + " of step time; share = delta / that)",
-               g.inSteps, d, true, o);
+        noun + " in the compared " + comparedText(d) + " (" + signedDuration(d.comparedNsB - d.comparedNsA)
+            + " of step time; share = delta / that)",
+        g.inSteps, d, true, o);
     out += " outside every step: " + count(g.outsideA.count) + " (" + duration(g.outsideA.ns) + ") before, "
-        + count(g.outsideB.count) + " (" + duration(g.outsideB.ns) + ") after; after the last step: "
-        + count(g.afterLastA.count) + " / " + count(g.afterLastB.count) + "\n";
+        + count(g.outsideB.count) + " (" + duration(g.outsideB.ns)
+        + ") after; after the last step: " + count(g.afterLastA.count) + " / " + count(g.afterLastB.count) + "\n";
     for (size_t i = 0; i < g.perStep.size(); ++i)
         deltaTable(out, noun + " in step " + std::to_string(d.compared[i]), g.perStep[i], d, false, o);
 }
 
 void findingSection(std::string& out, const RunDiff& d)
 {
-    out += "\nFindings (saving per step, before -> after: the what-if replay's simulation where marked, else the rule's "
+    out += "\nFindings (saving per step, before -> after: the what-if replay's simulation where marked, else the "
+           "rule's "
            "estimate; --simulate simulates every fix that is an edit)\n";
     if (d.findings.empty()) {
         out += " none in either run\n";
@@ -195,7 +200,8 @@ void findingSection(std::string& out, const RunDiff& d)
     }
     Rows rows;
     for (const FindingDiff& f : d.findings) {
-        const std::string saving = duration(std::llround(f.savingMsA * 1e6)) + " -> " + duration(std::llround(f.savingMsB * 1e6));
+        const std::string saving
+            = duration(std::llround(f.savingMsA * 1e6)) + " -> " + duration(std::llround(f.savingMsB * 1e6));
         rows.push_back({ findingKindName(f.kind), saving, savingBasis(f), f.ruleId + ": " + f.title });
     }
     table(out, { "Status", "Saving", "Basis", "Finding" }, rows);
@@ -206,9 +212,11 @@ void findingSection(std::string& out, const RunDiff& d)
 std::string renderDiffText(const RunDiff& d, const DiffRenderOptions& o)
 {
     std::string out = std::string(d.predictionA ? "A (before, predicted): " : "A (before): ") + d.pathA + " ("
-        + (d.gpuA.empty() ? "GPU ?" : d.gpuA) + ", " + std::to_string(d.stepCountA) + " steps: " + d.stepSourceA + ")\n";
+        + (d.gpuA.empty() ? "GPU ?" : d.gpuA) + ", " + std::to_string(d.stepCountA) + " steps: " + d.stepSourceA
+        + ")\n";
     out += std::string(d.predictionB ? "B (after, predicted):  " : "B (after):  ") + d.pathB + " ("
-        + (d.gpuB.empty() ? "GPU ?" : d.gpuB) + ", " + std::to_string(d.stepCountB) + " steps: " + d.stepSourceB + ")\n";
+        + (d.gpuB.empty() ? "GPU ?" : d.gpuB) + ", " + std::to_string(d.stepCountB) + " steps: " + d.stepSourceB
+        + ")\n";
     for (const std::string& note : d.notes)
         out += "Note: " + note + "\n";
     out += "\n";
@@ -237,9 +245,12 @@ Result<DiffFormat> parseDiffFormat(const std::string& name)
 std::string renderDiff(const RunDiff& diff, DiffFormat format, const DiffRenderOptions& options)
 {
     switch (format) {
-    case DiffFormat::Json: return renderDiffJson(diff);
-    case DiffFormat::Html: return renderDiffHtml(diff, options);
-    case DiffFormat::Text: break;
+    case DiffFormat::Json:
+        return renderDiffJson(diff);
+    case DiffFormat::Html:
+        return renderDiffHtml(diff, options);
+    case DiffFormat::Text:
+        break;
     }
     return renderDiffText(diff, options);
 }

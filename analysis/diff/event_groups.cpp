@@ -8,11 +8,16 @@ namespace placescope {
 const char* groupingKey(DiffGrouping grouping)
 {
     switch (grouping) {
-    case DiffGrouping::Kernel: return "kernels";
-    case DiffGrouping::Op: return "ops";
-    case DiffGrouping::Annotation: return "annotations";
-    case DiffGrouping::Stream: return "streams";
-    case DiffGrouping::Class: return "classes";
+    case DiffGrouping::Kernel:
+        return "kernels";
+    case DiffGrouping::Op:
+        return "ops";
+    case DiffGrouping::Annotation:
+        return "annotations";
+    case DiffGrouping::Stream:
+        return "streams";
+    case DiffGrouping::Class:
+        return "classes";
     }
     return "kernels";
 }
@@ -60,7 +65,10 @@ void tally(EventGroups& groups, const Placement& where, const std::string& key, 
 class GpuKey
 {
 public:
-    GpuKey(const TraceData& trace, const GroupingOptions& options) : m_trace(trace), m_options(options) {}
+    GpuKey(const TraceData& trace, const GroupingOptions& options)
+        : m_trace(trace)
+        , m_options(options)
+    { }
 
     const std::string& operator()(const GpuOp& op)
     {
@@ -85,7 +93,8 @@ public:
             m_key = gpuWorkClassName(work);
             break;
         }
-        default: m_key = "GPU " + std::to_string(op.deviceId) + " stream " + std::to_string(op.streamId);
+        default:
+            m_key = "GPU " + std::to_string(op.deviceId) + " stream " + std::to_string(op.streamId);
         }
         return m_key;
     }
@@ -99,7 +108,7 @@ private:
 
 // Every GPU grouping in one pass: an op's step (through its launch call) is found once for all of them.
 void groupGpuOps(const TraceData& trace, const StepIndex& steps, const std::vector<GroupingOptions>& options,
-                 std::vector<EventGroups>& groups)
+    std::vector<EventGroups>& groups)
 {
     // Launch call start by (process, correlation id): with host-time steps a GPU op belongs to the step its
     // launch ran in.
@@ -132,8 +141,8 @@ bool isGpuGrouping(DiffGrouping grouping)
 
 } // namespace
 
-std::vector<EventGroups> groupEvents(const TraceData& trace, const StepIndex& steps,
-                                     const std::vector<GroupingOptions>& options)
+std::vector<EventGroups> groupEvents(
+    const TraceData& trace, const StepIndex& steps, const std::vector<GroupingOptions>& options)
 {
     std::vector<EventGroups> out(options.size());
     std::vector<GroupingOptions> gpu;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Event groups of one run: count and summed duration per name (kernel, framework op, annotation range), per
-// stream or per class of GPU work, for the whole trace, per step (by StepIndex position) and outside every step. With host-time steps
-// (ProfilerStep, annotations) GPU work belongs to the step in which its launch call ran (HTA's rule), so a kernel
-// that runs after the host moved on still counts for its step; with steps found in the GPU's kernel pattern it
-// belongs where it ran. Work outside every step is counted, not dropped. Pure function of TraceData.
+// stream or per class of GPU work, for the whole trace, per step (by StepIndex position) and outside every step. With
+// host-time steps (ProfilerStep, annotations) GPU work belongs to the step in which its launch call ran (HTA's rule),
+// so a kernel that runs after the host moved on still counts for its step; with steps found in the GPU's kernel pattern
+// it belongs where it ran. Work outside every step is counted, not dropped. Pure function of TraceData.
 #pragma once
 
 #include "analysis/trace/step_index.h"
@@ -17,7 +17,14 @@
 namespace placescope {
 
 // Class: every GPU op (kernels, copies, memsets) by the shared classification (analysis/trace/kernel_class.h).
-enum class DiffGrouping { Kernel, Op, Annotation, Stream, Class };
+enum class DiffGrouping
+{
+    Kernel,
+    Op,
+    Annotation,
+    Stream,
+    Class
+};
 
 // "kernels", "ops", "annotations", "streams", "classes": the JSON key and the noun the text uses.
 const char* groupingKey(DiffGrouping grouping);
@@ -39,8 +46,8 @@ struct EventGroups
 {
     GroupTable whole;
     std::vector<GroupTable> perStep; // by step position
-    GroupTotal outside;              // in no step
-    GroupTotal afterLast;            // part of `outside`: after the last step ended
+    GroupTotal outside; // in no step
+    GroupTotal afterLast; // part of `outside`: after the last step ended
 };
 
 struct GroupingOptions
@@ -53,7 +60,7 @@ struct GroupingOptions
 
 EventGroups groupEvents(const TraceData& trace, const StepIndex& steps, const GroupingOptions& options);
 // Several groupings at once, in the order asked; the GPU ones (kernels, streams, classes) share one pass over the ops.
-std::vector<EventGroups> groupEvents(const TraceData& trace, const StepIndex& steps,
-                                     const std::vector<GroupingOptions>& options);
+std::vector<EventGroups> groupEvents(
+    const TraceData& trace, const StepIndex& steps, const std::vector<GroupingOptions>& options);
 
 } // namespace placescope

@@ -15,10 +15,14 @@ namespace placescope {
 const char* changeName(Change change)
 {
     switch (change) {
-    case Change::Same: return "same";
-    case Change::Changed: return "changed";
-    case Change::Added: return "added";
-    case Change::Removed: return "removed";
+    case Change::Same:
+        return "same";
+    case Change::Changed:
+        return "changed";
+    case Change::Added:
+        return "added";
+    case Change::Removed:
+        return "removed";
     }
     return "same";
 }
@@ -26,10 +30,14 @@ const char* changeName(Change change)
 const char* findingKindName(FindingDiff::Kind kind)
 {
     switch (kind) {
-    case FindingDiff::Kind::Resolved: return "resolved";
-    case FindingDiff::Kind::New: return "new";
-    case FindingDiff::Kind::Changed: return "changed";
-    case FindingDiff::Kind::Unchanged: return "unchanged";
+    case FindingDiff::Kind::Resolved:
+        return "resolved";
+    case FindingDiff::Kind::New:
+        return "new";
+    case FindingDiff::Kind::Changed:
+        return "changed";
+    case FindingDiff::Kind::Unchanged:
+        return "unchanged";
     }
     return "unchanged";
 }
@@ -53,13 +61,15 @@ Change DeltaRow::change() const
 double RunDiff::shareOfStepDelta(int64_t deltaNs) const
 {
     const int64_t step = stepDeltaNs();
-    return step == 0 ? std::numeric_limits<double>::quiet_NaN() : static_cast<double>(deltaNs) / static_cast<double>(step);
+    return step == 0 ? std::numeric_limits<double>::quiet_NaN()
+                     : static_cast<double>(deltaNs) / static_cast<double>(step);
 }
 
 double RunDiff::shareOfComparedDelta(int64_t deltaNs) const
 {
     const int64_t step = comparedNsB - comparedNsA;
-    return step == 0 ? std::numeric_limits<double>::quiet_NaN() : static_cast<double>(deltaNs) / static_cast<double>(step);
+    return step == 0 ? std::numeric_limits<double>::quiet_NaN()
+                     : static_cast<double>(deltaNs) / static_cast<double>(step);
 }
 
 namespace {
@@ -100,7 +110,7 @@ GroupTable sumSteps(const EventGroups& groups, const std::vector<size_t>& positi
 }
 
 GroupDiff diffGroups(DiffGrouping grouping, const GroupTable& wholeA, const GroupTable& wholeB, const EventGroups& a,
-                     const EventGroups& b, const std::vector<size_t>& compared, bool allSteps)
+    const EventGroups& b, const std::vector<size_t>& compared, bool allSteps)
 {
     GroupDiff diff;
     diff.grouping = grouping;
@@ -121,8 +131,10 @@ void addFigures(RunDiff& diff, const RunProfile& a, const RunProfile& b)
     using Unit = Figure::Unit;
     diff.figures.push_back({ "Step", "mean step time", diff.meanStepNsA, diff.meanStepNsB, Unit::Ns, 1, 1 });
     diff.figures.push_back({ "Trace", "span", diff.spanNsA, diff.spanNsB, Unit::Ns, 0, 0 });
-    diff.figures.push_back({ "Trace", "kernel time (summed)", a.stats.kernels.totalNs, b.stats.kernels.totalNs, Unit::Ns, 0, 0 });
-    diff.figures.push_back({ "Trace", "kernels", a.stats.kernels.kernelCount, b.stats.kernels.kernelCount, Unit::Count, 0, 0 });
+    diff.figures.push_back(
+        { "Trace", "kernel time (summed)", a.stats.kernels.totalNs, b.stats.kernels.totalNs, Unit::Ns, 0, 0 });
+    diff.figures.push_back(
+        { "Trace", "kernels", a.stats.kernels.kernelCount, b.stats.kernels.kernelCount, Unit::Count, 0, 0 });
 
     // GPU busy and idle by cause over the steps, per device lane (the analyzer's breakdown), paired by label.
     std::map<std::string, std::pair<const DeviceBreakdown*, const DeviceBreakdown*>> lanes;
@@ -130,7 +142,8 @@ void addFigures(RunDiff& diff, const RunProfile& a, const RunProfile& b)
         lanes[d.label].first = &d;
     for (const DeviceBreakdown& d : b.analysis.devices)
         lanes[d.label].second = &d;
-    const int64_t stepsA = std::max<int64_t>(1, a.analysis.stepCount), stepsB = std::max<int64_t>(1, b.analysis.stepCount);
+    const int64_t stepsA = std::max<int64_t>(1, a.analysis.stepCount),
+                  stepsB = std::max<int64_t>(1, b.analysis.stepCount);
     for (const auto& [label, pair] : lanes) {
         const DeviceBreakdown none;
         const DeviceBreakdown& x = pair.first ? *pair.first : none;
@@ -155,8 +168,8 @@ void addFigures(RunDiff& diff, const RunProfile& a, const RunProfile& b)
     for (const DeviceUtilization& d : b.stats.devices)
         busy[d.deviceId].second = d.busyNs;
     for (const auto& [device, pair] : busy)
-        diff.figures.push_back({ "GPU busy, whole trace", "GPU " + std::to_string(device), pair.first, pair.second,
-                                 Unit::Ns, 0, 0 });
+        diff.figures.push_back(
+            { "GPU busy, whole trace", "GPU " + std::to_string(device), pair.first, pair.second, Unit::Ns, 0, 0 });
 
     // Peak memory per device from the analyzer's memory curves (each bucket keeps its maximum).
     std::map<int64_t, std::pair<MemoryPoint, MemoryPoint>> peaks;
@@ -174,7 +187,8 @@ void addFigures(RunDiff& diff, const RunProfile& a, const RunProfile& b)
         peaks[c.deviceId].second = peakOf(c);
     for (const auto& [device, pair] : peaks) {
         const std::string section = "Peak memory, GPU " + std::to_string(device);
-        diff.figures.push_back({ section, "allocated", pair.first.allocated, pair.second.allocated, Unit::Bytes, 0, 0 });
+        diff.figures.push_back(
+            { section, "allocated", pair.first.allocated, pair.second.allocated, Unit::Bytes, 0, 0 });
         diff.figures.push_back({ section, "reserved", pair.first.reserved, pair.second.reserved, Unit::Bytes, 0, 0 });
     }
 }
@@ -240,7 +254,8 @@ std::vector<FindingDiff> diffFindings(const std::vector<Finding>& a, const std::
             setB(d, b[j]);
             out.push_back(std::move(d));
         }
-    std::stable_sort(out.begin(), out.end(), [](const FindingDiff& x, const FindingDiff& y) { return x.kind < y.kind; });
+    std::stable_sort(
+        out.begin(), out.end(), [](const FindingDiff& x, const FindingDiff& y) { return x.kind < y.kind; });
     return out;
 }
 
@@ -283,8 +298,8 @@ void addPrediction(RunDiff& diff, const RunProfile& a, const RunProfile& b)
     diff.predictionA = a.prediction;
     diff.predictionB = b.prediction;
     if (a.prediction && b.prediction) {
-        diff.notes.push_back("both runs are predictions (A: " + predictionText(*a.prediction) + "; B: "
-                             + predictionText(*b.prediction) + ")");
+        diff.notes.push_back("both runs are predictions (A: " + predictionText(*a.prediction)
+            + "; B: " + predictionText(*b.prediction) + ")");
         return;
     }
     if (!a.prediction && !b.prediction)
@@ -297,13 +312,14 @@ void addPrediction(RunDiff& diff, const RunProfile& a, const RunProfile& b)
     if (!predicted.prediction->from.empty()
         && std::filesystem::path(measured.path).filename().string() == predicted.prediction->from) {
         diff.notes.push_back(std::string(predictedSide) + " is " + predictionText(*predicted.prediction) + ", and "
-                             + measuredSide + " is the run it was predicted from: the deltas are what the edits are "
-                             "predicted to change, not an error");
+            + measuredSide
+            + " is the run it was predicted from: the deltas are what the edits are "
+              "predicted to change, not an error");
         return;
     }
     diff.notes.push_back(std::string("comparing a prediction with a measured run: ") + predictedSide + " is "
-                         + predictionText(*predicted.prediction) + "; " + measuredSide
-                         + " is measured; prediction error = predicted - measured");
+        + predictionText(*predicted.prediction) + "; " + measuredSide
+        + " is measured; prediction error = predicted - measured");
     PredictionError error;
     error.predictedIsA = predictedIsA;
     error.predictedNs = predicted.meanStepNs();
@@ -322,20 +338,21 @@ void addNotes(RunDiff& diff, const RunProfile& a, const RunProfile& b, const Dif
 {
     if (!diff.gpuA.empty() && !diff.gpuB.empty() && diff.gpuA != diff.gpuB)
         diff.notes.push_back("the runs are on different GPUs (" + diff.gpuA + " / " + diff.gpuB
-                             + "): times are compared as measured, not scaled");
+            + "): times are compared as measured, not scaled");
     if (diff.stepSourceA != diff.stepSourceB)
-        diff.notes.push_back("steps were found differently (" + a.analysis.stepDescription + " / "
-                             + b.analysis.stepDescription + ")");
+        diff.notes.push_back(
+            "steps were found differently (" + a.analysis.stepDescription + " / " + b.analysis.stepDescription + ")");
     if (diff.stepCountA != diff.stepCountB && !options.step)
-        diff.notes.push_back("the runs have " + std::to_string(diff.stepCountA) + " and " + std::to_string(diff.stepCountB)
-                             + " steps: the in-step tables compare the first " + std::to_string(diff.compared.size()));
+        diff.notes.push_back("the runs have " + std::to_string(diff.stepCountA) + " and "
+            + std::to_string(diff.stepCountB) + " steps: the in-step tables compare the first "
+            + std::to_string(diff.compared.size()));
     auto outside = [&](const GroupDiff& g, const char* noun) {
         if (g.outsideA.count == 0 && g.outsideB.count == 0)
             return;
         diff.notes.push_back(countText(g.outsideA.count, noun) + " / " + countText(g.outsideB.count, noun)
-                             + " ran outside every step (" + std::to_string(g.afterLastA.count) + " / "
-                             + std::to_string(g.afterLastB.count)
-                             + " after the last step): in the whole-trace table, not in the in-step one");
+            + " ran outside every step (" + std::to_string(g.afterLastA.count) + " / "
+            + std::to_string(g.afterLastB.count)
+            + " after the last step): in the whole-trace table, not in the in-step one");
     };
     outside(diff.kernels, "kernels");
     if (diff.extra)
@@ -404,7 +421,7 @@ Result<RunDiff> diffRuns(const RunProfile& a, const RunProfile& b, const DiffOpt
     if (options.step) {
         if (*options.step >= std::min(stepsA, stepsB))
             return Status::error("--step " + std::to_string(*options.step) + ": the runs have " + std::to_string(stepsA)
-                                 + " and " + std::to_string(stepsB) + " steps (positions from 0)");
+                + " and " + std::to_string(stepsB) + " steps (positions from 0)");
         diff.compared.push_back(*options.step);
     } else {
         for (size_t p = 0; p < std::min(stepsA, stepsB); ++p)
@@ -417,13 +434,13 @@ Result<RunDiff> diffRuns(const RunProfile& a, const RunProfile& b, const DiffOpt
 
     addFigures(diff, a, b);
     diff.copies = diffCopies(a, b);
-    diff.kernels = diffGroups(DiffGrouping::Kernel, kernelTable(a.stats.kernels), kernelTable(b.stats.kernels), a.kernels,
-                              b.kernels, diff.compared, options.allSteps);
-    diff.classes = diffGroups(DiffGrouping::Class, a.classes.whole, b.classes.whole, a.classes, b.classes, diff.compared,
-                              options.allSteps);
+    diff.kernels = diffGroups(DiffGrouping::Kernel, kernelTable(a.stats.kernels), kernelTable(b.stats.kernels),
+        a.kernels, b.kernels, diff.compared, options.allSteps);
+    diff.classes = diffGroups(
+        DiffGrouping::Class, a.classes.whole, b.classes.whole, a.classes, b.classes, diff.compared, options.allSteps);
     if (a.extra && b.extra)
         diff.extra = diffGroups(options.by.value_or(DiffGrouping::Kernel), a.extra->whole, b.extra->whole, *a.extra,
-                                *b.extra, diff.compared, options.allSteps);
+            *b.extra, diff.compared, options.allSteps);
     diff.findings = diffFindings(a.analysis.findings, b.analysis.findings);
     addPrediction(diff, a, b);
     addNotes(diff, a, b, options);

@@ -16,12 +16,18 @@ namespace placescope {
 
 struct DiffOptions
 {
-    std::optional<size_t> step;   // compare only this step position (0: the first step of each run)
-    bool allSteps = false;        // also one table per paired step
+    std::optional<size_t> step; // compare only this step position (0: the first step of each run)
+    bool allSteps = false; // also one table per paired step
     std::optional<DiffGrouping> by; // a grouping besides kernels
 };
 
-enum class Change { Same, Changed, Added, Removed };
+enum class Change
+{
+    Same,
+    Changed,
+    Added,
+    Removed
+};
 const char* changeName(Change change);
 
 struct DeltaRow
@@ -45,7 +51,12 @@ struct StepPair
 // have no steps (stepsA == stepsB == 0).
 struct Figure
 {
-    enum class Unit { Ns, Bytes, Count };
+    enum class Unit
+    {
+        Ns,
+        Bytes,
+        Count
+    };
     std::string section;
     std::string name;
     int64_t a = 0, b = 0;
@@ -61,19 +72,25 @@ struct Figure
 struct GroupDiff
 {
     DiffGrouping grouping = DiffGrouping::Kernel;
-    std::vector<DeltaRow> whole;                // every event of each run
-    std::vector<DeltaRow> inSteps;              // summed over the compared steps
+    std::vector<DeltaRow> whole; // every event of each run
+    std::vector<DeltaRow> inSteps; // summed over the compared steps
     std::vector<std::vector<DeltaRow>> perStep; // --all-steps: one table per compared step
-    GroupTotal outsideA, outsideB;              // events in no step
-    GroupTotal afterLastA, afterLastB;          // of those, after the last step
+    GroupTotal outsideA, outsideB; // events in no step
+    GroupTotal afterLastA, afterLastB; // of those, after the last step
 };
 
 struct FindingDiff
 {
-    enum class Kind { Resolved, New, Changed, Unchanged };
+    enum class Kind
+    {
+        Resolved,
+        New,
+        Changed,
+        Unchanged
+    };
     Kind kind = Kind::Unchanged;
     std::string ruleId;
-    std::string title;               // the after-run's title when in both
+    std::string title; // the after-run's title when in both
     // Saving per step as `analyze` ranks it: the replay's simulated saving where the fix maps to an edit, else the
     // rule's estimate (0 where the run lacks the finding); the estimates themselves and which kind each side is.
     double savingMsA = 0, savingMsB = 0;
@@ -104,7 +121,7 @@ struct PredictionError
     {
         std::string name;
         int64_t predictedCount = 0, measuredCount = 0;
-        int64_t predictedNs = 0, measuredNs = 0;           // compared steps
+        int64_t predictedNs = 0, measuredNs = 0; // compared steps
         int64_t wholePredictedNs = 0, wholeMeasuredNs = 0; // whole trace
     };
     std::vector<Class> classes;
@@ -121,13 +138,13 @@ struct RunDiff
     int64_t stepCountA = 0, stepCountB = 0;
     int64_t meanStepNsA = 0, meanStepNsB = 0; // the analyzer's mean step
     int64_t spanNsA = 0, spanNsB = 0;
-    std::vector<StepPair> steps;            // every position either run has
-    std::vector<size_t> compared;           // positions the in-step tables sum over
+    std::vector<StepPair> steps; // every position either run has
+    std::vector<size_t> compared; // positions the in-step tables sum over
     int64_t comparedNsA = 0, comparedNsB = 0; // summed step times of the compared steps
     std::vector<Figure> figures;
-    std::vector<DeltaRow> copies;           // copies and memsets by kind and memory type, whole trace
+    std::vector<DeltaRow> copies; // copies and memsets by kind and memory type, whole trace
     GroupDiff kernels;
-    GroupDiff classes;                      // GPU work by class (kernel_class.h): what the error per class is read from
+    GroupDiff classes; // GPU work by class (kernel_class.h): what the error per class is read from
     std::optional<GroupDiff> extra;
     std::vector<FindingDiff> findings;
     std::vector<std::string> notes;

@@ -13,8 +13,8 @@ namespace {
 Result<std::unordered_map<int64_t, std::string>> shortKernelNames(SqliteDb& db, const TraceData& trace)
 {
     std::unordered_map<int64_t, std::string> names;
-    PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement scan,
-                                db.prepare("SELECT DISTINCT demangledName, shortName FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+    PLACESCOPE_ASSIGN_OR_RETURN(
+        SqliteStatement scan, db.prepare("SELECT DISTINCT demangledName, shortName FROM CUPTI_ACTIVITY_KIND_KERNEL"));
     while (scan.step())
         if (!scan.isNull(0))
             names[scan.columnInt(0)] = scan.isNull(1) ? std::string("[unknown]") : trace.name(scan.columnInt(1));
@@ -26,8 +26,8 @@ Result<std::unordered_map<int64_t, std::string>> shortKernelNames(SqliteDb& db, 
 Result<std::optional<PredictionSource>> predictionSource(SqliteDb& db)
 {
     PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement scan,
-                                db.prepare("SELECT key, value FROM PS_META WHERE key IN "
-                                           "('prediction', 'predicted_from', 'predicted_edits')"));
+        db.prepare("SELECT key, value FROM PS_META WHERE key IN "
+                   "('prediction', 'predicted_from', 'predicted_edits')"));
     bool predicted = false;
     PredictionSource source;
     while (scan.step()) {

@@ -21,8 +21,8 @@ namespace placescope {
 
 struct ProfileOptions
 {
-    bool shortNames = false;            // kernels grouped by shortName (template arguments, versions dropped)
-    std::optional<DiffGrouping> extra;  // a grouping beyond kernels (--by op|annotation|stream)
+    bool shortNames = false; // kernels grouped by shortName (template arguments, versions dropped)
+    std::optional<DiffGrouping> extra; // a grouping beyond kernels (--by op|annotation|stream)
     // Gives findings the what-if replay's simulated savings, as `placescope analyze` does (the CLI and the GUI pass
     // whatif's ReplaySavingSimulator); null: the rules' estimates only.
     const SavingSimulator* simulator = nullptr;
@@ -32,20 +32,20 @@ struct ProfileOptions
 // run has none.
 struct PredictionSource
 {
-    std::string from;  // the measured run's file name
+    std::string from; // the measured run's file name
     std::string edits; // the edits as whatif understood them
 };
 
 struct RunProfile
 {
     std::string path;
-    TraceStats stats;           // every kernel name (topKernels = 0)
+    TraceStats stats; // every kernel name (topKernels = 0)
     AnalysisReport analysis;
-    std::vector<int64_t> stepNumbers;    // by position
+    std::vector<int64_t> stepNumbers; // by position
     std::vector<int64_t> stepDurationNs; // by position
-    std::vector<int64_t> stepStartNs;    // by position, trace time
-    EventGroups kernels;        // per step; the whole-trace kernel table is stats.kernels
-    EventGroups classes;        // every GPU op by class of work (kernel_class.h), for the prediction error per class
+    std::vector<int64_t> stepStartNs; // by position, trace time
+    EventGroups kernels; // per step; the whole-trace kernel table is stats.kernels
+    EventGroups classes; // every GPU op by class of work (kernel_class.h), for the prediction error per class
     std::optional<EventGroups> extra;
     std::optional<PredictionSource> prediction; // set for a whatif -o prediction
 

@@ -42,7 +42,7 @@ void summarizeKernels(const TraceData& trace, AnalysisReport& report)
         report.topKernels.push_back(std::move(k));
     }
     std::sort(report.topKernels.begin(), report.topKernels.end(),
-              [](const auto& a, const auto& b) { return a.totalNs > b.totalNs; });
+        [](const auto& a, const auto& b) { return a.totalNs > b.totalNs; });
     if (report.topKernels.size() > 10)
         report.topKernels.resize(10);
 }
@@ -73,8 +73,8 @@ void memoryCurves(const TraceData& trace, AnalysisReport& report)
 
 } // namespace
 
-AnalysisReport analyzeTraceData(const TraceData& trace, const AnalysisOptions& options,
-                                const PlacementEstimator* estimator)
+AnalysisReport analyzeTraceData(
+    const TraceData& trace, const AnalysisOptions& options, const PlacementEstimator* estimator)
 {
     AnalysisReport report;
     report.sourceFormat = trace.sourceFormat;
@@ -104,7 +104,8 @@ AnalysisReport analyzeTraceData(const TraceData& trace, const AnalysisOptions& o
         if (hostSteps > 0 && windows > hostSteps)
             stepTotalNs = static_cast<int64_t>(static_cast<double>(stepTotalNs) * windows / hostSteps);
     }
-    report.meanStepMs = steps.count() ? static_cast<double>(stepTotalNs) / 1e6 / static_cast<double>(steps.count()) : 0.0;
+    report.meanStepMs
+        = steps.count() ? static_cast<double>(stepTotalNs) / 1e6 / static_cast<double>(steps.count()) : 0.0;
 
     for (const auto& lane : timeline.lanes) {
         DeviceBreakdown d;
@@ -113,10 +114,10 @@ AnalysisReport analyzeTraceData(const TraceData& trace, const AnalysisOptions& o
         d.computeNs = totalLength(lane.computeBusy);
         d.commNs = totalLength(subtractIntervals(lane.commBusy, lane.computeBusy));
         d.copyOnlyNs = totalLength(lane.busy) - totalLength(mergeIntervals([&] {
-                           std::vector<Interval> k(lane.computeBusy.begin(), lane.computeBusy.end());
-                           k.insert(k.end(), lane.commBusy.begin(), lane.commBusy.end());
-                           return k;
-                       }()));
+            std::vector<Interval> k(lane.computeBusy.begin(), lane.computeBusy.end());
+            k.insert(k.end(), lane.commBusy.begin(), lane.commBusy.end());
+            return k;
+        }()));
         d.idleNs = d.windowNs - totalLength(lane.busy);
         for (int c = 0; c < kIdleCauseCount; ++c)
             d.idleCauseNs[c] = lane.causeNs[c];
@@ -153,8 +154,8 @@ Result<AnalysisReport> analyzeTrace(SqliteDb& db, const AnalysisOptions& options
     return analyzeTrace(db, trace, options, estimator);
 }
 
-Result<AnalysisReport> analyzeTrace(SqliteDb& db, const TraceData& trace, const AnalysisOptions& options,
-                                    const PlacementEstimator* estimator)
+Result<AnalysisReport> analyzeTrace(
+    SqliteDb& db, const TraceData& trace, const AnalysisOptions& options, const PlacementEstimator* estimator)
 {
     AnalysisReport report = analyzeTraceData(trace, options, estimator);
     // The top-kernel table is the same one `placescope stats` prints (profiler/stats), so both agree.

@@ -64,13 +64,13 @@ struct AnalysisReport
 
 // Runs all default rules on an open trace. `estimator` may be null. The top kernels come from profiler/stats'
 // kernelSummary (the table `placescope stats` prints).
-Result<AnalysisReport> analyzeTrace(SqliteDb& db, const AnalysisOptions& options,
-                                    const PlacementEstimator* estimator = nullptr);
+Result<AnalysisReport> analyzeTrace(
+    SqliteDb& db, const AnalysisOptions& options, const PlacementEstimator* estimator = nullptr);
 // Same with the trace already loaded from `db` (the caller reads it for more than the findings).
 Result<AnalysisReport> analyzeTrace(SqliteDb& db, const TraceData& trace, const AnalysisOptions& options,
-                                    const PlacementEstimator* estimator = nullptr);
+    const PlacementEstimator* estimator = nullptr);
 // Same on already loaded data (tests).
-AnalysisReport analyzeTraceData(const TraceData& trace, const AnalysisOptions& options,
-                                const PlacementEstimator* estimator = nullptr);
+AnalysisReport analyzeTraceData(
+    const TraceData& trace, const AnalysisOptions& options, const PlacementEstimator* estimator = nullptr);
 
 } // namespace placescope

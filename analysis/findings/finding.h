@@ -11,7 +11,12 @@
 
 namespace placescope {
 
-enum class Severity { Info = 0, Warning = 1, High = 2 };
+enum class Severity
+{
+    Info = 0,
+    Warning = 1,
+    High = 2
+};
 std::string_view severityName(Severity severity);
 
 // A group of events that shows the problem: what they are, how many, how long in total, and a few example
@@ -27,16 +32,18 @@ struct Evidence
 {
     Evidence() = default;
     Evidence(std::string what_, int64_t count_ = 0, int64_t totalNs_ = 0, int64_t totalBytes_ = 0,
-                      std::vector<EvidenceRange> examples_ = {})
-        : what(std::move(what_)), count(count_), totalNs(totalNs_), totalBytes(totalBytes_),
-          examples(std::move(examples_))
-    {
-    }
+        std::vector<EvidenceRange> examples_ = {})
+        : what(std::move(what_))
+        , count(count_)
+        , totalNs(totalNs_)
+        , totalBytes(totalBytes_)
+        , examples(std::move(examples_))
+    { }
 
-    std::string what;          // "pageable HtoD copies", "GPU idle gaps while the host waited in a sync"
+    std::string what; // "pageable HtoD copies", "GPU idle gaps while the host waited in a sync"
     int64_t count = 0;
-    int64_t totalNs = 0;       // summed duration of the events (0 when not a duration)
-    int64_t totalBytes = 0;    // summed bytes (copies, memory), 0 when not relevant
+    int64_t totalNs = 0; // summed duration of the events (0 when not a duration)
+    int64_t totalBytes = 0; // summed bytes (copies, memory), 0 when not relevant
     std::vector<EvidenceRange> examples;
 };
 
@@ -45,9 +52,9 @@ struct Saving
 {
     double perStepMs = 0.0;
     double percentOfStep = 0.0;
-    int64_t memoryBytes = 0;   // memory findings save bytes, not time
+    int64_t memoryBytes = 0; // memory findings save bytes, not time
     bool upperBound = true;
-    std::string method;        // one or two sentences: which events, which assumption
+    std::string method; // one or two sentences: which events, which assumption
     // From the what-if replay (whatif), when the fix maps to an edit: the replayed step minus the step
     // predicted with `simulatedEdit` applied. Findings are ranked by it where it exists.
     bool simulated = false;
@@ -65,16 +72,17 @@ struct Fix
 
 struct Finding
 {
-    std::string ruleId;        // "gpu_idle.input_bound", "copies.pageable"...
+    std::string ruleId; // "gpu_idle.input_bound", "copies.pageable"...
     std::string title;
     Severity severity = Severity::Info;
-    std::string summary;       // one paragraph with the key figures
+    std::string summary; // one paragraph with the key figures
     std::vector<Evidence> evidence;
     Saving saving;
     Fix fix;
 };
 
-// Ranks findings: largest per-step saving first (simulated where simulated, else the estimate), then severity, then memory saved, then rule id (stable).
+// Ranks findings: largest per-step saving first (simulated where simulated, else the estimate), then severity, then
+// memory saved, then rule id (stable).
 void rankFindings(std::vector<Finding>& findings);
 
 // Severity from a share of the step: >= highPercent -> High, >= warnPercent -> Warning, else Info.

@@ -12,9 +12,12 @@ namespace placescope {
 std::string_view severityName(Severity severity)
 {
     switch (severity) {
-    case Severity::Info: return "info";
-    case Severity::Warning: return "warning";
-    case Severity::High: return "high";
+    case Severity::Info:
+        return "info";
+    case Severity::Warning:
+        return "warning";
+    case Severity::High:
+        return "high";
     }
     return "?";
 }
@@ -58,8 +61,8 @@ void RuleContext::setTimeSaving(Finding& finding, int64_t savedNsInSteps, std::s
     finding.saving.upperBound = upperBound;
 }
 
-void RuleContext::setLaneSaving(Finding& finding, const std::vector<int64_t>& nsPerLane, std::string method,
-                                bool upperBound) const
+void RuleContext::setLaneSaving(
+    Finding& finding, const std::vector<int64_t>& nsPerLane, std::string method, bool upperBound) const
 {
     int64_t savedNs = 0, stepCount = 0, stepNs = 0;
     for (size_t i = 0; i < nsPerLane.size() && i < timeline.lanes.size(); ++i) {
@@ -77,8 +80,10 @@ void RuleContext::setLaneSaving(Finding& finding, const std::vector<int64_t>& ns
         stepCount += count;
         stepNs += std::max(duration, totalLength(timeline.lanes[i].window));
     }
-    finding.saving.perStepMs = stepCount > 0 ? static_cast<double>(savedNs) / 1e6 / static_cast<double>(stepCount) : 0.0;
-    finding.saving.percentOfStep = stepNs > 0 ? 100.0 * static_cast<double>(savedNs) / static_cast<double>(stepNs) : 0.0;
+    finding.saving.perStepMs
+        = stepCount > 0 ? static_cast<double>(savedNs) / 1e6 / static_cast<double>(stepCount) : 0.0;
+    finding.saving.percentOfStep
+        = stepNs > 0 ? 100.0 * static_cast<double>(savedNs) / static_cast<double>(stepNs) : 0.0;
     finding.saving.method = std::move(method);
     finding.saving.upperBound = upperBound;
 }
@@ -118,9 +123,8 @@ std::string formatPercent(double percent)
 void addLongestExamples(Evidence& evidence, std::vector<EvidenceRange> ranges, size_t max)
 {
     size_t keep = std::min(max, ranges.size());
-    std::partial_sort(ranges.begin(), ranges.begin() + keep, ranges.end(), [](const auto& a, const auto& b) {
-        return a.endNs - a.startNs > b.endNs - b.startNs;
-    });
+    std::partial_sort(ranges.begin(), ranges.begin() + keep, ranges.end(),
+        [](const auto& a, const auto& b) { return a.endNs - a.startNs > b.endNs - b.startNs; });
     ranges.resize(keep);
     evidence.examples = std::move(ranges);
 }

@@ -4,9 +4,9 @@
 // appends zero or more Findings. Rules are stateless: evaluate() is const and may run concurrently.
 #pragma once
 
-#include "analysis/trace/device_timeline.h"
 #include "analysis/findings/finding.h"
 #include "analysis/findings/placement_estimator.h"
+#include "analysis/trace/device_timeline.h"
 #include "analysis/trace/step_detector.h"
 #include "analysis/trace/trace_data.h"
 #include "profiler/base/units.h" // formatBytes, for the rules
@@ -21,18 +21,18 @@ namespace placescope {
 // Thresholds, with the tool each default comes from (reference/analysis_ui.md).
 struct AnalysisOptions
 {
-    double reportPercent = 1.0;          // below this share of the step a time finding is not reported
-    double warnPercent = 5.0;            // xprof input-bound / TB plugin DataLoader: 5 %
-    double highPercent = 20.0;           // xprof: >= 20 % highly input-bound
+    double reportPercent = 1.0; // below this share of the step a time finding is not reported
+    double warnPercent = 5.0; // xprof input-bound / TB plugin DataLoader: 5 %
+    double highPercent = 20.0; // xprof: >= 20 % highly input-bound
     int64_t syncCopyMinHtoDBytes = 65536; // nsys cuda_memcpy_sync ignores HtoD <= 64 KB
-    int64_t smallCopyBytes = 65536;      // copies at or below this are latency-dominated
-    int64_t smallCopyMinCount = 16;      // per step
+    int64_t smallCopyBytes = 65536; // copies at or below this are latency-dominated
+    int64_t smallCopyMinCount = 16; // per step
     int64_t roundTripWindowNs = 50'000'000; // DtoH -> HtoD of the same size within 50 ms
-    double memoryPeakPercent = 90.0;     // TB plugin: peak > 90 % of totalGlobalMem
-    double fragmentationRatio = 1.5;     // reserved / allocated at peak reserved
+    double memoryPeakPercent = 90.0; // TB plugin: peak > 90 % of totalGlobalMem
+    double fragmentationRatio = 1.5; // reserved / allocated at peak reserved
     int64_t fragmentationMinBytes = 512LL << 20;
-    double commExposedPercent = 10.0;    // TB plugin: communication > 10 % of step
-    double stragglerPercent = 10.0;      // a rank this much slower than the median
+    double commExposedPercent = 10.0; // TB plugin: communication > 10 % of step
+    double stragglerPercent = 10.0; // a rank this much slower than the median
     std::string modelPath;
     const class SavingSimulator* simulator = nullptr; // gives findings simulated savings (whatif)
 };
@@ -58,9 +58,9 @@ struct RuleContext
     void setTimeSaving(Finding& finding, int64_t savedNsInSteps, std::string method, bool upperBound = true) const;
     // Same for a figure summed per GPU lane: divided by the steps of each lane's process (all steps when the
     // steps are not per process), so multi-GPU and multi-rank traces give a per-GPU, per-step figure.
-    void setLaneSaving(Finding& finding, const std::vector<int64_t>& nsPerLane, std::string method,
-                       bool upperBound = true) const;
-    std::string deviceName() const;     // first GPU's name, or "GPU"
+    void setLaneSaving(
+        Finding& finding, const std::vector<int64_t>& nsPerLane, std::string method, bool upperBound = true) const;
+    std::string deviceName() const; // first GPU's name, or "GPU"
 };
 
 class FindingRule

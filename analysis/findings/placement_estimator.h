@@ -16,7 +16,7 @@ namespace placescope {
 struct EngineEstimate
 {
     double savingMsPerStep = 0.0;
-    std::string explanation;   // how the engine got the number (which ops, which cost model)
+    std::string explanation; // how the engine got the number (which ops, which cost model)
 };
 
 // Layout: the trace shows `conversionNsPerStep` in layout-conversion kernels; what would NHWC end to end save?
@@ -33,8 +33,8 @@ struct FallbackQuery
 {
     std::string modelPath;
     std::vector<std::string> opNames;
-    int64_t hostNsPerStep = 0;      // time the ops ran on the host
-    int64_t copyNsPerStep = 0;      // device<->host copies around them
+    int64_t hostNsPerStep = 0; // time the ops ran on the host
+    int64_t copyNsPerStep = 0; // device<->host copies around them
     int64_t copyBytesPerStep = 0;
     std::string deviceName;
 };

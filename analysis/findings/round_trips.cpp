@@ -54,7 +54,7 @@ std::vector<RoundTrip> findRoundTrips(const RuleContext& ctx)
         int64_t from = trip.toHost->endNs, to = trip.toDevice->startNs;
         int64_t pid = trip.toHost->globalPid / 0x1000000;
         auto first = std::lower_bound(trace.hostRanges.begin(), trace.hostRanges.end(), from,
-                                      [](const HostRange& r, int64_t t) { return r.startNs < t; });
+            [](const HostRange& r, int64_t t) { return r.startNs < t; });
         int64_t coveredUntil = INT64_MIN;
         for (auto it = first; it != trace.hostRanges.end() && it->startNs < to; ++it) {
             if (it->isNvtx || it->category != "cpu_op" || it->endNs > to || it->globalTid / 0x1000000 != pid)

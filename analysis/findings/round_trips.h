@@ -19,7 +19,7 @@ struct RoundTrip
     const GpuOp* toDevice = nullptr;
     std::vector<const HostRange*> hostOps; // outermost host ops in between that launched no GPU work
     int64_t hostOpNs = 0;
-    int64_t gpuIdleNs = 0;                 // GPU idle between the two copies
+    int64_t gpuIdleNs = 0; // GPU idle between the two copies
 };
 
 std::vector<RoundTrip> findRoundTrips(const RuleContext& context);

@@ -20,7 +20,7 @@ struct AllFixesPrediction
 {
     std::vector<std::string> edits;
     int64_t measuredStepNs = 0;
-    int64_t replayStepNs = 0;    // the unedited replay (what the prediction is compared with)
+    int64_t replayStepNs = 0; // the unedited replay (what the prediction is compared with)
     int64_t predictedStepNs = 0;
 };
 

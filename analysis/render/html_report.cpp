@@ -31,10 +31,10 @@ std::string savingText(const Finding& f)
     char buf[160];
     if (f.saving.perStepMs > 0)
         std::snprintf(buf, sizeof buf, "%s%s per step (%s)", f.saving.upperBound ? "up to " : "",
-                      formatNanoseconds(f.saving.perStepMs * 1e6).c_str(), formatPercent(f.saving.percentOfStep).c_str());
+            formatNanoseconds(f.saving.perStepMs * 1e6).c_str(), formatPercent(f.saving.percentOfStep).c_str());
     else if (f.saving.memoryBytes > 0)
         std::snprintf(buf, sizeof buf, "%s%s of memory", f.saving.upperBound ? "up to " : "",
-                      formatBytes(f.saving.memoryBytes).c_str());
+            formatBytes(f.saving.memoryBytes).c_str());
     else
         std::snprintf(buf, sizeof buf, "no time saving");
     if (const std::string simulated = simulatedSavingText(f); !simulated.empty())
@@ -53,11 +53,12 @@ std::string breakdownChart(const AnalysisReport& r)
         const char* colors[kIdleCauseCount] = { "#e67e22", "#f4d03f", "#e74c3c", "#bdc3c7" };
         for (int c = 0; c < kIdleCauseCount; ++c)
             row.segments.push_back({ "idle: " + std::string(idleCauseName(static_cast<IdleCause>(c))), colors[c],
-                                     static_cast<double>(d.idleCauseNs[c]) });
+                static_cast<double>(d.idleCauseNs[c]) });
         int64_t classified = 0;
         for (int c = 0; c < kIdleCauseCount; ++c)
             classified += d.idleCauseNs[c];
-        row.segments.push_back({ "idle: short gaps", "#ecf0f1", static_cast<double>(std::max<int64_t>(0, d.idleNs - classified)) });
+        row.segments.push_back(
+            { "idle: short gaps", "#ecf0f1", static_cast<double>(std::max<int64_t>(0, d.idleNs - classified)) });
         rows.push_back(std::move(row));
     }
     return svgStackedBars(rows);
@@ -119,9 +120,9 @@ std::string topKernelsChart(const AnalysisReport& r)
     for (const auto& k : r.topKernels) {
         double pct = r.kernelNs > 0 ? 100.0 * static_cast<double>(k.totalNs) / static_cast<double>(r.kernelNs) : 0.0;
         items.push_back({ k.name, static_cast<double>(k.totalNs),
-                          formatNanoseconds(static_cast<double>(k.totalNs)) + " (" + formatPercent(pct) + ", "
-                              + std::to_string(k.count) + "x)",
-                          "#2e86c1" });
+            formatNanoseconds(static_cast<double>(k.totalNs)) + " (" + formatPercent(pct) + ", "
+                + std::to_string(k.count) + "x)",
+            "#2e86c1" });
     }
     return svgBarChart(items);
 }
@@ -129,7 +130,8 @@ std::string topKernelsChart(const AnalysisReport& r)
 std::string layoutChart(const AnalysisReport& r)
 {
     StackedRow row { "kernel time", {} };
-    row.segments.push_back({ "layout conversions (nchwToNhwc / nhwcToNchw)", "#e74c3c", static_cast<double>(r.layoutKernelNs) });
+    row.segments.push_back(
+        { "layout conversions (nchwToNhwc / nhwcToNchw)", "#e74c3c", static_cast<double>(r.layoutKernelNs) });
     row.segments.push_back({ "other kernels", "#2e86c1", static_cast<double>(r.kernelNs - r.layoutKernelNs) });
     return svgStackedBars({ row });
 }
@@ -137,8 +139,8 @@ std::string layoutChart(const AnalysisReport& r)
 std::string findingCard(const Finding& f, int rank, int64_t originNs)
 {
     std::string sev(severityName(f.severity));
-    std::string s = "<div class='card'><h3><span class='sev " + sev + "'>" + sev + "</span>" + std::to_string(rank) + ". "
-        + htmlEscape(f.title) + "</h3><div class='save'>Saving: " + htmlEscape(savingText(f)) + "</div><p>"
+    std::string s = "<div class='card'><h3><span class='sev " + sev + "'>" + sev + "</span>" + std::to_string(rank)
+        + ". " + htmlEscape(f.title) + "</h3><div class='save'>Saving: " + htmlEscape(savingText(f)) + "</div><p>"
         + htmlEscape(f.summary) + "</p><table><tr><th>evidence</th><th>count</th><th>total</th><th>examples</th></tr>";
     for (const auto& e : f.evidence) {
         s += "<tr><td>" + htmlEscape(e.what) + "</td><td>" + (e.count ? std::to_string(e.count) : "") + "</td><td>"
@@ -149,7 +151,8 @@ std::string findingCard(const Finding& f, int rank, int64_t originNs)
                 s += htmlEscape(x.label) + "<br>";
                 continue;
             }
-            s += "<code>at " + formatNanoseconds(static_cast<double>(x.startNs - originNs)) + (x.endNs > x.startNs ? " +" + formatNanoseconds(static_cast<double>(x.endNs - x.startNs)) : "")
+            s += "<code>at " + formatNanoseconds(static_cast<double>(x.startNs - originNs))
+                + (x.endNs > x.startNs ? " +" + formatNanoseconds(static_cast<double>(x.endNs - x.startNs)) : "")
                 + "</code> " + htmlEscape(x.label) + "<br>";
         }
         s += "</td></tr>";
@@ -169,9 +172,10 @@ std::string renderHtmlReport(const AnalysisReport& r, const TimeSeriesTables* se
         + htmlEscape(r.traceName) + "</title>" + kStyle + "</head><body>\n";
     h += "<h1>Placescope analysis: " + htmlEscape(r.traceName) + "</h1><div class='meta'>";
     h += (r.gpuName.empty() ? std::string("GPU unknown") : htmlEscape(r.gpuName)) + " &middot; "
-        + std::to_string(r.stepCount) + " step(s) from " + htmlEscape(r.stepSource) + " (" + htmlEscape(r.stepDescription)
-        + "), mean " + formatNanoseconds(r.meanStepMs * 1e6) + " &middot; " + std::to_string(r.kernelCount) + " kernels, "
-        + std::to_string(r.memcpyCount) + " copies &middot; " + std::to_string(r.findings.size()) + " finding(s)</div>\n";
+        + std::to_string(r.stepCount) + " step(s) from " + htmlEscape(r.stepSource) + " ("
+        + htmlEscape(r.stepDescription) + "), mean " + formatNanoseconds(r.meanStepMs * 1e6) + " &middot; "
+        + std::to_string(r.kernelCount) + " kernels, " + std::to_string(r.memcpyCount) + " copies &middot; "
+        + std::to_string(r.findings.size()) + " finding(s)</div>\n";
     for (const auto& note : r.notes)
         h += "<p class='note'>" + htmlEscape(note) + "</p>";
     h += "<h2>Findings, largest saving first</h2>";
@@ -201,8 +205,10 @@ std::string renderHtmlReport(const AnalysisReport& r, const TimeSeriesTables* se
     h += "<h2>Top kernels by total time</h2>" + topKernelsChart(r);
     char share[128];
     std::snprintf(share, sizeof share, "%s of kernel time, %lld kernels",
-                  formatPercent(r.kernelNs > 0 ? 100.0 * static_cast<double>(r.layoutKernelNs) / static_cast<double>(r.kernelNs) : 0.0).c_str(),
-                  static_cast<long long>(r.layoutKernelCount));
+        formatPercent(
+            r.kernelNs > 0 ? 100.0 * static_cast<double>(r.layoutKernelNs) / static_cast<double>(r.kernelNs) : 0.0)
+            .c_str(),
+        static_cast<long long>(r.layoutKernelCount));
     h += "<h2>Layout-conversion share: " + std::string(share) + "</h2>" + layoutChart(r);
     h += "<h2>Findings in detail</h2>";
     int rank = 0;

@@ -15,11 +15,21 @@ std::string quote(const std::string& s)
     std::string out = "\"";
     for (unsigned char c : s) {
         switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\t': out += "\\t"; break;
-        case '\r': out += "\\r"; break;
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
         default:
             if (c < 0x20) {
                 char buf[8];
@@ -54,8 +64,8 @@ std::string renderJsonReport(const AnalysisReport& r)
     o += "  \"steps\": {\"source\": " + quote(r.stepSource) + ", \"description\": " + quote(r.stepDescription)
         + ", \"count\": " + num(r.stepCount) + ", \"mean_ms\": " + num(r.meanStepMs) + "},\n";
     o += "  \"kernels\": {\"count\": " + num(r.kernelCount) + ", \"total_ns\": " + num(r.kernelNs)
-        + ", \"layout_conversion_count\": " + num(r.layoutKernelCount) + ", \"layout_conversion_ns\": "
-        + num(r.layoutKernelNs) + "},\n";
+        + ", \"layout_conversion_count\": " + num(r.layoutKernelCount)
+        + ", \"layout_conversion_ns\": " + num(r.layoutKernelNs) + "},\n";
     o += "  \"memcpy_count\": " + num(r.memcpyCount) + ",\n  \"memset_count\": " + num(r.memsetCount) + ",\n";
     o += "  \"notes\": [";
     for (size_t i = 0; i < r.notes.size(); ++i)
@@ -77,8 +87,8 @@ std::string renderJsonReport(const AnalysisReport& r)
             + ", \"percent_of_step\": " + num(f.saving.percentOfStep) + ", \"memory_bytes\": "
             + num(f.saving.memoryBytes) + ", \"upper_bound\": " + (f.saving.upperBound ? "true" : "false")
             + ", \"method\": " + quote(f.saving.method)
-            + (f.saving.simulated ? ", \"simulated_ms\": " + num(f.saving.simulatedMs) + ", \"simulated_edit\": "
-                       + quote(f.saving.simulatedEdit)
+            + (f.saving.simulated ? ", \"simulated_ms\": " + num(f.saving.simulatedMs)
+                        + ", \"simulated_edit\": " + quote(f.saving.simulatedEdit)
                                   : std::string())
             + "},\n     \"evidence\": [";
         for (size_t j = 0; j < f.evidence.size(); ++j) {
@@ -86,8 +96,8 @@ std::string renderJsonReport(const AnalysisReport& r)
             o += std::string(j ? ", " : "") + "{\"what\": " + quote(e.what) + ", \"count\": " + num(e.count)
                 + ", \"total_ns\": " + num(e.totalNs) + ", \"total_bytes\": " + num(e.totalBytes) + ", \"examples\": [";
             for (size_t k = 0; k < e.examples.size(); ++k)
-                o += std::string(k ? ", " : "") + "{\"start_ns\": " + num(e.examples[k].startNs) + ", \"end_ns\": "
-                    + num(e.examples[k].endNs) + ", \"label\": " + quote(e.examples[k].label) + "}";
+                o += std::string(k ? ", " : "") + "{\"start_ns\": " + num(e.examples[k].startNs)
+                    + ", \"end_ns\": " + num(e.examples[k].endNs) + ", \"label\": " + quote(e.examples[k].label) + "}";
             o += "]}";
         }
         o += "],\n     \"fix\": {\"pytorch\": " + quote(f.fix.pytorch) + ", \"tensorflow\": " + quote(f.fix.tensorflow)
@@ -109,8 +119,8 @@ std::string renderJsonReport(const AnalysisReport& r)
     }
     o += "\n  ],\n  \"top_kernels\": [";
     for (size_t i = 0; i < r.topKernels.size(); ++i)
-        o += std::string(i ? "," : "") + "\n    {\"name\": " + quote(r.topKernels[i].name) + ", \"count\": "
-            + num(r.topKernels[i].count) + ", \"total_ns\": " + num(r.topKernels[i].totalNs) + "}";
+        o += std::string(i ? "," : "") + "\n    {\"name\": " + quote(r.topKernels[i].name)
+            + ", \"count\": " + num(r.topKernels[i].count) + ", \"total_ns\": " + num(r.topKernels[i].totalNs) + "}";
     o += "\n  ],\n  \"memory\": [";
     for (size_t i = 0; i < r.memory.size(); ++i) {
         const auto& m = r.memory[i];
@@ -120,9 +130,8 @@ std::string renderJsonReport(const AnalysisReport& r)
             peakAllocated = std::max(peakAllocated, p.allocated);
         }
         o += std::string(i ? "," : "") + "\n    {\"device\": " + num(m.deviceId) + ", \"capacity_bytes\": "
-            + num(m.capacityBytes) + ", \"peak_reserved_bytes\": " + num(peakReserved)
-            + ", \"peak_allocated_bytes\": " + num(peakAllocated) + ", \"points\": "
-            + num(static_cast<int64_t>(m.points.size())) + "}";
+            + num(m.capacityBytes) + ", \"peak_reserved_bytes\": " + num(peakReserved) + ", \"peak_allocated_bytes\": "
+            + num(peakAllocated) + ", \"points\": " + num(static_cast<int64_t>(m.points.size())) + "}";
     }
     o += "\n  ]\n}\n";
     return o;

@@ -22,10 +22,14 @@ Result<ReportFormat> parseReportFormat(const std::string& name)
 std::string renderReport(const AnalysisReport& report, ReportFormat format, const TimeSeriesTables* series)
 {
     switch (format) {
-    case ReportFormat::Text: return renderTextReport(report);
-    case ReportFormat::Markdown: return renderMarkdownReport(report);
-    case ReportFormat::Html: return renderHtmlReport(report, series);
-    case ReportFormat::Json: return renderJsonReport(report);
+    case ReportFormat::Text:
+        return renderTextReport(report);
+    case ReportFormat::Markdown:
+        return renderMarkdownReport(report);
+    case ReportFormat::Html:
+        return renderHtmlReport(report, series);
+    case ReportFormat::Json:
+        return renderJsonReport(report);
     }
     return {};
 }
@@ -55,10 +59,12 @@ std::string allFixesText(const AnalysisReport& r)
         edits += " --edit '" + e + "'";
     const double replayMs = static_cast<double>(a.replayStepNs) / 1e6;
     const double predictedMs = static_cast<double>(a.predictedStepNs) / 1e6;
-    return "All simulated fixes together: step " + formatNanoseconds(replayMs * 1e6) + " -> " + formatNanoseconds(predictedMs * 1e6) + " ("
+    return "All simulated fixes together: step " + formatNanoseconds(replayMs * 1e6) + " -> "
+        + formatNanoseconds(predictedMs * 1e6) + " ("
         + formatPercent(replayMs > 0 ? 100.0 * (replayMs - predictedMs) / replayMs : 0.0)
-        + " less; the unedited replay reproduces the measured " + formatNanoseconds(static_cast<double>(a.measuredStepNs))
-        + "). Reproduce with: placescope whatif TRACE" + edits;
+        + " less; the unedited replay reproduces the measured "
+        + formatNanoseconds(static_cast<double>(a.measuredStepNs)) + "). Reproduce with: placescope whatif TRACE"
+        + edits;
 }
 
 } // namespace placescope

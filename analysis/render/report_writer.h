@@ -13,7 +13,13 @@
 
 namespace placescope {
 
-enum class ReportFormat { Text, Markdown, Html, Json };
+enum class ReportFormat
+{
+    Text,
+    Markdown,
+    Html,
+    Json
+};
 
 Result<ReportFormat> parseReportFormat(const std::string& name);
 // `series`: the time-series reports of the same trace, plotted by the HTML report (the other formats ignore it).
@@ -29,8 +35,8 @@ std::string_view htmlReportStyle();
 
 // Writes `content` to `path` through the shared OutputFile (temporary file + rename: no half-written report on
 // failure); refuses a path that is one of `inputs` (the trace, the model) or not a regular file.
-Status writeReportFile(const std::string& path, const std::string& content,
-                       const std::vector<std::string>& inputs = {});
+Status writeReportFile(
+    const std::string& path, const std::string& content, const std::vector<std::string>& inputs = {});
 
 // What the what-if replay says of a finding's fix ("simulated 1.20 ms per step (replay with --edit pinned)"), empty
 // when it was not simulated; and the line for every simulated fix together, empty without one. Every report format

@@ -14,12 +14,23 @@ std::string htmlEscape(const std::string& text)
     out.reserve(text.size());
     for (char c : text) {
         switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&#39;"; break;
-        default: out += c;
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        case '\'':
+            out += "&#39;";
+            break;
+        default:
+            out += c;
         }
     }
     return out;
@@ -178,9 +189,9 @@ std::string svgBarChart(const std::vector<BarItem>& items, int width)
         double w = std::max(1.0, barW * items[i].value / maxV);
         s += "<text x='0' y='" + std::to_string(y + 13) + "' class='lb'><title>" + htmlEscape(items[i].label)
             + "</title>" + htmlEscape(label) + "</text><rect x='" + std::to_string(labelW) + "' y='" + std::to_string(y)
-            + "' width='" + fmt(w) + "' height='" + std::to_string(barH) + "' fill='" + items[i].color
-            + "'/><text x='" + fmt(labelW + w + 6) + "' y='" + std::to_string(y + 13) + "' class='ax'>"
-            + htmlEscape(items[i].valueText) + "</text>";
+            + "' width='" + fmt(w) + "' height='" + std::to_string(barH) + "' fill='" + items[i].color + "'/><text x='"
+            + fmt(labelW + w + 6) + "' y='" + std::to_string(y + 13) + "' class='ax'>" + htmlEscape(items[i].valueText)
+            + "</text>";
     }
     return s + "</svg>";
 }

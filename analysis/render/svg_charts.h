@@ -32,20 +32,20 @@ struct LineSeries
     std::string name;
     std::string color;
     std::vector<double> x;
-    std::vector<double> y;    // < 0: no point (a gap in the data)
-    std::string attributes;   // extra SVG attributes of the series' polyline, escaped by the caller (data-*)
+    std::vector<double> y; // < 0: no point (a gap in the data)
+    std::string attributes; // extra SVG attributes of the series' polyline, escaped by the caller (data-*)
 };
 
 struct LineChartOptions
 {
     std::string xLabel;
     std::string yLabel;
-    double yMax = 0.0;          // 0: from the data (and the limit)
-    double limit = -1.0;        // horizontal dashed line (e.g. device capacity); < 0: none
+    double yMax = 0.0; // 0: from the data (and the limit)
+    double limit = -1.0; // horizontal dashed line (e.g. device capacity); < 0: none
     std::string limitLabel;
-    bool percentAxis = false;   // y values are fractions 0..1 shown as %
-    bool bytesAxis = false;     // y values are bytes, shown in GiB/MiB
-    bool xNanoseconds = false;  // x values are times in ns, ticks labelled like the GUI's rulers ("12.5 ms")
+    bool percentAxis = false; // y values are fractions 0..1 shown as %
+    bool bytesAxis = false; // y values are bytes, shown in GiB/MiB
+    bool xNanoseconds = false; // x values are times in ns, ticks labelled like the GUI's rulers ("12.5 ms")
     int width = 860;
     int height = 240;
 };

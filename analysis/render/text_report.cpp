@@ -14,10 +14,10 @@ std::string savingLine(const Finding& f)
     char buf[160];
     if (f.saving.perStepMs > 0)
         std::snprintf(buf, sizeof buf, "%s%s per step (%s of the step)", f.saving.upperBound ? "up to " : "",
-                      formatNanoseconds(f.saving.perStepMs * 1e6).c_str(), formatPercent(f.saving.percentOfStep).c_str());
+            formatNanoseconds(f.saving.perStepMs * 1e6).c_str(), formatPercent(f.saving.percentOfStep).c_str());
     else if (f.saving.memoryBytes > 0)
         std::snprintf(buf, sizeof buf, "%s%s of device memory", f.saving.upperBound ? "up to " : "",
-                      formatBytes(f.saving.memoryBytes).c_str());
+            formatBytes(f.saving.memoryBytes).c_str());
     else
         std::snprintf(buf, sizeof buf, "no time saving estimated");
     const std::string simulated = simulatedSavingText(f);
@@ -60,7 +60,8 @@ std::string header(const AnalysisReport& r)
 
 std::string renderTextReport(const AnalysisReport& r)
 {
-    std::string out = "Placescope analysis of " + r.traceName + (r.gpuName.empty() ? "" : " (" + r.gpuName + ")") + "\n";
+    std::string out
+        = "Placescope analysis of " + r.traceName + (r.gpuName.empty() ? "" : " (" + r.gpuName + ")") + "\n";
     out += header(r);
     for (const auto& note : r.notes)
         out += "Note: " + note + "\n";
@@ -87,16 +88,17 @@ std::string renderTextReport(const AnalysisReport& r)
         double w = d.windowNs > 0 ? static_cast<double>(d.windowNs) : 1.0;
         char buf[256];
         std::snprintf(buf, sizeof buf, "  %-16s compute %s, communication %s, copies %s, idle %s\n", d.label.c_str(),
-                      formatPercent(100.0 * d.computeNs / w).c_str(), formatPercent(100.0 * d.commNs / w).c_str(),
-                      formatPercent(100.0 * d.copyOnlyNs / w).c_str(), formatPercent(100.0 * d.idleNs / w).c_str());
+            formatPercent(100.0 * d.computeNs / w).c_str(), formatPercent(100.0 * d.commNs / w).c_str(),
+            formatPercent(100.0 * d.copyOnlyNs / w).c_str(), formatPercent(100.0 * d.idleNs / w).c_str());
         out += buf;
     }
     if (r.kernelNs > 0) {
         char buf[160];
-        std::snprintf(buf, sizeof buf, "Layout conversion kernels (nchwToNhwc/nhwcToNchw): %lld, %s, %s of kernel time\n",
-                      static_cast<long long>(r.layoutKernelCount),
-                      formatNanoseconds(static_cast<double>(r.layoutKernelNs)).c_str(),
-                      formatPercent(100.0 * static_cast<double>(r.layoutKernelNs) / static_cast<double>(r.kernelNs)).c_str());
+        std::snprintf(buf, sizeof buf,
+            "Layout conversion kernels (nchwToNhwc/nhwcToNchw): %lld, %s, %s of kernel time\n",
+            static_cast<long long>(r.layoutKernelCount),
+            formatNanoseconds(static_cast<double>(r.layoutKernelNs)).c_str(),
+            formatPercent(100.0 * static_cast<double>(r.layoutKernelNs) / static_cast<double>(r.kernelNs)).c_str());
         out += buf;
     }
     return out;
@@ -123,15 +125,16 @@ std::string renderMarkdownReport(const AnalysisReport& r)
         out += "| # | severity | finding | saving |\n|---|---|---|---|\n";
         int rank = 0;
         for (const auto& f : r.findings)
-            out += "| " + std::to_string(++rank) + " | " + std::string(severityName(f.severity)) + " | " + f.title + " | "
-                + savingLine(f) + " |\n";
+            out += "| " + std::to_string(++rank) + " | " + std::string(severityName(f.severity)) + " | " + f.title
+                + " | " + savingLine(f) + " |\n";
         out += "\n";
     }
     if (const std::string all = allFixesText(r); !all.empty())
         out += all + "\n\n";
     int rank = 0;
     for (const auto& f : r.findings) {
-        out += "### " + std::to_string(++rank) + ". " + f.title + " (" + std::string(severityName(f.severity)) + ")\n\n";
+        out += "### " + std::to_string(++rank) + ". " + f.title + " (" + std::string(severityName(f.severity))
+            + ")\n\n";
         out += f.summary + "\n\n**Saving:** " + savingLine(f) + ". *How estimated:* " + f.saving.method + "\n\n";
         out += "**Evidence**\n\n";
         for (const auto& e : f.evidence) {
@@ -145,8 +148,9 @@ std::string renderMarkdownReport(const AnalysisReport& r)
     out += "## GPU time breakdown\n\n| device | compute | communication | copies | idle |\n|---|---|---|---|---|\n";
     for (const auto& d : r.devices) {
         double w = d.windowNs > 0 ? static_cast<double>(d.windowNs) : 1.0;
-        out += "| " + d.label + " | " + formatPercent(100.0 * d.computeNs / w) + " | " + formatPercent(100.0 * d.commNs / w)
-            + " | " + formatPercent(100.0 * d.copyOnlyNs / w) + " | " + formatPercent(100.0 * d.idleNs / w) + " |\n";
+        out += "| " + d.label + " | " + formatPercent(100.0 * d.computeNs / w) + " | "
+            + formatPercent(100.0 * d.commNs / w) + " | " + formatPercent(100.0 * d.copyOnlyNs / w) + " | "
+            + formatPercent(100.0 * d.idleNs / w) + " |\n";
     }
     out += "\n## Top kernels\n\n| kernel | count | total |\n|---|---|---|\n";
     for (const auto& k : r.topKernels)

@@ -14,7 +14,8 @@
 namespace placescope {
 namespace {
 
-const char* const kColors[] = { "#2e86c1", "#8e44ad", "#17a589", "#e67e22", "#c0392b", "#34495e", "#d4ac0d", "#7f8c8d" };
+const char* const kColors[]
+    = { "#2e86c1", "#8e44ad", "#17a589", "#e67e22", "#c0392b", "#34495e", "#d4ac0d", "#7f8c8d" };
 constexpr size_t kMaxSeries = sizeof kColors / sizeof kColors[0];
 
 int64_t integerAt(const ReportTable& t, const std::vector<ReportCell>& row, const char* key)
@@ -49,8 +50,8 @@ struct Series
     int64_t bucketNs = 0;
 };
 
-LineSeries toLine(const ReportTable& t, const char* report, const Series& s, const std::string& column, size_t index,
-                  bool gapsAsZero)
+LineSeries toLine(
+    const ReportTable& t, const char* report, const Series& s, const std::string& column, size_t index, bool gapsAsZero)
 {
     LineSeries line { s.name, kColors[index % kMaxSeries], {}, {}, {} };
     std::string xs, ys;
@@ -95,7 +96,8 @@ std::string queuePlot(const ReportTable& t)
         Series& s = byStream[{ rank, integerAt(t, row, "device"), integerAt(t, row, "stream") }];
         if (s.name.empty())
             s.name = (rank >= 0 ? "rank " + std::to_string(rank) + " " : std::string()) + "device "
-                + std::to_string(integerAt(t, row, "device")) + " stream " + std::to_string(integerAt(t, row, "stream"));
+                + std::to_string(integerAt(t, row, "device")) + " stream "
+                + std::to_string(integerAt(t, row, "stream"));
         s.bucketStartNs.push_back(integerAt(t, row, "bucket_start_ns"));
         s.values.push_back(valueAt(t, row, "mean"));
         s.bucketNs = integerAt(t, row, "bucket_ns");
@@ -120,7 +122,8 @@ std::string memoryPlots(const TimeSeriesTables& tables)
         auto& [allocated, reserved] = byDevice[integerAt(t, row, "device")];
         allocated.name = "allocated";
         reserved.name = "reserved";
-        for (auto [series, key] : { std::pair { &allocated, "allocated_max" }, std::pair { &reserved, "reserved_max" } }) {
+        for (auto [series, key] :
+            { std::pair { &allocated, "allocated_max" }, std::pair { &reserved, "reserved_max" } }) {
             series->bucketStartNs.push_back(integerAt(t, row, "bucket_start_ns"));
             series->values.push_back(valueAt(t, row, key));
             series->bucketNs = integerAt(t, row, "bucket_ns");
@@ -140,8 +143,8 @@ std::string memoryPlots(const TimeSeriesTables& tables)
             o.limitLabel = "capacity " + formatBytes(capacity->second);
         }
         html += svgLineChart({ toLine(t, "memory", reserved, "reserved_max", 1, false),
-                               toLine(t, "memory", allocated, "allocated_max", 0, false) },
-                             o);
+                                 toLine(t, "memory", allocated, "allocated_max", 0, false) },
+            o);
     }
     return html;
 }

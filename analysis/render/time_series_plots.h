@@ -6,8 +6,8 @@
 // data-y: the plotted column), which tests and scripts read back.
 #pragma once
 
-#include "analysis/trace/trace_data.h"
 #include "analysis/reports/report_table.h"
+#include "analysis/trace/trace_data.h"
 
 #include <cstdint>
 #include <map>
@@ -17,8 +17,8 @@ namespace placescope {
 
 struct TimeSeriesTables
 {
-    ReportTable queue;     // queue_timeline
-    ReportTable memory;    // memory
+    ReportTable queue; // queue_timeline
+    ReportTable memory; // memory
     ReportTable bandwidth; // bandwidth
     std::map<int64_t, int64_t> capacityBytes; // device -> total memory, where the trace records it
 };

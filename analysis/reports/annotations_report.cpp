@@ -94,15 +94,13 @@ ReportTable annotationsReport(const ReportContext& ctx)
     std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second.ns > b.second.ns; });
     ReportTable table;
     table.title = "User annotations (CPU: kernels launched inside; GPU: kernels that started inside), longest first";
-    table.columns = { { "side", "Side", ColumnKind::Text },
-                      { "count", "Count", ColumnKind::Count },
-                      { "total_ns", "Total", ColumnKind::Ns },
-                      { "mean_ns", "Mean", ColumnKind::Ns },
-                      { "kernels", "Kernels", ColumnKind::Count },
-                      { "kernel_ns", "Kernel time", ColumnKind::Ns },
-                      { "name", "Name", ColumnKind::Text } };
+    table.columns = { { "side", "Side", ColumnKind::Text }, { "count", "Count", ColumnKind::Count },
+        { "total_ns", "Total", ColumnKind::Ns }, { "mean_ns", "Mean", ColumnKind::Ns },
+        { "kernels", "Kernels", ColumnKind::Count }, { "kernel_ns", "Kernel time", ColumnKind::Ns },
+        { "name", "Name", ColumnKind::Text } };
     for (const auto& [key, t] : rows)
-        table.rows.push_back({ key.first, t.count, t.ns, roundedMean(t.ns, t.count), t.kernels, t.kernelNs, key.second });
+        table.rows.push_back(
+            { key.first, t.count, t.ns, roundedMean(t.ns, t.count), t.kernels, t.kernelNs, key.second });
     if (rows.empty())
         table.notes.push_back("the trace has no user annotations (torch.profiler.record_function, NVTX ranges)");
     return table;

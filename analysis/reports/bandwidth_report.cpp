@@ -32,7 +32,7 @@ std::string percentileNote(const std::string& group, std::vector<double> gbps)
     auto at = [&](double q) { return gbps[static_cast<size_t>(std::floor(q * static_cast<double>(gbps.size() - 1)))]; };
     char buffer[200];
     std::snprintf(buffer, sizeof buffer, "%s: per-copy GB/s over %zu timed copies: p50 %.2f, p90 %.2f, max %.2f",
-                  group.c_str(), gbps.size(), at(0.5), at(0.9), gbps.back());
+        group.c_str(), gbps.size(), at(0.5), at(0.9), gbps.back());
     return buffer;
 }
 
@@ -51,15 +51,11 @@ ReportTable bandwidthReport(const ReportContext& ctx)
     }
     ReportTable table;
     table.title = "Copy and memset bandwidth over time, per kind and memory type (GB/s = 1e9 bytes/s)";
-    table.columns = { { "operation", "Operation", ColumnKind::Text },
-                      { "memory", "Memory", ColumnKind::Text },
-                      { "bucket_start_ns", "Bucket", ColumnKind::Timestamp },
-                      { "bucket_ns", "Width", ColumnKind::Ns },
-                      { "ops", "Ops", ColumnKind::Count },
-                      { "bytes", "Bytes", ColumnKind::Bytes },
-                      { "busy_ns", "Busy", ColumnKind::Ns },
-                      { "gbps", "GB/s", ColumnKind::Real },
-                      { "busy_gbps", "GB/s busy", ColumnKind::Real } };
+    table.columns = { { "operation", "Operation", ColumnKind::Text }, { "memory", "Memory", ColumnKind::Text },
+        { "bucket_start_ns", "Bucket", ColumnKind::Timestamp }, { "bucket_ns", "Width", ColumnKind::Ns },
+        { "ops", "Ops", ColumnKind::Count }, { "bytes", "Bytes", ColumnKind::Bytes },
+        { "busy_ns", "Busy", ColumnKind::Ns }, { "gbps", "GB/s", ColumnKind::Real },
+        { "busy_gbps", "GB/s busy", ColumnKind::Real } };
     if (ops.empty())
         return table;
     const int64_t width = std::max<int64_t>(1, (last - first + kBuckets - 1) / kBuckets);
@@ -91,9 +87,8 @@ ReportTable bandwidthReport(const ReportContext& ctx)
             const int64_t busy = totalLength(mergeIntervals(std::move(bucket.busy)));
             const auto bytes = static_cast<int64_t>(std::llround(bucket.bytes));
             table.rows.push_back({ key.first, key.second, first + b * width, width, bucket.copies, bytes, busy,
-                                   static_cast<double>(bytes) / static_cast<double>(width),
-                                   busy > 0 ? ReportCell(static_cast<double>(bytes) / static_cast<double>(busy))
-                                            : ReportCell() });
+                static_cast<double>(bytes) / static_cast<double>(width),
+                busy > 0 ? ReportCell(static_cast<double>(bytes) / static_cast<double>(busy)) : ReportCell() });
         }
         if (auto it = perCopy.find(key); it != perCopy.end())
             table.notes.push_back(percentileNote(key.first + " (" + key.second + ")", it->second));

@@ -7,10 +7,10 @@
 // its launch's correlation id -> PS_EXTERNAL_CORRELATION -> the op with that external id in the same process.
 // One collective is the kernels of one such op (usually one): its time runs from its first kernel's start to its
 // last kernel's end. Kernels no op describes (nsys traces, older PyTorch) are one collective each, without sizes.
-#include "analysis/trace/device_timeline.h"
 #include "analysis/reports/nccl_collective.h"
 #include "analysis/reports/report_math.h"
 #include "analysis/reports/reports.h"
+#include "analysis/trace/device_timeline.h"
 
 #include <algorithm>
 #include <map>
@@ -30,7 +30,8 @@ struct KernelCollective
 KernelCollective parseKernelName(const std::string& name)
 {
     static const std::regex kKernel(R"(nccl(?:Dev)?Kernel_([A-Za-z]+)(?:_([A-Za-z0-9_]+))?)");
-    static const std::regex kAlgorithm(R"((^|_)(RING|TREE|COLLNET_DIRECT|COLLNET_CHAIN|COLLNET|NVLS_TREE|NVLS|PAT)(_|$))");
+    static const std::regex kAlgorithm(
+        R"((^|_)(RING|TREE|COLLNET_DIRECT|COLLNET_CHAIN|COLLNET|NVLS_TREE|NVLS|PAT)(_|$))");
     static const std::regex kProtocol(R"((^|_)(LL128|LL|SIMPLE)(_|$))");
     KernelCollective out { "other", "", "" };
     std::smatch match;
@@ -77,7 +78,7 @@ ReportTable collectivesReport(const ReportContext& ctx)
                 messages.emplace(std::pair { pidOf(r.globalTid), r.externalId }, std::move(*message));
 
     std::unordered_map<int64_t, std::optional<KernelCollective>> parsed; // name id -> NCCL kernel, none if not one
-    std::map<std::pair<int64_t, int64_t>, Collective> described;         // (process, external id) -> its kernels
+    std::map<std::pair<int64_t, int64_t>, Collective> described; // (process, external id) -> its kernels
     std::vector<Collective> undescribed;
     for (const GpuOp& op : trace.gpuOps) {
         if (op.kind != GpuOp::Kind::Kernel || !ctx.inScope(op))
@@ -90,7 +91,8 @@ ReportTable collectivesReport(const ReportContext& ctx)
         const CollectiveMessage* message = nullptr;
         std::pair<int64_t, int64_t> key;
         if (op.correlationId >= 0) {
-            auto external = trace.externalIdOfCorrelation.find(TraceData::correlationKey(op.globalPid, op.correlationId));
+            auto external
+                = trace.externalIdOfCorrelation.find(TraceData::correlationKey(op.globalPid, op.correlationId));
             if (external != trace.externalIdOfCorrelation.end()) {
                 key = { pidOf(op.globalPid), external->second };
                 if (auto m = messages.find(key); m != messages.end())
@@ -112,7 +114,7 @@ ReportTable collectivesReport(const ReportContext& ctx)
         const CollectiveMessage* m = c.message;
         // The message names the collective the user called (an all_to_all runs as SendRecv kernels).
         GroupKey key { m ? ncclCollectiveKind(m->name) : c.kernel->kind, c.kernel->algorithm, c.kernel->protocol,
-                       m ? m->dtype : "", m ? m->groupSize : -1, m ? collectiveBytes(*m) : -1 };
+            m ? m->dtype : "", m ? m->groupSize : -1, m ? collectiveBytes(*m) : -1 };
         GroupTotals& t = groups[key];
         ++t.count;
         t.kernels += c.kernels;
@@ -127,19 +129,13 @@ ReportTable collectivesReport(const ReportContext& ctx)
     std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second.ns > b.second.ns; });
     ReportTable table;
     table.title = "Collectives by kind and message size (bandwidths as nccl-tests computes them)";
-    table.columns = { { "collective", "Collective", ColumnKind::Text },
-                      { "algorithm", "Algorithm", ColumnKind::Text },
-                      { "protocol", "Protocol", ColumnKind::Text },
-                      { "dtype", "Dtype", ColumnKind::Text },
-                      { "ranks", "Ranks", ColumnKind::Count },
-                      { "message_bytes", "Message", ColumnKind::Bytes },
-                      { "count", "Count", ColumnKind::Count },
-                      { "kernels", "Kernels", ColumnKind::Count },
-                      { "total_ns", "Total", ColumnKind::Ns },
-                      { "mean_ns", "Mean", ColumnKind::Ns },
-                      { "bytes", "Bytes", ColumnKind::Bytes },
-                      { "alg_gbps", "Alg GB/s", ColumnKind::Real },
-                      { "bus_gbps", "Bus GB/s", ColumnKind::Real } };
+    table.columns = { { "collective", "Collective", ColumnKind::Text }, { "algorithm", "Algorithm", ColumnKind::Text },
+        { "protocol", "Protocol", ColumnKind::Text }, { "dtype", "Dtype", ColumnKind::Text },
+        { "ranks", "Ranks", ColumnKind::Count }, { "message_bytes", "Message", ColumnKind::Bytes },
+        { "count", "Count", ColumnKind::Count }, { "kernels", "Kernels", ColumnKind::Count },
+        { "total_ns", "Total", ColumnKind::Ns }, { "mean_ns", "Mean", ColumnKind::Ns },
+        { "bytes", "Bytes", ColumnKind::Bytes }, { "alg_gbps", "Alg GB/s", ColumnKind::Real },
+        { "bus_gbps", "Bus GB/s", ColumnKind::Real } };
     int64_t unsized = 0;
     for (const auto& [key, t] : rows) {
         const auto& [kind, algorithm, protocol, dtype, ranks, bytes] = key;
@@ -158,15 +154,15 @@ ReportTable collectivesReport(const ReportContext& ctx)
             unsized += t.count;
         }
         table.rows.push_back({ kind, text(algorithm), text(protocol), text(dtype), nullIfNegative(ranks),
-                               nullIfNegative(bytes), t.count, t.kernels, t.ns, roundedMean(t.ns, t.count), total, alg,
-                               bus });
+            nullIfNegative(bytes), t.count, t.kernels, t.ns, roundedMean(t.ns, t.count), total, alg, bus });
     }
     if (rows.empty())
         table.notes.push_back("no communication kernels (NCCL, collectives) in scope");
     if (unsized > 0)
-        table.notes.push_back(std::to_string(unsized) + " collective(s) without a message size: no record_param_comms "
-                              "op with In/Out msg nelems and dtype reaches their kernels (nsys traces, older PyTorch, "
-                              "or an unknown dtype)");
+        table.notes.push_back(std::to_string(unsized)
+            + " collective(s) without a message size: no record_param_comms "
+              "op with In/Out msg nelems and dtype reaches their kernels (nsys traces, older PyTorch, "
+              "or an unknown dtype)");
     if (!rows.empty())
         table.notes.push_back("bus GB/s = alg GB/s x AllReduce 2(n-1)/n, AllGather/ReduceScatter/AllToAll (n-1)/n, "
                               "Broadcast/Reduce 1 (nccl-tests doc/PERFORMANCE.md); message = the larger of in and out");

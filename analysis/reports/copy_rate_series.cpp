@@ -22,7 +22,7 @@ std::pair<std::string, std::string> copyGroup(const GpuOp& op)
     if (op.kind == GpuOp::Kind::Memset)
         return { "Memset", memKindText(op.srcKind) };
     return { "Memcpy " + std::string(copyKindShortName(static_cast<CopyKind>(op.copyKind))),
-             memKindText(op.srcKind) + " -> " + memKindText(op.dstKind) };
+        memKindText(op.srcKind) + " -> " + memKindText(op.dstKind) };
 }
 
 std::vector<CopyRateSeries> copyRateSeries(const ReportContext& ctx)

@@ -23,9 +23,9 @@ struct RatePoint
 struct CopyRateSeries
 {
     std::string operation; // "Memcpy HtoD", "Memset" (as the bandwidth report's `operation`)
-    std::string memory;    // "Pageable -> Device" (its `memory`)
+    std::string memory; // "Pageable -> Device" (its `memory`)
     std::vector<RatePoint> points; // time order, one per distinct time; the last one is back to 0
-    int64_t bytes = 0;             // of the copies with a duration (zero-length ones have no rate)
+    int64_t bytes = 0; // of the copies with a duration (zero-length ones have no rate)
 };
 
 // The (operation, memory) group of a copy or memset: ("Memcpy HtoD", "Pinned -> Device"), ("Memset", "Device").

@@ -19,14 +19,10 @@ ReportTable countersReport(const ReportContext& ctx)
     const TraceData& trace = ctx.trace();
     ReportTable table;
     table.title = "CUPTI counters per kernel and op";
-    table.columns = { { "kernel", "Kernel", ColumnKind::Text },
-                      { "op", "Op", ColumnKind::Text },
-                      { "metric", "Metric", ColumnKind::Text },
-                      { "ranges", "Ranges", ColumnKind::Count },
-                      { "sum", "Sum", ColumnKind::Real },
-                      { "mean", "Mean", ColumnKind::Real },
-                      { "min", "Min", ColumnKind::Real },
-                      { "max", "Max", ColumnKind::Real } };
+    table.columns = { { "kernel", "Kernel", ColumnKind::Text }, { "op", "Op", ColumnKind::Text },
+        { "metric", "Metric", ColumnKind::Text }, { "ranges", "Ranges", ColumnKind::Count },
+        { "sum", "Sum", ColumnKind::Real }, { "mean", "Mean", ColumnKind::Real }, { "min", "Min", ColumnKind::Real },
+        { "max", "Max", ColumnKind::Real } };
     if (trace.counters.empty()) {
         table.notes.push_back("no counter data: the trace has no CUPTI range profiler events (PS_COUNTERS; PyTorch "
                               "records them with experimental_config's profiler_metrics)");
@@ -64,11 +60,12 @@ ReportTable countersReport(const ReportContext& ctx)
     for (const auto& [key, t] : groups) {
         const auto& [kernel, op, metric] = key;
         table.rows.push_back({ kernel, op.empty() ? ReportCell() : ReportCell(op), metric, t.ranges, t.sum,
-                               t.sum / static_cast<double>(t.ranges), t.min, t.max });
+            t.sum / static_cast<double>(t.ranges), t.min, t.max });
     }
     if (unlinked > 0)
-        table.notes.push_back(std::to_string(unlinked) + " counter value(s) reach no op (their range was not paired "
-                                                         "with a launch, or the launch with an op)");
+        table.notes.push_back(std::to_string(unlinked)
+            + " counter value(s) reach no op (their range was not paired "
+              "with a launch, or the launch with an op)");
     return table;
 }
 

@@ -71,18 +71,12 @@ ReportTable idleReport(const ReportContext& ctx)
     }
     ReportTable table;
     table.title = "GPU idle time per step, device and stream (stream '-': the device, all streams together)";
-    table.columns = { { "step", "Step", ColumnKind::Count },
-                      { "rank", "Rank", ColumnKind::Count },
-                      { "device", "Device", ColumnKind::Count },
-                      { "stream", "Stream", ColumnKind::Count },
-                      { "ops", "GPU ops", ColumnKind::Count },
-                      { "span_ns", "Span", ColumnKind::Ns },
-                      { "busy_ns", "Busy", ColumnKind::Ns },
-                      { "idle_ns", "Idle", ColumnKind::Ns },
-                      { "host_wait_ns", "Host wait", ColumnKind::Ns },
-                      { "kernel_wait_ns", "Kernel wait", ColumnKind::Ns },
-                      { "other_ns", "Other", ColumnKind::Ns },
-                      { "idle_ratio", "Idle/span", ColumnKind::Real } };
+    table.columns = { { "step", "Step", ColumnKind::Count }, { "rank", "Rank", ColumnKind::Count },
+        { "device", "Device", ColumnKind::Count }, { "stream", "Stream", ColumnKind::Count },
+        { "ops", "GPU ops", ColumnKind::Count }, { "span_ns", "Span", ColumnKind::Ns },
+        { "busy_ns", "Busy", ColumnKind::Ns }, { "idle_ns", "Idle", ColumnKind::Ns },
+        { "host_wait_ns", "Host wait", ColumnKind::Ns }, { "kernel_wait_ns", "Kernel wait", ColumnKind::Ns },
+        { "other_ns", "Other", ColumnKind::Ns }, { "idle_ratio", "Idle/span", ColumnKind::Real } };
     // Steps in order, work outside every step (position -1) last.
     std::vector<std::pair<const std::tuple<int, int64_t, int64_t, int64_t>*, const IdleTotals*>> ordered;
     for (const auto& [key, totals] : groups)
@@ -92,12 +86,13 @@ ReportTable idleReport(const ReportContext& ctx)
         const auto& [step, pid, device, stream] = *key;
         const int64_t span = t->lastNs - t->firstNs;
         table.rows.push_back({ ctx.stepCell(step), nullIfNegative(ctx.rankOf(pid)), device,
-                               stream == kAllStreams ? ReportCell() : ReportCell(stream), t->ops, span, t->busyNs,
-                               t->idleNs(), t->hostNs, t->kernelWaitNs, t->otherNs,
-                               span > 0 ? static_cast<double>(t->idleNs()) / static_cast<double>(span) : 0.0 });
+            stream == kAllStreams ? ReportCell() : ReportCell(stream), t->ops, span, t->busyNs, t->idleNs(), t->hostNs,
+            t->kernelWaitNs, t->otherNs,
+            span > 0 ? static_cast<double>(t->idleNs()) / static_cast<double>(span) : 0.0 });
     }
-    table.notes.push_back("host wait: before the next op's launch call returned; kernel wait: gaps <= 30 ns; per-device "
-                          "idle causes (host-bound, input-bound, sync wait) are in the steps report");
+    table.notes.push_back(
+        "host wait: before the next op's launch call returned; kernel wait: gaps <= 30 ns; per-device "
+        "idle causes (host-bound, input-bound, sync wait) are in the steps report");
     return table;
 }
 

@@ -17,7 +17,7 @@ namespace placescope {
 // Kernels in start order with running sums of their durations, so a range's count and time are two binary searches.
 struct KernelIndex
 {
-    std::vector<int64_t> at;         // launch call start (CPU index) or kernel start (GPU index)
+    std::vector<int64_t> at; // launch call start (CPU index) or kernel start (GPU index)
     std::vector<int64_t> cumulative; // cumulative[i]: summed duration of the first i kernels
     std::vector<const GpuOp*> ops;
 

@@ -40,31 +40,28 @@ ReportTable kernelLaunchReport(const ReportContext& ctx)
             ++t.shorter;
     }
     std::vector<std::pair<std::string, Totals>> rows(byName.begin(), byName.end());
-    std::stable_sort(rows.begin(), rows.end(),
-                     [](const auto& a, const auto& b) { return a.second.kernelNs > b.second.kernelNs; });
+    std::stable_sort(
+        rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second.kernelNs > b.second.kernelNs; });
 
     ReportTable table;
     table.title = "Kernel launches by kernel name (longest total kernel time first)";
     table.columns = { { "kernels", "Kernels", ColumnKind::Count },
-                      { "kernel_total_ns", "Kernel total", ColumnKind::Ns },
-                      { "kernel_mean_ns", "Kernel mean", ColumnKind::Ns },
-                      { "launched", "With launch", ColumnKind::Count },
-                      { "launch_call_mean_ns", "Launch call mean", ColumnKind::Ns },
-                      { "launch_delay_mean_ns", "Launch delay mean", ColumnKind::Ns },
-                      { "launch_delay_max_ns", "Launch delay max", ColumnKind::Ns },
-                      { "shorter_than_launch", "Shorter than launch", ColumnKind::Count },
-                      { "name", "Name", ColumnKind::Text } };
+        { "kernel_total_ns", "Kernel total", ColumnKind::Ns }, { "kernel_mean_ns", "Kernel mean", ColumnKind::Ns },
+        { "launched", "With launch", ColumnKind::Count }, { "launch_call_mean_ns", "Launch call mean", ColumnKind::Ns },
+        { "launch_delay_mean_ns", "Launch delay mean", ColumnKind::Ns },
+        { "launch_delay_max_ns", "Launch delay max", ColumnKind::Ns },
+        { "shorter_than_launch", "Shorter than launch", ColumnKind::Count }, { "name", "Name", ColumnKind::Text } };
     for (const auto& [name, t] : rows) {
         const bool launched = t.launched > 0;
         table.rows.push_back({ t.kernels, t.kernelNs, roundedMean(t.kernelNs, t.kernels), t.launched,
-                               launched ? ReportCell(roundedMean(t.callNs, t.launched)) : ReportCell(),
-                               launched ? ReportCell(roundedMean(t.delayNs, t.launched)) : ReportCell(),
-                               launched ? ReportCell(t.maxDelayNs) : ReportCell(), t.shorter, name });
+            launched ? ReportCell(roundedMean(t.callNs, t.launched)) : ReportCell(),
+            launched ? ReportCell(roundedMean(t.delayNs, t.launched)) : ReportCell(),
+            launched ? ReportCell(t.maxDelayNs) : ReportCell(), t.shorter, name });
     }
     if (unlinked > 0)
         table.notes.push_back(std::to_string(unlinked)
-                              + " kernel(s) have no launch call in the trace (no matching correlation id): counted in "
-                                "kernels, not in the launch columns");
+            + " kernel(s) have no launch call in the trace (no matching correlation id): counted in "
+              "kernels, not in the launch columns");
     return table;
 }
 

@@ -30,19 +30,18 @@ struct Point
 std::string allocatingOp(const TraceData& trace, int64_t globalTid, int64_t timeNs)
 {
     auto end = std::upper_bound(trace.hostRanges.begin(), trace.hostRanges.end(), timeNs,
-                                [](int64_t t, const HostRange& r) { return t < r.startNs; });
+        [](int64_t t, const HostRange& r) { return t < r.startNs; });
     const HostRange* best = nullptr;
     for (auto it = trace.hostRanges.begin(); it != end; ++it)
-        if (it->globalTid == globalTid && !it->isNvtx && it->endNs >= timeNs
-            && (!best || it->startNs >= best->startNs))
+        if (it->globalTid == globalTid && !it->isNvtx && it->endNs >= timeNs && (!best || it->startNs >= best->startNs))
             best = &*it;
     return best ? trace.name(best->nameId) : std::string();
 }
 
 void addPeakNotes(const ReportContext& ctx, int64_t device, const std::vector<Point>& points, ReportTable& table)
 {
-    const auto peak = std::max_element(points.begin(), points.end(),
-                                       [](const Point& a, const Point& b) { return a.allocated < b.allocated; });
+    const auto peak = std::max_element(
+        points.begin(), points.end(), [](const Point& a, const Point& b) { return a.allocated < b.allocated; });
     const auto peakReserved = std::max_element(
         points.begin(), points.end(), [](const Point& a, const Point& b) { return a.reserved < b.reserved; });
     std::string note = "device " + std::to_string(device) + ": ";
@@ -71,7 +70,7 @@ void addPeakNotes(const ReportContext& ctx, int64_t device, const std::vector<Po
     }
     if (!addressed) {
         table.notes.push_back("device " + std::to_string(device)
-                              + ": the trace records no block addresses, so what was live at the peak is unknown");
+            + ": the trace records no block addresses, so what was live at the peak is unknown");
         return;
     }
     std::vector<const MemorySample*> blocks;
@@ -83,14 +82,14 @@ void addPeakNotes(const ReportContext& ctx, int64_t device, const std::vector<Po
     std::sort(blocks.begin(), blocks.end(), [](const MemorySample* a, const MemorySample* b) {
         return a->bytes != b->bytes ? a->bytes > b->bytes : a->startNs < b->startNs;
     });
-    table.notes.push_back("device " + std::to_string(device) + ": live at the peak: " + withThousands(
-                              static_cast<int64_t>(blocks.size())) + " block(s), " + formatBytes(liveBytes)
-                          + " allocated since the trace (or the step) began; blocks from before it are not seen");
+    table.notes.push_back("device " + std::to_string(device) + ": live at the peak: "
+        + withThousands(static_cast<int64_t>(blocks.size())) + " block(s), " + formatBytes(liveBytes)
+        + " allocated since the trace (or the step) began; blocks from before it are not seen");
     for (size_t i = 0; i < std::min(kLiveShown, blocks.size()); ++i) {
         const std::string op = allocatingOp(ctx.trace(), blocks[i]->globalTid, blocks[i]->startNs);
         table.notes.push_back("  " + formatBytes(blocks[i]->bytes) + " allocated at +"
-                              + formatNanoseconds(static_cast<double>(blocks[i]->startNs - ctx.originNs()))
-                              + (op.empty() ? std::string() : " in " + op));
+            + formatNanoseconds(static_cast<double>(blocks[i]->startNs - ctx.originNs()))
+            + (op.empty() ? std::string() : " in " + op));
     }
 }
 
@@ -115,12 +114,10 @@ ReportTable memoryReport(const ReportContext& ctx)
     }
     ReportTable table;
     table.title = "Device memory over time (largest value in each bucket)";
-    table.columns = { { "device", "Device", ColumnKind::Count },
-                      { "bucket_start_ns", "Bucket", ColumnKind::Timestamp },
-                      { "bucket_ns", "Width", ColumnKind::Ns },
-                      { "events", "Events", ColumnKind::Count },
-                      { "allocated_max", "Allocated max", ColumnKind::Bytes },
-                      { "reserved_max", "Reserved max", ColumnKind::Bytes } };
+    table.columns = { { "device", "Device", ColumnKind::Count }, { "bucket_start_ns", "Bucket", ColumnKind::Timestamp },
+        { "bucket_ns", "Width", ColumnKind::Ns }, { "events", "Events", ColumnKind::Count },
+        { "allocated_max", "Allocated max", ColumnKind::Bytes },
+        { "reserved_max", "Reserved max", ColumnKind::Bytes } };
     if (byDevice.empty()) {
         table.notes.push_back("the trace has no memory events (PyTorch profile_memory=True records them)");
         return table;
@@ -140,12 +137,14 @@ ReportTable memoryReport(const ReportContext& ctx)
             it->second[2] = std::max(it->second[2], p.reserved);
         }
         for (const auto& [b, v] : buckets)
-            table.rows.push_back({ device, first + b * width, width, v[0], nullIfNegative(v[1]), nullIfNegative(v[2]) });
+            table.rows.push_back(
+                { device, first + b * width, width, v[0], nullIfNegative(v[1]), nullIfNegative(v[2]) });
         addPeakNotes(ctx, device, points, table);
     }
     if (fromSegments)
-        table.notes.push_back("reserved = cudaMalloc minus cudaFree of device memory (CUDA_GPU_MEMORY_USAGE_EVENTS); the "
-                              "trace has no framework allocator events, so allocated is unknown");
+        table.notes.push_back(
+            "reserved = cudaMalloc minus cudaFree of device memory (CUDA_GPU_MEMORY_USAGE_EVENTS); the "
+            "trace has no framework allocator events, so allocated is unknown");
     return table;
 }
 

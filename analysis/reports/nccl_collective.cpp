@@ -38,11 +38,29 @@ int64_t dtypeBytes(std::string_view dtype)
 {
     // c10::toString(ScalarType) spellings, as record_param_comms writes them.
     static constexpr std::array<std::pair<std::string_view, int64_t>, 23> kSizes { {
-        { "Byte", 1 }, { "Char", 1 }, { "Bool", 1 }, { "QInt8", 1 }, { "QUInt8", 1 },
-        { "Float8_e5m2", 1 }, { "Float8_e4m3fn", 1 }, { "Float8_e5m2fnuz", 1 }, { "Float8_e4m3fnuz", 1 },
-        { "Short", 2 }, { "Half", 2 }, { "BFloat16", 2 }, { "UInt16", 2 },
-        { "Int", 4 }, { "Float", 4 }, { "QInt32", 4 }, { "UInt32", 4 }, { "ComplexHalf", 4 },
-        { "Long", 8 }, { "Double", 8 }, { "UInt64", 8 }, { "ComplexFloat", 8 }, { "ComplexDouble", 16 },
+        { "Byte", 1 },
+        { "Char", 1 },
+        { "Bool", 1 },
+        { "QInt8", 1 },
+        { "QUInt8", 1 },
+        { "Float8_e5m2", 1 },
+        { "Float8_e4m3fn", 1 },
+        { "Float8_e5m2fnuz", 1 },
+        { "Float8_e4m3fnuz", 1 },
+        { "Short", 2 },
+        { "Half", 2 },
+        { "BFloat16", 2 },
+        { "UInt16", 2 },
+        { "Int", 4 },
+        { "Float", 4 },
+        { "QInt32", 4 },
+        { "UInt32", 4 },
+        { "ComplexHalf", 4 },
+        { "Long", 8 },
+        { "Double", 8 },
+        { "UInt64", 8 },
+        { "ComplexFloat", 8 },
+        { "ComplexDouble", 16 },
     } };
     for (const auto& [name, bytes] : kSizes)
         if (name == dtype)

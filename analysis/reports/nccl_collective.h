@@ -15,11 +15,11 @@ namespace placescope {
 //  "dtype": "Float", ...}: the fields the report reads; -1 / empty where the trace did not say.
 struct CollectiveMessage
 {
-    std::string name;          // PyTorch's collective name: "allreduce", "_allgather_base", "all_to_all", ...
+    std::string name; // PyTorch's collective name: "allreduce", "_allgather_base", "all_to_all", ...
     int64_t inNelems = -1;
     int64_t outNelems = -1;
-    int64_t groupSize = -1;    // ranks in the process group
-    std::string dtype;         // c10 ScalarType name: "Float", "BFloat16", "Long", ...
+    int64_t groupSize = -1; // ranks in the process group
+    std::string dtype; // c10 ScalarType name: "Float", "BFloat16", "Long", ...
 };
 
 // The message in a PS_FRAMEWORK_OPS.extra object; none when it names no collective or is not JSON.

@@ -4,9 +4,9 @@
 // device, and their ratio (HTA: time computing while communicating / time communicating). Printed whatever the
 // figure, unlike the comm-overlap finding, which fires only above its threshold. Kernels belong to steps by the
 // report's step rule.
-#include "analysis/trace/device_timeline.h"
 #include "analysis/reports/report_math.h"
 #include "analysis/reports/reports.h"
+#include "analysis/trace/device_timeline.h"
 
 #include <map>
 #include <tuple>
@@ -33,14 +33,10 @@ ReportTable overlapReport(const ReportContext& ctx)
     }
     ReportTable table;
     table.title = "Communication/computation overlap per step, rank and device";
-    table.columns = { { "step", "Step", ColumnKind::Count },
-                      { "rank", "Rank", ColumnKind::Count },
-                      { "device", "Device", ColumnKind::Count },
-                      { "comm_ns", "Communication", ColumnKind::Ns },
-                      { "compute_ns", "Compute", ColumnKind::Ns },
-                      { "overlapped_ns", "Comm during compute", ColumnKind::Ns },
-                      { "exposed_comm_ns", "Exposed comm", ColumnKind::Ns },
-                      { "overlap_ratio", "Overlap", ColumnKind::Real } };
+    table.columns = { { "step", "Step", ColumnKind::Count }, { "rank", "Rank", ColumnKind::Count },
+        { "device", "Device", ColumnKind::Count }, { "comm_ns", "Communication", ColumnKind::Ns },
+        { "compute_ns", "Compute", ColumnKind::Ns }, { "overlapped_ns", "Comm during compute", ColumnKind::Ns },
+        { "exposed_comm_ns", "Exposed comm", ColumnKind::Ns }, { "overlap_ratio", "Overlap", ColumnKind::Real } };
     bool anyComm = false;
     for (auto& [key, lists] : groups) {
         const IntervalList comm = mergeIntervals(std::move(lists.comm));
@@ -49,10 +45,9 @@ ReportTable overlapReport(const ReportContext& ctx)
         const int64_t overlapped = totalLength(intersectIntervals(comm, compute));
         anyComm = anyComm || commNs > 0;
         const auto& [step, pid, device] = key;
-        table.rows.push_back({ ctx.stepCell(step), nullIfNegative(ctx.rankOf(pid)), device, commNs, totalLength(compute),
-                               overlapped, commNs - overlapped,
-                               commNs > 0 ? ReportCell(static_cast<double>(overlapped) / static_cast<double>(commNs))
-                                          : ReportCell() });
+        table.rows.push_back({ ctx.stepCell(step), nullIfNegative(ctx.rankOf(pid)), device, commNs,
+            totalLength(compute), overlapped, commNs - overlapped,
+            commNs > 0 ? ReportCell(static_cast<double>(overlapped) / static_cast<double>(commNs)) : ReportCell() });
     }
     if (!anyComm)
         table.notes.push_back("no communication kernels (NCCL, collectives) in scope: the overlap is undefined");

@@ -19,15 +19,11 @@ ReportTable queueReport(const ReportContext& ctx)
     const QueueSeries series = queueLengthSeries(ctx);
     ReportTable table;
     table.title = "Launch queue length per stream (GPU ops launched and not yet finished)";
-    table.columns = { { "rank", "Rank", ColumnKind::Count },
-                      { "device", "Device", ColumnKind::Count },
-                      { "stream", "Stream", ColumnKind::Count },
-                      { "ops", "GPU ops", ColumnKind::Count },
-                      { "span_ns", "Span", ColumnKind::Ns },
-                      { "mean", "Mean", ColumnKind::Real },
-                      { "max", "Max", ColumnKind::Count },
-                      { "max_at_ns", "Max first at", ColumnKind::Timestamp },
-                      { "full_queue_ns", "At full queue (1024)", ColumnKind::Ns } };
+    table.columns = { { "rank", "Rank", ColumnKind::Count }, { "device", "Device", ColumnKind::Count },
+        { "stream", "Stream", ColumnKind::Count }, { "ops", "GPU ops", ColumnKind::Count },
+        { "span_ns", "Span", ColumnKind::Ns }, { "mean", "Mean", ColumnKind::Real },
+        { "max", "Max", ColumnKind::Count }, { "max_at_ns", "Max first at", ColumnKind::Timestamp },
+        { "full_queue_ns", "At full queue (1024)", ColumnKind::Ns } };
     for (const StreamQueue& stream : series.streams) {
         const std::vector<QueuePoint>& points = stream.points;
         int64_t maxLength = 0, maxAt = points.front().timeNs, weighted = 0, full = 0;
@@ -44,14 +40,13 @@ ReportTable queueReport(const ReportContext& ctx)
             }
         }
         const int64_t span = points.back().timeNs - points.front().timeNs;
-        table.rows.push_back({ nullIfNegative(ctx.rankOf(stream.globalPid)), stream.deviceId, stream.streamId,
-                               stream.ops, span,
-                               span > 0 ? static_cast<double>(weighted) / static_cast<double>(span) : 0.0, maxLength,
-                               maxAt, full });
+        table.rows.push_back(
+            { nullIfNegative(ctx.rankOf(stream.globalPid)), stream.deviceId, stream.streamId, stream.ops, span,
+                span > 0 ? static_cast<double>(weighted) / static_cast<double>(span) : 0.0, maxLength, maxAt, full });
     }
     if (series.unlinked > 0)
-        table.notes.push_back(std::to_string(series.unlinked)
-                              + " GPU op(s) have no launch call in the trace and are left out");
+        table.notes.push_back(
+            std::to_string(series.unlinked) + " GPU op(s) have no launch call in the trace and are left out");
     return table;
 }
 

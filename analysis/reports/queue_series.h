@@ -20,14 +20,14 @@ struct QueuePoint
 struct StreamQueue
 {
     int64_t globalPid = 0, deviceId = 0, streamId = 0;
-    int64_t ops = 0;                 // GPU ops with a launch call
-    std::vector<QueuePoint> points;  // time order, one per distinct time; the last one is back to 0
+    int64_t ops = 0; // GPU ops with a launch call
+    std::vector<QueuePoint> points; // time order, one per distinct time; the last one is back to 0
 };
 
 struct QueueSeries
 {
     std::vector<StreamQueue> streams; // by (process, device, stream)
-    int64_t unlinked = 0;             // GPU ops in scope without a launch call, left out
+    int64_t unlinked = 0; // GPU ops in scope without a launch call, left out
 };
 
 // The GPU ops in the context's scope. At one instant ends count before launches: an op that finished frees its slot

@@ -22,13 +22,10 @@ ReportTable queueTimelineReport(const ReportContext& ctx)
     const QueueSeries series = queueLengthSeries(ctx);
     ReportTable table;
     table.title = "Launch queue length per stream over time (mean and max in each bucket)";
-    table.columns = { { "rank", "Rank", ColumnKind::Count },
-                      { "device", "Device", ColumnKind::Count },
-                      { "stream", "Stream", ColumnKind::Count },
-                      { "bucket_start_ns", "Bucket", ColumnKind::Timestamp },
-                      { "bucket_ns", "Width", ColumnKind::Ns },
-                      { "mean", "Mean", ColumnKind::Real },
-                      { "max", "Max", ColumnKind::Count } };
+    table.columns = { { "rank", "Rank", ColumnKind::Count }, { "device", "Device", ColumnKind::Count },
+        { "stream", "Stream", ColumnKind::Count }, { "bucket_start_ns", "Bucket", ColumnKind::Timestamp },
+        { "bucket_ns", "Width", ColumnKind::Ns }, { "mean", "Mean", ColumnKind::Real },
+        { "max", "Max", ColumnKind::Count } };
     int64_t first = INT64_MAX, last = INT64_MIN;
     for (const StreamQueue& stream : series.streams) {
         first = std::min(first, stream.points.front().timeNs);
@@ -58,12 +55,12 @@ ReportTable queueTimelineReport(const ReportContext& ctx)
         }
         for (size_t slot = 0; slot < integral.size(); ++slot)
             table.rows.push_back({ nullIfNegative(ctx.rankOf(stream.globalPid)), stream.deviceId, stream.streamId,
-                                   first + (firstBucket + static_cast<int64_t>(slot)) * width, width,
-                                   static_cast<double>(integral[slot]) / static_cast<double>(width), maximum[slot] });
+                first + (firstBucket + static_cast<int64_t>(slot)) * width, width,
+                static_cast<double>(integral[slot]) / static_cast<double>(width), maximum[slot] });
     }
     if (series.unlinked > 0)
-        table.notes.push_back(std::to_string(series.unlinked)
-                              + " GPU op(s) have no launch call in the trace and are left out");
+        table.notes.push_back(
+            std::to_string(series.unlinked) + " GPU op(s) have no launch call in the trace and are left out");
     return table;
 }
 

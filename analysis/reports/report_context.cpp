@@ -21,9 +21,8 @@ Result<ReportContext> ReportContext::create(const TraceData& trace, const Report
             if (ctx.m_index->count() == 0)
                 return Status::error("--step " + std::to_string(*options.step) + ": the trace has no steps");
             return Status::error("--step " + std::to_string(*options.step) + " is out of range: the trace has steps "
-                                 + std::to_string(ctx.m_index->number(0)) + " to "
-                                 + std::to_string(ctx.m_index->number(ctx.m_index->count() - 1)) + " ("
-                                 + ctx.m_steps.description + ")");
+                + std::to_string(ctx.m_index->number(0)) + " to "
+                + std::to_string(ctx.m_index->number(ctx.m_index->count() - 1)) + " (" + ctx.m_steps.description + ")");
         }
     }
     ctx.m_launches.reserve(trace.apiCalls.size());
@@ -94,7 +93,8 @@ int64_t ReportContext::rankOf(int64_t globalPid) const
 
 std::string ReportContext::scopeNote() const
 {
-    std::string steps = std::to_string(m_index->count()) + " step(s) from " + std::string(stepSourceName(m_steps.source));
+    std::string steps
+        = std::to_string(m_index->count()) + " step(s) from " + std::string(stepSourceName(m_steps.source));
     if (hasStepFilter())
         return "scope: step " + std::to_string(m_index->number(static_cast<size_t>(m_selected))) + " of " + steps;
     return "scope: the whole trace, work outside every step included; " + steps;

@@ -6,10 +6,10 @@
 // event is in scope, including work outside every step (HTA drops what runs after the last step; we do not).
 #pragma once
 
-#include "analysis/trace/step_index.h"
-#include "analysis/trace/step_detector.h"
-#include "analysis/trace/trace_data.h"
 #include "analysis/reports/report_table.h"
+#include "analysis/trace/step_detector.h"
+#include "analysis/trace/step_index.h"
+#include "analysis/trace/trace_data.h"
 
 #include <optional>
 #include <unordered_map>
@@ -19,7 +19,7 @@ namespace placescope {
 struct ReportOptions
 {
     std::optional<int64_t> step; // a step number (as `analyze` and PS_STEPS number them); none: the whole trace
-    bool shortNames = false;     // kernel names through shortKernelName
+    bool shortNames = false; // kernel names through shortKernelName
     // sequences (HTA's operator_name and min_pattern_len): only the kernels launched inside host ranges whose name
     // contains `op`, and only sequences of at least `minLength` kernels (0: the report's default).
     std::string op;

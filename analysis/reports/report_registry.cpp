@@ -6,14 +6,16 @@ namespace placescope {
 const std::vector<ReportInfo>& allReports()
 {
     static const std::vector<ReportInfo> kReports = {
-        { "kernel_launch", "per kernel name: launch call time, launch delay, kernel time, kernels shorter than their launch",
-          kernelLaunchReport },
+        { "kernel_launch",
+            "per kernel name: launch call time, launch delay, kernel time, kernels shorter than their launch",
+            kernelLaunchReport },
         { "kernel_launches", "one row per kernel launch: launch call time, launch delay, kernel time, its rowid",
-          kernelLaunchesReport },
+            kernelLaunchesReport },
         { "idle", "GPU idle time per device and stream and step: host wait, kernel wait, other", idleReport },
         { "queue", "per stream: GPU ops launched and not yet finished (mean, max), time at a full launch queue",
-          queueReport },
-        { "queue_timeline", "per stream over time (50 buckets): mean and max launch queue length", queueTimelineReport },
+            queueReport },
+        { "queue_timeline", "per stream over time (50 buckets): mean and max launch queue length",
+            queueTimelineReport },
         { "steps", "per step and device: duration, GPU busy by category, idle by cause", stepsReport },
         { "bandwidth", "copy and memset bandwidth per kind and memory type over time", bandwidthReport },
         { "memory", "allocated and reserved memory per device: peak, when, and over time", memoryReport },

@@ -12,18 +12,19 @@
 
 namespace placescope {
 
-enum class ColumnKind {
+enum class ColumnKind
+{
     Text,
-    Count,     // integer, "12,345"
-    Ns,        // integer duration in ns, "1.234 ms"
+    Count, // integer, "12,345"
+    Ns, // integer duration in ns, "1.234 ms"
     Timestamp, // integer absolute ns; text shows it relative to the table's origin ("+1.234 ms")
-    Bytes,     // integer bytes, "12,345"
-    Real,      // a ratio or mean ("0.83")
+    Bytes, // integer bytes, "12,345"
+    Real, // a ratio or mean ("0.83")
 };
 
 struct ReportColumn
 {
-    std::string key;    // JSON / CSV name, snake_case, times end in _ns
+    std::string key; // JSON / CSV name, snake_case, times end in _ns
     std::string header; // text header
     ColumnKind kind = ColumnKind::Text;
 };
@@ -42,7 +43,12 @@ struct ReportTable
     size_t column(const std::string& key) const; // index of `key`; columns.size() if absent
 };
 
-enum class TableFormat { Text, Csv, Json };
+enum class TableFormat
+{
+    Text,
+    Csv,
+    Json
+};
 
 // A cell as the text table shows it: "-" when empty, durations and relative timestamps through units.h, counts and
 // bytes with thousands separators, reals with two decimals; text whole (the text table clips long names, this does

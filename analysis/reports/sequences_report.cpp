@@ -34,8 +34,8 @@ struct SequenceTotals
 
 using Groups = std::map<std::pair<std::string, std::string>, SequenceTotals>; // (op, "k1 -> k2 -> ...")
 
-void addOccurrence(Groups& groups, const std::string& op, const std::string& sequence, int64_t length,
-                   int64_t kernelNs, int64_t opNs)
+void addOccurrence(
+    Groups& groups, const std::string& op, const std::string& sequence, int64_t length, int64_t kernelNs, int64_t opNs)
 {
     SequenceTotals& t = groups[{ op, sequence }];
     ++t.count;
@@ -46,7 +46,7 @@ void addOccurrence(Groups& groups, const std::string& op, const std::string& seq
 
 // Default: consecutive launches whose innermost open op is the same op instance form that instance's sequence.
 void innermostOpSequences(const ReportContext& ctx, int64_t tid, const KernelIndex& index,
-                          const std::vector<const HostRange*>& ops, int64_t minLength, Groups& groups)
+    const std::vector<const HostRange*>& ops, int64_t minLength, Groups& groups)
 {
     std::vector<const HostRange*> open;
     size_t nextOp = 0;
@@ -56,7 +56,7 @@ void innermostOpSequences(const ReportContext& ctx, int64_t tid, const KernelInd
     auto flush = [&] {
         if (current && length >= minLength && ctx.hostInScope(tid, current->startNs))
             addOccurrence(groups, ctx.trace().name(current->nameId), sequence, length, kernelNs,
-                          current->endNs - current->startNs);
+                current->endNs - current->startNs);
         sequence.clear();
         length = kernelNs = 0;
     };
@@ -83,7 +83,7 @@ void innermostOpSequences(const ReportContext& ctx, int64_t tid, const KernelInd
 
 // With an op name: each outermost matching range and every kernel launched on its thread while it ran.
 void matchingRangeSequences(const ReportContext& ctx, int64_t tid, const KernelIndex& index,
-                            const std::vector<const HostRange*>& ranges, int64_t minLength, Groups& groups)
+    const std::vector<const HostRange*>& ranges, int64_t minLength, Groups& groups)
 {
     int64_t enclosingEnd = INT64_MIN; // end of the last outermost match: a match starting before it is inside it
     for (const HostRange* r : ranges) {
@@ -98,7 +98,7 @@ void matchingRangeSequences(const ReportContext& ctx, int64_t tid, const KernelI
         for (size_t i = first; i < last; ++i)
             sequence += (i > first ? " -> " : "") + ctx.kernelName(index.ops[i]->nameId);
         addOccurrence(groups, ctx.trace().name(r->nameId), sequence, length,
-                      index.cumulative[last] - index.cumulative[first], r->endNs - r->startNs);
+            index.cumulative[last] - index.cumulative[first], r->endNs - r->startNs);
     }
 }
 
@@ -126,18 +126,16 @@ ReportTable sequencesReport(const ReportContext& ctx)
     }
     std::vector<std::pair<std::pair<std::string, std::string>, SequenceTotals>> rows(groups.begin(), groups.end());
     std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
-        return a.second.count != b.second.count ? a.second.count > b.second.count : a.second.kernelNs > b.second.kernelNs;
+        return a.second.count != b.second.count ? a.second.count > b.second.count
+                                                : a.second.kernelNs > b.second.kernelNs;
     });
     ReportTable table;
     table.title = opFilter.empty() ? "Most frequent kernel sequences launched by one framework op"
                                    : "Most frequent kernel sequences launched inside ops named like '" + opFilter + "'";
-    table.columns = { { "count", "Count", ColumnKind::Count },
-                      { "kernels", "Kernels", ColumnKind::Count },
-                      { "kernel_total_ns", "Kernel total", ColumnKind::Ns },
-                      { "kernel_mean_ns", "Per occurrence", ColumnKind::Ns },
-                      { "op_total_ns", "Op total", ColumnKind::Ns },
-                      { "op", "Op", ColumnKind::Text },
-                      { "sequence", "Sequence", ColumnKind::Text } };
+    table.columns = { { "count", "Count", ColumnKind::Count }, { "kernels", "Kernels", ColumnKind::Count },
+        { "kernel_total_ns", "Kernel total", ColumnKind::Ns }, { "kernel_mean_ns", "Per occurrence", ColumnKind::Ns },
+        { "op_total_ns", "Op total", ColumnKind::Ns }, { "op", "Op", ColumnKind::Text },
+        { "sequence", "Sequence", ColumnKind::Text } };
     for (size_t i = 0; i < std::min(kMaxRows, rows.size()); ++i) {
         const auto& [key, t] = rows[i];
         table.rows.push_back(
@@ -146,16 +144,16 @@ ReportTable sequencesReport(const ReportContext& ctx)
     if (rows.size() > kMaxRows)
         table.notes.push_back(std::to_string(rows.size() - kMaxRows) + " less frequent sequence(s) not shown");
     if (rows.empty() && opFilter.empty())
-        table.notes.push_back("no framework op launched " + std::to_string(minLength) + " or more kernels (the trace "
-                              "needs framework ops linked to their launch calls)");
+        table.notes.push_back("no framework op launched " + std::to_string(minLength)
+            + " or more kernels (the trace "
+              "needs framework ops linked to their launch calls)");
     else if (rows.empty())
         table.notes.push_back("no host range whose name contains '" + opFilter + "' launched "
-                              + std::to_string(minLength) + " or more kernels");
+            + std::to_string(minLength) + " or more kernels");
     else
         table.notes.push_back("sequences of " + std::to_string(minLength) + " or more kernels"
-                              + (opFilter.empty() ? ", each launched by one op itself"
-                                                  : ", each every kernel launched inside one outermost '" + opFilter
-                                          + "' range"));
+            + (opFilter.empty() ? ", each launched by one op itself"
+                                : ", each every kernel launched inside one outermost '" + opFilter + "' range"));
     return table;
 }
 

@@ -6,9 +6,9 @@
 // step; a step's slice of it runs from the step's start to the next step's start, so GPU work of one step that runs
 // after the next began counts for the next (the timeline is GPU time). An idle gap that crosses a step's start is split
 // at it (addGapPart).
-#include "analysis/trace/device_timeline.h"
 #include "analysis/reports/report_math.h"
 #include "analysis/reports/reports.h"
+#include "analysis/trace/device_timeline.h"
 
 #include <algorithm>
 #include <climits>
@@ -16,7 +16,10 @@
 namespace placescope {
 namespace {
 
-int64_t overlap(int64_t a0, int64_t a1, int64_t b0, int64_t b1) { return std::max<int64_t>(0, std::min(a1, b1) - std::max(a0, b0)); }
+int64_t overlap(int64_t a0, int64_t a1, int64_t b0, int64_t b1)
+{
+    return std::max<int64_t>(0, std::min(a1, b1) - std::max(a0, b0));
+}
 
 // Adds the part of `gap` inside [from, to) to `cause`. A gap is "host late" from its start until the next op's launch
 // call returned, then "other" (device_timeline.cpp); the host-late part's split into host-bound, input-bound and sync
@@ -38,7 +41,7 @@ void addGapPart(const IdleGap& gap, int64_t from, int64_t to, int64_t cause[kIdl
     int64_t given = 0;
     for (IdleCause c : { IdleCause::InputBound, IdleCause::SyncWait }) {
         const int64_t share = static_cast<int64_t>(static_cast<double>(gap.causeNs[static_cast<int>(c)])
-                                                   * static_cast<double>(lateIn) / static_cast<double>(lateNs));
+            * static_cast<double>(lateIn) / static_cast<double>(lateNs));
         cause[static_cast<int>(c)] += share;
         given += share;
     }
@@ -52,20 +55,13 @@ ReportTable stepsReport(const ReportContext& ctx)
     const DeviceTimeline timeline = DeviceTimeline::build(ctx.trace(), ctx.steps());
     ReportTable table;
     table.title = "Steps: GPU busy by category and idle by cause, per device";
-    table.columns = { { "step", "Step", ColumnKind::Count },
-                      { "rank", "Rank", ColumnKind::Count },
-                      { "device", "Device", ColumnKind::Count },
-                      { "step_ns", "Step time", ColumnKind::Ns },
-                      { "gpu_window_ns", "GPU window", ColumnKind::Ns },
-                      { "busy_ns", "Busy", ColumnKind::Ns },
-                      { "compute_ns", "Compute", ColumnKind::Ns },
-                      { "comm_ns", "Comm (exposed)", ColumnKind::Ns },
-                      { "copy_only_ns", "Copy only", ColumnKind::Ns },
-                      { "idle_ns", "Idle", ColumnKind::Ns },
-                      { "host_bound_ns", "Host-bound", ColumnKind::Ns },
-                      { "input_bound_ns", "Input-bound", ColumnKind::Ns },
-                      { "sync_wait_ns", "Sync wait", ColumnKind::Ns },
-                      { "other_ns", "Latency/dep.", ColumnKind::Ns } };
+    table.columns = { { "step", "Step", ColumnKind::Count }, { "rank", "Rank", ColumnKind::Count },
+        { "device", "Device", ColumnKind::Count }, { "step_ns", "Step time", ColumnKind::Ns },
+        { "gpu_window_ns", "GPU window", ColumnKind::Ns }, { "busy_ns", "Busy", ColumnKind::Ns },
+        { "compute_ns", "Compute", ColumnKind::Ns }, { "comm_ns", "Comm (exposed)", ColumnKind::Ns },
+        { "copy_only_ns", "Copy only", ColumnKind::Ns }, { "idle_ns", "Idle", ColumnKind::Ns },
+        { "host_bound_ns", "Host-bound", ColumnKind::Ns }, { "input_bound_ns", "Input-bound", ColumnKind::Ns },
+        { "sync_wait_ns", "Sync wait", ColumnKind::Ns }, { "other_ns", "Latency/dep.", ColumnKind::Ns } };
     for (const DeviceLane& lane : timeline.lanes) {
         std::vector<const StepWindow*> windows;
         for (const StepWindow& w : ctx.steps().steps)
@@ -76,7 +72,7 @@ ReportTable stepsReport(const ReportContext& ctx)
                 if (w.globalPid < 0 || w.globalPid == lane.globalPid)
                     windows.push_back(&w);
         std::sort(windows.begin(), windows.end(),
-                  [](const StepWindow* a, const StepWindow* b) { return a->startNs < b->startNs; });
+            [](const StepWindow* a, const StepWindow* b) { return a->startNs < b->startNs; });
         const IntervalList exposedComm = subtractIntervals(lane.commBusy, lane.computeBusy);
         std::vector<Interval> kernelParts(lane.computeBusy.begin(), lane.computeBusy.end());
         kernelParts.insert(kernelParts.end(), lane.commBusy.begin(), lane.commBusy.end());
@@ -90,22 +86,19 @@ ReportTable stepsReport(const ReportContext& ctx)
             const int64_t window = overlapLength(lane.window, from, to);
             const int64_t busy = overlapLength(lane.busy, from, to);
             int64_t cause[kIdleCauseCount] = { 0, 0, 0, 0 };
-            auto gap = std::upper_bound(lane.gaps.begin(), lane.gaps.end(), from,
-                                        [](int64_t t, const IdleGap& g) { return t < g.endNs; });
+            auto gap = std::upper_bound(
+                lane.gaps.begin(), lane.gaps.end(), from, [](int64_t t, const IdleGap& g) { return t < g.endNs; });
             for (; gap != lane.gaps.end() && gap->startNs < to; ++gap)
                 addGapPart(*gap, from, to, cause);
             table.rows.push_back({ w.stepNumber, nullIfNegative(lane.rank), lane.deviceId, w.endNs - w.startNs, window,
-                                   busy, overlapLength(lane.computeBusy, from, to), overlapLength(exposedComm, from, to),
-                                   busy - overlapLength(kernels, from, to), window - busy,
-                                   cause[static_cast<int>(IdleCause::HostBound)],
-                                   cause[static_cast<int>(IdleCause::InputBound)],
-                                   cause[static_cast<int>(IdleCause::SyncWait)],
-                                   cause[static_cast<int>(IdleCause::Other)] });
+                busy, overlapLength(lane.computeBusy, from, to), overlapLength(exposedComm, from, to),
+                busy - overlapLength(kernels, from, to), window - busy, cause[static_cast<int>(IdleCause::HostBound)],
+                cause[static_cast<int>(IdleCause::InputBound)], cause[static_cast<int>(IdleCause::SyncWait)],
+                cause[static_cast<int>(IdleCause::Other)] });
         }
     }
-    std::stable_sort(table.rows.begin(), table.rows.end(), [](const auto& a, const auto& b) {
-        return std::get<int64_t>(a[0]) < std::get<int64_t>(b[0]);
-    });
+    std::stable_sort(table.rows.begin(), table.rows.end(),
+        [](const auto& a, const auto& b) { return std::get<int64_t>(a[0]) < std::get<int64_t>(b[0]); });
     table.notes.push_back("idle = GPU window - busy; the causes add up to it less the gaps of 30 ns or less (kernel "
                           "waits), which no cause claims; a gap across a step boundary is split at it");
     return table;

@@ -11,10 +11,14 @@ namespace placescope {
 std::string_view idleCauseName(IdleCause cause)
 {
     switch (cause) {
-    case IdleCause::HostBound: return "host-bound";
-    case IdleCause::InputBound: return "input-bound";
-    case IdleCause::SyncWait: return "sync wait";
-    case IdleCause::Other: return "launch latency / dependency";
+    case IdleCause::HostBound:
+        return "host-bound";
+    case IdleCause::InputBound:
+        return "input-bound";
+    case IdleCause::SyncWait:
+        return "sync wait";
+    case IdleCause::Other:
+        return "launch latency / dependency";
     }
     return "?";
 }
@@ -35,9 +39,9 @@ bool isSyncApi(const std::string& fullName)
     if (name.find("Synchronize") != std::string::npos)
         return true;
     // Synchronous copies and frees block the host until the device is done.
-    static const char* kBlocking[] = { "cudaMemcpy", "cudaMemcpy2D", "cudaMemcpy3D", "cudaMemcpyToSymbol",
-                                       "cudaMemcpyFromSymbol", "cuMemcpyDtoH", "cuMemcpyDtoH_v2", "cuMemcpyHtoD",
-                                       "cuMemcpyHtoD_v2", "cudaFree", "cuMemFree", "cuMemFree_v2" };
+    static const char* kBlocking[]
+        = { "cudaMemcpy", "cudaMemcpy2D", "cudaMemcpy3D", "cudaMemcpyToSymbol", "cudaMemcpyFromSymbol", "cuMemcpyDtoH",
+              "cuMemcpyDtoH_v2", "cuMemcpyHtoD", "cuMemcpyHtoD_v2", "cudaFree", "cuMemFree", "cuMemFree_v2" };
     for (const char* b : kBlocking)
         if (name == b)
             return true;
@@ -136,7 +140,7 @@ DeviceTimeline DeviceTimeline::build(const TraceData& trace, const StepSet& step
             if (it == launchStart.end())
                 continue;
             auto w = std::upper_bound(stepWindows.begin(), stepWindows.end(), it->second,
-                                      [](int64_t t, const Interval& iv) { return t < iv.endNs; });
+                [](int64_t t, const Interval& iv) { return t < iv.endNs; });
             if (w != stepWindows.end() && w->startNs <= it->second) {
                 Interval& e = extended[static_cast<size_t>(w - stepWindows.begin())];
                 e.endNs = std::max(e.endNs, op->endNs);
@@ -154,8 +158,8 @@ DeviceTimeline DeviceTimeline::build(const TraceData& trace, const StepSet& step
                 continue;
             IdleGap g { gap.startNs, gap.endNs };
             // The op that ended the gap and when the host asked for it.
-            auto next = std::lower_bound(ops.begin(), ops.end(), gap.endNs,
-                                         [](const GpuOp* op, int64_t t) { return op->startNs < t; });
+            auto next = std::lower_bound(
+                ops.begin(), ops.end(), gap.endNs, [](const GpuOp* op, int64_t t) { return op->startNs < t; });
             int64_t launch = INT64_MIN;
             if (next != ops.end() && (*next)->correlationId >= 0) {
                 auto it = launchStart.find(TraceData::correlationKey(lane.globalPid, (*next)->correlationId));
@@ -168,10 +172,11 @@ DeviceTimeline DeviceTimeline::build(const TraceData& trace, const StepSet& step
             // A sync running when the GPU went idle drained the queue: the host only then went on to launch.
             bool drained = false;
             auto s = std::upper_bound(syncs.begin(), syncs.end(), gap.startNs - 2000,
-                                      [](int64_t t, const Interval& iv) { return t < iv.endNs; });
+                [](int64_t t, const Interval& iv) { return t < iv.endNs; });
             if (s != syncs.end() && s->startNs <= gap.startNs)
                 drained = true;
-            int64_t sync = drained ? late - input : std::min(late - input, overlapLength(syncs, gap.startNs, hostLateEnd));
+            int64_t sync
+                = drained ? late - input : std::min(late - input, overlapLength(syncs, gap.startNs, hostLateEnd));
             g.causeNs[static_cast<int>(IdleCause::InputBound)] = input;
             g.causeNs[static_cast<int>(IdleCause::SyncWait)] = sync;
             g.causeNs[static_cast<int>(IdleCause::HostBound)] = late - input - sync;

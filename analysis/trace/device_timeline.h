@@ -19,7 +19,13 @@
 
 namespace placescope {
 
-enum class IdleCause { HostBound = 0, InputBound = 1, SyncWait = 2, Other = 3 };
+enum class IdleCause
+{
+    HostBound = 0,
+    InputBound = 1,
+    SyncWait = 2,
+    Other = 3
+};
 inline constexpr int kIdleCauseCount = 4;
 std::string_view idleCauseName(IdleCause cause);
 
@@ -35,13 +41,13 @@ struct DeviceLane
     int64_t globalPid = 0;
     int64_t deviceId = 0;
     int64_t rank = -1;
-    std::string label;             // "GPU 0", "rank 1 GPU 1"
-    IntervalList window;           // analysed time (steps clipped to the lane's activity)
-    IntervalList busy;             // any GPU op
-    IntervalList computeBusy;      // non-communication kernels
-    IntervalList commBusy;         // NCCL / collective kernels
-    IntervalList copyBusy;         // memcpy + memset
-    std::vector<IdleGap> gaps;     // idle gaps inside the window, longer than the kernel-wait threshold
+    std::string label; // "GPU 0", "rank 1 GPU 1"
+    IntervalList window; // analysed time (steps clipped to the lane's activity)
+    IntervalList busy; // any GPU op
+    IntervalList computeBusy; // non-communication kernels
+    IntervalList commBusy; // NCCL / collective kernels
+    IntervalList copyBusy; // memcpy + memset
+    std::vector<IdleGap> gaps; // idle gaps inside the window, longer than the kernel-wait threshold
     int64_t idleNs = 0;
     int64_t causeNs[kIdleCauseCount] = { 0, 0, 0, 0 };
     std::vector<double> utilization; // busy fraction per bucket over the window's span
@@ -51,7 +57,7 @@ struct DeviceLane
 
 struct TimelineOptions
 {
-    int64_t kernelWaitNs = 30;     // HTA: gaps shorter than this are kernel-to-kernel waits, not idle
+    int64_t kernelWaitNs = 30; // HTA: gaps shorter than this are kernel-to-kernel waits, not idle
     int utilizationBuckets = 60;
 };
 
@@ -60,8 +66,8 @@ class DeviceTimeline
 public:
     static DeviceTimeline build(const TraceData& trace, const StepSet& steps, const TimelineOptions& options = {});
     std::vector<DeviceLane> lanes;
-    IntervalList dataLoading;      // host ranges that load or preprocess input (all processes)
-    IntervalList hostSyncs;        // host blocked on the GPU (sync APIs, synchronous copies)
+    IntervalList dataLoading; // host ranges that load or preprocess input (all processes)
+    IntervalList hostSyncs; // host blocked on the GPU (sync APIs, synchronous copies)
 };
 
 bool isDataLoadingRange(const std::string& name);

@@ -7,8 +7,8 @@ namespace placescope {
 
 IntervalList mergeIntervals(std::vector<Interval> intervals)
 {
-    std::sort(intervals.begin(), intervals.end(),
-              [](const Interval& a, const Interval& b) { return a.startNs < b.startNs; });
+    std::sort(
+        intervals.begin(), intervals.end(), [](const Interval& a, const Interval& b) { return a.startNs < b.startNs; });
     IntervalList out;
     for (const auto& iv : intervals) {
         if (iv.endNs <= iv.startNs)
@@ -69,8 +69,8 @@ IntervalList subtractIntervals(const IntervalList& a, const IntervalList& b)
 
 int64_t overlapLength(const IntervalList& list, int64_t startNs, int64_t endNs)
 {
-    auto it = std::upper_bound(list.begin(), list.end(), startNs,
-                               [](int64_t t, const Interval& iv) { return t < iv.endNs; });
+    auto it = std::upper_bound(
+        list.begin(), list.end(), startNs, [](int64_t t, const Interval& iv) { return t < iv.endNs; });
     int64_t total = 0;
     for (; it != list.end() && it->startNs < endNs; ++it)
         total += std::min(endNs, it->endNs) - std::max(startNs, it->startNs);
@@ -79,8 +79,8 @@ int64_t overlapLength(const IntervalList& list, int64_t startNs, int64_t endNs)
 
 bool containsPoint(const IntervalList& list, int64_t timeNs)
 {
-    auto it = std::upper_bound(list.begin(), list.end(), timeNs,
-                               [](int64_t t, const Interval& iv) { return t < iv.endNs; });
+    auto it = std::upper_bound(
+        list.begin(), list.end(), timeNs, [](int64_t t, const Interval& iv) { return t < iv.endNs; });
     return it != list.end() && it->startNs <= timeNs;
 }
 

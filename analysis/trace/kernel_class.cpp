@@ -8,23 +8,33 @@ namespace placescope {
 std::string_view gpuWorkClassName(GpuWorkClass work)
 {
     switch (work) {
-    case GpuWorkClass::Gemm: return "GEMM";
-    case GpuWorkClass::Convolution: return "convolution";
-    case GpuWorkClass::Communication: return "communication";
-    case GpuWorkClass::LayoutConversion: return "layout conversion";
-    case GpuWorkClass::Normalization: return "normalization";
-    case GpuWorkClass::Elementwise: return "elementwise";
-    case GpuWorkClass::OtherKernel: return "other kernels";
-    case GpuWorkClass::Memcpy: return "memcpy";
-    case GpuWorkClass::Memset: return "memset";
+    case GpuWorkClass::Gemm:
+        return "GEMM";
+    case GpuWorkClass::Convolution:
+        return "convolution";
+    case GpuWorkClass::Communication:
+        return "communication";
+    case GpuWorkClass::LayoutConversion:
+        return "layout conversion";
+    case GpuWorkClass::Normalization:
+        return "normalization";
+    case GpuWorkClass::Elementwise:
+        return "elementwise";
+    case GpuWorkClass::OtherKernel:
+        return "other kernels";
+    case GpuWorkClass::Memcpy:
+        return "memcpy";
+    case GpuWorkClass::Memset:
+        return "memset";
     }
     return "other kernels";
 }
 
 bool isCommunicationKernel(const std::string& name)
 {
-    static const std::regex kComm(R"(nccl|rccl|msccl|allreduce|all_reduce|allgather|all_gather|reducescatter|reduce_scatter|alltoall|all_to_all)",
-                                  std::regex::icase);
+    static const std::regex kComm(
+        R"(nccl|rccl|msccl|allreduce|all_reduce|allgather|all_gather|reducescatter|reduce_scatter|alltoall|all_to_all)",
+        std::regex::icase);
     return std::regex_search(name, kComm);
 }
 
@@ -35,7 +45,8 @@ namespace {
 // "convert" is a type conversion, not a convolution.
 bool isConvolutionKernel(const std::string& name)
 {
-    static const std::regex kConv(R"(conv(?!ert)|wgrad|dgrad|fprop|implicit_convolve|winograd|scudnn)", std::regex::icase);
+    static const std::regex kConv(
+        R"(conv(?!ert)|wgrad|dgrad|fprop|implicit_convolve|winograd|scudnn)", std::regex::icase);
     return std::regex_search(name, kConv);
 }
 
@@ -47,8 +58,8 @@ bool isGemmKernel(const std::string& name)
 
 bool isNormalizationKernel(const std::string& name)
 {
-    static const std::regex kNorm(R"(batch_?norm|layer_?norm|group_?norm|instance_?norm|rms_?norm|\bbn_(fw|bw)|_bn_)",
-                                  std::regex::icase);
+    static const std::regex kNorm(
+        R"(batch_?norm|layer_?norm|group_?norm|instance_?norm|rms_?norm|\bbn_(fw|bw)|_bn_)", std::regex::icase);
     return std::regex_search(name, kNorm);
 }
 
@@ -96,9 +107,12 @@ GpuWorkClass classifyKernel(const std::string& name)
 GpuWorkClass classifyGpuWork(GpuOp::Kind kind, const std::string& kernelName)
 {
     switch (kind) {
-    case GpuOp::Kind::Memcpy: return GpuWorkClass::Memcpy;
-    case GpuOp::Kind::Memset: return GpuWorkClass::Memset;
-    case GpuOp::Kind::Kernel: break;
+    case GpuOp::Kind::Memcpy:
+        return GpuWorkClass::Memcpy;
+    case GpuOp::Kind::Memset:
+        return GpuWorkClass::Memset;
+    case GpuOp::Kind::Kernel:
+        break;
     }
     return classifyKernel(kernelName);
 }

@@ -43,7 +43,13 @@ bool isCommunicationKernel(const std::string& name);
 // GEMM or convolution library kernels (cuBLAS, cuDNN, CUTLASS, xmma): the kernels Tensor Cores can run.
 bool isMatrixKernel(const std::string& name);
 
-enum class LayoutConversionKind : uint8_t { None, Cudnn, Reformat, Transpose };
+enum class LayoutConversionKind : uint8_t
+{
+    None,
+    Cudnn,
+    Reformat,
+    Transpose
+};
 // cuDNN's nchwToNhwc / nhwcToNchw, TensorRT Reformat, and transpose kernels that are not matrix kernels.
 LayoutConversionKind layoutConversionKind(const std::string& name);
 

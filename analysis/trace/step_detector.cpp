@@ -30,10 +30,14 @@ double StepSet::percentOfSteps(int64_t totalNsValue) const
 std::string_view stepSourceName(StepSet::Source source)
 {
     switch (source) {
-    case StepSet::Source::Recorded: return "recorded steps (PS_STEPS)";
-    case StepSet::Source::Annotation: return "annotation ranges";
-    case StepSet::Source::KernelPattern: return "repeating kernel pattern";
-    case StepSet::Source::WholeTrace: return "whole trace (no steps found)";
+    case StepSet::Source::Recorded:
+        return "recorded steps (PS_STEPS)";
+    case StepSet::Source::Annotation:
+        return "annotation ranges";
+    case StepSet::Source::KernelPattern:
+        return "repeating kernel pattern";
+    case StepSet::Source::WholeTrace:
+        return "whole trace (no steps found)";
     }
     return "?";
 }
@@ -51,8 +55,8 @@ void finish(StepSet& set)
 bool fromAnnotations(const TraceData& trace, StepSet& set)
 {
     // ProfilerStep#N from frameworks that did not fill PS_STEPS, NVTX "step"/"iteration" ranges.
-    static const std::regex kStepName(R"((^|[^a-z])(profilerstep|step|iteration|iter|train_step|batch)([^a-z]|$))",
-                                      std::regex::icase);
+    static const std::regex kStepName(
+        R"((^|[^a-z])(profilerstep|step|iteration|iter|train_step|batch)([^a-z]|$))", std::regex::icase);
     std::map<int64_t, bool> nameMatches;
     std::vector<const HostRange*> matches;
     for (const auto& r : trace.hostRanges) {
@@ -91,9 +95,9 @@ bool fromKernelPattern(const TraceData& trace, StepSet& set)
             ++laneCount[{ op.globalPid, op.deviceId * 1000003 + op.streamId }];
     if (laneCount.empty())
         return false;
-    auto lane = std::max_element(laneCount.begin(), laneCount.end(),
-                                 [](const auto& a, const auto& b) { return a.second < b.second; })
-                    ->first;
+    auto lane = std::max_element(laneCount.begin(), laneCount.end(), [](const auto& a, const auto& b) {
+        return a.second < b.second;
+    })->first;
     std::vector<const GpuOp*> kernels;
     for (const auto& op : trace.gpuOps)
         if (op.kind == GpuOp::Kind::Kernel && op.globalPid == lane.first
@@ -125,8 +129,8 @@ bool fromKernelPattern(const TraceData& trace, StepSet& set)
     if (!best)
         return false;
     for (size_t i = 0; i + 1 < best->size(); ++i)
-        set.steps.push_back({ static_cast<int64_t>(i), kernels[(*best)[i]]->startNs, kernels[(*best)[i + 1]]->startNs,
-                              lane.first });
+        set.steps.push_back(
+            { static_cast<int64_t>(i), kernels[(*best)[i]]->startNs, kernels[(*best)[i + 1]]->startNs, lane.first });
     int64_t lastStart = kernels[best->back()]->startNs;
     int64_t lastEnd = lastStart;
     for (int64_t i = best->back(); i < std::min(n, best->back() + bestPeriod); ++i)

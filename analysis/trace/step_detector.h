@@ -14,14 +14,20 @@ namespace placescope {
 
 struct StepSet
 {
-    enum class Source { Recorded, Annotation, KernelPattern, WholeTrace };
+    enum class Source
+    {
+        Recorded,
+        Annotation,
+        KernelPattern,
+        WholeTrace
+    };
     Source source = Source::WholeTrace;
-    std::string description;          // "3 ProfilerStep ranges", "kernel 'x' repeats every 41 kernels"...
+    std::string description; // "3 ProfilerStep ranges", "kernel 'x' repeats every 41 kernels"...
     std::vector<StepWindow> steps;
-    IntervalList window;              // union of the steps
+    IntervalList window; // union of the steps
 
     int64_t count() const { return static_cast<int64_t>(steps.size()); }
-    int64_t totalNs() const;          // summed step durations
+    int64_t totalNs() const; // summed step durations
     bool contains(int64_t timeNs) const { return containsPoint(window, timeNs); }
     double perStepMs(int64_t totalNs) const;
     double percentOfSteps(int64_t totalNs) const;

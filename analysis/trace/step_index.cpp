@@ -27,7 +27,8 @@ StepIndex::StepIndex(const StepSet& steps)
         m_startNs.push_back(start);
     }
     for (auto& [pid, windows] : m_windows)
-        std::sort(windows.begin(), windows.end(), [](const Window& a, const Window& b) { return a.startNs < b.startNs; });
+        std::sort(
+            windows.begin(), windows.end(), [](const Window& a, const Window& b) { return a.startNs < b.startNs; });
 }
 
 const std::vector<StepIndex::Window>* StepIndex::windowsOf(int64_t globalPid) const
@@ -43,8 +44,8 @@ int StepIndex::find(int64_t globalPid, int64_t timeNs) const
     const std::vector<Window>* windows = windowsOf(globalPid);
     if (!windows)
         return kOutside;
-    auto after = std::upper_bound(windows->begin(), windows->end(), timeNs,
-                                  [](int64_t t, const Window& w) { return t < w.startNs; });
+    auto after = std::upper_bound(
+        windows->begin(), windows->end(), timeNs, [](int64_t t, const Window& w) { return t < w.startNs; });
     if (after == windows->begin())
         return kOutside;
     const Window& w = *std::prev(after);

@@ -41,7 +41,10 @@ private:
         int position;
     };
     const std::vector<Window>* windowsOf(int64_t globalPid) const;
-    static int64_t pidKey(int64_t globalPidOrTid) { return globalPidOrTid < 0 ? -1 : globalPidOrTid / 0x1000000 % 0x1000000; }
+    static int64_t pidKey(int64_t globalPidOrTid)
+    {
+        return globalPidOrTid < 0 ? -1 : globalPidOrTid / 0x1000000 % 0x1000000;
+    }
 
     bool m_hostTime = false;
     std::vector<int64_t> m_numbers;

@@ -9,8 +9,7 @@ namespace placescope {
 
 namespace {
 
-template <typename T>
-void sortByStart(std::vector<T>& items)
+template <typename T> void sortByStart(std::vector<T>& items)
 {
     auto byStart = [](const T& a, const T& b) { return a.startNs < b.startNs; };
     if (std::is_sorted(items.begin(), items.end(), byStart)) // producers usually write in time order
@@ -19,8 +18,7 @@ void sortByStart(std::vector<T>& items)
 }
 
 // Runs `sql` and calls `row(stmt)` per row; a missing table is no error (older or partial traces).
-template <typename RowFn>
-Status forEachRow(SqliteDb& db, const char* table, const std::string& sql, RowFn row)
+template <typename RowFn> Status forEachRow(SqliteDb& db, const char* table, const std::string& sql, RowFn row)
 {
     if (!db.hasTable(table))
         return Status::ok();
@@ -71,14 +69,21 @@ Status forEachGpuOp(SqliteDb& db, bool inStartOrder, const std::function<void(co
     // One statement over the three tables, so that an ordered read is one SQLite sort rather than a merge here.
     // Without ORDER BY the rows come table by table in rowid order, and a stable sort by start gives the same order
     // as "ORDER BY start, kind, rowid".
-    static constexpr struct { const char* table; const char* columns; } kTables[] = {
-        { "CUPTI_ACTIVITY_KIND_KERNEL", "0, start, end, IFNULL(globalPid,0), deviceId, streamId, "
-                                        "IFNULL(correlationId,-1), demangledName, 0, 0, -1, -1, rowid" },
-        { "CUPTI_ACTIVITY_KIND_MEMCPY", "1, start, end, IFNULL(globalPid,0), deviceId, streamId, "
-                                        "IFNULL(correlationId,-1), -1, bytes, copyKind, IFNULL(srcKind,-1), "
-                                        "IFNULL(dstKind,-1), rowid" },
-        { "CUPTI_ACTIVITY_KIND_MEMSET", "2, start, end, IFNULL(globalPid,0), deviceId, streamId, "
-                                        "IFNULL(correlationId,-1), -1, bytes, 0, IFNULL(memKind,-1), -1, rowid" },
+    static constexpr struct
+    {
+        const char* table;
+        const char* columns;
+    } kTables[] = {
+        { "CUPTI_ACTIVITY_KIND_KERNEL",
+            "0, start, end, IFNULL(globalPid,0), deviceId, streamId, "
+            "IFNULL(correlationId,-1), demangledName, 0, 0, -1, -1, rowid" },
+        { "CUPTI_ACTIVITY_KIND_MEMCPY",
+            "1, start, end, IFNULL(globalPid,0), deviceId, streamId, "
+            "IFNULL(correlationId,-1), -1, bytes, copyKind, IFNULL(srcKind,-1), "
+            "IFNULL(dstKind,-1), rowid" },
+        { "CUPTI_ACTIVITY_KIND_MEMSET",
+            "2, start, end, IFNULL(globalPid,0), deviceId, streamId, "
+            "IFNULL(correlationId,-1), -1, bytes, 0, IFNULL(memKind,-1), -1, rowid" },
     };
     std::string sql;
     for (const auto& t : kTables)
@@ -112,11 +117,12 @@ Status forEachGpuOp(SqliteDb& db, bool inStartOrder, const std::function<void(co
 Status forEachApiCall(SqliteDb& db, bool inStartOrder, const std::function<void(const ApiCall&)>& visit)
 {
     return forEachRow(db, "CUPTI_ACTIVITY_KIND_RUNTIME",
-        std::string("SELECT start, end, globalTid, IFNULL(correlationId,-1), nameId, rowid FROM CUPTI_ACTIVITY_KIND_RUNTIME")
+        std::string(
+            "SELECT start, end, globalTid, IFNULL(correlationId,-1), nameId, rowid FROM CUPTI_ACTIVITY_KIND_RUNTIME")
             + (inStartOrder ? " ORDER BY start, rowid" : ""),
         [&](SqliteStatement& s) {
             visit({ s.columnInt(0), std::max(s.columnInt(0), s.columnInt(1)), s.columnInt(2), s.columnInt(3),
-                    s.columnInt(4), s.columnInt(5) });
+                s.columnInt(4), s.columnInt(5) });
         });
 }
 
@@ -131,23 +137,28 @@ Result<TraceData> TraceData::load(SqliteDb& db, TraceParts parts)
     }));
     if (parts == TraceParts::Everything) {
         PLACESCOPE_RETURN_IF_ERROR(forEachGpuOp(db, false, [&](const GpuOp& op) { data.gpuOps.push_back(op); }));
-        PLACESCOPE_RETURN_IF_ERROR(forEachApiCall(db, false, [&](const ApiCall& call) { data.apiCalls.push_back(call); }));
+        PLACESCOPE_RETURN_IF_ERROR(
+            forEachApiCall(db, false, [&](const ApiCall& call) { data.apiCalls.push_back(call); }));
     }
     PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
         // "No stream" is nsys's all-ones id (kNoSyncId), or NULL in files written before Placescope followed it.
         "SELECT start, end, IFNULL(globalPid,0), IFNULL(deviceId,-1), CASE WHEN streamId IS NULL OR streamId = "
-            + std::to_string(kNoSyncId) + " THEN -1 ELSE streamId END, "
-        "IFNULL(correlationId,-1), IFNULL(syncType,0) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+            + std::to_string(kNoSyncId)
+            + " THEN -1 ELSE streamId END, "
+              "IFNULL(correlationId,-1), IFNULL(syncType,0) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
         [&](SqliteStatement& s) {
             data.syncWaits.push_back({ s.columnInt(0), std::max(s.columnInt(0), s.columnInt(1)), s.columnInt(2),
-                                       s.columnInt(3), s.columnInt(4), s.columnInt(5), s.columnInt(6) });
+                s.columnInt(3), s.columnInt(4), s.columnInt(5), s.columnInt(6) });
         }));
     // A replay reads framework ops only for the steps: annotations, and ProfilerStep#N whatever its category.
-    const std::string frameworkOpsFilter = parts == TraceParts::Everything ? ""
-        : " WHERE category = 'user_annotation' OR nameId IN (SELECT id FROM StringIds WHERE value LIKE 'ProfilerStep#%')";
+    const std::string frameworkOpsFilter = parts == TraceParts::Everything
+        ? ""
+        : " WHERE category = 'user_annotation' OR nameId IN (SELECT id FROM StringIds WHERE value LIKE "
+          "'ProfilerStep#%')";
     PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "PS_FRAMEWORK_OPS",
         "SELECT start, end, globalTid, nameId, category, IFNULL(externalId,-1), IFNULL(depth,-1), "
-        "IFNULL(inputDims,''), IFNULL(inputTypes,''), IFNULL(extra,'') FROM PS_FRAMEWORK_OPS" + frameworkOpsFilter,
+        "IFNULL(inputDims,''), IFNULL(inputTypes,''), IFNULL(extra,'') FROM PS_FRAMEWORK_OPS"
+            + frameworkOpsFilter,
         [&](SqliteStatement& s) {
             HostRange r;
             r.startNs = s.columnInt(0);
@@ -192,48 +203,48 @@ Result<TraceData> TraceData::load(SqliteDb& db, TraceParts parts)
             data.hostRanges.push_back(std::move(r));
         }));
     if (parts == TraceParts::Everything) {
-    PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "PS_MEMORY_EVENTS",
-        "SELECT start, IFNULL(globalTid,0), deviceId, bytes, IFNULL(totalAllocated,-1), IFNULL(totalReserved,-1), "
-        "IFNULL(address,-1) FROM PS_MEMORY_EVENTS WHERE deviceType = 1",
-        [&](SqliteStatement& s) {
-            data.memory.push_back({ s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnInt(3), s.columnInt(4),
-                                    s.columnInt(5), s.columnInt(6) });
-        }));
-    PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "CUDA_GPU_MEMORY_USAGE_EVENTS",
-        "SELECT start, IFNULL(globalPid,0), IFNULL(deviceId,0), bytes, memoryOperationType "
-        "FROM CUDA_GPU_MEMORY_USAGE_EVENTS",
-        [&](SqliteStatement& s) {
-            data.segments.push_back(
-                { s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnInt(3), s.columnInt(4) == 1 });
-        }));
-    PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "PS_GPU_ANNOTATIONS",
-        "SELECT start, end, IFNULL(globalPid,0), deviceId, streamId, nameId FROM PS_GPU_ANNOTATIONS",
-        [&](SqliteStatement& s) {
-            data.gpuAnnotations.push_back({ s.columnInt(0), std::max(s.columnInt(0), s.columnInt(1)), s.columnInt(2),
-                                            s.columnInt(3), s.columnInt(4), s.columnInt(5) });
-        }));
-    PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "PS_COUNTERS",
-        "SELECT start, end, IFNULL(globalPid,0), nameId, metric, value, IFNULL(correlationId,-1) FROM PS_COUNTERS",
-        [&](SqliteStatement& s) {
-            data.counters.push_back({ s.columnInt(0), std::max(s.columnInt(0), s.columnInt(1)), s.columnInt(2),
-                                      s.columnInt(3), s.columnText(4), s.columnDouble(5), s.columnInt(6) });
-        }));
+        PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "PS_MEMORY_EVENTS",
+            "SELECT start, IFNULL(globalTid,0), deviceId, bytes, IFNULL(totalAllocated,-1), IFNULL(totalReserved,-1), "
+            "IFNULL(address,-1) FROM PS_MEMORY_EVENTS WHERE deviceType = 1",
+            [&](SqliteStatement& s) {
+                data.memory.push_back({ s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnInt(3), s.columnInt(4),
+                    s.columnInt(5), s.columnInt(6) });
+            }));
+        PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "CUDA_GPU_MEMORY_USAGE_EVENTS",
+            "SELECT start, IFNULL(globalPid,0), IFNULL(deviceId,0), bytes, memoryOperationType "
+            "FROM CUDA_GPU_MEMORY_USAGE_EVENTS",
+            [&](SqliteStatement& s) {
+                data.segments.push_back(
+                    { s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnInt(3), s.columnInt(4) == 1 });
+            }));
+        PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "PS_GPU_ANNOTATIONS",
+            "SELECT start, end, IFNULL(globalPid,0), deviceId, streamId, nameId FROM PS_GPU_ANNOTATIONS",
+            [&](SqliteStatement& s) {
+                data.gpuAnnotations.push_back({ s.columnInt(0), std::max(s.columnInt(0), s.columnInt(1)),
+                    s.columnInt(2), s.columnInt(3), s.columnInt(4), s.columnInt(5) });
+            }));
+        PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "PS_COUNTERS",
+            "SELECT start, end, IFNULL(globalPid,0), nameId, metric, value, IFNULL(correlationId,-1) FROM PS_COUNTERS",
+            [&](SqliteStatement& s) {
+                data.counters.push_back({ s.columnInt(0), std::max(s.columnInt(0), s.columnInt(1)), s.columnInt(2),
+                    s.columnInt(3), s.columnText(4), s.columnDouble(5), s.columnInt(6) });
+            }));
     }
     PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "TARGET_INFO_GPU",
         "SELECT id, IFNULL(name,''), IFNULL(totalMemory,0), IFNULL(computeMajor,-1), IFNULL(computeMinor,-1) "
         "FROM TARGET_INFO_GPU ORDER BY id",
         [&](SqliteStatement& s) {
-            data.devices.push_back(
-                { s.columnInt(0), s.columnText(1), s.columnInt(2), s.columnInt(3), s.columnInt(4) });
+            data.devices.push_back({ s.columnInt(0), s.columnText(1), s.columnInt(2), s.columnInt(3), s.columnInt(4) });
         }));
     PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "PS_STEPS",
         "SELECT stepNumber, start, end, IFNULL(globalPid,-1) FROM PS_STEPS WHERE end > start ORDER BY start",
         [&](SqliteStatement& s) {
             data.recordedSteps.push_back({ s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnInt(3) });
         }));
-    PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "PS_PROCESSES",
-        "SELECT globalPid, IFNULL(rank,-1) FROM PS_PROCESSES",
-        [&](SqliteStatement& s) { data.ranks.push_back({ s.columnInt(0), s.columnInt(1) }); }));
+    PLACESCOPE_RETURN_IF_ERROR(
+        forEachRow(db, "PS_PROCESSES", "SELECT globalPid, IFNULL(rank,-1) FROM PS_PROCESSES", [&](SqliteStatement& s) {
+            data.ranks.push_back({ s.columnInt(0), s.columnInt(1) });
+        }));
     if (parts == TraceParts::Everything)
         PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "PS_EXTERNAL_CORRELATION",
             "SELECT IFNULL(globalPid,0), correlationId, externalId FROM PS_EXTERNAL_CORRELATION",

@@ -22,7 +22,12 @@ std::string apiBaseName(const std::string& name);
 
 struct GpuOp // a kernel, memcpy or memset on a device
 {
-    enum class Kind : uint8_t { Kernel, Memcpy, Memset };
+    enum class Kind : uint8_t
+    {
+        Kernel,
+        Memcpy,
+        Memset
+    };
     Kind kind = Kind::Kernel;
     int64_t startNs = 0;
     int64_t endNs = 0;
@@ -30,12 +35,12 @@ struct GpuOp // a kernel, memcpy or memset on a device
     int64_t deviceId = 0;
     int64_t streamId = 0;
     int64_t correlationId = -1;
-    int64_t nameId = -1;     // kernels: demangledName
-    int64_t bytes = 0;       // copies and memsets
-    int64_t copyKind = 0;    // ENUM_CUDA_MEMCPY_OPER
-    int64_t srcKind = -1;    // ENUM_CUDA_MEM_KIND; memsets: memKind
+    int64_t nameId = -1; // kernels: demangledName
+    int64_t bytes = 0; // copies and memsets
+    int64_t copyKind = 0; // ENUM_CUDA_MEMCPY_OPER
+    int64_t srcKind = -1; // ENUM_CUDA_MEM_KIND; memsets: memKind
     int64_t dstKind = -1;
-    int64_t rowId = -1;      // rowid in its table (a predicted trace rewrites the row)
+    int64_t rowId = -1; // rowid in its table (a predicted trace rewrites the row)
     int64_t durationNs() const { return endNs - startNs; }
 };
 
@@ -46,7 +51,7 @@ struct ApiCall // CUDA runtime/driver call on a host thread
     int64_t globalTid = 0;
     int64_t correlationId = -1;
     int64_t nameId = -1;
-    int64_t rowId = -1;      // rowid in CUPTI_ACTIVITY_KIND_RUNTIME
+    int64_t rowId = -1; // rowid in CUPTI_ACTIVITY_KIND_RUNTIME
 };
 
 struct SyncWait
@@ -55,9 +60,9 @@ struct SyncWait
     int64_t endNs = 0;
     int64_t globalPid = 0;
     int64_t deviceId = -1;
-    int64_t streamId = -1;      // -1: context/event sync
+    int64_t streamId = -1; // -1: context/event sync
     int64_t correlationId = -1; // of the host call that waited
-    int64_t syncType = 0;       // ENUM_CUPTI_SYNC_TYPE: 1 event, 2 stream wait event, 3 stream, 4 context
+    int64_t syncType = 0; // ENUM_CUPTI_SYNC_TYPE: 1 event, 2 stream wait event, 3 stream, 4 context
 };
 
 struct HostRange // framework op or NVTX range
@@ -70,7 +75,7 @@ struct HostRange // framework op or NVTX range
     int32_t depth = -1;
     bool isNvtx = false;
     std::string category;
-    std::string inputDims;   // JSON, may be empty
+    std::string inputDims; // JSON, may be empty
     std::string inputTypes;
     std::string extra;
 };
@@ -83,7 +88,7 @@ struct MemorySample // framework allocator event (PyTorch [memory])
     int64_t bytes = 0;
     int64_t totalAllocated = -1;
     int64_t totalReserved = -1;
-    int64_t address = -1;    // the block's address when recorded (pairs a free with its allocation)
+    int64_t address = -1; // the block's address when recorded (pairs a free with its allocation)
 };
 
 struct SegmentEvent // CUDA_GPU_MEMORY_USAGE_EVENTS: cudaMalloc/cudaFree of device memory
@@ -110,10 +115,10 @@ struct RangeCounter // PS_COUNTERS: one metric of one profiled range (CUPTI rang
     int64_t startNs = 0;
     int64_t endNs = 0;
     int64_t globalPid = 0;
-    int64_t nameId = -1;         // the range's (kernel's) name
+    int64_t nameId = -1; // the range's (kernel's) name
     std::string metric;
     double value = 0;
-    int64_t correlationId = -1;  // the kernel launch it counts; -1 when unlinked
+    int64_t correlationId = -1; // the kernel launch it counts; -1 when unlinked
 };
 
 struct GpuDevice
@@ -142,7 +147,11 @@ struct ProcessRank
 // What TraceData::load reads. A replay builds its graph from the store's rows directly (forEachGpuOp and
 // forEachApiCall below) and needs of TraceData only the names, the sync rows, the devices, the ranks and the
 // ranges that mark steps: on a 10M-event trace the full load alone would take more memory than the store.
-enum class TraceParts : uint8_t { Everything, ForReplay };
+enum class TraceParts : uint8_t
+{
+    Everything,
+    ForReplay
+};
 
 class TraceData
 {
@@ -154,13 +163,13 @@ public:
     // Resolves a name id from the host side (runtime API, ops) or device side; same StringIds table.
     std::optional<int64_t> findNameId(const std::string& text) const;
 
-    std::vector<GpuOp> gpuOps;           // kernels, copies and memsets, sorted by start
-    std::vector<ApiCall> apiCalls;       // sorted by start
-    std::vector<SyncWait> syncWaits;     // sorted by start
-    std::vector<HostRange> hostRanges;   // framework ops and NVTX ranges, sorted by start
-    std::vector<MemorySample> memory;    // sorted by start
-    std::vector<SegmentEvent> segments;  // sorted by start
-    std::vector<RangeCounter> counters;  // sorted by start
+    std::vector<GpuOp> gpuOps; // kernels, copies and memsets, sorted by start
+    std::vector<ApiCall> apiCalls; // sorted by start
+    std::vector<SyncWait> syncWaits; // sorted by start
+    std::vector<HostRange> hostRanges; // framework ops and NVTX ranges, sorted by start
+    std::vector<MemorySample> memory; // sorted by start
+    std::vector<SegmentEvent> segments; // sorted by start
+    std::vector<RangeCounter> counters; // sorted by start
     std::vector<GpuAnnotationRange> gpuAnnotations; // sorted by start (also NVTX ranges without a thread)
     std::vector<GpuDevice> devices;
     std::vector<StepWindow> recordedSteps; // PS_STEPS as recorded

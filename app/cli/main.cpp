@@ -8,9 +8,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <string>
 #include <exception>
 #include <map>
+#include <string>
 
 namespace placescope::cli {
 
@@ -30,7 +30,7 @@ int finishStdout(const std::string& command, int exitCode)
         return exitCode;
     const int error = errno;
     std::fprintf(stderr, "placescope %s: cannot write the output to standard output%s%s\n", command.c_str(),
-                 error ? ": " : "", error ? std::strerror(error) : "");
+        error ? ": " : "", error ? std::strerror(error) : "");
     return exitCode == 0 ? 1 : exitCode;
 }
 
@@ -40,7 +40,8 @@ int main(int argc, char** argv)
 {
     using namespace placescope::cli;
     CLI::App app { "Placescope: find and fix wasted GPU time (traces, findings, CPU/GPU placement)", "placescope" };
-    app.set_version_flag("--version", "placescope " + std::string(placescope::placescopeVersion())); // as placescope-gui prints it
+    app.set_version_flag(
+        "--version", "placescope " + std::string(placescope::placescopeVersion())); // as placescope-gui prints it
     app.require_subcommand(1);
 
     auto& registry = commandRegistry();

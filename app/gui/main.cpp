@@ -2,6 +2,8 @@
 // placescope-gui [trace.sqlite | trace.json.gz | nsys.sqlite] [--model model.onnx] [--whatif EDIT]...
 //               [--compare other.sqlite] [--screenshot out.png [--select-op name] [--select-event name]]
 #include "app/gui/quit_on_signals.h"
+#include "profiler/base/units.h"
+#include "profiler/store/trace_writer.h"
 #include "ui/compare/compare_window.h"
 #include "ui/compare/delta_table_model.h"
 #include "ui/graphview/graph_view.h"
@@ -11,8 +13,6 @@
 #include "ui/whatif/whatif_controls.h"
 #include "ui/whatif/whatif_session.h"
 #include "ui/window/main_window.h"
-#include "profiler/base/units.h"
-#include "profiler/store/trace_writer.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -79,8 +79,8 @@ int main(int argc, char** argv)
     QApplication app(argc, argv);
     QApplication::setOrganizationName("Placescope");
     QApplication::setApplicationName("placescope-gui");
-    QApplication::setApplicationVersion(QString::fromUtf8(placescope::placescopeVersion().data(),
-                                                          static_cast<qsizetype>(placescope::placescopeVersion().size())));
+    QApplication::setApplicationVersion(QString::fromUtf8(
+        placescope::placescopeVersion().data(), static_cast<qsizetype>(placescope::placescopeVersion().size())));
     QIcon icon; // the icon the .desktop entry installs (resources/icons/hicolor), compiled in
     for (int size : { 16, 22, 24, 32, 48, 64, 128, 256 })
         icon.addFile(QString(":/icons/%1x%1/placescope.png").arg(size), QSize(size, size));
@@ -94,14 +94,19 @@ int main(int argc, char** argv)
     QCommandLineOption screenshot("screenshot", "Render the window offscreen to a PNG and exit", "out.png");
     QCommandLineOption dark("dark", "Use the dark palette");
     QCommandLineOption finding("finding", "Select finding N once the trace is open (shows its evidence)", "N");
-    QCommandLineOption selectOp("select-op", "With --screenshot: select a model op (by name) in the graph, centred, and the op table", "name");
-    QCommandLineOption whatIf("whatif", "Show the What-if panel with this edit (repeatable; placescope whatif's --edit syntax)",
-                              "edit");
-    QCommandLineOption compare("compare", "Compare the trace with another run (File > Compare with...); with --screenshot, "
-                               "the compare window is rendered", "other");
+    QCommandLineOption selectOp(
+        "select-op", "With --screenshot: select a model op (by name) in the graph, centred, and the op table", "name");
+    QCommandLineOption whatIf(
+        "whatif", "Show the What-if panel with this edit (repeatable; placescope whatif's --edit syntax)", "edit");
+    QCommandLineOption compare("compare",
+        "Compare the trace with another run (File > Compare with...); with --screenshot, "
+        "the compare window is rendered",
+        "other");
     parser.addOptions({ model, screenshot, dark, finding, selectOp, whatIf, compare });
-    QCommandLineOption selectEvent("select-event", "Once the trace is open, select the first event with this exact name "
-                                   "(short or full, as the kernel table shows it): framed, with its details", "name");
+    QCommandLineOption selectEvent("select-event",
+        "Once the trace is open, select the first event with this exact name "
+        "(short or full, as the kernel table shows it): framed, with its details",
+        "name");
     parser.addOption(selectEvent);
     parser.process(app);
 
@@ -123,8 +128,10 @@ int main(int argc, char** argv)
     if (!input.isEmpty())
         window.openFile(input);
     if (parser.isSet(finding))
-        QObject::connect(&window, &placescope::ui::MainWindow::openFinished, &window,
-                         [&](bool ok) { if (ok) window.selectFinding(parser.value(finding).toInt()); });
+        QObject::connect(&window, &placescope::ui::MainWindow::openFinished, &window, [&](bool ok) {
+            if (ok)
+                window.selectFinding(parser.value(finding).toInt());
+        });
     if (parser.isSet(whatIf)) {
         std::vector<std::string> edits;
         for (const QString& edit : parser.values(whatIf))
@@ -148,8 +155,8 @@ int main(int argc, char** argv)
             std::fprintf(stderr, "placescope-gui: --compare: %s\n", qPrintable(compareWindow->lastError()));
         else
             std::printf("compare: %d kernel names, mean step %s -> %s\n", compareWindow->kernelModel()->rowCount(),
-                        placescope::formatNanoseconds(static_cast<double>(compareWindow->diff()->meanStepNsA)).c_str(),
-                        placescope::formatNanoseconds(static_cast<double>(compareWindow->diff()->meanStepNsB)).c_str());
+                placescope::formatNanoseconds(static_cast<double>(compareWindow->diff()->meanStepNsA)).c_str(),
+                placescope::formatNanoseconds(static_cast<double>(compareWindow->diff()->meanStepNsB)).c_str());
         QApplication::processEvents();
         QImage image(compareWindow->size(), QImage::Format_ARGB32);
         image.fill(Qt::white);
@@ -169,33 +176,35 @@ int main(int argc, char** argv)
         // The model is read and planned first, then laid out: wait for both.
         if (!window.placementSession()->waitForPlan(120000)) {
             std::fprintf(stderr, "placescope-gui: %s: %s\n", qPrintable(parser.value(model)),
-                         qPrintable(window.placementSession()->lastError()));
+                qPrintable(window.placementSession()->lastError()));
             ok = false;
         }
         if (window.placementSession()->model() && !window.graphView()->waitForLayout(120000)) {
             std::fprintf(stderr, "placescope-gui: %s: %s\n", qPrintable(parser.value(model)),
-                         qPrintable(window.graphView()->lastError()));
+                qPrintable(window.graphView()->lastError()));
             ok = false;
         }
     }
     if (!ok)
         std::fprintf(stderr, "placescope-gui: %s: %s\n", qPrintable(input), qPrintable(window.lastError()));
     if (parser.isSet(selectOp) && !selectModelOp(window, parser.value(selectOp))) {
-        std::fprintf(stderr, "placescope-gui: --select-op: no op named %s in the model\n", qPrintable(parser.value(selectOp)));
+        std::fprintf(
+            stderr, "placescope-gui: --select-op: no op named %s in the model\n", qPrintable(parser.value(selectOp)));
         ok = false;
     }
     if (parser.isSet(selectEvent) && !window.timeline()->selectNamed(parser.value(selectEvent))) {
-        std::fprintf(stderr, "placescope-gui: --select-event: no event named %s\n", qPrintable(parser.value(selectEvent)));
+        std::fprintf(
+            stderr, "placescope-gui: --select-event: no event named %s\n", qPrintable(parser.value(selectEvent)));
         ok = false;
     }
     // What the picture should show, for the screenshot test and for people reading CI logs.
     if (auto plan = window.placementSession()->plan())
         std::printf("placement: %zu ops, predicted step %s (all GPU %s); predicted lanes: %zu; %s, gpu %s\n",
-                    plan->proposal.assignment.size(), placescope::formatNanoseconds(plan->proposalUs * 1e3).c_str(),
-                    placescope::formatNanoseconds(plan->allGpuUs * 1e3).c_str(),
-                    window.timeline()->predicted() ? window.timeline()->predicted()->lanes.size() : size_t(0),
-                    window.placementSession()->costOptions().framework.c_str(),
-                    window.placementSession()->costOptions().gpu.c_str());
+            plan->proposal.assignment.size(), placescope::formatNanoseconds(plan->proposalUs * 1e3).c_str(),
+            placescope::formatNanoseconds(plan->allGpuUs * 1e3).c_str(),
+            window.timeline()->predicted() ? window.timeline()->predicted()->lanes.size() : size_t(0),
+            window.placementSession()->costOptions().framework.c_str(),
+            window.placementSession()->costOptions().gpu.c_str());
     if (parser.isSet(whatIf)) {
         auto* session = window.whatIfSession();
         if (!session->waitForRun(120000)) {
@@ -204,9 +213,9 @@ int main(int argc, char** argv)
         } else {
             const auto& r = session->run()->result;
             std::printf("whatif: measured step %s, replay %s, predicted %s\n",
-                        placescope::formatNanoseconds(static_cast<double>(r.measured.stepNs)).c_str(),
-                        placescope::formatNanoseconds(static_cast<double>(r.replay.stepNs)).c_str(),
-                        placescope::formatNanoseconds(static_cast<double>(r.predicted.stepNs)).c_str());
+                placescope::formatNanoseconds(static_cast<double>(r.measured.stepNs)).c_str(),
+                placescope::formatNanoseconds(static_cast<double>(r.replay.stepNs)).c_str(),
+                placescope::formatNanoseconds(static_cast<double>(r.predicted.stepNs)).c_str());
         }
     }
     if (quitOnSignals.received())

@@ -6,8 +6,8 @@
 
 #include <cerrno>
 #include <csignal>
-#include <iterator>
 #include <fcntl.h>
+#include <iterator>
 #include <unistd.h>
 
 namespace placescope::gui {
@@ -46,7 +46,9 @@ QuitOnSignals::QuitOnSignals()
         restorePrevious(); // a second signal while the windows close ends the process at once
         QCoreApplication::exit(128 + m_received); // every running event loop returns (dialogs and waits too)
     });
-    struct sigaction action {};
+    struct sigaction action
+    {
+    };
     action.sa_handler = writeSignalToPipe;
     action.sa_flags = SA_RESTART;
     sigemptyset(&action.sa_mask);

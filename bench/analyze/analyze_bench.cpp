@@ -39,9 +39,9 @@ Status writeTrace(const std::string& path, int64_t targetEvents, int64_t* writte
     writer->add(gpu);
     const int64_t pid = 4242, tid = makeGlobalTid(pid, pid);
     const char* kernels[] = { "sm80_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x32",
-                              "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>>()",
-                              "void cudnn::ops::nchwToNhwcKernel<__half, __half, float, false, true>()",
-                              "volta_sgemm_128x64_nn", "void at::native::reduce_kernel<512, 1>()" };
+        "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>>()",
+        "void cudnn::ops::nchwToNhwcKernel<__half, __half, float, false, true>()", "volta_sgemm_128x64_nn",
+        "void at::native::reduce_kernel<512, 1>()" };
     const char* ops[] = { "aten::linear", "aten::add", "aten::conv2d", "aten::mm", "aten::sum" };
     // Per step: 1 loading range + 2000 x (op + launch + kernel) + 20 copies + 40 memory events ~ 6,061 events.
     const int64_t perStep = 6061;
@@ -132,7 +132,8 @@ double bestOf3(const std::function<bool()>& run)
 int main(int argc, char** argv)
 {
     int64_t target = argc > 1 ? std::atoll(argv[1]) : 1'000'000;
-    std::filesystem::path dir = argc > 2 ? argv[2] : std::filesystem::temp_directory_path() / ("analyze_bench_" + std::to_string(::getpid()));
+    std::filesystem::path dir
+        = argc > 2 ? argv[2] : std::filesystem::temp_directory_path() / ("analyze_bench_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     std::string path = (dir / "bench.sqlite").string();
     std::filesystem::remove(path);
@@ -145,8 +146,8 @@ int main(int argc, char** argv)
     }
     double writeS = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::printf("trace: %lld events, %s, written in %s\n", static_cast<long long>(events),
-                formatBytes(static_cast<int64_t>(std::filesystem::file_size(path))).c_str(),
-                formatNanoseconds(writeS * 1e9).c_str());
+        formatBytes(static_cast<int64_t>(std::filesystem::file_size(path))).c_str(),
+        formatNanoseconds(writeS * 1e9).c_str());
 
     size_t findings = 0, htmlBytes = 0;
     double count = bestOf3([&] {
@@ -154,9 +155,9 @@ int main(int argc, char** argv)
         if (!db.isOk())
             return false;
         int64_t total = 0;
-        for (const char* table : { "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
-                                   "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "PS_FRAMEWORK_OPS",
-                                   "NVTX_EVENTS", "PS_MEMORY_EVENTS", "CUDA_GPU_MEMORY_USAGE_EVENTS" }) {
+        for (const char* table : { "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+                 "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+                 "PS_FRAMEWORK_OPS", "NVTX_EVENTS", "PS_MEMORY_EVENTS", "CUDA_GPU_MEMORY_USAGE_EVENTS" }) {
             auto n = db->queryInt(std::string("SELECT COUNT(*) + IFNULL(SUM(start), 0) * 0 FROM ") + table);
             if (!n.isOk())
                 return false;
@@ -186,7 +187,7 @@ int main(int argc, char** argv)
     std::printf("baseline full scan of the analysed tables   : %s\n", formatNanoseconds(count * 1e9).c_str());
     std::printf("baseline computeTraceStats (placescope stats):     %s\n", formatNanoseconds(stats * 1e9).c_str());
     std::printf("analyze (all rules + HTML report, %zu findings, %s): %s\n", findings,
-                formatBytes(static_cast<int64_t>(htmlBytes)).c_str(), formatNanoseconds(analyze * 1e9).c_str());
+        formatBytes(static_cast<int64_t>(htmlBytes)).c_str(), formatNanoseconds(analyze * 1e9).c_str());
     std::printf("ratio analyze / full scan: %.2f\n", analyze / count);
     std::printf("ratio analyze / stats:    %.2f\n", analyze / stats);
     std::printf("analyze throughput: %.2f M events/s\n", static_cast<double>(events) / analyze / 1e6);

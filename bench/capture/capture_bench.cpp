@@ -106,7 +106,8 @@ double seconds(std::chrono::steady_clock::time_point start)
 int main(int argc, char** argv)
 {
     int64_t records = argc > 1 ? std::atoll(argv[1]) : 1500000;
-    std::filesystem::path dir = argc > 2 ? argv[2] : std::filesystem::temp_directory_path() / "placescope_capture_bench";
+    std::filesystem::path dir
+        = argc > 2 ? argv[2] : std::filesystem::temp_directory_path() / "placescope_capture_bench";
     std::filesystem::create_directories(dir);
     std::vector<Buffer> buffers = makeBuffers(records);
     RealCuptiApi api;
@@ -120,8 +121,8 @@ int main(int argc, char** argv)
         options.pid = 1000;
         ActivityTranslator translator(api, *writer, options);
         for (size_t i = 0; i < buffers.size(); ++i) {
-            walked += translator.translateBuffer(reinterpret_cast<uint8_t*>(buffers[i].storage.data()),
-                                                 buffers[i].validSize);
+            walked += translator.translateBuffer(
+                reinterpret_cast<uint8_t*>(buffers[i].storage.data()), buffers[i].validSize);
             if (i % 8 == 7 && !writer->flush().isOk())
                 return 1;
         }
@@ -174,13 +175,14 @@ int main(int argc, char** argv)
 
     double rate = static_cast<double>(walked) / translated;
     std::printf("capture_bench: %llu records in %zu buffers of %s\n", static_cast<unsigned long long>(walked),
-                buffers.size(), formatBytes(static_cast<int64_t>(kBufferBytes)).c_str());
-    std::printf("  translate + write (capture path): %s, %.0f records/s\n", formatNanoseconds(translated * 1e9).c_str(), rate);
+        buffers.size(), formatBytes(static_cast<int64_t>(kBufferBytes)).c_str());
+    std::printf(
+        "  translate + write (capture path): %s, %.0f records/s\n", formatNanoseconds(translated * 1e9).c_str(), rate);
     std::printf("  write pre-converted (baseline):   %s, %.0f records/s\n", formatNanoseconds(baseline * 1e9).c_str(),
-                static_cast<double>(walked) / baseline);
+        static_cast<double>(walked) / baseline);
     std::printf("  ratio capture path / baseline: %.3f\n", translated / baseline);
     std::printf("  headroom over a ResNet-50 H100 step's record rate (%.0f/s): %.1fx\n", kResnetRecordsPerSecond,
-                rate / kResnetRecordsPerSecond);
+        rate / kResnetRecordsPerSecond);
     std::filesystem::remove_all(dir);
     return 0;
 }

@@ -20,20 +20,21 @@ namespace placescope::bench {
 
 struct RoundStep
 {
-    std::string name;          // "import", "diff", a report's name
+    std::string name; // "import", "diff", a report's name
     std::function<int()> body; // runs in the child; exit code 0 is success
     std::string failed = "failed"; // what a failure means, for the one-line error
 };
 
 struct BestRun
 {
-    ChildRun fastest;             // the fastest round, with its own peak RSS
+    ChildRun fastest; // the fastest round, with its own peak RSS
     int64_t largestPeakBytes = 0; // the largest peak RSS over all rounds (memory goals use the worst case)
 };
 
 // Runs `steps` `rounds` times; returns each step's best run in the order given, or nothing after printing
 // "<bench>: round R: <step> <failed>" to stderr when a step fails.
-inline std::optional<std::vector<BestRun>> bestOfRounds(const char* bench, int rounds, const std::vector<RoundStep>& steps)
+inline std::optional<std::vector<BestRun>> bestOfRounds(
+    const char* bench, int rounds, const std::vector<RoundStep>& steps)
 {
     std::vector<BestRun> best(steps.size());
     for (int r = 0; r < rounds; ++r) {

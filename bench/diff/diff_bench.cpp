@@ -4,9 +4,9 @@
 // A B --format json` does (both sides profiled on two threads, compared, rendered), each in its own forked child so
 // wall time and peak RSS are the child's own. Prints the best round of each and the ratio diff / one import (goal:
 // <= 1). Default trace: the 53.7 MB V100 trace in ../shared/traces.
+#include "analysis/diff/diff_report.h"
 #include "bench/common/best_of_rounds.h"
 #include "bench/common/import_into.h"
-#include "analysis/diff/diff_report.h"
 #include "profiler/base/units.h"
 #include "profiler/importers/importer.h"
 
@@ -61,7 +61,7 @@ int main(int argc, char** argv)
     }
     const auto best = bench::bestOfRounds("diff_bench", rounds,
         { { "import", [&] { return importInto(trace, a); } },
-          { "diff", [&] { return diffOf(a, b); }, "failed or found a step delta between identical runs" } });
+            { "diff", [&] { return diffOf(a, b); }, "failed or found a step delta between identical runs" } });
     if (!best)
         return 1;
     const bench::ChildRun& bestImport = (*best)[0].fastest;
@@ -69,8 +69,8 @@ int main(int argc, char** argv)
     std::printf("trace: %s\n", trace.c_str());
     std::printf("best import (one trace) %s, best diff (two traces: stats + analysis + groups each, compared) %s "
                 "(%s peak)\n",
-                formatNanoseconds(bestImport.seconds * 1e9).c_str(), formatNanoseconds(bestDiff.seconds * 1e9).c_str(),
-                formatBytes(bestDiff.peakBytes).c_str());
+        formatNanoseconds(bestImport.seconds * 1e9).c_str(), formatNanoseconds(bestDiff.seconds * 1e9).c_str(),
+        formatBytes(bestDiff.peakBytes).c_str());
     std::printf("ratio diff / import: %.2f (goal <= 1)\n", bestDiff.seconds / bestImport.seconds);
     std::filesystem::remove_all(dir);
     return 0;

@@ -78,7 +78,7 @@ uint64_t readCount(const std::string& path)
 int pythonChild(const std::string& input)
 {
     execlp("python3", "python3", "-c", "import gzip, json, sys; json.load(gzip.open(sys.argv[1]))", input.c_str(),
-           static_cast<char*>(nullptr));
+        static_cast<char*>(nullptr));
     return 127;
 }
 
@@ -89,7 +89,7 @@ bool benchRealTrace(const std::string& trace, int rounds, const std::string& dir
     const std::string eventsFile = dir + "/real.events";
     const auto best = bench::bestOfRounds("import_bench", rounds,
         { { "import", [&] { return importChild(trace, output, eventsFile); } },
-          { "python3", [&] { return pythonChild(trace); } } });
+            { "python3", [&] { return pythonChild(trace); } } });
     if (!best)
         return false;
     const ChildRun& bestImport = (*best)[0].fastest;
@@ -102,9 +102,11 @@ bool benchRealTrace(const std::string& trace, int rounds, const std::string& dir
         std::filesystem::path(trace).filename().c_str(), formatBytes(static_cast<int64_t>(jsonBytes)).c_str(),
         static_cast<unsigned long long>(events), rounds);
     std::printf("  placescope import:                %s (%.0f MB/s of JSON), peak RSS %s\n",
-        formatNanoseconds(bestImport.seconds * 1e9).c_str(), jsonMb / bestImport.seconds, formatBytes(importPeak).c_str());
+        formatNanoseconds(bestImport.seconds * 1e9).c_str(), jsonMb / bestImport.seconds,
+        formatBytes(importPeak).c_str());
     std::printf("  python3 json.load(gzip.open(f)):  %s (%.0f MB/s), peak RSS %s\n",
-        formatNanoseconds(bestPython.seconds * 1e9).c_str(), jsonMb / bestPython.seconds, formatBytes(pythonPeak).c_str());
+        formatNanoseconds(bestPython.seconds * 1e9).c_str(), jsonMb / bestPython.seconds,
+        formatBytes(pythonPeak).c_str());
     std::printf("  ratio python / import:            %.2fx (goal >= 4x)\n", bestPython.seconds / bestImport.seconds);
     std::printf("  peak RSS / uncompressed JSON:     %.2fx (goal < 2x)\n",
         static_cast<double>(importPeak) / static_cast<double>(jsonBytes));
@@ -131,10 +133,13 @@ bool benchSynthetic(uint64_t targetEvents, const std::string& dir)
     const uint64_t events = readCount(eventsFile);
     const double storeBytes = static_cast<double>(std::filesystem::file_size(output));
     std::printf("synthetic: %llu events written (%s of JSON, %s gzipped), %llu imported\n",
-        static_cast<unsigned long long>(written.events), formatBytes(static_cast<int64_t>(written.uncompressedBytes)).c_str(),
-        formatBytes(static_cast<int64_t>(std::filesystem::file_size(input))).c_str(), static_cast<unsigned long long>(events));
+        static_cast<unsigned long long>(written.events),
+        formatBytes(static_cast<int64_t>(written.uncompressedBytes)).c_str(),
+        formatBytes(static_cast<int64_t>(std::filesystem::file_size(input))).c_str(),
+        static_cast<unsigned long long>(events));
     std::printf("  import: %s (%.2f M events/s), peak RSS %s (%.3fx the JSON), store %.0f bytes per event\n",
-        formatNanoseconds(import.seconds * 1e9).c_str(), events / import.seconds / 1e6, formatBytes(import.peakBytes).c_str(),
+        formatNanoseconds(import.seconds * 1e9).c_str(), events / import.seconds / 1e6,
+        formatBytes(import.peakBytes).c_str(),
         static_cast<double>(import.peakBytes) / static_cast<double>(written.uncompressedBytes),
         events ? storeBytes / events : 0.0);
     std::filesystem::remove(input);

@@ -38,11 +38,14 @@ bool writeSyntheticKinetoTrace(const std::string& path, uint64_t targetEvents, S
             "\"Input type\": [\"float\", \"float\"]}},\n"
             "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 4242, \"tid\": 4242, "
             "\"ts\": %lld.%03d, \"dur\": 6.1, \"args\": {\"correlation\": %llu, \"External id\": %llu}},\n"
-            "{\"ph\": \"s\", \"id\": %llu, \"pid\": 4242, \"tid\": 4242, \"ts\": %lld.%03d, \"cat\": \"ac2g\", \"name\": \"ac2g\"},\n"
-            "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"%s\", \"pid\": 0, \"tid\": 7, \"ts\": %lld.%03d, \"dur\": 35.5, "
+            "{\"ph\": \"s\", \"id\": %llu, \"pid\": 4242, \"tid\": 4242, \"ts\": %lld.%03d, \"cat\": \"ac2g\", "
+            "\"name\": \"ac2g\"},\n"
+            "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"%s\", \"pid\": 0, \"tid\": 7, \"ts\": %lld.%03d, "
+            "\"dur\": 35.5, "
             "\"args\": {\"device\": 0, \"stream\": 7, \"correlation\": %llu, \"External id\": %llu, "
             "\"grid\": [128, 1, 1], \"block\": [256, 1, 1], \"registers per thread\": 32}},\n"
-            "{\"ph\": \"f\", \"id\": %llu, \"pid\": 0, \"tid\": 7, \"ts\": %lld.%03d, \"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"e\"}",
+            "{\"ph\": \"f\", \"id\": %llu, \"pid\": 0, \"tid\": 7, \"ts\": %lld.%03d, \"cat\": \"ac2g\", \"name\": "
+            "\"ac2g\", \"bp\": \"e\"}",
             separator, kOps[kind], static_cast<long long>(ts), static_cast<int>(correlation % 1000),
             static_cast<unsigned long long>(correlation), static_cast<long long>(ts + 2), 500,
             static_cast<unsigned long long>(correlation), static_cast<unsigned long long>(correlation),
@@ -54,8 +57,10 @@ bool writeSyntheticKinetoTrace(const std::string& path, uint64_t targetEvents, S
         counts.events += 5;
         if (correlation % 50 == 0) { // a pageable input copy now and then
             std::snprintf(line, sizeof line,
-                ",\n{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD (Pageable -> Device)\", \"pid\": 0, "
-                "\"tid\": 7, \"ts\": %lld.000, \"dur\": 8.0, \"args\": {\"device\": 0, \"stream\": 7, \"bytes\": 1048576}}",
+                ",\n{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD (Pageable -> Device)\", \"pid\": "
+                "0, "
+                "\"tid\": 7, \"ts\": %lld.000, \"dur\": 8.0, \"args\": {\"device\": 0, \"stream\": 7, \"bytes\": "
+                "1048576}}",
                 static_cast<long long>(ts + 46));
             ok = ok && put(line);
             counts.events += 1;

@@ -11,7 +11,7 @@ namespace placescope::bench {
 
 struct SyntheticTrace
 {
-    uint64_t events = 0;            // trace events written (flow halves included)
+    uint64_t events = 0; // trace events written (flow halves included)
     uint64_t uncompressedBytes = 0; // JSON text size
 };
 

@@ -92,15 +92,17 @@ int main()
         const bool sumOk = sumS < target;
         const bool makespanOk = makespanS < target;
         ok = ok && sumOk && makespanOk;
-        std::printf("ops=%d edges=%zu baseline(topo sort + all-GPU simulation)=%s\n", n, graph.edges.size(), secs(baseS).c_str());
+        std::printf("ops=%d edges=%zu baseline(topo sort + all-GPU simulation)=%s\n", n, graph.edges.size(),
+            secs(baseS).c_str());
         std::printf("  sum:      plan %s (%.1fx baseline, target < %s: %s)  total %s vs GPU-where-possible %s\n",
-            secs(sumS).c_str(), sumS / baseS, secs(target).c_str(), sumOk ? "ok" : "MISSED", us(sum->objectiveUs).c_str(),
-            us(baseline.sumUs).c_str());
+            secs(sumS).c_str(), sumS / baseS, secs(target).c_str(), sumOk ? "ok" : "MISSED",
+            us(sum->objectiveUs).c_str(), us(baseline.sumUs).c_str());
         std::printf("  makespan: plan %s (%.1fx baseline, target < %s: %s)  %s; without local improvement "
                     "%s in %s; plain HEFT %s in %s; GPU-where-possible %s; lower bound %s\n",
             secs(makespanS).c_str(), makespanS / baseS, secs(target).c_str(), makespanOk ? "ok" : "MISSED",
-            us(makespan->objectiveUs).c_str(), us(startsOnly->objectiveUs).c_str(), secs(startsS).c_str(), us(heftUs).c_str(),
-            secs(heftS).c_str(), us(baseline.makespanUs).c_str(), us(makespan->lowerBoundUs).c_str());
+            us(makespan->objectiveUs).c_str(), us(startsOnly->objectiveUs).c_str(), secs(startsS).c_str(),
+            us(heftUs).c_str(), secs(heftS).c_str(), us(baseline.makespanUs).c_str(),
+            us(makespan->lowerBoundUs).c_str());
 
         // Memory-aware: the GPU capped at half of what the unconstrained proposals peak at.
         OpGraph capped = graph;

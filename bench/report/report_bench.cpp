@@ -4,9 +4,9 @@
 // (open, load, compute, render), each in its own forked child so wall time and peak RSS are the child's own. Prints
 // the best round of each and the ratio report / import (goal: < 1 for every report). Default trace: the 53.7 MB V100
 // trace in ../shared/traces.
+#include "analysis/reports/reports.h"
 #include "bench/common/best_of_rounds.h"
 #include "bench/common/import_into.h"
-#include "analysis/reports/reports.h"
 #include "profiler/base/units.h"
 #include "profiler/store/trace_file.h"
 
@@ -57,7 +57,7 @@ int main(int argc, char** argv)
     const bench::ChildRun& bestImport = (*best)[0].fastest;
     std::printf("trace: %s\n", trace.c_str());
     std::printf("best import %s (%s peak)\n", formatNanoseconds(bestImport.seconds * 1e9).c_str(),
-                formatBytes(bestImport.peakBytes).c_str());
+        formatBytes(bestImport.peakBytes).c_str());
     std::printf("%-14s %9s %11s %16s\n", "report", "best", "peak RSS", "ratio / import");
     double worst = 0;
     for (size_t i = 0; i < reports.size(); ++i) {
@@ -65,7 +65,7 @@ int main(int argc, char** argv)
         const double ratio = run.seconds / bestImport.seconds;
         worst = std::max(worst, ratio);
         std::printf("%-14s %9s %11s %16.2f\n", std::string(reports[i].name).c_str(),
-                    formatNanoseconds(run.seconds * 1e9).c_str(), formatBytes(run.peakBytes).c_str(), ratio);
+            formatNanoseconds(run.seconds * 1e9).c_str(), formatBytes(run.peakBytes).c_str(), ratio);
     }
     std::printf("largest ratio report / import: %.2f (goal < 1)\n", worst);
     std::filesystem::remove_all(dir);

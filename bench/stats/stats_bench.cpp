@@ -125,8 +125,9 @@ int main(int argc, char** argv)
         return 1;
     }
     std::printf("trace: %s, %lld kernels (+%lld memcpys), %s, written in %s\n", path.c_str(),
-                static_cast<long long>(kernels), static_cast<long long>(kernels / 10),
-                formatBytes(static_cast<int64_t>(std::filesystem::file_size(path))).c_str(), seconds(secondsSince(start)).c_str());
+        static_cast<long long>(kernels), static_cast<long long>(kernels / 10),
+        formatBytes(static_cast<int64_t>(std::filesystem::file_size(path))).c_str(),
+        seconds(secondsSince(start)).c_str());
     auto db = openTrace(path);
     if (!db.isOk()) {
         std::fprintf(stderr, "stats_bench: %s\n", db.status().message().c_str());
@@ -161,11 +162,11 @@ int main(int argc, char** argv)
     std::filesystem::remove(json);
     std::printf("export (Chrome JSON)              : %s  = %.2fx the scan; %s, %.0f MB/s, %.0f events/s;"
                 " peak RSS %s (+%s)\n",
-                seconds(exportSeconds).c_str(), exportSeconds / scanSeconds,
-                formatBytes(static_cast<int64_t>(exported->bytes)).c_str(),
-                static_cast<double>(exported->bytes) / 1e6 / exportSeconds,
-                static_cast<double>(exported->events) / exportSeconds, formatBytes(rssExport).c_str(),
-                formatBytes(rssExport - rssStats).c_str());
+        seconds(exportSeconds).c_str(), exportSeconds / scanSeconds,
+        formatBytes(static_cast<int64_t>(exported->bytes)).c_str(),
+        static_cast<double>(exported->bytes) / 1e6 / exportSeconds,
+        static_cast<double>(exported->events) / exportSeconds, formatBytes(rssExport).c_str(),
+        formatBytes(rssExport - rssStats).c_str());
     start = std::chrono::steady_clock::now();
     int64_t checksum = naiveStats(*db);
     double naiveSeconds = secondsSince(start);
@@ -173,13 +174,13 @@ int main(int argc, char** argv)
 
     std::printf("scan  (one SUM over kernels)      : %s\n", seconds(scanSeconds).c_str());
     std::printf("stats (computeTraceStats, top 20) : %s  = %.2fx the scan; peak RSS %s (+%s)\n",
-                seconds(statsSeconds).c_str(), statsSeconds / scanSeconds, formatBytes(rssStats).c_str(),
-                formatBytes(rssStats - rssBefore).c_str());
+        seconds(statsSeconds).c_str(), statsSeconds / scanSeconds, formatBytes(rssStats).c_str(),
+        formatBytes(rssStats - rssBefore).c_str());
     std::printf("naive (all intervals in memory)   : %s  = %.2fx the scan; peak RSS %s (+%s)\n",
-                seconds(naiveSeconds).c_str(), naiveSeconds / scanSeconds, formatBytes(rssNaive).c_str(),
-                formatBytes(rssNaive - rssExport).c_str());
+        seconds(naiveSeconds).c_str(), naiveSeconds / scanSeconds, formatBytes(rssNaive).c_str(),
+        formatBytes(rssNaive - rssExport).c_str());
     std::printf("ratio naive / stats: %.2fx (checksum %lld, busy device 0 %s)\n", naiveSeconds / statsSeconds,
-                static_cast<long long>(checksum), formatNanoseconds(static_cast<double>(stats->devices.at(0).busyNs)).c_str());
+        static_cast<long long>(checksum), formatNanoseconds(static_cast<double>(stats->devices.at(0).busyNs)).c_str());
 
     return 0;
 }

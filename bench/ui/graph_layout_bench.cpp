@@ -19,7 +19,8 @@ GraphInput resnetLike(int nodes)
     GraphInput graph;
     const char* ops[] = { "Conv", "BatchNormalization", "Relu", "Add" };
     for (int i = 0; i < nodes; ++i)
-        graph.nodes.push_back({ std::string(ops[i % 4]) + " layer" + std::to_string(i), ops[i % 4], i % 17 == 0 ? 1 : 0 });
+        graph.nodes.push_back(
+            { std::string(ops[i % 4]) + " layer" + std::to_string(i), ops[i % 4], i % 17 == 0 ? 1 : 0 });
     for (int i = 1; i < nodes; ++i) {
         graph.edges.push_back({ i - 1, i, {}, false });
         if (i % 3 == 0 && i >= 3)
@@ -55,7 +56,7 @@ int main(int argc, char** argv)
     const double full = layoutSeconds(nodes, edges);
     std::printf("dot layout: %d nodes / %zu edges in %s on a worker thread (goal < 5.00 s: %.2fx of budget); "
                 "%d nodes in %s (%.1fx the time for 10x the nodes)\n",
-                nodes, edges, placescope::formatNanoseconds(full * 1e9).c_str(), full / 5.0, nodes / 10,
-                placescope::formatNanoseconds(small * 1e9).c_str(), full / small);
+        nodes, edges, placescope::formatNanoseconds(full * 1e9).c_str(), full / 5.0, nodes / 10,
+        placescope::formatNanoseconds(small * 1e9).c_str(), full / small);
     return 0;
 }

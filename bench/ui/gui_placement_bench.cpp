@@ -38,14 +38,15 @@ int main(int argc, char** argv)
             if (entry.path().extension() == ".onnx")
                 models.push_back(entry.path().string());
     std::printf("%-28s %6s %9s %9s %9s %12s %12s %7s\n", "model", "ops", "load", "plan", "replan", "layout",
-                "collapsed", "ratio");
+        "collapsed", "ratio");
     int failures = 0;
     for (const auto& path : models) {
         auto start = std::chrono::steady_clock::now();
         auto inputs = loadPlacementInputs(path, CostOptions {});
         const double loadS = secondsSince(start);
         if (!inputs.isOk()) {
-            std::printf("%-28s error: %s\n", std::filesystem::path(path).filename().c_str(), inputs.status().message().c_str());
+            std::printf(
+                "%-28s error: %s\n", std::filesystem::path(path).filename().c_str(), inputs.status().message().c_str());
             ++failures;
             continue;
         }
@@ -58,7 +59,8 @@ int main(int argc, char** argv)
             const auto& graph = inputs->placement->graph;
             const int other = 1 - planned->proposal.assignment[0];
             PinMap pins;
-            if (other >= 0 && static_cast<size_t>(other) < graph.ops[0].costUs.size() && graph.ops[0].costUs[static_cast<size_t>(other)] < kNoKernel)
+            if (other >= 0 && static_cast<size_t>(other) < graph.ops[0].costUs.size()
+                && graph.ops[0].costUs[static_cast<size_t>(other)] < kNoKernel)
                 pins[0] = other;
             start = std::chrono::steady_clock::now();
             auto replanned = planPlacement(*inputs, pins);
@@ -72,9 +74,9 @@ int main(int argc, char** argv)
         auto collapsed = layoutGraph(toLayoutInput(buildVisibleGraph(model, true, {})));
         const double collapsedS = secondsSince(start);
         std::printf("%-28s %6zu %9s %9s %9s %12s %12s %6.1fx\n", std::filesystem::path(path).filename().c_str(),
-                    inputs->placement->graph.ops.size(), secs(loadS).c_str(), secs(planS).c_str(),
-                    replanS < 0 ? "-" : secs(replanS).c_str(), secs(fullS).c_str(), secs(collapsedS).c_str(),
-                    collapsedS > 0 ? fullS / collapsedS : 0.0);
+            inputs->placement->graph.ops.size(), secs(loadS).c_str(), secs(planS).c_str(),
+            replanS < 0 ? "-" : secs(replanS).c_str(), secs(fullS).c_str(), secs(collapsedS).c_str(),
+            collapsedS > 0 ? fullS / collapsedS : 0.0);
         failures += !planned.isOk() || !full.isOk() || !collapsed.isOk();
     }
     return failures == 0 ? 0 : 1;

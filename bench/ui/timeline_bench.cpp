@@ -50,7 +50,7 @@ std::shared_ptr<LoadedTrace> syntheticTrace(size_t events)
                 t += static_cast<int64_t>(rng() % 3000);
                 const int64_t d = rng() % 100 == 0 ? 1'000'000 : 1000 + static_cast<int64_t>(rng() % 20'000);
                 row.push(t, t + d, static_cast<uint32_t>(rng() % 64), static_cast<uint32_t>(i), 0,
-                         l < 8 ? EventKind::Kernel : EventKind::FrameworkOp);
+                    l < 8 ? EventKind::Kernel : EventKind::FrameworkOp);
                 t += d;
             }
             row.finish();
@@ -88,7 +88,8 @@ double naiveMsPerFrame(const LoadedTrace& trace, const TimeAxis& axis, QSize siz
         for (const auto& row : lane.rows) {
             for (size_t i = 0; i < row.size(); ++i) {
                 const double x0 = axis.xForTime(row.startNs[i]), x1 = axis.xForTime(row.endNs[i]);
-                painter.fillRect(QRectF(TimelineView::kHeaderWidth + x0, y, std::max(1.0, x1 - x0), 14), QColor(100, 150, 200));
+                painter.fillRect(
+                    QRectF(TimelineView::kHeaderWidth + x0, y, std::max(1.0, x1 - x0), 14), QColor(100, 150, 200));
             }
             y += 16;
         }
@@ -124,9 +125,8 @@ int main(int argc, char** argv)
         std::printf("%.0fM events: whole view %s/frame (%zu draw items; goal < %s: %.2fx of budget), "
                     "naive unfolded %s (folding %.0fx faster), zoomed 1000x %s/frame; memory %.1f bytes/event "
                     "(goal < 64)\n",
-                    millions, ms(whole).c_str(), items, ms(budget).c_str(), whole / budget, ms(naive).c_str(), naive / whole,
-                    ms(zoom).c_str(),
-                    static_cast<double>(trace->memoryBytes()) / static_cast<double>(trace->eventCount));
+            millions, ms(whole).c_str(), items, ms(budget).c_str(), whole / budget, ms(naive).c_str(), naive / whole,
+            ms(zoom).c_str(), static_cast<double>(trace->memoryBytes()) / static_cast<double>(trace->eventCount));
         std::fflush(stdout);
     }
     // Opening the 53.7 MB V100 Kineto trace to a first drawn timeline (needs the Kineto importer).
@@ -144,7 +144,7 @@ int main(int argc, char** argv)
     view.setTrace(opened.trace);
     msPerFrame(view, 1);
     std::printf("V100 trace (%llu events): first drawn timeline after %s (goal < 5.00 s; includes stats+findings)\n",
-                static_cast<unsigned long long>(opened.trace->eventCount),
-                formatNanoseconds(static_cast<double>(timer.nsecsElapsed())).c_str());
+        static_cast<unsigned long long>(opened.trace->eventCount),
+        formatNanoseconds(static_cast<double>(timer.nsecsElapsed())).c_str());
     return 0;
 }

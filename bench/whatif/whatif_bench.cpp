@@ -5,14 +5,14 @@
 // replay), each in its own forked child so wall time and peak RSS are the child's own. Prints the best round of
 // each and the ratios whatif / import (goal: <= 1) and whatif peak RSS / store size (goal for the synthetic trace:
 // < 1). Default trace: the 53.7 MB V100 trace in ../shared/traces.
+#include "analysis/trace/step_detector.h"
 #include "bench/common/best_of_rounds.h"
 #include "bench/common/import_into.h"
 #include "bench/import/synthetic_kineto.h"
-#include "analysis/trace/step_detector.h"
-#include "whatif/whatif.h"
 #include "profiler/base/units.h"
 #include "profiler/importers/importer.h"
 #include "profiler/store/trace_file.h"
+#include "whatif/whatif.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -67,12 +67,12 @@ int main(int argc, char** argv)
             return 1;
         }
         std::printf("synthetic trace: %llu events, %s of JSON\n", static_cast<unsigned long long>(written.events),
-                    formatBytes(static_cast<int64_t>(written.uncompressedBytes)).c_str());
+            formatBytes(static_cast<int64_t>(written.uncompressedBytes)).c_str());
     }
     const std::string store = (dir / "run.sqlite").string();
     const auto best = bench::bestOfRounds("whatif_bench", rounds,
         { { "import", [&] { return importInto(trace, store); } },
-          { "whatif", [&] { return whatIfOn(store); }, "failed or did not reproduce the measured step" } });
+            { "whatif", [&] { return whatIfOn(store); }, "failed or did not reproduce the measured step" } });
     if (!best)
         return 1;
     const bench::ChildRun& bestImport = (*best)[0].fastest;
@@ -80,10 +80,10 @@ int main(int argc, char** argv)
     const auto storeBytes = static_cast<int64_t>(std::filesystem::file_size(store));
     std::printf("trace: %s\n", trace.c_str());
     std::printf("best import %s, best whatif (load + graph + replay + edited replay) %s\n",
-                formatNanoseconds(bestImport.seconds * 1e9).c_str(), formatNanoseconds(bestWhatIf.seconds * 1e9).c_str());
+        formatNanoseconds(bestImport.seconds * 1e9).c_str(), formatNanoseconds(bestWhatIf.seconds * 1e9).c_str());
     std::printf("ratio whatif / import: %.2f (goal <= 1)\n", bestWhatIf.seconds / bestImport.seconds);
     std::printf("whatif peak RSS %s, store %s: ratio %.2f\n", formatBytes(bestWhatIf.peakBytes).c_str(),
-                formatBytes(storeBytes).c_str(), static_cast<double>(bestWhatIf.peakBytes) / static_cast<double>(storeBytes));
+        formatBytes(storeBytes).c_str(), static_cast<double>(bestWhatIf.peakBytes) / static_cast<double>(storeBytes));
     std::filesystem::remove_all(dir);
     return 0;
 }

@@ -16,14 +16,14 @@ namespace placescope {
 
 struct OpCapability
 {
-    bool known = false;                  // false: not in the table, allowed everywhere (an assumption)
+    bool known = false; // false: not in the table, allowed everywhere (an assumption)
     bool cpuKernel = true;
     bool gpuKernel = true;
-    std::vector<DataLayout> cpuLayouts;  // layouts the CPU kernel accepts; empty = any
-    std::vector<DataLayout> gpuLayouts;  // layouts the GPU kernel accepts; empty = any
-    bool layoutSensitive = false;        // the op's semantics depend on the layout (Conv, Pool, BN, ...)
-    std::vector<std::string> gpuDtypes;  // element types the GPU kernel takes ("float32", ...); empty = any
-    std::string note;                    // why, with the framework's own words where it has them
+    std::vector<DataLayout> cpuLayouts; // layouts the CPU kernel accepts; empty = any
+    std::vector<DataLayout> gpuLayouts; // layouts the GPU kernel accepts; empty = any
+    bool layoutSensitive = false; // the op's semantics depend on the layout (Conv, Pool, BN, ...)
+    std::vector<std::string> gpuDtypes; // element types the GPU kernel takes ("float32", ...); empty = any
+    std::string note; // why, with the framework's own words where it has them
 
     // The GPU kernel exists for an op whose first input has `dtype` ("" = unknown: trust gpuKernel).
     bool gpuKernelFor(const std::string& dtype) const;

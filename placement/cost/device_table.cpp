@@ -199,8 +199,8 @@ Result<DeviceSpec> gpuSpecFromTrace(
     }
     if (notes) {
         char line[256];
-        std::snprintf(line, sizeof line, "; memory bandwidth %.0f GB/s, memory %s%s",
-            spec.memoryBytesPerSecond / kGiga, formatBytes(spec.memoryBytes).c_str(),
+        std::snprintf(line, sizeof line, "; memory bandwidth %.0f GB/s, memory %s%s", spec.memoryBytesPerSecond / kGiga,
+            formatBytes(spec.memoryBytes).c_str(),
             known ? "" : "; launch overhead and PCIe generation guessed (no table entry matches)");
         notes->push_back("GPU from the trace: " + spec.name + ": " + derived + line);
     }

@@ -19,7 +19,7 @@ struct TraceOp
     int64_t globalTid;
     int64_t startNs;
     int64_t endNs;
-    bool hasShape;              // the trace recorded the first input's shape
+    bool hasShape; // the trace recorded the first input's shape
     std::vector<int64_t> shape; // that shape
 };
 
@@ -112,9 +112,10 @@ Result<ModelTraceMatch> matchModelToTrace(const ModelGraph& model, const std::st
     for (const ModelOp& op : model.ops)
         wanted.insert(byOccurrence ? op.type : canonicalOpType(op.type));
     std::map<std::string, std::vector<TraceOp>> byKind; // name (trace-ops) or canonical type -> ops
-    PLACESCOPE_ASSIGN_OR_RETURN(auto stmt, db.prepare(
-        "SELECT o.globalTid, o.start, o.end, s.value, COALESCE(o.inputDims, '') FROM PS_FRAMEWORK_OPS o "
-        "JOIN StringIds s ON s.id = o.nameId WHERE o.category NOT IN ('user_annotation', 'gpu_user_annotation', 'python_function')"));
+    PLACESCOPE_ASSIGN_OR_RETURN(auto stmt,
+        db.prepare("SELECT o.globalTid, o.start, o.end, s.value, COALESCE(o.inputDims, '') FROM PS_FRAMEWORK_OPS o "
+                   "JOIN StringIds s ON s.id = o.nameId WHERE o.category NOT IN ('user_annotation', "
+                   "'gpu_user_annotation', 'python_function')"));
     std::unordered_map<std::string, const std::string*> kindOfName; // each distinct name canonicalised once
     simdjson::dom::parser parser;
     std::vector<int64_t> shape;
@@ -150,11 +151,12 @@ Result<ModelTraceMatch> matchModelToTrace(const ModelGraph& model, const std::st
         std::vector<const TraceOp*> hits;
         if (byOccurrence) {
             const auto [from, to] = std::equal_range(kind->second.begin(), kind->second.end(),
-                                                     TraceOp { op.traceGlobalTid, op.traceStartNs, 0, false, {} }, byThreadAndStart);
+                TraceOp { op.traceGlobalTid, op.traceStartNs, 0, false, {} }, byThreadAndStart);
             for (auto it = from; it != to; ++it)
                 hits.push_back(&*it);
         } else {
-            const ModelValue* input = op.inputs.empty() ? nullptr : &model.values[static_cast<size_t>(op.inputs.front())];
+            const ModelValue* input
+                = op.inputs.empty() ? nullptr : &model.values[static_cast<size_t>(op.inputs.front())];
             const bool shapeKnown = input && input->shapeKnown && !input->shape.empty();
             for (const TraceOp& traceOp : kind->second)
                 if (!shapeKnown || (traceOp.hasShape && sameShape(input->shape, traceOp.shape)))

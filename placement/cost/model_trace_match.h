@@ -27,8 +27,8 @@ struct ModelTraceMatch
     // Per model op, the outermost occurrences that are this op, in (thread, start) order; empty when none.
     std::vector<std::vector<OpOccurrence>> occurrences;
     size_t comparedOps = 0; // ops that run something (weight producers are left out)
-    size_t matchedOps = 0;  // of those, the ones with at least one occurrence
-    size_t traceOps = 0;    // framework ops in the trace (cpu_op, or Operator in 2021 traces; not annotations)
+    size_t matchedOps = 0; // of those, the ones with at least one occurrence
+    size_t traceOps = 0; // framework ops in the trace (cpu_op, or Operator in 2021 traces; not annotations)
     // How ops were matched: "the same occurrence" for a graph read from a trace, else "the same kind of op
     // (aten::conv2d is a Conv) on inputs of the same shape".
     std::string rule;

@@ -107,10 +107,11 @@ DeviceSpec gpuOfMeasurements(const ModelGraph& model, const CostOptions& options
     if (!measured)
         return target;
     auto table = DeviceTable::builtin();
-    auto spec = table.isOk() ? measuringGpu(model, options.tracePath, table.value()) : Result<DeviceSpec>(table.status());
+    auto spec
+        = table.isOk() ? measuringGpu(model, options.tracePath, table.value()) : Result<DeviceSpec>(table.status());
     if (!spec.isOk()) {
-        assumptions.push_back("measured GPU times used as they are for " + target.name + " (" + spec.status().message()
-            + ")");
+        assumptions.push_back(
+            "measured GPU times used as they are for " + target.name + " (" + spec.status().message() + ")");
         return target;
     }
     if (spec->name != target.name)
@@ -241,12 +242,12 @@ Result<PlacementModel> buildPlacementModel(const ModelGraph& model, const CostOp
         // measurement is scaled from the GPU that made it, so the CPU cost does not depend on the target GPU.
         if (!work[i].shapesKnown || work[i].kind == WorkKind::Unknown) {
             if (op.measuredGpuUs >= 0 && op.measuredCpuUs < 0) {
-                cpuUs = std::max(specs.cpu.launchOverheadUs,
-                    op.measuredGpuUs * gpuSpeedup(work[i], specs.cpu, measuredOn));
+                cpuUs = std::max(
+                    specs.cpu.launchOverheadUs, op.measuredGpuUs * gpuSpeedup(work[i], specs.cpu, measuredOn));
                 scaledFromOtherDevice.add(op.type);
             } else if (op.measuredCpuUs >= 0 && op.measuredGpuUs < 0) {
-                gpuUs = std::max(specs.gpu.launchOverheadUs,
-                    op.measuredCpuUs / gpuSpeedup(work[i], specs.cpu, specs.gpu));
+                gpuUs = std::max(
+                    specs.gpu.launchOverheadUs, op.measuredCpuUs / gpuSpeedup(work[i], specs.cpu, specs.gpu));
                 scaledFromOtherDevice.add(op.type);
             }
         }

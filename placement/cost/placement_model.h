@@ -19,21 +19,21 @@ namespace placescope {
 struct CostOptions
 {
     std::string gpu = kDefaultGpuKey; // a name in resources/placement/devices.json, or "from-trace"
-    std::string cpu = "host";        // the host CPU entry of the same table
+    std::string cpu = "host"; // the host CPU entry of the same table
     std::string framework = "torch"; // "torch", "tf" or "ort": which capability table applies
-    int64_t gpuMemoryBytes = 0;      // 0 = the device table's memory
-    std::string tracePath;           // optional Placescope trace: measured op costs, link fit, device specs
+    int64_t gpuMemoryBytes = 0; // 0 = the device table's memory
+    std::string tracePath; // optional Placescope trace: measured op costs, link fit, device specs
 };
 
 struct PlacementModel
 {
-    OpGraph graph;                   // devices: 0 = CPU, 1 = GPU
-    std::vector<int> graphOpOfModelOp;   // model op -> graph op index, -1 for folded weight producers
-    std::vector<int> modelOpOfGraphOp;   // graph op -> model op index; -1 for the host ends added for graph
-                                         // inputs ("input:<value>") and outputs ("output:<value>"), pinned to the CPU
-    std::vector<int> frameworkDefault;   // device per graph op as the framework would place it
+    OpGraph graph; // devices: 0 = CPU, 1 = GPU
+    std::vector<int> graphOpOfModelOp; // model op -> graph op index, -1 for folded weight producers
+    std::vector<int> modelOpOfGraphOp; // graph op -> model op index; -1 for the host ends added for graph
+                                       // inputs ("input:<value>") and outputs ("output:<value>"), pinned to the CPU
+    std::vector<int> frameworkDefault; // device per graph op as the framework would place it
     std::vector<std::string> assumptions; // unknown ops allowed everywhere, estimated costs, link defaults
-    DeviceSpec cpu;                       // the specs the costs were computed for (the layout pass needs them too)
+    DeviceSpec cpu; // the specs the costs were computed for (the layout pass needs them too)
     DeviceSpec gpu;
 };
 

@@ -22,7 +22,8 @@ bool allowed(const OpGraph& graph, const std::vector<std::optional<int>>& pins, 
 
 } // namespace
 
-Schedule heftSchedule(const OpGraph& graph, const std::vector<std::optional<int>>& pins, const std::vector<int>& topoOrder)
+Schedule heftSchedule(
+    const OpGraph& graph, const std::vector<std::optional<int>>& pins, const std::vector<int>& topoOrder)
 {
     const int n = static_cast<int>(graph.ops.size());
     const int devices = static_cast<int>(graph.devices.size());
@@ -89,7 +90,8 @@ Schedule heftSchedule(const OpGraph& graph, const std::vector<std::optional<int>
     return schedule;
 }
 
-double makespanLowerBound(const OpGraph& graph, const std::vector<std::optional<int>>& pins, const std::vector<int>& topoOrder)
+double makespanLowerBound(
+    const OpGraph& graph, const std::vector<std::optional<int>>& pins, const std::vector<int>& topoOrder)
 {
     const int n = static_cast<int>(graph.ops.size());
     const int devices = static_cast<int>(graph.devices.size());

@@ -162,8 +162,8 @@ std::vector<int> ListScheduler::criticalPath() const
     return path;
 }
 
-void ListScheduler::peakMemory(const std::vector<int>& assignment, std::vector<int64_t>& peakBytes,
-    std::vector<double>& peakTimeUs) const
+void ListScheduler::peakMemory(
+    const std::vector<int>& assignment, std::vector<int64_t>& peakBytes, std::vector<double>& peakTimeUs) const
 {
     peakBytes.assign(m_deviceCount, 0);
     peakTimeUs.assign(m_deviceCount, 0);
@@ -192,7 +192,8 @@ void ListScheduler::peakMemory(const std::vector<int>& assignment, std::vector<i
     }
 }
 
-std::vector<double> ListScheduler::bottomLevels(const std::vector<int>& assignment, const std::vector<int>& topoOrder) const
+std::vector<double> ListScheduler::bottomLevels(
+    const std::vector<int>& assignment, const std::vector<int>& topoOrder) const
 {
     std::vector<double> level(m_opCount, 0);
     for (auto it = topoOrder.rbegin(); it != topoOrder.rend(); ++it) {
@@ -207,7 +208,8 @@ std::vector<double> ListScheduler::bottomLevels(const std::vector<int>& assignme
     return level;
 }
 
-std::vector<int> ListScheduler::bottomLevelOrder(const std::vector<int>& assignment, const std::vector<int>& topoOrder) const
+std::vector<int> ListScheduler::bottomLevelOrder(
+    const std::vector<int>& assignment, const std::vector<int>& topoOrder) const
 {
     const std::vector<double> level = bottomLevels(assignment, topoOrder);
     std::vector<int> position(m_opCount), indegree(m_opCount, 0);
@@ -233,8 +235,8 @@ std::vector<int> ListScheduler::bottomLevelOrder(const std::vector<int>& assignm
     return order;
 }
 
-std::vector<int> ListScheduler::earliestStartOrder(const std::vector<int>& assignment, const std::vector<int>& topoOrder,
-    bool byFinish)
+std::vector<int> ListScheduler::earliestStartOrder(
+    const std::vector<int>& assignment, const std::vector<int>& topoOrder, bool byFinish)
 {
     const std::vector<double> level = bottomLevels(assignment, topoOrder);
     std::vector<int> indegree(m_opCount, 0), position(m_opCount);
@@ -259,7 +261,8 @@ std::vector<int> ListScheduler::earliestStartOrder(const std::vector<int>& assig
             const bool tie = s == pickStart;
             const int a = ready[i];
             const int b = ready[pick];
-            if (s < pickStart || (tie && (level[a] > level[b] || (level[a] == level[b] && position[a] < position[b])))) {
+            if (s < pickStart
+                || (tie && (level[a] > level[b] || (level[a] == level[b] && position[a] < position[b])))) {
                 pickStart = s;
                 pick = i;
             }

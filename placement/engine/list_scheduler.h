@@ -63,20 +63,20 @@ public:
 
     // Peak live bytes per device for the placed schedule (an op's output is live from its start until its
     // last consumer ends), and the time each peak is first reached.
-    void peakMemory(const std::vector<int>& assignment, std::vector<int64_t>& peakBytes,
-        std::vector<double>& peakTimeUs) const;
+    void peakMemory(
+        const std::vector<int>& assignment, std::vector<int64_t>& peakBytes, std::vector<double>& peakTimeUs) const;
 
     // A list order for a fixed assignment: topological, highest bottom level first (the longest remaining
     // path of assigned costs and the transfers that assignment needs), ties by `topoOrder` position.
     std::vector<int> bottomLevelOrder(const std::vector<int>& assignment, const std::vector<int>& topoOrder) const;
     // Per op: its assigned cost plus the longest path after it (assigned costs and the transfers it implies).
     std::vector<double> bottomLevels(const std::vector<int>& assignment, const std::vector<int>& topoOrder) const;
-    // A list order built by earliest-start dispatch (ETF, ties to the higher bottom level) for a fixed assignment: O(n * ready ops), so meant
-    // for small graphs. Leaves the scheduler holding that schedule.
-    // With `byFinish`, the ready op that would finish first is dispatched instead (EFT): it lets a short op
-    // that feeds the other device go before a long one that could start at the same time.
-    std::vector<int> earliestStartOrder(const std::vector<int>& assignment, const std::vector<int>& topoOrder,
-        bool byFinish = false);
+    // A list order built by earliest-start dispatch (ETF, ties to the higher bottom level) for a fixed assignment: O(n
+    // * ready ops), so meant for small graphs. Leaves the scheduler holding that schedule. With `byFinish`, the ready
+    // op that would finish first is dispatched instead (EFT): it lets a short op that feeds the other device go before
+    // a long one that could start at the same time.
+    std::vector<int> earliestStartOrder(
+        const std::vector<int>& assignment, const std::vector<int>& topoOrder, bool byFinish = false);
 
 private:
     double inputsReady(int op, int device, bool commit, Timeline* timeline, int* blocker);

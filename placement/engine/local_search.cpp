@@ -13,16 +13,20 @@ constexpr double kVisitBudget = 3e6;
 constexpr long kMinEvaluations = 24;
 constexpr long kMaxEvaluations = 20000;
 constexpr int kSmallGraph = 24; // pair moves and restarts up to this many ops
-constexpr int kTinyGraph = 64;  // earliest-start dispatch orders up to this many ops
+constexpr int kTinyGraph = 64; // earliest-start dispatch orders up to this many ops
 constexpr size_t kOverflowCandidates = 32;
-constexpr size_t kPoolSize = 12;       // assignments whose list order is searched at the end (small graphs)
-constexpr double kOrderShare = 0.5;     // of the budget, kept for that order search
+constexpr size_t kPoolSize = 12; // assignments whose list order is searched at the end (small graphs)
+constexpr double kOrderShare = 0.5; // of the budget, kept for that order search
 
 } // namespace
 
 PlacementSearch::PlacementSearch(const OpGraph& graph, const std::vector<std::optional<int>>& pins,
     const std::vector<int>& topoOrder, Objective objective, double effort)
-    : m_graph(graph), m_pins(pins), m_topoOrder(topoOrder), m_objective(objective), m_scheduler(graph)
+    : m_graph(graph)
+    , m_pins(pins)
+    , m_topoOrder(topoOrder)
+    , m_objective(objective)
+    , m_scheduler(graph)
 {
     const int n = static_cast<int>(graph.ops.size());
     for (const PlacementDevice& device : graph.devices)
@@ -73,8 +77,8 @@ SearchKey PlacementSearch::evaluate(const Schedule& schedule)
     return key;
 }
 
-SearchKey PlacementSearch::evaluateAssignment(const std::vector<int>& assignment, const std::vector<int>& hintOrder,
-    std::vector<int>& bestOrder)
+SearchKey PlacementSearch::evaluateAssignment(
+    const std::vector<int>& assignment, const std::vector<int>& hintOrder, std::vector<int>& bestOrder)
 {
     Schedule trial { assignment, hintOrder };
     SearchKey best = evaluate(trial);
@@ -155,7 +159,8 @@ std::vector<PlacementSearch::Move> PlacementSearch::candidateMoves(const Schedul
         // Greedy eviction: the move that costs least per byte it frees comes first.
         for (Move& move : moves)
             move.estimatedGain /= static_cast<double>(m_graph.ops[move.op].memoryBytes);
-        std::stable_sort(moves.begin(), moves.end(), [](const Move& a, const Move& b) { return a.estimatedGain > b.estimatedGain; });
+        std::stable_sort(
+            moves.begin(), moves.end(), [](const Move& a, const Move& b) { return a.estimatedGain > b.estimatedGain; });
         if (m_small && moves.size() > kOverflowCandidates)
             moves.resize(kOverflowCandidates);
         return moves;
@@ -188,7 +193,8 @@ std::vector<PlacementSearch::Move> PlacementSearch::candidateMoves(const Schedul
             }
         }
     }
-    std::stable_sort(moves.begin(), moves.end(), [](const Move& a, const Move& b) { return a.estimatedGain > b.estimatedGain; });
+    std::stable_sort(
+        moves.begin(), moves.end(), [](const Move& a, const Move& b) { return a.estimatedGain > b.estimatedGain; });
     return moves;
 }
 
@@ -259,7 +265,8 @@ bool PlacementSearch::tryPairs(Schedule& current, SearchKey& key)
         for (int b = a + 1; b < n; ++b)
             for (int da = 0; da < devices; ++da)
                 for (int db = 0; db < devices; ++db) {
-                    if (da == current.assignment[a] || db == current.assignment[b] || !allowed(a, da) || !allowed(b, db))
+                    if (da == current.assignment[a] || db == current.assignment[b] || !allowed(a, da)
+                        || !allowed(b, db))
                         continue;
                     if (!budgetLeft())
                         return false;
@@ -433,7 +440,8 @@ void PlacementSearch::improveOrder(Schedule& schedule, SearchKey& key, long budg
         SearchKey trialKey = evaluate(trial);
         samples.push_back({ trialKey, std::move(trial.order) });
     }
-    std::stable_sort(samples.begin(), samples.end(), [&](const auto& a, const auto& b) { return better(a.first, b.first); });
+    std::stable_sort(
+        samples.begin(), samples.end(), [&](const auto& a, const auto& b) { return better(a.first, b.first); });
     size_t nextSample = 0;
     bool fromSample = false;
     while (m_evaluations < budgetEnd) {

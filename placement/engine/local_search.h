@@ -26,14 +26,14 @@ namespace placescope {
 struct SearchKey
 {
     int64_t overflowBytes = 0; // sum over devices of peak bytes beyond the limit
-    double value = 0;          // makespan or sum, us
+    double value = 0; // makespan or sum, us
 };
 
 class PlacementSearch
 {
 public:
-    PlacementSearch(const OpGraph& graph, const std::vector<std::optional<int>>& pins, const std::vector<int>& topoOrder,
-        Objective objective, double effort);
+    PlacementSearch(const OpGraph& graph, const std::vector<std::optional<int>>& pins,
+        const std::vector<int>& topoOrder, Objective objective, double effort);
 
     bool allowed(int op, int device) const;
     // Simulates one schedule (one unit of the budget).
@@ -54,8 +54,8 @@ private:
     };
     bool better(const SearchKey& a, const SearchKey& b) const;
     // Best list order for an assignment among the hint order and the orders derived from the assignment.
-    SearchKey evaluateAssignment(const std::vector<int>& assignment, const std::vector<int>& hintOrder,
-        std::vector<int>& bestOrder);
+    SearchKey evaluateAssignment(
+        const std::vector<int>& assignment, const std::vector<int>& hintOrder, std::vector<int>& bestOrder);
     double sumOf(const std::vector<int>& assignment) const;
     double localGain(const std::vector<int>& assignment, int op, int device) const;
     std::vector<Move> candidateMoves(const Schedule& current, const SearchKey& key);
@@ -74,8 +74,8 @@ private:
     Objective m_objective;
     ListScheduler m_scheduler;
     bool m_hasLimits = false;
-    bool m_small = false;   // pair moves and restarts
-    bool m_tiny = false;    // earliest-start orders too
+    bool m_small = false; // pair moves and restarts
+    bool m_tiny = false; // earliest-start orders too
     long m_budget = 0;
     long m_evaluations = 0;
     SearchKey m_bestKey;

@@ -10,7 +10,11 @@ namespace {
 constexpr double kEpsilon = 1e-9;
 }
 
-MaxFlow::MaxFlow(int nodeCount) : m_adjacency(nodeCount), m_level(nodeCount), m_next(nodeCount) { }
+MaxFlow::MaxFlow(int nodeCount)
+    : m_adjacency(nodeCount)
+    , m_level(nodeCount)
+    , m_next(nodeCount)
+{ }
 
 void MaxFlow::addEdge(int from, int to, double capacity, double reverseCapacity)
 {

@@ -15,7 +15,11 @@ namespace placescope {
 
 inline constexpr double kNoKernel = std::numeric_limits<double>::infinity();
 
-enum class DeviceKind { Cpu, Gpu };
+enum class DeviceKind
+{
+    Cpu,
+    Gpu
+};
 
 struct PlacementDevice
 {
@@ -37,8 +41,8 @@ struct PlacementOp
     std::string id;
     std::string type;
     std::vector<double> costUs; // one per device; kNoKernel where the device has no kernel
-    std::optional<int> pin;     // device index
-    int64_t memoryBytes = 0;    // output bytes resident on the device while live
+    std::optional<int> pin; // device index
+    int64_t memoryBytes = 0; // output bytes resident on the device while live
 };
 
 struct PlacementEdge

@@ -92,7 +92,8 @@ Result<std::vector<std::optional<int>>> effectivePins(const OpGraph& graph, cons
         if (op < 0 || op >= n)
             return Status::error("a pin names op index " + std::to_string(op) + ", which does not exist");
         if (device < 0 || device >= devices)
-            return Status::error("op '" + graph.ops[op].id + "' is pinned to missing device index " + std::to_string(device));
+            return Status::error(
+                "op '" + graph.ops[op].id + "' is pinned to missing device index " + std::to_string(device));
         if (!std::isfinite(graph.ops[op].costUs[device]))
             return Status::error("op '" + graph.ops[op].id + "' is pinned to device '" + graph.devices[device].name
                 + "' which has no kernel for it");

@@ -16,7 +16,11 @@
 
 namespace placescope {
 
-enum class Objective { Sum, Makespan };
+enum class Objective
+{
+    Sum,
+    Makespan
+};
 
 struct PlanOptions
 {
@@ -29,9 +33,9 @@ struct PlanOptions
 
 struct TimelineSpan
 {
-    int op = -1;     // op index, or -1 for a transfer
-    int edge = -1;   // edge index for a transfer
-    int device = 0;  // lane: the device (for a transfer, the destination)
+    int op = -1; // op index, or -1 for a transfer
+    int edge = -1; // edge index for a transfer
+    int device = 0; // lane: the device (for a transfer, the destination)
     double startUs = 0;
     double endUs = 0;
 };
@@ -51,10 +55,10 @@ struct Timeline
 struct Proposal
 {
     std::vector<int> assignment; // device per op
-    std::vector<int> order;      // the list order the timeline was simulated in (a topological order)
+    std::vector<int> order; // the list order the timeline was simulated in (a topological order)
     Timeline timeline;
-    double objectiveUs = 0;   // the chosen objective's value
-    double lowerBoundUs = 0;  // the best bound the solver knows (== objectiveUs when exact)
+    double objectiveUs = 0; // the chosen objective's value
+    double lowerBoundUs = 0; // the best bound the solver knows (== objectiveUs when exact)
     bool exact = false;
     std::vector<std::string> notes; // e.g. "memory repair moved 3 ops after the min cut: no longer proven optimal"
 };
@@ -80,10 +84,12 @@ Result<std::vector<std::optional<int>>> effectivePins(const OpGraph& graph, cons
 Result<std::vector<int>> solveSum(const OpGraph& graph, const PlanOptions& options);
 // Plain HEFT (upward rank with mean costs, earliest finish device, no insertion) on the ListScheduler
 // model; the order is the one HEFT placed the ops in, so simulate() reproduces HEFT's own schedule.
-Schedule heftSchedule(const OpGraph& graph, const std::vector<std::optional<int>>& pins, const std::vector<int>& topoOrder);
+Schedule heftSchedule(
+    const OpGraph& graph, const std::vector<std::optional<int>>& pins, const std::vector<int>& topoOrder);
 // A makespan no placement can beat: max(longest path with every op at its cheapest allowed device and no
 // transfers, total cheapest work / device count).
-double makespanLowerBound(const OpGraph& graph, const std::vector<std::optional<int>>& pins, const std::vector<int>& topoOrder);
+double makespanLowerBound(
+    const OpGraph& graph, const std::vector<std::optional<int>>& pins, const std::vector<int>& topoOrder);
 // The makespan solver: HEFT, the sum optimum and the single-device placements as starts, then local
 // improvement (single-op moves and, on small graphs, pair moves and restarts), memory limits first.
 // Ignores memory limits only when none can be met; plan() reports that as an error.

@@ -5,8 +5,8 @@
 
 namespace placescope {
 
-std::vector<int> preferDevice(const OpGraph& graph, const std::vector<std::optional<int>>& pins, int device,
-    int* elsewhere)
+std::vector<int> preferDevice(
+    const OpGraph& graph, const std::vector<std::optional<int>>& pins, int device, int* elsewhere)
 {
     std::vector<int> assignment(graph.ops.size(), device);
     int moved = 0;

@@ -16,7 +16,7 @@ namespace placescope {
 // Every op on `device` where its kernel exists and no pin says otherwise; a pinned op on its pin; any other op
 // on its cheapest device with a kernel. `elsewhere` (optional) counts the ops not on `device`, leaving out the
 // host ends ("Input"/"Output" ops), which always live on the CPU and are not worth a note.
-std::vector<int> preferDevice(const OpGraph& graph, const std::vector<std::optional<int>>& pins, int device,
-    int* elsewhere = nullptr);
+std::vector<int> preferDevice(
+    const OpGraph& graph, const std::vector<std::optional<int>>& pins, int device, int* elsewhere = nullptr);
 
 } // namespace placescope

@@ -81,10 +81,12 @@ Result<OpGraph> fromJson(const Json& root)
         if (kind != "cpu" && kind != "gpu")
             return Status::error("device '" + device.name + "' has kind '" + kind + "' (expected cpu or gpu)");
         device.kind = kind == "gpu" ? DeviceKind::Gpu : DeviceKind::Cpu;
-        PLACESCOPE_ASSIGN_OR_RETURN(device.memoryBytes, byteCount(d, "memory_bytes", 0, "device '" + device.name + "'"));
+        PLACESCOPE_ASSIGN_OR_RETURN(
+            device.memoryBytes, byteCount(d, "memory_bytes", 0, "device '" + device.name + "'"));
         for (const PlacementDevice& other : graph.devices)
             if (other.name == device.name)
-                return Status::error("device name '" + device.name + "' appears twice; each device needs a name of its own");
+                return Status::error(
+                    "device name '" + device.name + "' appears twice; each device needs a name of its own");
         graph.devices.push_back(device);
     }
     for (const Json& l : root.value("links", Json::array())) {
@@ -99,8 +101,8 @@ Result<OpGraph> fromJson(const Json& root)
         if (l.contains("bandwidth_gbps")) {
             const Json& bandwidth = l["bandwidth_gbps"];
             if (!bandwidth.is_number() || !(bandwidth.get<double>() > 0) || bandwidth.get<double>() > 1e9)
-                return Status::error(what + " bandwidth_gbps is " + numberText(bandwidth) +
-                                     "; expected a positive number of GB/s (at most 1e9)");
+                return Status::error(what + " bandwidth_gbps is " + numberText(bandwidth)
+                    + "; expected a positive number of GB/s (at most 1e9)");
             link.bandwidthGBps = bandwidth.get<double>();
         }
         graph.links.push_back(link);
@@ -124,7 +126,8 @@ Result<OpGraph> fromJson(const Json& root)
             }
         }
         if (o.contains("pin")) {
-            PLACESCOPE_ASSIGN_OR_RETURN(int d, deviceIndex(graph, o["pin"].get<std::string>(), "op '" + op.id + "' pin"));
+            PLACESCOPE_ASSIGN_OR_RETURN(
+                int d, deviceIndex(graph, o["pin"].get<std::string>(), "op '" + op.id + "' pin"));
             op.pin = d;
         }
         PLACESCOPE_ASSIGN_OR_RETURN(op.memoryBytes, byteCount(o, "memory_bytes", 0, "op '" + op.id + "'"));
@@ -141,8 +144,8 @@ Result<OpGraph> fromJson(const Json& root)
                 + e.at("to").get<std::string>() + "')");
         edge.from = from->second;
         edge.to = to->second;
-        PLACESCOPE_ASSIGN_OR_RETURN(edge.bytes, byteCount(e, "bytes", 0, "edge '" + graph.ops[edge.from].id + "' -> '"
-                                                                     + graph.ops[edge.to].id + "'"));
+        PLACESCOPE_ASSIGN_OR_RETURN(edge.bytes,
+            byteCount(e, "bytes", 0, "edge '" + graph.ops[edge.from].id + "' -> '" + graph.ops[edge.to].id + "'"));
         graph.edges.push_back(edge);
     }
     return graph;

@@ -12,15 +12,13 @@
 
 namespace placescope {
 
-template <typename Time>
-struct StartDecision
+template <typename Time> struct StartDecision
 {
     Time start {};
     int blocker = -1; // the item whose end decided the start; -1: nothing (the start is the item's own anchor)
 };
 
-template <typename Time>
-class ResourceClocks
+template <typename Time> class ResourceClocks
 {
 public:
     explicit ResourceClocks(int resourceCount = 0) { reset(resourceCount); }

@@ -37,8 +37,8 @@ struct TensorArg
 struct OpArgs
 {
     std::vector<TensorArg> tensors;
-    std::vector<std::pair<std::string, std::vector<int64_t>>> ints;  // Int, Bool and int list arguments
-    std::vector<std::pair<std::string, std::string>> strings;       // Device, String arguments
+    std::vector<std::pair<std::string, std::vector<int64_t>>> ints; // Int, Bool and int list arguments
+    std::vector<std::pair<std::string, std::string>> strings; // Device, String arguments
 };
 
 struct EtNode
@@ -234,8 +234,8 @@ int64_t readNodeInt(element node, const char* key, const char* attrName)
 // The placement unit is the outermost op that touches tensors: what the program called, whose children always
 // run where it runs. Leaf ops would split aten::rand into an allocation and an in-place fill of one tensor and
 // hide the call the user can move. Nodes without tensors only nest others and become the op's scope.
-std::vector<size_t> outermostTensorOps(const std::vector<EtNode>& nodes,
-                                       const std::unordered_map<int64_t, size_t>& indexOfId)
+std::vector<size_t> outermostTensorOps(
+    const std::vector<EtNode>& nodes, const std::unordered_map<int64_t, size_t>& indexOfId)
 {
     std::vector<size_t> selected;
     for (size_t i = 0; i < nodes.size(); ++i) {
@@ -262,8 +262,8 @@ std::vector<size_t> outermostTensorOps(const std::vector<EtNode>& nodes,
     return selected;
 }
 
-std::string scopeOf(const EtNode& node, const std::vector<EtNode>& nodes,
-                    const std::unordered_map<int64_t, size_t>& indexOfId)
+std::string scopeOf(
+    const EtNode& node, const std::vector<EtNode>& nodes, const std::unordered_map<int64_t, size_t>& indexOfId)
 {
     std::vector<std::string> path;
     int64_t parent = node.parent;
@@ -321,8 +321,9 @@ Result<ModelGraph> loadExecutionTrace(const std::string& path)
     if (top["nodes"].get_array().get(nodeList) != simdjson::SUCCESS) {
         element ignored;
         if (top["traceEvents"].get(ignored) == simdjson::SUCCESS)
-            return Status::error(path + ": a PyTorch profiler (Kineto) trace, not an execution trace: import it "
-                                        "with 'placescope import' and open the trace");
+            return Status::error(path
+                + ": a PyTorch profiler (Kineto) trace, not an execution trace: import it "
+                  "with 'placescope import' and open the trace");
         return Status::error(notEt + " (no \"nodes\" array)");
     }
 
@@ -369,8 +370,8 @@ Result<ModelGraph> loadExecutionTrace(const std::string& path)
         value.shapeKnown = tensor.shapeKnown;
         value.dtype = tensor.dtype;
         value.bytes = tensor.numel >= 0 && tensor.elementBytes > 0
-                          ? tensor.numel * tensor.elementBytes
-                          : staticTensorBytes(value.shape, value.shapeKnown, value.dtype);
+            ? tensor.numel * tensor.elementBytes
+            : staticTensorBytes(value.shape, value.shapeKnown, value.dtype);
         value.layout = layoutFromStrides(tensor.shape, tensor.strides);
         value.device = tensor.device;
         value.producer = producer;

@@ -13,7 +13,9 @@ namespace {
 
 Result<std::string> readPrefix(const std::string& path, size_t limit)
 {
-    struct stat info {};
+    struct stat info
+    {
+    };
     if (::stat(path.c_str(), &info) != 0)
         return Status::error(path + ": cannot open: " + std::strerror(errno));
     if (S_ISDIR(info.st_mode))
@@ -45,14 +47,8 @@ Result<std::string> readPrefix(const std::string& path, size_t limit)
 
 } // namespace
 
-Result<std::string> readGraphFile(const std::string& path)
-{
-    return readPrefix(path, static_cast<size_t>(-1));
-}
+Result<std::string> readGraphFile(const std::string& path) { return readPrefix(path, static_cast<size_t>(-1)); }
 
-Result<std::string> readGraphFileHead(const std::string& path, size_t count)
-{
-    return readPrefix(path, count);
-}
+Result<std::string> readGraphFileHead(const std::string& path, size_t count) { return readPrefix(path, count); }
 
 } // namespace placescope

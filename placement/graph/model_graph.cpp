@@ -26,9 +26,21 @@ int64_t dtypeElementBytes(const std::string& dtype)
         int64_t bytes;
     };
     static constexpr Size kSizes[] = {
-        { "float32", 4 }, { "float16", 2 }, { "bfloat16", 2 }, { "float64", 8 },   { "int8", 1 },
-        { "uint8", 1 },   { "int16", 2 },   { "uint16", 2 },   { "int32", 4 },     { "uint32", 4 },
-        { "int64", 8 },   { "uint64", 8 },  { "bool", 1 },     { "complex64", 8 }, { "complex128", 16 },
+        { "float32", 4 },
+        { "float16", 2 },
+        { "bfloat16", 2 },
+        { "float64", 8 },
+        { "int8", 1 },
+        { "uint8", 1 },
+        { "int16", 2 },
+        { "uint16", 2 },
+        { "int32", 4 },
+        { "uint32", 4 },
+        { "int64", 8 },
+        { "uint64", 8 },
+        { "bool", 1 },
+        { "complex64", 8 },
+        { "complex128", 16 },
         { "float8", 1 },
     };
     for (const Size& size : kSizes)

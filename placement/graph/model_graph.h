@@ -12,7 +12,12 @@
 
 namespace placescope {
 
-enum class DataLayout { None, Nchw, Nhwc };
+enum class DataLayout
+{
+    None,
+    Nchw,
+    Nhwc
+};
 
 const char* layoutName(DataLayout layout);
 
@@ -27,28 +32,28 @@ int64_t staticTensorBytes(const std::vector<int64_t>& shape, bool shapeKnown, co
 struct ModelValue
 {
     std::string name;
-    std::vector<int64_t> shape;  // -1 for a dimension nobody could infer; empty for a scalar or unknown rank
-    bool shapeKnown = false;     // false when even the rank is unknown
-    std::string dtype;           // "float32", "float16", "int64", ... ("" when unknown)
-    int64_t bytes = 0;           // 0 when the shape is not static
+    std::vector<int64_t> shape; // -1 for a dimension nobody could infer; empty for a scalar or unknown rank
+    bool shapeKnown = false; // false when even the rank is unknown
+    std::string dtype; // "float32", "float16", "int64", ... ("" when unknown)
+    int64_t bytes = 0; // 0 when the shape is not static
     DataLayout layout = DataLayout::None;
-    bool isWeight = false;       // initializer, Constant, or ConstantOfShape fed by a shape initializer
-    bool isGraphInput = false;   // fed by the caller (not a weight)
+    bool isWeight = false; // initializer, Constant, or ConstantOfShape fed by a shape initializer
+    bool isGraphInput = false; // fed by the caller (not a weight)
     bool isGraphOutput = false;
-    int producer = -1;           // op index, or -1 for graph inputs and initializers
-    std::string device;          // "cpu", "gpu" or "": where the source says the value lives (execution trace)
+    int producer = -1; // op index, or -1 for graph inputs and initializers
+    std::string device; // "cpu", "gpu" or "": where the source says the value lives (execution trace)
 };
 
 struct ModelOp
 {
-    std::string name;            // unique within the graph
-    std::string type;            // "Conv", "aten::conv2d", ...
-    std::string domain;          // "" / "ai.onnx", "com.microsoft", ... (custom domains stay opaque ops)
-    std::string scope;           // where it sits: subgraph path ("If_3/then_branch") or a name prefix; for collapsing
-    std::vector<int> inputs;     // value indices ("" optional inputs are left out)
+    std::string name; // unique within the graph
+    std::string type; // "Conv", "aten::conv2d", ...
+    std::string domain; // "" / "ai.onnx", "com.microsoft", ... (custom domains stay opaque ops)
+    std::string scope; // where it sits: subgraph path ("If_3/then_branch") or a name prefix; for collapsing
+    std::vector<int> inputs; // value indices ("" optional inputs are left out)
     std::vector<int> outputs;
-    std::unordered_map<std::string, std::vector<int64_t>> intAttributes;   // kernel_shape, strides, group, ...
-    std::unordered_map<std::string, std::string> stringAttributes;         // auto_pad, data_format, ...
+    std::unordered_map<std::string, std::vector<int64_t>> intAttributes; // kernel_shape, strides, group, ...
+    std::unordered_map<std::string, std::string> stringAttributes; // auto_pad, data_format, ...
     bool producesWeight = false; // Constant / ConstantOfShape weight: not compute, placed with its consumer
     // From a trace, when the op is linked to what it ran: measured time per step (-1 = not measured) and
     // the device the framework put it on ("cpu", "gpu" or "").
@@ -63,10 +68,10 @@ struct ModelOp
 
 struct ModelGraph
 {
-    std::string source;          // "onnx", "pytorch-et", "trace-ops"
+    std::string source; // "onnx", "pytorch-et", "trace-ops"
     std::string path;
     std::vector<ModelValue> values;
-    std::vector<ModelOp> ops;    // in the source's order (a valid topological order for ONNX)
+    std::vector<ModelOp> ops; // in the source's order (a valid topological order for ONNX)
     std::vector<std::string> notes; // what the loader assumed or could not read, one line each
 };
 

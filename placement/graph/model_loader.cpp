@@ -41,8 +41,9 @@ Result<ModelGraph> loadModelGraph(const std::string& path)
     case GraphSourceKind::Unknown:
         break;
     }
-    return Status::error(path + ": not a model: expected an ONNX model, a PyTorch execution trace (JSON) or a "
-                                "Placescope trace (SQLite)");
+    return Status::error(path
+        + ": not a model: expected an ONNX model, a PyTorch execution trace (JSON) or a "
+          "Placescope trace (SQLite)");
 }
 
 } // namespace placescope

@@ -9,7 +9,13 @@
 
 namespace placescope {
 
-enum class GraphSourceKind { Unknown, Onnx, ExecutionTrace, PlacescopeTrace };
+enum class GraphSourceKind
+{
+    Unknown,
+    Onnx,
+    ExecutionTrace,
+    PlacescopeTrace
+};
 
 // From the first bytes: SQLite header -> Placescope trace; gzip or a JSON object -> PyTorch execution trace;
 // a protobuf starting with ModelProto's ir_version field -> ONNX. Errors only for unreadable files.

@@ -27,23 +27,40 @@ namespace {
 std::string dtypeName(int32_t elementType)
 {
     switch (elementType) {
-    case onnx::TensorProto_DataType_FLOAT: return "float32";
-    case onnx::TensorProto_DataType_UINT8: return "uint8";
-    case onnx::TensorProto_DataType_INT8: return "int8";
-    case onnx::TensorProto_DataType_UINT16: return "uint16";
-    case onnx::TensorProto_DataType_INT16: return "int16";
-    case onnx::TensorProto_DataType_INT32: return "int32";
-    case onnx::TensorProto_DataType_INT64: return "int64";
-    case onnx::TensorProto_DataType_STRING: return "string";
-    case onnx::TensorProto_DataType_BOOL: return "bool";
-    case onnx::TensorProto_DataType_FLOAT16: return "float16";
-    case onnx::TensorProto_DataType_DOUBLE: return "float64";
-    case onnx::TensorProto_DataType_UINT32: return "uint32";
-    case onnx::TensorProto_DataType_UINT64: return "uint64";
-    case onnx::TensorProto_DataType_COMPLEX64: return "complex64";
-    case onnx::TensorProto_DataType_COMPLEX128: return "complex128";
-    case onnx::TensorProto_DataType_BFLOAT16: return "bfloat16";
-    default: return "";
+    case onnx::TensorProto_DataType_FLOAT:
+        return "float32";
+    case onnx::TensorProto_DataType_UINT8:
+        return "uint8";
+    case onnx::TensorProto_DataType_INT8:
+        return "int8";
+    case onnx::TensorProto_DataType_UINT16:
+        return "uint16";
+    case onnx::TensorProto_DataType_INT16:
+        return "int16";
+    case onnx::TensorProto_DataType_INT32:
+        return "int32";
+    case onnx::TensorProto_DataType_INT64:
+        return "int64";
+    case onnx::TensorProto_DataType_STRING:
+        return "string";
+    case onnx::TensorProto_DataType_BOOL:
+        return "bool";
+    case onnx::TensorProto_DataType_FLOAT16:
+        return "float16";
+    case onnx::TensorProto_DataType_DOUBLE:
+        return "float64";
+    case onnx::TensorProto_DataType_UINT32:
+        return "uint32";
+    case onnx::TensorProto_DataType_UINT64:
+        return "uint64";
+    case onnx::TensorProto_DataType_COMPLEX64:
+        return "complex64";
+    case onnx::TensorProto_DataType_COMPLEX128:
+        return "complex128";
+    case onnx::TensorProto_DataType_BFLOAT16:
+        return "bfloat16";
+    default:
+        return "";
     }
 }
 
@@ -61,19 +78,35 @@ void applyType(const onnx::TypeProto& type, ModelValue& value)
         value.shape.push_back(dim.has_dim_value() ? dim.dim_value() : -1);
 }
 
-bool isDefaultDomain(const std::string& domain)
-{
-    return domain.empty() || domain == "ai.onnx";
-}
+bool isDefaultDomain(const std::string& domain) { return domain.empty() || domain == "ai.onnx"; }
 
 // Ops whose kernels depend on where the channel dimension sits: their rank-4 activations are NCHW in ONNX.
 bool isLayoutSensitive(const std::string& type, const std::string& domain)
 {
     static const std::unordered_set<std::string> kOnnxOps = {
-        "Conv", "ConvTranspose", "ConvInteger", "QLinearConv", "MaxPool", "AveragePool", "LpPool",
-        "GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool", "MaxUnpool", "MaxRoiPool", "RoiAlign",
-        "BatchNormalization", "InstanceNormalization", "LRN", "Resize", "Upsample", "DepthToSpace",
-        "SpaceToDepth", "GridSample", "DeformConv", "Col2Im",
+        "Conv",
+        "ConvTranspose",
+        "ConvInteger",
+        "QLinearConv",
+        "MaxPool",
+        "AveragePool",
+        "LpPool",
+        "GlobalAveragePool",
+        "GlobalMaxPool",
+        "GlobalLpPool",
+        "MaxUnpool",
+        "MaxRoiPool",
+        "RoiAlign",
+        "BatchNormalization",
+        "InstanceNormalization",
+        "LRN",
+        "Resize",
+        "Upsample",
+        "DepthToSpace",
+        "SpaceToDepth",
+        "GridSample",
+        "DeformConv",
+        "Col2Im",
     };
     if (isDefaultDomain(domain))
         return kOnnxOps.count(type) > 0;
@@ -173,9 +206,9 @@ Result<std::vector<int>> topologicalOrder(const onnx::GraphProto& graph, const s
     if (static_cast<int>(order.size()) < count) {
         for (int i = 0; i < count; ++i)
             if (pending[i] > 0)
-                return Status::error(label + ": graph has a cycle: node " + describeNode(graph.node(i)) +
-                                     " depends on its own output (" + std::to_string(count - order.size()) +
-                                     " nodes never become ready)");
+                return Status::error(label + ": graph has a cycle: node " + describeNode(graph.node(i))
+                    + " depends on its own output (" + std::to_string(count - order.size())
+                    + " nodes never become ready)");
     }
     for (int i = 0; i < count; ++i)
         if (order[i] != i)
@@ -213,12 +246,15 @@ struct NameScope
 class GraphBuilder
 {
 public:
-    GraphBuilder(ModelGraph& graph, std::string label) : m_graph(graph), m_label(std::move(label)) { }
+    GraphBuilder(ModelGraph& graph, std::string label)
+        : m_graph(graph)
+        , m_label(std::move(label))
+    { }
 
     // Adds one graph's values and ops. `formalInputs` aliases a body's inputs to its owner's inputs
     // (Loop/Scan: loop-carried values enter the body from the owner); `outputs` receives the graph's results.
     Status addGraph(const onnx::GraphProto& graph, const std::string& scope, const NameScope* outer,
-                    const std::vector<int>& formalInputs, std::vector<int>* outputs)
+        const std::vector<int>& formalInputs, std::vector<int>* outputs)
     {
         const bool isMain = outer == nullptr;
         NameScope names;
@@ -256,8 +292,8 @@ public:
         bool reordered = false;
         PLACESCOPE_ASSIGN_OR_RETURN(std::vector<int> order, topologicalOrder(graph, m_label, &reordered));
         if (reordered)
-            m_graph.notes.push_back("nodes of " + (isMain ? std::string("the main graph") : "'" + scope + "'") +
-                                    " were not in topological order; sorted by their data dependencies");
+            m_graph.notes.push_back("nodes of " + (isMain ? std::string("the main graph") : "'" + scope + "'")
+                + " were not in topological order; sorted by their data dependencies");
         for (int index : order)
             PLACESCOPE_RETURN_IF_ERROR(addNode(graph.node(index), scope, names));
 
@@ -295,8 +331,8 @@ private:
                 if (attribute.graphs_size() > 1)
                     bodyScope += "[" + std::to_string(b) + "]";
                 ++m_subgraphs;
-                PLACESCOPE_RETURN_IF_ERROR(addGraph(*bodies[b], bodyScope, &names,
-                                                    bodyInputAliases(node, *bodies[b], names), &bodyResults));
+                PLACESCOPE_RETURN_IF_ERROR(
+                    addGraph(*bodies[b], bodyScope, &names, bodyInputAliases(node, *bodies[b], names), &bodyResults));
             }
         }
 
@@ -310,8 +346,8 @@ private:
                 continue; // an omitted optional input
             const int value = names.findValue(input);
             if (value < 0) // invalid ONNX: onnxruntime refuses it too, and a guessed input would be planned as real
-                return Status::error(m_label + ": node " + describeNode(node) + " reads '" + input +
-                                     "', which no node, graph input or initializer produces (invalid ONNX)");
+                return Status::error(m_label + ": node " + describeNode(node) + " reads '" + input
+                    + "', which no node, graph input or initializer produces (invalid ONNX)");
             op.inputs.push_back(value);
         }
         for (int result : bodyResults)
@@ -333,9 +369,9 @@ private:
             }
         }
         const bool isDefault = isDefaultDomain(op.domain);
-        op.producesWeight = isDefault && (op.type == "Constant" ||
-                                          (op.type == "ConstantOfShape" && !op.inputs.empty() &&
-                                           m_graph.values[op.inputs[0]].isWeight));
+        op.producesWeight = isDefault
+            && (op.type == "Constant"
+                || (op.type == "ConstantOfShape" && !op.inputs.empty() && m_graph.values[op.inputs[0]].isWeight));
 
         const int opIndex = static_cast<int>(m_graph.ops.size());
         for (const auto& output : node.output()) {
@@ -344,10 +380,11 @@ private:
             // ONNX graphs are in single static assignment form: one producer per name in a graph.
             if (auto earlier = names.values.find(output); earlier != names.values.end()) {
                 const int producer = m_graph.values[earlier->second].producer;
-                return Status::error(m_label + ": '" + output + "' is produced twice, by node " + describeNode(node) +
-                                     " and by " + (producer >= 0 ? "node '" + m_graph.ops[producer].name + "'"
-                                                                 : std::string("a graph input or initializer")) +
-                                     " (invalid ONNX: one producer per tensor)");
+                return Status::error(m_label + ": '" + output + "' is produced twice, by node " + describeNode(node)
+                    + " and by "
+                    + (producer >= 0 ? "node '" + m_graph.ops[producer].name + "'"
+                                     : std::string("a graph input or initializer"))
+                    + " (invalid ONNX: one producer per tensor)");
             }
             ModelValue value;
             value.name = valueName(output, scope);
@@ -365,8 +402,8 @@ private:
 
     // Loop (M, cond, carried...) and Scan (states..., scan inputs...) feed their body's inputs position by
     // position, counted from the end so that Loop's trip count lines up with the body's iteration number.
-    static std::vector<int> bodyInputAliases(const onnx::NodeProto& node, const onnx::GraphProto& body,
-                                             const NameScope& names)
+    static std::vector<int> bodyInputAliases(
+        const onnx::NodeProto& node, const onnx::GraphProto& body, const NameScope& names)
     {
         std::vector<int> aliases(body.input_size(), -1);
         if (node.op_type() != "Loop" && node.op_type() != "Scan")
@@ -399,8 +436,8 @@ private:
 
     std::string uniqueOpName(const onnx::NodeProto& node)
     {
-        const std::string base =
-            node.name().empty() ? node.op_type() + "_" + std::to_string(m_unnamedNodes++) : node.name();
+        const std::string base
+            = node.name().empty() ? node.op_type() + "_" + std::to_string(m_unnamedNodes++) : node.name();
         std::string unique = base;
         for (int suffix = 2; m_opNames.count(unique); ++suffix)
             unique = base + "#" + std::to_string(suffix);
@@ -445,8 +482,8 @@ void noteCustomDomains(ModelGraph& graph)
         std::string list;
         for (const auto& type : types)
             list += (list.empty() ? "" : ", ") + type;
-        graph.notes.push_back(std::to_string(countByDomain[domain]) + " ops of custom domain " + domain +
-                              " kept as opaque ops: " + list);
+        graph.notes.push_back(
+            std::to_string(countByDomain[domain]) + " ops of custom domain " + domain + " kept as opaque ops: " + list);
     }
 }
 
@@ -497,8 +534,9 @@ Result<ModelGraph> parseOnnxModel(const std::string& bytes, const std::string& l
     if (bytes.empty())
         return Status::error(label + ": empty file");
     if (bytes.size() > static_cast<size_t>(std::numeric_limits<int>::max()))
-        return Status::error(label + ": larger than 2 GB, which protobuf cannot read (ONNX keeps such weights as "
-                                     "external data)");
+        return Status::error(label
+            + ": larger than 2 GB, which protobuf cannot read (ONNX keeps such weights as "
+              "external data)");
     onnx::ModelProto model;
     // Protobuf stops at 100 nested messages by default, and each If/Loop/Scan level costs three (node, attribute,
     // graph): a model with If nested 32 deep failed as a corrupt file. kMaxMessageNesting allows about 300 levels,
@@ -507,11 +545,12 @@ Result<ModelGraph> parseOnnxModel(const std::string& bytes, const std::string& l
     google::protobuf::io::CodedInputStream coded(&raw);
     coded.SetRecursionLimit(kMaxMessageNesting);
     if (!model.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
-        return Status::error(label + ": not an ONNX model (protobuf parse failed: truncated, corrupt, another format, "
-                                     "or subgraphs nested more than about 300 deep)");
+        return Status::error(label
+            + ": not an ONNX model (protobuf parse failed: truncated, corrupt, another format, "
+              "or subgraphs nested more than about 300 deep)");
     if (!model.has_graph() || model.ir_version() <= 0)
-        return Status::error(label + ": not an ONNX model (no " + std::string(model.has_graph() ? "IR version" : "graph") +
-                             " in the protobuf message)");
+        return Status::error(label + ": not an ONNX model (no "
+            + std::string(model.has_graph() ? "IR version" : "graph") + " in the protobuf message)");
 
     ModelGraph graph;
     graph.source = "onnx";
@@ -522,12 +561,13 @@ Result<ModelGraph> parseOnnxModel(const std::string& bytes, const std::string& l
     std::string unknownOpset;
     const bool propagateData = opsetsKnownToOnnx(model, &unknownOpset);
     if (!propagateData)
-        graph.notes.push_back("opset " + unknownOpset + " is not one this ONNX library knows (custom domain or newer "
-                              "version): shapes inferred without data propagation, ops without a schema left "
-                              "without shapes");
+        graph.notes.push_back("opset " + unknownOpset
+            + " is not one this ONNX library knows (custom domain or newer "
+              "version): shapes inferred without data propagation, ops without a schema left "
+              "without shapes");
     try {
-        onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(),
-                                           onnx::ShapeInferenceOptions(false, 0, propagateData));
+        onnx::shape_inference::InferShapes(
+            model, onnx::OpSchemaRegistry::Instance(), onnx::ShapeInferenceOptions(false, 0, propagateData));
     } catch (const std::exception& error) {
         graph.notes.push_back("ONNX shape inference stopped: " + firstLine(error.what()));
     } catch (...) {
@@ -537,8 +577,8 @@ Result<ModelGraph> parseOnnxModel(const std::string& bytes, const std::string& l
     GraphBuilder builder(graph, label);
     PLACESCOPE_RETURN_IF_ERROR(builder.addGraph(model.graph(), "", nullptr, {}, nullptr));
     if (builder.flattenedSubgraphs() > 0)
-        graph.notes.push_back(std::to_string(builder.flattenedSubgraphs()) +
-                              " If/Loop/Scan bodies flattened into the graph (a Loop body counts once)");
+        graph.notes.push_back(std::to_string(builder.flattenedSubgraphs())
+            + " If/Loop/Scan bodies flattened into the graph (a Loop body counts once)");
     markLayoutsAndBytes(graph);
     noteCustomDomains(graph);
 
@@ -549,8 +589,8 @@ Result<ModelGraph> parseOnnxModel(const std::string& bytes, const std::string& l
             withoutBytes += value.bytes == 0 ? 1 : 0;
         }
     if (withoutBytes > 0)
-        graph.notes.push_back(std::to_string(withoutBytes) + " of " + std::to_string(activations) +
-                              " activations have no static shape (size unknown)");
+        graph.notes.push_back(std::to_string(withoutBytes) + " of " + std::to_string(activations)
+            + " activations have no static shape (size unknown)");
     return graph;
 }
 

@@ -14,13 +14,23 @@ std::string dtypeFromTorchName(const std::string& name)
         const char* dtype;
     };
     static constexpr Alias kAliases[] = {
-        { "float", "float32" },          { "double", "float64" },        { "c10::Half", "float16" },
-        { "c10::BFloat16", "bfloat16" }, { "long", "int64" },            { "long int", "int64" },
-        { "int64_t", "int64" },          { "int", "int32" },             { "short", "int16" },
-        { "short int", "int16" },        { "signed char", "int8" },      { "unsigned char", "uint8" },
-        { "bool", "bool" },              { "c10::complex<float>", "complex64" },
+        { "float", "float32" },
+        { "double", "float64" },
+        { "c10::Half", "float16" },
+        { "c10::BFloat16", "bfloat16" },
+        { "long", "int64" },
+        { "long int", "int64" },
+        { "int64_t", "int64" },
+        { "int", "int32" },
+        { "short", "int16" },
+        { "short int", "int16" },
+        { "signed char", "int8" },
+        { "unsigned char", "uint8" },
+        { "bool", "bool" },
+        { "c10::complex<float>", "complex64" },
         { "c10::complex<double>", "complex128" },
-        { "c10::Float8_e4m3fn", "float8" }, { "c10::Float8_e5m2", "float8" },
+        { "c10::Float8_e4m3fn", "float8" },
+        { "c10::Float8_e5m2", "float8" },
     };
     for (const Alias& alias : kAliases)
         if (bare == alias.torch)

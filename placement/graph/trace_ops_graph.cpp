@@ -31,10 +31,7 @@ struct Argument
 };
 
 // Kineto names framework ops "cpu_op"; the 2021 legacy schema named them "Operator".
-bool isFrameworkOp(const std::string& category)
-{
-    return category == "cpu_op" || category == "Operator";
-}
+bool isFrameworkOp(const std::string& category) { return category == "cpu_op" || category == "Operator"; }
 
 struct GpuWork
 {
@@ -53,8 +50,8 @@ struct GpuWork
 // span on the same thread contains the call. Copies are transfers: the cost model prices them on the edges.
 struct WorkIndex
 {
-    std::unordered_map<uint64_t, GpuWork> byExternalId;   // (pid, externalId)
-    std::unordered_map<uint64_t, GpuWork> byCorrelation;  // (pid, correlationId), not reachable by externalId
+    std::unordered_map<uint64_t, GpuWork> byExternalId; // (pid, externalId)
+    std::unordered_map<uint64_t, GpuWork> byCorrelation; // (pid, correlationId), not reachable by externalId
 };
 
 WorkIndex indexGpuWork(const TraceData& trace)
@@ -62,7 +59,8 @@ WorkIndex indexGpuWork(const TraceData& trace)
     std::unordered_set<uint64_t> opExternalIds;
     for (const HostRange& range : trace.hostRanges)
         if (isFrameworkOp(range.category) && range.externalId >= 0)
-            opExternalIds.insert(TraceData::correlationKey(range.globalTid - range.globalTid % 0x1000000, range.externalId));
+            opExternalIds.insert(
+                TraceData::correlationKey(range.globalTid - range.globalTid % 0x1000000, range.externalId));
     WorkIndex index;
     for (const GpuOp& gpuOp : trace.gpuOps) {
         if (gpuOp.kind == GpuOp::Kind::Memcpy || gpuOp.correlationId < 0)
@@ -90,15 +88,12 @@ struct TopOp
     std::vector<Argument> arguments;
 };
 
-int64_t pidOfThread(int64_t globalTid)
-{
-    return globalTid - globalTid % 0x1000000;
-}
+int64_t pidOfThread(int64_t globalTid) { return globalTid - globalTid % 0x1000000; }
 
 // A list of flat integer lists ([[32,3,224,224],[],...]); a member that is not flat (a tensor list) is
 // returned empty with `flat` false.
-std::vector<std::vector<int64_t>> parseIntLists(simdjson::dom::parser& parser, const std::string& json,
-                                                std::vector<bool>* flat)
+std::vector<std::vector<int64_t>> parseIntLists(
+    simdjson::dom::parser& parser, const std::string& json, std::vector<bool>* flat)
 {
     std::vector<std::vector<int64_t>> lists;
     simdjson::dom::array items;
@@ -125,8 +120,8 @@ std::vector<std::vector<int64_t>> parseIntLists(simdjson::dom::parser& parser, c
     return lists;
 }
 
-std::vector<Argument> parseArguments(const std::string& dimsJson, const std::string& typesJson,
-                                     const std::string& stridesJson)
+std::vector<Argument> parseArguments(
+    const std::string& dimsJson, const std::string& typesJson, const std::string& stridesJson)
 {
     std::vector<Argument> arguments;
     simdjson::dom::parser parser;
@@ -183,8 +178,8 @@ StepChoice chooseStep(const TraceData& trace, const StepSet& steps)
     const StepWindow& step = steps.steps[byDuration[(byDuration.size() - 1) / 2]];
     choice.startNs = step.startNs;
     choice.endNs = step.endNs;
-    choice.note = "one iteration: step " + std::to_string(step.stepNumber) + " (median duration) of " +
-                  std::to_string(steps.steps.size()) + " from " + std::string(stepSourceName(steps.source));
+    choice.note = "one iteration: step " + std::to_string(step.stepNumber) + " (median duration) of "
+        + std::to_string(steps.steps.size()) + " from " + std::string(stepSourceName(steps.source));
     if (steps.source != StepSet::Source::KernelPattern)
         return choice;
     // The host-side span of the API calls that launched the step's GPU work.
@@ -209,17 +204,14 @@ StepChoice chooseStep(const TraceData& trace, const StepSet& steps)
     return choice;
 }
 
-bool isStepAnnotation(const std::string& name)
-{
-    return name.rfind("ProfilerStep", 0) == 0;
-}
+bool isStepAnnotation(const std::string& name) { return name.rfind("ProfilerStep", 0) == 0; }
 
 // Benchmarks and training loops that record no steps often wrap each pass in an annotation ("[param|...|warmup|
 // forward]", "[param|...|measure|forward]" in the HTA AlexNet trace). Annotations of one thread that hold the
 // same sequence of top-level ops (three or more) are taken as iterations; of several such groups, the one with
 // the longest sequence. Returns the iterations' windows, empty when nothing repeats.
-std::vector<StepWindow> repeatedAnnotationSteps(const TraceData& trace,
-                                                const std::map<int64_t, std::vector<TopOp>>& threads)
+std::vector<StepWindow> repeatedAnnotationSteps(
+    const TraceData& trace, const std::map<int64_t, std::vector<TopOp>>& threads)
 {
     std::map<std::string, std::vector<StepWindow>> windowsBySequence;
     std::map<std::string, size_t> lengthOfSequence;
@@ -231,7 +223,7 @@ std::vector<StepWindow> repeatedAnnotationSteps(const TraceData& trace,
             continue;
         const std::vector<TopOp>& tops = thread->second;
         auto first = std::lower_bound(tops.begin(), tops.end(), range.startNs,
-                                      [](const TopOp& top, int64_t time) { return top.range->startNs < time; });
+            [](const TopOp& top, int64_t time) { return top.range->startNs < time; });
         std::string sequence;
         size_t length = 0;
         for (auto it = first; it != tops.end() && it->range->startNs < range.endNs; ++it, ++length)
@@ -275,13 +267,13 @@ StrideIndex readInputStrides(SqliteDb& db)
     if (!statement)
         return strides;
     while (statement->step())
-        strides[{ statement->columnInt(0), statement->columnInt(1), statement->columnInt(2) }] =
-            statement->columnText(3);
+        strides[{ statement->columnInt(0), statement->columnInt(1), statement->columnInt(2) }]
+            = statement->columnText(3);
     return strides;
 }
 
-std::map<int64_t, std::vector<TopOp>> topLevelOps(const TraceData& trace, const StepChoice& window,
-                                                  const WorkIndex& work, const StrideIndex& strides)
+std::map<int64_t, std::vector<TopOp>> topLevelOps(
+    const TraceData& trace, const StepChoice& window, const WorkIndex& work, const StrideIndex& strides)
 {
     std::map<int64_t, std::vector<const HostRange*>> opsByThread, annotationsByThread;
     for (const HostRange& range : trace.hostRanges) {
@@ -310,19 +302,20 @@ std::map<int64_t, std::vector<TopOp>> topLevelOps(const TraceData& trace, const 
                 while (nextAnnotation < annotations.size() && annotations[nextAnnotation]->startNs <= range->startNs)
                     open.push_back(annotations[nextAnnotation++]);
                 open.erase(std::remove_if(open.begin(), open.end(),
-                                          [&](const HostRange* a) { return a->endNs <= range->startNs; }),
-                           open.end());
+                               [&](const HostRange* a) { return a->endNs <= range->startNs; }),
+                    open.end());
                 TopOp top;
                 top.range = range;
                 for (const HostRange* annotation : open)
                     top.scope += (top.scope.empty() ? "" : "/") + trace.name(annotation->nameId);
                 auto stride = strides.find({ range->globalTid, range->startNs, range->nameId });
-                top.arguments = parseArguments(range->inputDims, range->inputTypes,
-                                               stride != strides.end() ? stride->second : std::string());
+                top.arguments = parseArguments(
+                    range->inputDims, range->inputTypes, stride != strides.end() ? stride->second : std::string());
                 tops.push_back(std::move(top));
                 owner = &tops.back();
             }
-            auto it = work.byExternalId.find(TraceData::correlationKey(pidOfThread(range->globalTid), range->externalId));
+            auto it
+                = work.byExternalId.find(TraceData::correlationKey(pidOfThread(range->globalTid), range->externalId));
             if (range->externalId >= 0 && it != work.byExternalId.end())
                 owner->gpu.add(it->second);
         }
@@ -335,7 +328,7 @@ std::map<int64_t, std::vector<TopOp>> topLevelOps(const TraceData& trace, const 
             continue;
         std::vector<TopOp>& tops = thread->second;
         auto after = std::upper_bound(tops.begin(), tops.end(), call.startNs,
-                                      [](int64_t time, const TopOp& top) { return time < top.range->startNs; });
+            [](int64_t time, const TopOp& top) { return time < top.range->startNs; });
         if (after != tops.begin() && call.startNs < std::prev(after)->range->endNs)
             std::prev(after)->gpu.add(it->second);
     }
@@ -351,9 +344,10 @@ Result<ModelGraph> modelGraphFromTrace(const std::string& tracePath)
     PLACESCOPE_ASSIGN_OR_RETURN(SqliteDb db, openTrace(tracePath, TraceAccess::ReadOnly));
     PLACESCOPE_ASSIGN_OR_RETURN(TraceData trace, TraceData::load(db));
     if (std::none_of(trace.hostRanges.begin(), trace.hostRanges.end(),
-                     [](const HostRange& range) { return isFrameworkOp(range.category); }))
-        return Status::error(tracePath + ": the trace has no framework ops (PS_FRAMEWORK_OPS): record it with the "
-                                         "PyTorch profiler or import its Kineto JSON");
+            [](const HostRange& range) { return isFrameworkOp(range.category); }))
+        return Status::error(tracePath
+            + ": the trace has no framework ops (PS_FRAMEWORK_OPS): record it with the "
+              "PyTorch profiler or import its Kineto JSON");
 
     const WorkIndex work = indexGpuWork(trace);
 
@@ -363,7 +357,8 @@ Result<ModelGraph> modelGraphFromTrace(const std::string& tracePath)
     StepSet steps = detectSteps(trace);
     if (steps.source == StepSet::Source::WholeTrace) {
         const StepChoice everything { INT64_MIN, INT64_MAX, "" };
-        std::vector<StepWindow> repeated = repeatedAnnotationSteps(trace, topLevelOps(trace, everything, work, StrideIndex {}));
+        std::vector<StepWindow> repeated
+            = repeatedAnnotationSteps(trace, topLevelOps(trace, everything, work, StrideIndex {}));
         if (!repeated.empty()) {
             steps.steps = std::move(repeated);
             steps.source = StepSet::Source::Annotation;
@@ -459,7 +454,7 @@ Result<ModelGraph> modelGraphFromTrace(const std::string& tracePath)
                     external.dtype = argument.dtype;
                     external.bytes = staticTensorBytes(external.shape, true, external.dtype);
                     external.layout = argument.layout;
-                    external.isWeight = j > 0;       // parameters; the first op's data input comes from outside
+                    external.isWeight = j > 0; // parameters; the first op's data input comes from outside
                     external.isGraphInput = j == 0;
                     graph.values.push_back(std::move(external));
                     source = static_cast<int>(graph.values.size()) - 1;

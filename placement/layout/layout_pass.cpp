@@ -23,7 +23,11 @@ constexpr int kGpu = 1;
 class UnionFind
 {
 public:
-    explicit UnionFind(size_t n) : m_parent(n) { std::iota(m_parent.begin(), m_parent.end(), 0); }
+    explicit UnionFind(size_t n)
+        : m_parent(n)
+    {
+        std::iota(m_parent.begin(), m_parent.end(), 0);
+    }
     int find(int x)
     {
         while (m_parent[x] != x) {
@@ -55,15 +59,9 @@ bool isConv(const ModelOp& op)
     return kConvs.count(lowerType(op.type)) > 0;
 }
 
-bool isTranspose(const ModelOp& op)
-{
-    return lowerType(op.type) == "transpose" || lowerType(op.type) == "permute";
-}
+bool isTranspose(const ModelOp& op) { return lowerType(op.type) == "transpose" || lowerType(op.type) == "permute"; }
 
-DataLayout other(DataLayout layout)
-{
-    return layout == DataLayout::Nhwc ? DataLayout::Nchw : DataLayout::Nhwc;
-}
+DataLayout other(DataLayout layout) { return layout == DataLayout::Nhwc ? DataLayout::Nchw : DataLayout::Nhwc; }
 
 // Everything the costing of one region needs, computed once.
 class LayoutCosting
@@ -71,8 +69,12 @@ class LayoutCosting
 public:
     LayoutCosting(const ModelGraph& model, const std::vector<int>& deviceOfOp, const CapabilityTable& capabilities,
         const LayoutFacts& facts)
-        : m_model(model), m_device(deviceOfOp), m_capabilities(capabilities), m_facts(facts),
-          m_consumers(model.values.size()), m_constant(model.values.size(), false)
+        : m_model(model)
+        , m_device(deviceOfOp)
+        , m_capabilities(capabilities)
+        , m_facts(facts)
+        , m_consumers(model.values.size())
+        , m_constant(model.values.size(), false)
     {
         for (size_t o = 0; o < model.ops.size(); ++o)
             for (int v : model.ops[o].inputs)
@@ -83,10 +85,7 @@ public:
 
     const std::vector<int>& consumers(int value) const { return m_consumers[value]; }
 
-    int device(int op) const
-    {
-        return op < static_cast<int>(m_device.size()) && m_device[op] == kGpu ? kGpu : kCpu;
-    }
+    int device(int op) const { return op < static_cast<int>(m_device.size()) && m_device[op] == kGpu ? kGpu : kCpu; }
 
     // A rank-4 activation (not a weight): the only tensors a layout applies to.
     bool isLayoutTensor(int value) const
@@ -176,9 +175,8 @@ private:
             for (const ModelOp& op : m_model.ops) {
                 if (op.inputs.empty() && !op.producesWeight)
                     continue; // a source op (random, shape-less) is not a constant
-                const bool allConstant = std::all_of(op.inputs.begin(), op.inputs.end(), [&](int v) {
-                    return v >= 0 && v < static_cast<int>(m_constant.size()) && m_constant[v];
-                });
+                const bool allConstant = std::all_of(op.inputs.begin(), op.inputs.end(),
+                    [&](int v) { return v >= 0 && v < static_cast<int>(m_constant.size()) && m_constant[v]; });
                 if (allConstant || op.producesWeight)
                     for (int v : op.outputs)
                         if (v >= 0 && v < static_cast<int>(m_constant.size()) && !m_model.values[v].isGraphInput)
@@ -203,8 +201,9 @@ struct RegionCost
     std::string forcedExample;
 };
 
-RegionCost costRegion(const LayoutCosting& costing, const std::vector<int>& regionOps, const std::vector<int>& regionOfOp,
-    int regionId, const std::vector<LayoutOpKind>& kinds, DataLayout source, DataLayout layout)
+RegionCost costRegion(const LayoutCosting& costing, const std::vector<int>& regionOps,
+    const std::vector<int>& regionOfOp, int regionId, const std::vector<LayoutOpKind>& kinds, DataLayout source,
+    DataLayout layout)
 {
     const ModelGraph& model = costing.model();
     RegionCost cost;
@@ -220,7 +219,8 @@ RegionCost costRegion(const LayoutCosting& costing, const std::vector<int>& regi
             }
             if (k == DataLayout::Nchw && costing.prefersNhwcOnTensorCores(op) && !costing.isGroupedConv(op)) {
                 // cuDNN converts the input and the output itself (nchwToNhwcKernel / nhwcToNchwKernel).
-                cost.penaltyUs += costing.transposeUs(costing.layoutBytes(op, true) + costing.layoutBytes(op, false), kGpu);
+                cost.penaltyUs
+                    += costing.transposeUs(costing.layoutBytes(op, true) + costing.layoutBytes(op, false), kGpu);
             }
         }
         kernelLayout[op] = k;
@@ -259,18 +259,21 @@ RegionCost costRegion(const LayoutCosting& costing, const std::vector<int>& regi
             t.to = want;
             t.bytes = value.bytes;
             const bool consumerInside = consumer >= 0 && regionOfOp[consumer] == regionId;
-            if (producedInside && (!consumerInside || kernelLayout[producer] != layout || kernelLayout[consumer] == layout)) {
+            if (producedInside
+                && (!consumerInside || kernelLayout[producer] != layout || kernelLayout[consumer] == layout)) {
                 t.op = producer;
                 t.beforeOp = false;
                 t.device = costing.device(producer);
-                t.where = consumerInside ? "after " + model.ops[producer].name + " (output " + value.name + ")"
-                                         : "at the region's output " + value.name + " (after " + model.ops[producer].name + ")";
+                t.where = consumerInside
+                    ? "after " + model.ops[producer].name + " (output " + value.name + ")"
+                    : "at the region's output " + value.name + " (after " + model.ops[producer].name + ")";
             } else {
                 t.op = consumer;
                 t.beforeOp = true;
                 t.device = costing.device(consumer);
-                t.where = producedInside ? "before " + model.ops[consumer].name + " (input " + value.name + ")"
-                                         : "at the region's input " + value.name + " (before " + model.ops[consumer].name + ")";
+                t.where = producedInside
+                    ? "before " + model.ops[consumer].name + " (input " + value.name + ")"
+                    : "at the region's input " + value.name + " (before " + model.ops[consumer].name + ")";
             }
             t.costUs = costing.transposeUs(t.bytes, t.device);
             cost.totalUs += t.costUs;
@@ -292,7 +295,8 @@ std::string regionReason(const LayoutRegion& region, const RegionCost& chosen, c
         reason = std::string("switches to ") + layoutName(region.chosen);
     }
     reason += ": " + formatNanoseconds(std::min(region.nchwCostUs, region.nhwcCostUs) * 1e3) + " of conversions vs "
-        + formatNanoseconds(std::max(region.nchwCostUs, region.nhwcCostUs) * 1e3) + " in " + layoutName(other(region.chosen));
+        + formatNanoseconds(std::max(region.nchwCostUs, region.nhwcCostUs) * 1e3) + " in "
+        + layoutName(other(region.chosen));
     if (rejected.forcedOps > 0)
         reason += "; in " + std::string(layoutName(other(region.chosen))) + " " + std::to_string(rejected.forcedOps)
             + " kernel(s) (" + rejected.forcedExample + ") would need transposes";
@@ -368,15 +372,16 @@ LayoutResult runLayoutPass(const ModelGraph& model, const std::vector<int>& devi
     for (size_t o = 0; o < opCount; ++o) {
         const ModelOp& op = model.ops[o];
         LayoutOpKind kind = classifyLayoutOp(op, costing.capability(static_cast<int>(o)));
-        const bool hasLayoutInput = std::any_of(op.inputs.begin(), op.inputs.end(),
-            [&](int v) { return costing.isLayoutTensor(v); });
+        const bool hasLayoutInput
+            = std::any_of(op.inputs.begin(), op.inputs.end(), [&](int v) { return costing.isLayoutTensor(v); });
         if (kind == LayoutOpKind::Sensitive && !hasLayoutInput)
             kind = LayoutOpKind::Other; // only rank-4 activations carry a layout (Grappler: IsFanoutPortRankN 4)
         if (kind == LayoutOpKind::Agnostic) {
-            const bool inputsFit = hasLayoutInput && std::all_of(op.inputs.begin(), op.inputs.end(),
-                [&](int v) { return costing.isLayoutTensor(v) || costing.isLayoutFree(v); });
-            const bool outputsFit = !op.outputs.empty() && std::all_of(op.outputs.begin(), op.outputs.end(),
-                [&](int v) { return costing.isLayoutTensor(v); });
+            const bool inputsFit = hasLayoutInput && std::all_of(op.inputs.begin(), op.inputs.end(), [&](int v) {
+                return costing.isLayoutTensor(v) || costing.isLayoutFree(v);
+            });
+            const bool outputsFit = !op.outputs.empty()
+                && std::all_of(op.outputs.begin(), op.outputs.end(), [&](int v) { return costing.isLayoutTensor(v); });
             if (!inputsFit || !outputsFit)
                 kind = LayoutOpKind::Other;
         }
@@ -407,8 +412,8 @@ LayoutResult runLayoutPass(const ModelGraph& model, const std::vector<int>& devi
             components[sets.find(static_cast<int>(o))].push_back(static_cast<int>(o));
     std::vector<std::vector<int>> regionOps;
     for (auto& [root, ops] : components) {
-        const bool hasSensitive = std::any_of(ops.begin(), ops.end(),
-            [&](int o) { return result.opKinds[o] == LayoutOpKind::Sensitive; });
+        const bool hasSensitive
+            = std::any_of(ops.begin(), ops.end(), [&](int o) { return result.opKinds[o] == LayoutOpKind::Sensitive; });
         if (hasSensitive)
             regionOps.push_back(ops);
     }
@@ -433,10 +438,10 @@ LayoutResult runLayoutPass(const ModelGraph& model, const std::vector<int>& devi
             for (int v : model.ops[o].inputs)
                 unknownBytes = unknownBytes || (costing.isLayoutTensor(v) && model.values[v].bytes <= 0);
         }
-        RegionCost nchw = costRegion(costing, region.ops, result.regionOfOp, id, result.opKinds, region.sourceLayout,
-            DataLayout::Nchw);
-        RegionCost nhwc = costRegion(costing, region.ops, result.regionOfOp, id, result.opKinds, region.sourceLayout,
-            DataLayout::Nhwc);
+        RegionCost nchw = costRegion(
+            costing, region.ops, result.regionOfOp, id, result.opKinds, region.sourceLayout, DataLayout::Nchw);
+        RegionCost nhwc = costRegion(
+            costing, region.ops, result.regionOfOp, id, result.opKinds, region.sourceLayout, DataLayout::Nhwc);
         region.nchwCostUs = nchw.totalUs;
         region.nhwcCostUs = nhwc.totalUs;
         const bool sourceIsNchw = region.sourceLayout == DataLayout::Nchw;

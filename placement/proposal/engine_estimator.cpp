@@ -79,10 +79,9 @@ std::optional<EngineEstimate> EnginePlacementEstimator::estimateLayout(const Lay
     auto capabilities = CapabilityTable::forFramework(m_framework);
     if (!capabilities)
         return std::nullopt;
-    const std::vector<int> devices
-        = deviceOfModelOps(planned->model, planned->placement, planned->proposal.assignment);
-    LayoutResult layout
-        = runLayoutPass(planned->model, devices, *capabilities, layoutFactsFor(planned->placement.cpu, planned->placement.gpu));
+    const std::vector<int> devices = deviceOfModelOps(planned->model, planned->placement, planned->proposal.assignment);
+    LayoutResult layout = runLayoutPass(
+        planned->model, devices, *capabilities, layoutFactsFor(planned->placement.cpu, planned->placement.gpu));
     int nhwcRegions = 0;
     for (const LayoutRegion& region : layout.regions)
         nhwcRegions += region.chosen == DataLayout::Nhwc;
@@ -94,8 +93,9 @@ std::optional<EngineEstimate> EnginePlacementEstimator::estimateLayout(const Lay
     estimate.savingMsPerStep = std::max(0.0, measuredUs - remainingUs) / 1000.0;
     estimate.explanation = "the layout pass over " + std::to_string(layout.regions.size()) + " region(s) of the model ("
         + std::to_string(nhwcRegions) + " run NHWC on " + planned->placement.gpu.name + ") keeps "
-        + std::to_string(layout.added.size()) + " transpose(s) at region borders (" + formatNanoseconds(remainingUs * 1e3)
-        + " per step); the trace's " + std::to_string(query.conversionKernelsPerStep) + " conversion kernels per step ("
+        + std::to_string(layout.added.size()) + " transpose(s) at region borders ("
+        + formatNanoseconds(remainingUs * 1e3) + " per step); the trace's "
+        + std::to_string(query.conversionKernelsPerStep) + " conversion kernels per step ("
         + formatNanoseconds(measuredUs * 1e3) + ") go";
     return estimate;
 }
@@ -127,8 +127,9 @@ std::optional<EngineEstimate> EnginePlacementEstimator::estimateFallback(const F
     EngineEstimate estimate;
     estimate.savingMsPerStep = std::max(0.0, defaultUs - planned->proposal.objectiveUs) / 1000.0;
     estimate.explanation = "the model's " + names + " op(s) placed by the engine (min-cut over CPU and "
-        + planned->placement.gpu.name + " costs, transfers included): predicted step " + formatNanoseconds(planned->proposal.objectiveUs * 1e3)
-        + " against " + formatNanoseconds(defaultUs * 1e3) + " with the framework's default placement";
+        + planned->placement.gpu.name + " costs, transfers included): predicted step "
+        + formatNanoseconds(planned->proposal.objectiveUs * 1e3) + " against " + formatNanoseconds(defaultUs * 1e3)
+        + " with the framework's default placement";
     return estimate;
 }
 

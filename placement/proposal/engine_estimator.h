@@ -22,7 +22,9 @@ class EnginePlacementEstimator : public PlacementEstimator
 {
 public:
     // `framework`: which capability table applies ("torch", "tf", "ort").
-    explicit EnginePlacementEstimator(std::string framework = "torch") : m_framework(std::move(framework)) { }
+    explicit EnginePlacementEstimator(std::string framework = "torch")
+        : m_framework(std::move(framework))
+    { }
 
     std::string name() const override { return "placement engine"; }
     std::optional<EngineEstimate> estimateLayout(const LayoutQuery& query) const override;

@@ -70,8 +70,8 @@ const char* placementReasonKey(PlacementReason reason)
     return "unknown";
 }
 
-std::vector<int> deviceOfModelOps(const ModelGraph& model, const PlacementModel& placement,
-    const std::vector<int>& assignment)
+std::vector<int> deviceOfModelOps(
+    const ModelGraph& model, const PlacementModel& placement, const std::vector<int>& assignment)
 {
     std::vector<int> devices(model.ops.size(), kCpu);
     std::vector<bool> known(model.ops.size(), false);
@@ -160,8 +160,9 @@ ModelProposal buildModelProposal(const ModelGraph& model, const PlacementModel& 
             const double costHere = localCost(graph, edgesOf, proposal.assignment, d.graphOp, d.device, &transfersHere);
             const double costThere = localCost(graph, edgesOf, proposal.assignment, d.graphOp, other, &transfersThere);
             d.reason = d.device != d.defaultDevice ? PlacementReason::Cheaper : PlacementReason::FrameworkDefault;
-            d.why = here + " " + formatNanoseconds(op.costUs[d.device] * 1e3) + " + transfers " + formatNanoseconds(transfersHere * 1e3) + " vs " + there
-                + " " + formatNanoseconds(op.costUs[other] * 1e3) + " + transfers " + formatNanoseconds(transfersThere * 1e3);
+            d.why = here + " " + formatNanoseconds(op.costUs[d.device] * 1e3) + " + transfers "
+                + formatNanoseconds(transfersHere * 1e3) + " vs " + there + " "
+                + formatNanoseconds(op.costUs[other] * 1e3) + " + transfers " + formatNanoseconds(transfersThere * 1e3);
             if (costHere > costThere)
                 d.why += " (moving it alone costs less, but its neighbours would then pay more)";
         }

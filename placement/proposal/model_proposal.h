@@ -19,33 +19,41 @@
 namespace placescope {
 
 // Why an op is where the proposal puts it.
-enum class PlacementReason { FrameworkDefault, Pinned, NoKernel, Cheaper, WithConsumer, HostEnd };
+enum class PlacementReason
+{
+    FrameworkDefault,
+    Pinned,
+    NoKernel,
+    Cheaper,
+    WithConsumer,
+    HostEnd
+};
 
 struct OpDecision
 {
     int modelOp = -1;
-    int graphOp = -1;        // -1 for a folded weight producer
-    int device = 0;          // 0 = CPU, 1 = GPU
-    int defaultDevice = 0;   // where the framework would put it
+    int graphOp = -1; // -1 for a folded weight producer
+    int device = 0; // 0 = CPU, 1 = GPU
+    int defaultDevice = 0; // where the framework would put it
     PlacementReason reason = PlacementReason::FrameworkDefault;
-    std::string why;         // one line with the figures
+    std::string why; // one line with the figures
 };
 
 // A run of consecutive ops (model order) on one device.
 struct DeviceRun
 {
     int device = 0;
-    int firstOp = 0;         // model op indices, inclusive
+    int firstOp = 0; // model op indices, inclusive
     int lastOp = 0;
     int opCount = 0;
-    double costUs = 0;       // the run's op costs on its device
+    double costUs = 0; // the run's op costs on its device
     std::string typeSummary; // "Conv 53, Relu 49, Add 16"
 };
 
 struct RemainingTransfer
 {
-    int edge = -1;           // graph edge index
-    std::string from;        // op ids
+    int edge = -1; // graph edge index
+    std::string from; // op ids
     std::string to;
     int fromDevice = 0;
     int toDevice = 0;
@@ -56,8 +64,8 @@ struct RemainingTransfer
 struct ModelProposalContext
 {
     std::string modelPath;
-    std::string framework;   // "tf", "torch", "ort"
-    std::string gpu;         // the device table key or "from-trace"
+    std::string framework; // "tf", "torch", "ort"
+    std::string gpu; // the device table key or "from-trace"
     Objective objective = Objective::Sum;
     std::optional<double> measuredStepUs; // from a trace, when one was given
     std::string measuredNote;
@@ -67,9 +75,9 @@ struct ModelProposalContext
 struct ModelProposal
 {
     ModelProposalContext context;
-    std::string source;      // the graph source ("onnx", ...)
+    std::string source; // the graph source ("onnx", ...)
     std::vector<std::string> deviceNames; // per device index
-    std::vector<OpDecision> ops;          // per model op
+    std::vector<OpDecision> ops; // per model op
     std::vector<DeviceRun> runs;
     std::vector<RemainingTransfer> transfers; // largest first
     std::vector<PlacementComparison> comparisons; // proposal first
@@ -79,12 +87,12 @@ struct ModelProposal
     std::vector<std::string> modelOpTypes;
     std::vector<std::string> valueNames;
     Proposal proposal;
-    std::string engineJson;  // proposalToJson() of the engine, which the model JSON extends
+    std::string engineJson; // proposalToJson() of the engine, which the model JSON extends
 };
 
 // The assignment per graph op expressed per model op (weight producers follow their first consumer).
-std::vector<int> deviceOfModelOps(const ModelGraph& model, const PlacementModel& placement,
-    const std::vector<int>& assignment);
+std::vector<int> deviceOfModelOps(
+    const ModelGraph& model, const PlacementModel& placement, const std::vector<int>& assignment);
 
 // The proposal and its comparisons come from planPlacementFigures(), as in the GUI; context.objective should be
 // figures.objective (the text and JSON name it).

@@ -32,8 +32,8 @@ double PlacementFigures::objectiveUs(const std::string& key) const
     return -1;
 }
 
-std::vector<PlacementComparison> comparePlacements(const PlacementModel& placement, const Proposal& proposal,
-    const PlanOptions& options)
+std::vector<PlacementComparison> comparePlacements(
+    const PlacementModel& placement, const Proposal& proposal, const PlanOptions& options)
 {
     const OpGraph& graph = placement.graph;
     std::vector<PlacementComparison> rows;
@@ -54,7 +54,8 @@ std::vector<PlacementComparison> comparePlacements(const PlacementModel& placeme
     };
     // The proposal in the list order the solver chose (the makespan depends on it), so this row is the
     // proposal's own timeline and value.
-    add("proposal", "proposal", proposal.assignment, proposal.order.size() == graph.ops.size() ? proposal.order : *order,
+    add("proposal", "proposal", proposal.assignment,
+        proposal.order.size() == graph.ops.size() ? proposal.order : *order,
         proposal.exact ? "optimal for the objective" : "heuristic");
     int elsewhere = 0;
     std::vector<int> allGpu = preferDevice(graph, *pins, kGpu, &elsewhere);

@@ -18,12 +18,12 @@ namespace placescope {
 // One placement the proposal is compared with, simulated on the same graph.
 struct PlacementComparison
 {
-    std::string key;         // "proposal", "all_gpu", "all_cpu", "framework_default"
-    std::string label;       // what the text prints
+    std::string key; // "proposal", "all_gpu", "all_cpu", "framework_default"
+    std::string label; // what the text prints
     std::vector<int> assignment; // device per graph op
     Timeline timeline;
-    double objectiveUs = 0;  // the chosen objective of this placement
-    std::string note;        // e.g. "3 ops without a GPU kernel stay on the CPU"
+    double objectiveUs = 0; // the chosen objective of this placement
+    std::string note; // e.g. "3 ops without a GPU kernel stay on the CPU"
 };
 
 struct PlacementFigures
@@ -41,8 +41,8 @@ Result<PlacementFigures> planPlacementFigures(const PlacementModel& placement, c
 // Simulates all-GPU, all-CPU and the framework default next to `proposal`, honouring the graph's pins and
 // options.pins (ops without a kernel on the preferred device, or pinned elsewhere, stay where they must),
 // each valued by options.objective.
-std::vector<PlacementComparison> comparePlacements(const PlacementModel& placement, const Proposal& proposal,
-    const PlanOptions& options);
+std::vector<PlacementComparison> comparePlacements(
+    const PlacementModel& placement, const Proposal& proposal, const PlanOptions& options);
 
 // "sum" / "makespan", as --objective takes them.
 const char* objectiveKey(Objective objective);

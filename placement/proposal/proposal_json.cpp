@@ -12,10 +12,7 @@ namespace {
 
 using Json = nlohmann::json;
 
-Json number(double value)
-{
-    return std::isfinite(value) ? Json(value) : Json(nullptr);
-}
+Json number(double value) { return std::isfinite(value) ? Json(value) : Json(nullptr); }
 
 Json layoutJson(const ModelProposal& p)
 {
@@ -26,9 +23,10 @@ Json layoutJson(const ModelProposal& p)
         for (int op : region.ops)
             ops.push_back(p.modelOpNames[op]);
         regions.push_back({ { "id", region.id }, { "layout", layoutName(region.chosen) },
-            { "source_layout", layoutName(region.sourceLayout) }, { "ops", ops },
-            { "cpu_ops", region.cpuOps }, { "gpu_ops", region.gpuOps }, { "tensor_core_convs", region.tensorCoreConvs },
-            { "nchw_cost_us", region.nchwCostUs }, { "nhwc_cost_us", region.nhwcCostUs }, { "reason", region.reason } });
+            { "source_layout", layoutName(region.sourceLayout) }, { "ops", ops }, { "cpu_ops", region.cpuOps },
+            { "gpu_ops", region.gpuOps }, { "tensor_core_convs", region.tensorCoreConvs },
+            { "nchw_cost_us", region.nchwCostUs }, { "nhwc_cost_us", region.nhwcCostUs },
+            { "reason", region.reason } });
     }
     Json added = Json::array();
     for (const LayoutTranspose& t : layout.added)
@@ -61,7 +59,8 @@ std::string modelProposalJson(const ModelProposal& p)
         ops.push_back({ { "name", p.modelOpNames[d.modelOp] }, { "type", p.modelOpTypes[d.modelOp] },
             { "device", p.deviceNames[d.device] }, { "default_device", p.deviceNames[d.defaultDevice] },
             { "graph_op", d.graphOp }, { "reason", placementReasonKey(d.reason) }, { "why", d.why },
-            { "layout_region", d.modelOp < static_cast<int>(p.layout.regionOfOp.size()) ? p.layout.regionOfOp[d.modelOp] : -1 } });
+            { "layout_region",
+                d.modelOp < static_cast<int>(p.layout.regionOfOp.size()) ? p.layout.regionOfOp[d.modelOp] : -1 } });
     root["ops"] = ops;
 
     Json runs = Json::array();

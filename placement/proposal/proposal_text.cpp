@@ -34,10 +34,7 @@ void appendf(std::string& out, const char* format, ...)
     va_end(args);
 }
 
-std::string opLabel(const ModelProposal& p, int op)
-{
-    return p.modelOpNames[op] + " (" + p.modelOpTypes[op] + ")";
-}
+std::string opLabel(const ModelProposal& p, int op) { return p.modelOpNames[op] + " (" + p.modelOpTypes[op] + ")"; }
 
 void placementSection(const ModelProposal& p, std::string& out)
 {
@@ -56,8 +53,9 @@ void placementSection(const ModelProposal& p, std::string& out)
             appendf(out, "  ... %zu more runs\n", p.runs.size() - kListLimit);
             break;
         }
-        const std::string span = run.firstOp == run.lastOp ? p.modelOpNames[run.firstOp]
-                                                            : p.modelOpNames[run.firstOp] + " .. " + p.modelOpNames[run.lastOp];
+        const std::string span = run.firstOp == run.lastOp
+            ? p.modelOpNames[run.firstOp]
+            : p.modelOpNames[run.firstOp] + " .. " + p.modelOpNames[run.lastOp];
         appendf(out, "  %-4s %4d op(s) %10s  %s  [%s]\n", p.deviceNames[run.device].c_str(), run.opCount,
             formatNanoseconds(run.costUs * 1e3).c_str(), span.c_str(), run.typeSummary.c_str());
     }
@@ -65,15 +63,16 @@ void placementSection(const ModelProposal& p, std::string& out)
     // Ops whose device needs a word: away from the framework's default, pinned, or forced by a missing kernel.
     std::vector<const OpDecision*> notable;
     for (const OpDecision& d : p.ops)
-        if (d.graphOp >= 0 && (d.device != d.defaultDevice || d.reason == PlacementReason::Pinned
+        if (d.graphOp >= 0
+            && (d.device != d.defaultDevice || d.reason == PlacementReason::Pinned
                 || d.reason == PlacementReason::NoKernel))
             notable.push_back(&d);
     // Forced placements first (no kernel, pinned), then the solver's own choices.
     auto rank = [](const OpDecision* d) {
         return d->reason == PlacementReason::NoKernel ? 0 : d->reason == PlacementReason::Pinned ? 1 : 2;
     };
-    std::stable_sort(notable.begin(), notable.end(),
-        [&](const OpDecision* a, const OpDecision* b) { return rank(a) < rank(b); });
+    std::stable_sort(
+        notable.begin(), notable.end(), [&](const OpDecision* a, const OpDecision* b) { return rank(a) < rank(b); });
     if (notable.empty()) {
         appendf(out, "  every op is where the %s default puts it\n", p.context.framework.c_str());
         return;
@@ -109,8 +108,8 @@ void layoutSection(const ModelProposal& p, std::string& out)
     size_t shown = 0, quiet = 0;
     for (const LayoutRegion& region : layout.regions) {
         // A region that keeps its layout at no conversion cost says nothing: it is only counted.
-        const bool interesting = region.chosen != region.sourceLayout
-            || std::min(region.nchwCostUs, region.nhwcCostUs) > 0;
+        const bool interesting
+            = region.chosen != region.sourceLayout || std::min(region.nchwCostUs, region.nhwcCostUs) > 0;
         if (!interesting) {
             ++quiet;
             continue;
@@ -132,11 +131,13 @@ void layoutSection(const ModelProposal& p, std::string& out)
             total += t.costUs;
             totalBytes += t.bytes;
         }
-        appendf(out, "  transposes added: %zu, %s, %s\n", layout.added.size(), formatBytes(totalBytes).c_str(), formatNanoseconds(total * 1e3).c_str());
+        appendf(out, "  transposes added: %zu, %s, %s\n", layout.added.size(), formatBytes(totalBytes).c_str(),
+            formatNanoseconds(total * 1e3).c_str());
         for (size_t i = 0; i < layout.added.size() && i < kListLimit; ++i) {
             const LayoutTranspose& t = layout.added[i];
             appendf(out, "    %s->%s on %s %s: %s, %s\n", layoutName(t.from), layoutName(t.to),
-                p.deviceNames[t.device].c_str(), t.where.c_str(), formatBytes(t.bytes).c_str(), formatNanoseconds(t.costUs * 1e3).c_str());
+                p.deviceNames[t.device].c_str(), t.where.c_str(), formatBytes(t.bytes).c_str(),
+                formatNanoseconds(t.costUs * 1e3).c_str());
         }
         if (layout.added.size() > kListLimit)
             appendf(out, "    ... %zu more\n", layout.added.size() - kListLimit);
@@ -146,7 +147,8 @@ void layoutSection(const ModelProposal& p, std::string& out)
         for (size_t i = 0; i < layout.removed.size() && i < kListLimit; ++i) {
             const RemovedTransposePair& r = layout.removed[i];
             appendf(out, "    %s then %s compose to the identity: %s, saves %s\n", p.modelOpNames[r.first].c_str(),
-                p.modelOpNames[r.second].c_str(), r.firstRemoved ? "both go" : "the second goes", formatNanoseconds(r.savingUs * 1e3).c_str());
+                p.modelOpNames[r.second].c_str(), r.firstRemoved ? "both go" : "the second goes",
+                formatNanoseconds(r.savingUs * 1e3).c_str());
         }
     }
 }
@@ -154,11 +156,13 @@ void layoutSection(const ModelProposal& p, std::string& out)
 void transferSection(const ModelProposal& p, std::string& out)
 {
     const Timeline& t = p.proposal.timeline;
-    appendf(out, "Transfers left: %d, %s, %s\n", t.transferCount, formatBytes(t.transferredBytes).c_str(), formatNanoseconds(t.transferUs * 1e3).c_str());
+    appendf(out, "Transfers left: %d, %s, %s\n", t.transferCount, formatBytes(t.transferredBytes).c_str(),
+        formatNanoseconds(t.transferUs * 1e3).c_str());
     for (size_t i = 0; i < p.transfers.size() && i < 10; ++i) {
         const RemainingTransfer& r = p.transfers[i];
         appendf(out, "  %s -> %s  %s (%s -> %s) %s\n", p.deviceNames[r.fromDevice].c_str(),
-            p.deviceNames[r.toDevice].c_str(), formatBytes(r.bytes).c_str(), r.from.c_str(), r.to.c_str(), formatNanoseconds(r.us * 1e3).c_str());
+            p.deviceNames[r.toDevice].c_str(), formatBytes(r.bytes).c_str(), r.from.c_str(), r.to.c_str(),
+            formatNanoseconds(r.us * 1e3).c_str());
     }
     if (p.transfers.size() > 10)
         appendf(out, "  ... %zu more\n", p.transfers.size() - 10);
@@ -176,15 +180,17 @@ void comparisonSection(const ModelProposal& p, std::string& out)
             std::snprintf(text, sizeof text, "%.2fx the proposal", row.objectiveUs / proposalUs);
             ratio = text;
         }
-        appendf(out, "  %-18s %10s  transfers %3d / %9s  %s%s%s\n", row.label.c_str(), formatNanoseconds(row.objectiveUs * 1e3).c_str(),
-            row.timeline.transferCount, formatBytes(row.timeline.transferredBytes).c_str(), ratio.c_str(),
+        appendf(out, "  %-18s %10s  transfers %3d / %9s  %s%s%s\n", row.label.c_str(),
+            formatNanoseconds(row.objectiveUs * 1e3).c_str(), row.timeline.transferCount,
+            formatBytes(row.timeline.transferredBytes).c_str(), ratio.c_str(),
             ratio.empty() || row.note.empty() ? "" : "; ", row.note.c_str());
     }
     for (const PlacementComparison& row : p.comparisons)
         if (row.key == "framework_default")
             appendf(out, "  %s\n", savingLine(row.label, row.objectiveUs, proposalUs).c_str());
     if (p.context.measuredStepUs)
-        appendf(out, "  %-18s %10s  %s\n", "measured", formatNanoseconds(*p.context.measuredStepUs * 1e3).c_str(), p.context.measuredNote.c_str());
+        appendf(out, "  %-18s %10s  %s\n", "measured", formatNanoseconds(*p.context.measuredStepUs * 1e3).c_str(),
+            p.context.measuredNote.c_str());
     else
         appendf(out, "  %-18s %10s  (give --trace run.sqlite to compare with a measured run)\n", "measured", "-");
 }

@@ -8,11 +8,12 @@
 
 namespace placescope {
 
-enum class FileHeadKind {
-    Gzip,       // 1f 8b
-    Sqlite,     // "SQLite format 3\0"
+enum class FileHeadKind
+{
+    Gzip, // 1f 8b
+    Sqlite, // "SQLite format 3\0"
     JsonObject, // first byte after JSON blanks is '{'
-    JsonArray,  // ... is '['
+    JsonArray, // ... is '['
     Other,
 };
 

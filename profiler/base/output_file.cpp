@@ -73,7 +73,7 @@ Status checkTarget(const std::string& path, const std::string& target, const std
     const bool exists = ::stat(target.c_str(), &out) == 0;
     if (exists && !S_ISREG(out.st_mode))
         return Status::error("-o " + path + " is " + kindName(out.st_mode)
-                             + ", not a regular file: refusing to replace it (give a file path)");
+            + ", not a regular file: refusing to replace it (give a file path)");
     const fs::path resolvedOut = resolvedPath(target);
     for (const std::string& input : inputs) {
         if (input.empty())
@@ -85,8 +85,8 @@ Status checkTarget(const std::string& path, const std::string& target, const std
         if (!same)
             same = resolvedPath(input) == resolvedOut;
         if (same)
-            return Status::error("-o " + path + " is the input " + input
-                                 + ": refusing to overwrite it (write to another file)");
+            return Status::error(
+                "-o " + path + " is the input " + input + ": refusing to overwrite it (write to another file)");
     }
     // The folder must take a new file (the temporary one): said now, not after a long analysis or replay.
     const std::string folder = fs::path(target).parent_path().string();
@@ -120,8 +120,8 @@ Result<OutputFile> OutputFile::create(const std::string& path, const std::vector
     // (containers sharing a folder, NFS). Mode 0666 lets the umask decide, as for any file the user creates.
     static std::atomic<unsigned> counter { 0 };
     for (int attempt = 0; attempt < 100; ++attempt) {
-        std::string temp = file.m_target + "." + std::to_string(::getpid()) + "-" + std::to_string(counter++)
-            + ".partial";
+        std::string temp
+            = file.m_target + "." + std::to_string(::getpid()) + "-" + std::to_string(counter++) + ".partial";
         int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd >= 0) {
             ::close(fd);
@@ -147,7 +147,9 @@ Result<OutputFile> OutputFile::adopt(const std::string& path, const std::string&
 }
 
 OutputFile::OutputFile(OutputFile&& other) noexcept
-    : m_path(std::move(other.m_path)), m_target(std::move(other.m_target)), m_tempPath(std::move(other.m_tempPath))
+    : m_path(std::move(other.m_path))
+    , m_target(std::move(other.m_target))
+    , m_tempPath(std::move(other.m_tempPath))
 {
     other.m_tempPath.clear();
 }
@@ -193,14 +195,14 @@ Status OutputFile::commit()
         struct stat st;
         if (::stat(m_target.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
             status = Status::error("-o " + m_path + " is " + kindName(st.st_mode)
-                                   + ", not a regular file: refusing to replace it (give a file path)");
+                + ", not a regular file: refusing to replace it (give a file path)");
         for (const char* suffix : kSqliteSidecars) {
             if (!status.isOk())
                 break;
             const std::string sidecar = m_target + suffix;
             if (::lstat(sidecar.c_str(), &st) == 0 && ::unlink(sidecar.c_str()) != 0)
-                status = Status::error("cannot remove the stale " + sidecar + " (it would corrupt the new file): "
-                                       + errnoText(errno));
+                status = Status::error(
+                    "cannot remove the stale " + sidecar + " (it would corrupt the new file): " + errnoText(errno));
         }
         if (status.isOk() && ::rename(m_tempPath.c_str(), m_target.c_str()) != 0)
             status = Status::error("cannot write " + m_path + ": " + errnoText(errno));

@@ -41,8 +41,8 @@ public:
     OutputFile& operator=(const OutputFile&) = delete;
     ~OutputFile(); // removes the temporary file unless committed
 
-    const std::string& path() const { return m_path; }          // as the user gave it, for messages
-    const std::string& tempPath() const { return m_tempPath; }  // where the writer writes (closed before commit())
+    const std::string& path() const { return m_path; } // as the user gave it, for messages
+    const std::string& tempPath() const { return m_tempPath; } // where the writer writes (closed before commit())
 
     // Moves the finished temporary file to the output path. After a failure the temporary file is removed.
     Status commit();
@@ -55,13 +55,13 @@ public:
 private:
     OutputFile() = default;
 
-    std::string m_path;     // as given
-    std::string m_target;   // the file replaced: m_path, or a symbolic link's target
+    std::string m_path; // as given
+    std::string m_target; // the file replaced: m_path, or a symbolic link's target
     std::string m_tempPath; // empty once committed or discarded
 };
 
 // Writes `content` to `path` through an OutputFile: the text outputs (reports, proposals).
-Status writeFileAtomically(const std::string& path, std::string_view content,
-                           const std::vector<std::string>& inputs = {});
+Status writeFileAtomically(
+    const std::string& path, std::string_view content, const std::vector<std::string>& inputs = {});
 
 } // namespace placescope

@@ -27,17 +27,24 @@ public:
     }
 
 private:
-    explicit Status(std::string message) : m_message(std::move(message)) { }
+    explicit Status(std::string message)
+        : m_message(std::move(message))
+    { }
     std::optional<std::string> m_message;
 };
 
 // A value or the Status that explains why there is none.
-template <typename T>
-class [[nodiscard]] Result
+template <typename T> class [[nodiscard]] Result
 {
 public:
-    Result(T value) : m_value(std::move(value)) { }
-    Result(Status status) : m_status(std::move(status)) { assert(!m_status.isOk()); }
+    Result(T value)
+        : m_value(std::move(value))
+    { }
+    Result(Status status)
+        : m_status(std::move(status))
+    {
+        assert(!m_status.isOk());
+    }
 
     bool isOk() const { return m_value.has_value(); }
     explicit operator bool() const { return isOk(); }
@@ -60,16 +67,16 @@ private:
 #define PLACESCOPE_CONCAT(a, b) PLACESCOPE_CONCAT_INNER(a, b)
 
 // Returns the Status from the enclosing function when `expr` fails.
-#define PLACESCOPE_RETURN_IF_ERROR(expr)                                                                     \
-    do {                                                                                                     \
-        ::placescope::Status placescope_status_ = (expr);                                                    \
-        if (!placescope_status_.isOk())                                                                      \
-            return placescope_status_;                                                                       \
+#define PLACESCOPE_RETURN_IF_ERROR(expr)                                                                               \
+    do {                                                                                                               \
+        ::placescope::Status placescope_status_ = (expr);                                                              \
+        if (!placescope_status_.isOk())                                                                                \
+            return placescope_status_;                                                                                 \
     } while (0)
 
 // `PLACESCOPE_ASSIGN_OR_RETURN(auto x, f())`: declares x from f()'s value or returns f()'s Status.
-#define PLACESCOPE_ASSIGN_OR_RETURN(lhs, expr)                                                               \
-    auto PLACESCOPE_CONCAT(placescope_result_, __LINE__) = (expr);                                           \
-    if (!PLACESCOPE_CONCAT(placescope_result_, __LINE__).isOk())                                             \
-        return PLACESCOPE_CONCAT(placescope_result_, __LINE__).status();                                     \
+#define PLACESCOPE_ASSIGN_OR_RETURN(lhs, expr)                                                                         \
+    auto PLACESCOPE_CONCAT(placescope_result_, __LINE__) = (expr);                                                     \
+    if (!PLACESCOPE_CONCAT(placescope_result_, __LINE__).isOk())                                                       \
+        return PLACESCOPE_CONCAT(placescope_result_, __LINE__).status();                                               \
     lhs = std::move(PLACESCOPE_CONCAT(placescope_result_, __LINE__)).value()

@@ -17,7 +17,12 @@ constexpr int kSlots = 64;
 constexpr size_t kMaxPath = 4096;
 constexpr const char* kSidecars[] = { "-wal", "-shm", "-journal" };
 
-enum SlotState : int { Free = 0, Filling = 1, Live = 2 };
+enum SlotState : int
+{
+    Free = 0,
+    Filling = 1,
+    Live = 2
+};
 
 struct Slot
 {
@@ -127,7 +132,9 @@ void unregisterTempFolder(const std::string& path) { forget(path, true); }
 
 void removeTempFilesOnSignals()
 {
-    struct sigaction action {};
+    struct sigaction action
+    {
+    };
     action.sa_handler = removeTempFilesAndDie;
     sigemptyset(&action.sa_mask);
     for (int signal : { SIGINT, SIGTERM, SIGHUP, SIGPIPE })

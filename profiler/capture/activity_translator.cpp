@@ -22,7 +22,9 @@ constexpr const char* kOpenRangeHelp
 } // namespace
 
 ActivityTranslator::ActivityTranslator(CuptiApi& api, TraceWriter& writer, TranslatorOptions options)
-    : m_api(api), m_writer(writer), m_options(std::move(options))
+    : m_api(api)
+    , m_writer(writer)
+    , m_options(std::move(options))
 {
     m_context.globalPid = makeGlobalPid(m_options.pid);
     m_context.clockOffsetNs = m_options.clockOffsetNs;
@@ -45,7 +47,7 @@ size_t ActivityTranslator::translateBuffer(uint8_t* buffer, size_t validSize)
 bool ActivityTranslator::inWindow(int64_t hostStartNs)
 {
     bool inside = (m_options.windowStartNs == 0 || hostStartNs >= m_options.windowStartNs)
-                  && (m_options.windowEndNs == 0 || hostStartNs < m_options.windowEndNs);
+        && (m_options.windowEndNs == 0 || hostStartNs < m_options.windowEndNs);
     if (!inside)
         ++m_outsideWindow;
     return inside;
@@ -97,8 +99,8 @@ void ActivityTranslator::translate(const CUpti_Activity* record)
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
         const auto& r = *reinterpret_cast<const CUpti_ActivityKernel10*>(record);
         if (r.start == 0 && r.end == 0) {
-            m_writer.countProblem("capture.zero_timestamp", ProblemSeverity::DataLoss, kZeroTimestampHelp,
-                                  r.name ? r.name : "");
+            m_writer.countProblem(
+                "capture.zero_timestamp", ProblemSeverity::DataLoss, kZeroTimestampHelp, r.name ? r.name : "");
             return;
         }
         KernelEvent event = kernelEvent(r, m_context);
@@ -161,7 +163,8 @@ void ActivityTranslator::translate(const CUpti_Activity* record)
     }
     case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION:
         // Links have no time of their own: always kept, they only join rows that are in the trace.
-        m_writer.add(externalCorrelation(*reinterpret_cast<const CUpti_ActivityExternalCorrelation*>(record), m_context));
+        m_writer.add(
+            externalCorrelation(*reinterpret_cast<const CUpti_ActivityExternalCorrelation*>(record), m_context));
         break;
     case CUPTI_ACTIVITY_KIND_OVERHEAD: {
         OverheadEvent event = overheadEvent(*reinterpret_cast<const CUpti_ActivityOverhead3*>(record), m_context);
@@ -221,13 +224,13 @@ void ActivityTranslator::translate(const CUpti_Activity* record)
         int64_t globalTid = makeGlobalTid(r.objectId.pt.processId, r.objectId.pt.threadId);
         m_threadsSeen.insert(globalTid);
         ThreadInfo thread { globalTid, makeGlobalPid(r.objectId.pt.processId), r.objectId.pt.threadId, r.name,
-                            std::nullopt }; // CUPTI names threads without a priority
+            std::nullopt }; // CUPTI names threads without a priority
         m_writer.add(thread);
         break;
     }
     default:
         m_writer.countProblem("capture.unknown_record_kind", ProblemSeverity::Info, kUnknownKindHelp,
-                              "CUpti_ActivityKind " + std::to_string(static_cast<int>(record->kind)));
+            "CUpti_ActivityKind " + std::to_string(static_cast<int>(record->kind)));
         return;
     }
     ++m_rowsWritten;

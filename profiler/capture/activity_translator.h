@@ -21,10 +21,10 @@ namespace placescope::capture {
 
 struct TranslatorOptions
 {
-    int64_t pid = 0;            // the traced process (globalPid of device-side records)
-    int64_t clockOffsetNs = 0;  // host clock = CUPTI timestamp + offset
-    int64_t windowStartNs = 0;  // host clock; records starting before it are left out (0: no limit)
-    int64_t windowEndNs = 0;    // host clock; records starting at or after it are left out (0: no limit)
+    int64_t pid = 0; // the traced process (globalPid of device-side records)
+    int64_t clockOffsetNs = 0; // host clock = CUPTI timestamp + offset
+    int64_t windowStartNs = 0; // host clock; records starting before it are left out (0: no limit)
+    int64_t windowEndNs = 0; // host clock; records starting at or after it are left out (0: no limit)
     // Name of a thread of this process, looked up the first time the thread shows up (empty: unknown).
     std::function<std::string(int64_t tid)> threadName;
 };
@@ -65,12 +65,12 @@ private:
     uint64_t m_recordsWalked = 0;
     uint64_t m_rowsWritten = 0;
     uint64_t m_outsideWindow = 0;
-    std::unordered_map<std::string, std::string> m_kernelNames;    // mangled -> demangled
-    std::unordered_map<uint64_t, std::string> m_apiNames;          // kind << 32 | cbid -> name
-    std::unordered_map<uint32_t, OpenRange> m_openRanges;          // NVTX marker id -> its start
-    std::unordered_map<uint32_t, int64_t> m_contextDevice;         // contextId -> deviceId
+    std::unordered_map<std::string, std::string> m_kernelNames; // mangled -> demangled
+    std::unordered_map<uint64_t, std::string> m_apiNames; // kind << 32 | cbid -> name
+    std::unordered_map<uint32_t, OpenRange> m_openRanges; // NVTX marker id -> its start
+    std::unordered_map<uint32_t, int64_t> m_contextDevice; // contextId -> deviceId
     std::set<int64_t> m_devicesSeen;
-    std::set<uint64_t> m_streamsSeen;                              // contextId << 32 | streamId
+    std::set<uint64_t> m_streamsSeen; // contextId << 32 | streamId
     std::set<int64_t> m_threadsSeen;
 };
 

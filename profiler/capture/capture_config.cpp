@@ -13,8 +13,14 @@ struct KindName
     uint32_t bit;
 };
 constexpr KindName kKindNames[] = {
-    { "kernel", kKindKernel }, { "memcpy", kKindMemcpy }, { "memset", kKindMemset }, { "memory", kKindMemory },
-    { "runtime", kKindRuntime }, { "driver", kKindDriver }, { "sync", kKindSync }, { "nvtx", kKindNvtx },
+    { "kernel", kKindKernel },
+    { "memcpy", kKindMemcpy },
+    { "memset", kKindMemset },
+    { "memory", kKindMemory },
+    { "runtime", kKindRuntime },
+    { "driver", kKindDriver },
+    { "sync", kKindSync },
+    { "nvtx", kKindNvtx },
 };
 
 std::optional<int64_t> parseInt(std::string_view text)
@@ -57,7 +63,7 @@ Result<uint32_t> parseKinds(std::string_view list)
             }
             if (!found)
                 return Status::error("unknown kind '" + std::string(name)
-                                     + "' (kinds: kernel, memcpy, memset, memory, runtime, driver, sync, nvtx, all)");
+                    + "' (kinds: kernel, memcpy, memset, memory, runtime, driver, sync, nvtx, all)");
         }
         if (comma == std::string_view::npos)
             break;
@@ -126,7 +132,8 @@ Result<CaptureConfig> configFromEnvironment(const std::function<std::optional<st
     }
     // CUPTI needs 8-byte aligned buffers of a sensible size; keep at least two buffers in the budget.
     if (config.bufferBytes < (64 << 10) || config.bufferBytes > (1ll << 30))
-        return Status::error("activity buffer size out of range (64 KB to 1 GB): " + std::to_string(config.bufferBytes));
+        return Status::error(
+            "activity buffer size out of range (64 KB to 1 GB): " + std::to_string(config.bufferBytes));
     config.bufferBytes &= ~int64_t(7);
     if (config.maxBufferedBytes < 2 * config.bufferBytes)
         config.maxBufferedBytes = 2 * config.bufferBytes;

@@ -18,7 +18,8 @@
 namespace placescope::capture {
 
 // The --kinds a user chooses. Device info, overhead and external-correlation records are always recorded.
-enum CaptureKind : uint32_t {
+enum CaptureKind : uint32_t
+{
     kKindKernel = 1u << 0,
     kKindMemcpy = 1u << 1,
     kKindMemset = 1u << 2,
@@ -43,12 +44,12 @@ inline constexpr const char* kEnvFlushMs = "PLACESCOPE_CAPTURE_FLUSH_MS";
 struct CaptureConfig
 {
     uint32_t kinds = kDefaultKinds;
-    int64_t bufferBytes = 8 << 20;   // one CUPTI activity buffer (CUPTI advises 1 to 10 MB)
+    int64_t bufferBytes = 8 << 20; // one CUPTI activity buffer (CUPTI advises 1 to 10 MB)
     int64_t maxBufferedBytes = 256 << 20; // buffers handed out and not yet written; past it CUPTI drops records
-    int64_t windowStartNs = 0;       // CLOCK_REALTIME ns; records before it are not kept (0: from the start)
-    int64_t windowEndNs = 0;         // CLOCK_REALTIME ns; records from it on are not kept (0: to the end)
-    int64_t flushIntervalMs = 1000;  // how often CUPTI buffers are flushed and the part file committed
-    std::string partsDir;            // where each traced process writes its part
+    int64_t windowStartNs = 0; // CLOCK_REALTIME ns; records before it are not kept (0: from the start)
+    int64_t windowEndNs = 0; // CLOCK_REALTIME ns; records from it on are not kept (0: to the end)
+    int64_t flushIntervalMs = 1000; // how often CUPTI buffers are flushed and the part file committed
+    std::string partsDir; // where each traced process writes its part
 };
 
 // "kernel,memcpy,nvtx" -> bits. "all" and "default" are accepted; an unknown name is an error naming it.

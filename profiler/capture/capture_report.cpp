@@ -14,9 +14,10 @@
 namespace placescope::capture {
 
 CaptureLog::CaptureLog(FILE* out, bool liveLine, bool quiet)
-    : m_out(out), m_live(!quiet && liveLine && out && isatty(fileno(out))), m_quiet(quiet)
-{
-}
+    : m_out(out)
+    , m_live(!quiet && liveLine && out && isatty(fileno(out)))
+    , m_quiet(quiet)
+{ }
 
 std::string CaptureLog::withCommas(int64_t value) { return withThousands(value); }
 
@@ -41,9 +42,9 @@ std::string CaptureLog::liveText(const std::vector<PartStatus>& statuses)
         inFlight += status.buffersInFlight;
         dropped += status.droppedRecords;
     }
-    return "placescope capture: " + withCommas(events) + " events, " + std::to_string(inFlight)
-           + " buffers in flight, " + withCommas(dropped) + " dropped, " + std::to_string(statuses.size())
-           + (statuses.size() == 1 ? " process" : " processes");
+    return "placescope capture: " + withCommas(events) + " events, " + std::to_string(inFlight) + " buffers in flight, "
+        + withCommas(dropped) + " dropped, " + std::to_string(statuses.size())
+        + (statuses.size() == 1 ? " process" : " processes");
 }
 
 void CaptureLog::live(const std::vector<PartStatus>& statuses)
@@ -67,23 +68,21 @@ void CaptureLog::clearLive()
     m_liveWidth = 0;
 }
 
-void CaptureLog::summary(const std::string& outputPath, const MergeSummary& merged,
-                         const std::vector<PartStatus>& statuses)
+void CaptureLog::summary(
+    const std::string& outputPath, const MergeSummary& merged, const std::vector<PartStatus>& statuses)
 {
     auto rows = [&](const char* table) {
         auto found = merged.rowsByTable.find(table);
         return found == merged.rowsByTable.end() ? int64_t(0) : found->second;
     };
     std::string text = "wrote " + outputPath + " from " + std::to_string(merged.partsMerged)
-                       + (merged.partsMerged == 1 ? " process: " : " processes: ")
-                       + withCommas(rows("CUPTI_ACTIVITY_KIND_KERNEL")) + " kernels, "
-                       + withCommas(rows("CUPTI_ACTIVITY_KIND_MEMCPY")) + " copies, "
-                       + withCommas(rows("CUPTI_ACTIVITY_KIND_MEMSET")) + " memsets, "
-                       + withCommas(rows("CUDA_GPU_MEMORY_USAGE_EVENTS")) + " allocations/frees, "
-                       + withCommas(rows("CUPTI_ACTIVITY_KIND_RUNTIME")) + " API calls, "
-                       + withCommas(rows("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION")) + " syncs, "
-                       + withCommas(rows("NVTX_EVENTS")) + " NVTX events, "
-                       + withCommas(rows("TARGET_INFO_GPU")) + " GPUs";
+        + (merged.partsMerged == 1 ? " process: " : " processes: ") + withCommas(rows("CUPTI_ACTIVITY_KIND_KERNEL"))
+        + " kernels, " + withCommas(rows("CUPTI_ACTIVITY_KIND_MEMCPY")) + " copies, "
+        + withCommas(rows("CUPTI_ACTIVITY_KIND_MEMSET")) + " memsets, "
+        + withCommas(rows("CUDA_GPU_MEMORY_USAGE_EVENTS")) + " allocations/frees, "
+        + withCommas(rows("CUPTI_ACTIVITY_KIND_RUNTIME")) + " API calls, "
+        + withCommas(rows("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION")) + " syncs, " + withCommas(rows("NVTX_EVENTS"))
+        + " NVTX events, " + withCommas(rows("TARGET_INFO_GPU")) + " GPUs";
     if (int64_t memory = rows("PS_MEMORY_EVENTS"))
         text += ", " + withCommas(memory) + " PyTorch memory events";
     note(text);
@@ -92,19 +91,19 @@ void CaptureLog::summary(const std::string& outputPath, const MergeSummary& merg
         dropped = std::max(dropped, status.droppedRecords);
     if (dropped > 0)
         note("WARNING: " + withCommas(dropped)
-             + " activity records were dropped (CUPTI had no free buffer); they are counted in PS_PROBLEMS. "
-               "Raise --buffer-mb or record fewer --kinds.");
+            + " activity records were dropped (CUPTI had no free buffer); they are counted in PS_PROBLEMS. "
+              "Raise --buffer-mb or record fewer --kinds.");
     for (const std::string& skipped : merged.partsSkipped)
         note("WARNING: a part could not be read and is missing from the trace: " + skipped);
 }
 
-std::optional<MergeInput> importTorchMemory(const std::string& kinetoTrace, const std::string& partsDir,
-                                            CaptureLog& log)
+std::optional<MergeInput> importTorchMemory(
+    const std::string& kinetoTrace, const std::string& partsDir, CaptureLog& log)
 {
     std::error_code error;
     if (!std::filesystem::exists(kinetoTrace, error)) {
         log.note("--torch-memory: the program did not write " + kinetoTrace
-                 + "; the trace has no PyTorch tensor-level memory events");
+            + "; the trace has no PyTorch tensor-level memory events");
         return std::nullopt;
     }
     std::string path = partsDir + "/torch-memory.sqlite";

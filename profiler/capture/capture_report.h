@@ -43,7 +43,7 @@ private:
 // into a trace in `partsDir`, for the merge to take PS_MEMORY_EVENTS from, shifted by the trace's
 // baseTimeNanoseconds onto the capture's CLOCK_REALTIME timeline. Returns nothing (after saying why) when the
 // file is missing or unreadable.
-std::optional<MergeInput> importTorchMemory(const std::string& kinetoTrace, const std::string& partsDir,
-                                            CaptureLog& log);
+std::optional<MergeInput> importTorchMemory(
+    const std::string& kinetoTrace, const std::string& partsDir, CaptureLog& log);
 
 } // namespace placescope::capture

@@ -46,7 +46,9 @@ class SignalForwarding
 public:
     SignalForwarding()
     {
-        struct sigaction action {};
+        struct sigaction action
+        {
+        };
         action.sa_sigaction = &forwardSignal;
         action.sa_flags = SA_SIGINFO | SA_RESTART;
         sigemptyset(&action.sa_mask);
@@ -138,12 +140,12 @@ std::string programEnd(const std::string& program, int waitStatus)
 {
     const std::string name = fs::path(program).filename().string();
     if (WIFEXITED(waitStatus) && WEXITSTATUS(waitStatus) != 0)
-        return name + " exited with status " + std::to_string(WEXITSTATUS(waitStatus)) +
-               " (capture exits with it) and nothing was traced";
+        return name + " exited with status " + std::to_string(WEXITSTATUS(waitStatus))
+            + " (capture exits with it) and nothing was traced";
     if (WIFSIGNALED(waitStatus))
-        return name + " was killed by signal " + std::to_string(WTERMSIG(waitStatus)) + " (" +
-               strsignal(WTERMSIG(waitStatus)) + "; capture exits with " + std::to_string(128 + WTERMSIG(waitStatus)) +
-               ") and nothing was traced";
+        return name + " was killed by signal " + std::to_string(WTERMSIG(waitStatus)) + " ("
+            + strsignal(WTERMSIG(waitStatus)) + "; capture exits with " + std::to_string(128 + WTERMSIG(waitStatus))
+            + ") and nothing was traced";
     return {};
 }
 
@@ -185,8 +187,8 @@ std::string defaultInjectLibraryPath()
         return "libplacescope_inject.so";
     fs::path dir = exe.parent_path();
     // The build tree (bin/ and lib/), an installed tree (bin/ and lib/placescope/), or beside the executable.
-    for (const fs::path& candidate : { dir / "../lib/libplacescope_inject.so", dir / "../lib/placescope/libplacescope_inject.so",
-                                       dir / "libplacescope_inject.so" })
+    for (const fs::path& candidate : { dir / "../lib/libplacescope_inject.so",
+             dir / "../lib/placescope/libplacescope_inject.so", dir / "libplacescope_inject.so" })
         if (fs::exists(candidate, error))
             return fs::weakly_canonical(candidate, error).string();
     return (dir / "../lib/libplacescope_inject.so").string();
@@ -202,7 +204,7 @@ int runCapture(const CaptureRequest& request)
     std::error_code error;
     if (!fs::exists(request.injectLibraryPath, error)) {
         log.line("the tracer library is missing (" + request.injectLibraryPath
-                 + "); rebuild Placescope with CUDA 13 or set PLACESCOPE_INJECT_LIBRARY");
+            + "); rebuild Placescope with CUDA 13 or set PLACESCOPE_INJECT_LIBRARY");
         return kExitUsage;
     }
     fs::path output = fs::absolute(request.outputPath, error);
@@ -236,7 +238,7 @@ int runCapture(const CaptureRequest& request)
         config.windowStartNs = launchNs + static_cast<int64_t>(request.delaySeconds * 1e9);
     if (request.durationSeconds > 0)
         config.windowEndNs = (config.windowStartNs ? config.windowStartNs : launchNs)
-                             + static_cast<int64_t>(request.durationSeconds * 1e9);
+            + static_cast<int64_t>(request.durationSeconds * 1e9);
 
     int exitCode = 0;
     int waitStatus = 0;
@@ -287,7 +289,7 @@ int runCapture(const CaptureRequest& request)
     auto merged = mergeParts(inputs, output.string());
     if (!merged.isOk()) {
         log.line("no trace written: the capture parts could not be merged (" + merged.status().message()
-                 + "); they are kept in " + partsDir);
+            + "); they are kept in " + partsDir);
         partsFolder.keep();
         return exitCode != 0 ? exitCode : kExitMergeFailed;
     }

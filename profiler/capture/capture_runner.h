@@ -18,24 +18,24 @@
 namespace placescope::capture {
 
 // Exit codes of the launcher when the program itself succeeded.
-inline constexpr int kExitNoTrace = 3;      // nothing could be traced (no driver, another profiler...)
-inline constexpr int kExitMergeFailed = 4;  // parts written, but no trace could be made of them
-inline constexpr int kExitUsage = 2;        // bad options, missing tracer library
-inline constexpr int kExitCannotRun = 127;  // the program could not be started
+inline constexpr int kExitNoTrace = 3; // nothing could be traced (no driver, another profiler...)
+inline constexpr int kExitMergeFailed = 4; // parts written, but no trace could be made of them
+inline constexpr int kExitUsage = 2; // bad options, missing tracer library
+inline constexpr int kExitCannotRun = 127; // the program could not be started
 
 struct CaptureRequest
 {
-    std::vector<std::string> command;     // the program and its arguments
+    std::vector<std::string> command; // the program and its arguments
     std::string outputPath;
     uint32_t kinds = kDefaultKinds;
     int64_t bufferBytes = 8 << 20;
     double delaySeconds = 0;
-    double durationSeconds = 0;           // 0: until the program ends
+    double durationSeconds = 0; // 0: until the program ends
     std::string injectLibraryPath;
-    std::string torchMemoryTrace;         // --torch-memory: Kineto JSON the program writes (empty: none)
+    std::string torchMemoryTrace; // --torch-memory: Kineto JSON the program writes (empty: none)
     FILE* log = stderr;
-    bool liveLine = true;                 // redraw a status line (only when `log` is a terminal)
-    bool quiet = false;                   // --quiet: no status line, summary or warning; failures still print
+    bool liveLine = true; // redraw a status line (only when `log` is a terminal)
+    bool quiet = false; // --quiet: no status line, summary or warning; failures still print
 };
 
 // Runs the whole capture; returns the exit code for the launcher's process.

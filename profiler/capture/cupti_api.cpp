@@ -14,8 +14,8 @@ CUptiResult RealCuptiApi::subscribe(CUpti_SubscriberHandle* subscriber, CUpti_Ca
 
 CUptiResult RealCuptiApi::unsubscribe(CUpti_SubscriberHandle subscriber) { return cuptiUnsubscribe(subscriber); }
 
-CUptiResult RealCuptiApi::enableCallback(CUpti_SubscriberHandle subscriber, CUpti_CallbackDomain domain,
-                                         CUpti_CallbackId cbid)
+CUptiResult RealCuptiApi::enableCallback(
+    CUpti_SubscriberHandle subscriber, CUpti_CallbackDomain domain, CUpti_CallbackId cbid)
 {
     return cuptiEnableCallback(1, subscriber, domain, cbid);
 }
@@ -76,8 +76,9 @@ bool RealCuptiApi::deviceAttribute(uint32_t device, CUdevice_attribute attribute
         return d;
     }();
     CUdevice handle = 0;
-    return driver.deviceGet && driver.getAttribute && driver.deviceGet(&handle, static_cast<int>(device)) == CUDA_SUCCESS
-           && driver.getAttribute(value, attribute, handle) == CUDA_SUCCESS;
+    return driver.deviceGet && driver.getAttribute
+        && driver.deviceGet(&handle, static_cast<int>(device)) == CUDA_SUCCESS
+        && driver.getAttribute(value, attribute, handle) == CUDA_SUCCESS;
 }
 
 std::string cuptiResultName(CUptiResult result)

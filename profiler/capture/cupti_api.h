@@ -19,8 +19,8 @@ class CuptiApi
 {
 public:
     using BufferRequestedFn = void(CUPTIAPI*)(uint8_t** buffer, size_t* size, size_t* maxNumRecords);
-    using BufferCompletedFn = void(CUPTIAPI*)(CUcontext context, uint32_t streamId, uint8_t* buffer, size_t size,
-                                              size_t validSize);
+    using BufferCompletedFn
+        = void(CUPTIAPI*)(CUcontext context, uint32_t streamId, uint8_t* buffer, size_t size, size_t validSize);
 
     virtual ~CuptiApi() = default;
 
@@ -29,8 +29,9 @@ public:
     // another profiler (torch.profiler, nsys, ncu) already holds it.
     virtual CUptiResult subscribe(CUpti_SubscriberHandle* subscriber, CUpti_CallbackFunc callback, void* userData) = 0;
     virtual CUptiResult unsubscribe(CUpti_SubscriberHandle subscriber) = 0;
-    virtual CUptiResult enableCallback(CUpti_SubscriberHandle subscriber, CUpti_CallbackDomain domain,
-                                       CUpti_CallbackId cbid) = 0;
+    virtual CUptiResult enableCallback(
+        CUpti_SubscriberHandle subscriber, CUpti_CallbackDomain domain, CUpti_CallbackId cbid)
+        = 0;
     virtual CUptiResult setThreadIdTypeSystem() = 0;
     virtual CUptiResult registerCallbacks(BufferRequestedFn requested, BufferCompletedFn completed) = 0;
     virtual CUptiResult enable(CUpti_ActivityKind kind) = 0;
@@ -58,8 +59,8 @@ public:
     CUptiResult version(uint32_t* version) override;
     CUptiResult subscribe(CUpti_SubscriberHandle* subscriber, CUpti_CallbackFunc callback, void* userData) override;
     CUptiResult unsubscribe(CUpti_SubscriberHandle subscriber) override;
-    CUptiResult enableCallback(CUpti_SubscriberHandle subscriber, CUpti_CallbackDomain domain,
-                               CUpti_CallbackId cbid) override;
+    CUptiResult enableCallback(
+        CUpti_SubscriberHandle subscriber, CUpti_CallbackDomain domain, CUpti_CallbackId cbid) override;
     CUptiResult setThreadIdTypeSystem() override;
     CUptiResult registerCallbacks(BufferRequestedFn requested, BufferCompletedFn completed) override;
     CUptiResult enable(CUpti_ActivityKind kind) override;

@@ -29,7 +29,7 @@ void addDeviceAttributes(GpuInfo& gpu, const DeviceAttributes& a)
         // domain:bus:device.function in lower-case hex, as nsys (and nvidia-smi, without its 8-digit domain) print it.
         char text[32];
         std::snprintf(text, sizeof text, "%04llx:%02llx:%02llx.0", static_cast<unsigned long long>(*a.pciDomainId),
-                      static_cast<unsigned long long>(*a.pciBusId), static_cast<unsigned long long>(*a.pciDeviceId));
+            static_cast<unsigned long long>(*a.pciBusId), static_cast<unsigned long long>(*a.pciDeviceId));
         gpu.busLocation = text;
     }
     if (a.integrated)

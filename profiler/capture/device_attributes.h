@@ -18,8 +18,8 @@ namespace placescope::capture {
 struct DeviceAttributes
 {
     OptInt pciDomainId, pciBusId, pciDeviceId;
-    OptInt integrated;                   // 1: shares memory with the host (Jetson, Grace Hopper's iGPU mode)
-    OptInt totalConstantMemory;          // bytes
+    OptInt integrated; // 1: shares memory with the host (Jetson, Grace Hopper's iGPU mode)
+    OptInt totalConstantMemory; // bytes
     OptInt maxSharedMemoryPerBlockOptin; // bytes
 };
 

@@ -107,11 +107,16 @@ void onSignal(int signal, siginfo_t* info, void* context)
 
 void installSignalHandler(int signal)
 {
-    struct sigaction current {};
-    if (sigaction(signal, nullptr, &current) != 0 || (!(current.sa_flags & SA_SIGINFO) && current.sa_handler == SIG_IGN))
+    struct sigaction current
+    {
+    };
+    if (sigaction(signal, nullptr, &current) != 0
+        || (!(current.sa_flags & SA_SIGINFO) && current.sa_handler == SIG_IGN))
         return; // an ignored signal stays ignored
     s_previous[signal] = current;
-    struct sigaction action {};
+    struct sigaction action
+    {
+    };
     action.sa_sigaction = &onSignal;
     action.sa_flags = SA_SIGINFO | SA_RESTART;
     sigemptyset(&action.sa_mask);

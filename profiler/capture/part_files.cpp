@@ -28,8 +28,8 @@ Status writeAtomically(const std::string& dir, const std::string& name, const st
 }
 
 // Lists dir/<prefix><pid><suffix> files as (pid, path), sorted by pid.
-std::vector<std::pair<int64_t, std::string>> listByPid(const std::string& dir, const std::string& prefix,
-                                                       const std::string& suffix)
+std::vector<std::pair<int64_t, std::string>> listByPid(
+    const std::string& dir, const std::string& prefix, const std::string& suffix)
 {
     std::vector<std::pair<int64_t, std::string>> files;
     std::error_code error;
@@ -49,7 +49,10 @@ std::vector<std::pair<int64_t, std::string>> listByPid(const std::string& dir, c
 
 } // namespace
 
-std::string partTracePath(const std::string& dir, int64_t pid) { return dir + "/part-" + std::to_string(pid) + ".sqlite"; }
+std::string partTracePath(const std::string& dir, int64_t pid)
+{
+    return dir + "/part-" + std::to_string(pid) + ".sqlite";
+}
 
 std::vector<std::string> listPartFiles(const std::string& dir)
 {
@@ -62,8 +65,8 @@ std::vector<std::string> listPartFiles(const std::string& dir)
 Status writeStatusFile(const std::string& dir, const PartStatus& status)
 {
     char line[160];
-    std::snprintf(line, sizeof line, "%" PRId64 " %" PRId64 " %" PRId64 " %d\n", status.events,
-                  status.buffersInFlight, status.droppedRecords, status.done ? 1 : 0);
+    std::snprintf(line, sizeof line, "%" PRId64 " %" PRId64 " %" PRId64 " %d\n", status.events, status.buffersInFlight,
+        status.droppedRecords, status.done ? 1 : 0);
     return writeAtomically(dir, "status-" + std::to_string(status.pid), line);
 }
 

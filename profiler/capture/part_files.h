@@ -19,10 +19,10 @@ namespace placescope::capture {
 struct PartStatus
 {
     int64_t pid = 0;
-    int64_t events = 0;            // rows written so far
-    int64_t buffersInFlight = 0;   // CUPTI buffers handed out or queued, not yet written
-    int64_t droppedRecords = 0;    // records CUPTI reported lost so far
-    bool done = false;             // the process finished its part (normal exit or handled signal)
+    int64_t events = 0; // rows written so far
+    int64_t buffersInFlight = 0; // CUPTI buffers handed out or queued, not yet written
+    int64_t droppedRecords = 0; // records CUPTI reported lost so far
+    bool done = false; // the process finished its part (normal exit or handled signal)
 };
 
 struct PartError

@@ -13,8 +13,8 @@ namespace placescope::capture {
 namespace {
 
 // Columns that hold StringIds ids, in any table.
-const std::set<std::string> kStringColumns = { "demangledName", "shortName", "mangledName", "nameId", "textId",
-                                               "jsonTextId" };
+const std::set<std::string> kStringColumns
+    = { "demangledName", "shortName", "mangledName", "nameId", "textId", "jsonTextId" };
 // Columns that hold times (ns).
 const std::set<std::string> kTimeColumns = { "start", "end", "fromTs", "toTs" };
 // Tables whose rows describe the run, not events: handled by hand or not copied.
@@ -39,8 +39,8 @@ struct Column
 
 Result<std::vector<Column>> columnsOf(SqliteDb& db, const std::string& schema, const std::string& table)
 {
-    PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement info,
-                                db.prepare("PRAGMA " + schema + ".table_info(" + quoted(table) + ")"));
+    PLACESCOPE_ASSIGN_OR_RETURN(
+        SqliteStatement info, db.prepare("PRAGMA " + schema + ".table_info(" + quoted(table) + ")"));
     std::vector<Column> columns;
     while (info.step()) {
         Column column;
@@ -79,9 +79,10 @@ class PartCopier
 {
 public:
     PartCopier(TraceWriter& writer, MergeSummary& summary, std::map<std::string, std::string>& meta)
-        : m_writer(writer), m_summary(summary), m_meta(meta)
-    {
-    }
+        : m_writer(writer)
+        , m_summary(summary)
+        , m_meta(meta)
+    { }
 
     Status copy(SqliteDb& db, const MergeInput& input)
     {
@@ -104,8 +105,8 @@ private:
         PLACESCOPE_RETURN_IF_ERROR(db.exec("COMMIT"));
         PLACESCOPE_RETURN_IF_ERROR(db.exec("BEGIN"));
         PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement tables,
-                                    db.prepare("SELECT name FROM part.sqlite_master WHERE type = 'table' AND name "
-                                               "NOT LIKE 'sqlite_%' AND name NOT LIKE 'ENUM_%' ORDER BY name"));
+            db.prepare("SELECT name FROM part.sqlite_master WHERE type = 'table' AND name "
+                       "NOT LIKE 'sqlite_%' AND name NOT LIKE 'ENUM_%' ORDER BY name"));
         std::vector<std::string> names;
         while (tables.step())
             names.push_back(tables.columnText(0));
@@ -128,8 +129,8 @@ private:
         PLACESCOPE_RETURN_IF_ERROR(db.exec("CREATE TEMP TABLE IF NOT EXISTS ps_string_map (old INTEGER PRIMARY KEY, "
                                            "new INTEGER NOT NULL); DELETE FROM ps_string_map;"));
         PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement strings, db.prepare("SELECT id, value FROM part.StringIds"));
-        PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement insert,
-                                    db.prepare("INSERT INTO ps_string_map (old, new) VALUES (?, ?)"));
+        PLACESCOPE_ASSIGN_OR_RETURN(
+            SqliteStatement insert, db.prepare("INSERT INTO ps_string_map (old, new) VALUES (?, ?)"));
         while (strings.step()) {
             insert.bind(1, strings.columnInt(0));
             insert.bind(2, m_writer.internString(strings.columnText(1)));
@@ -146,8 +147,8 @@ private:
             return Status::ok(); // a table the output's schema does not have
         std::string columns, values;
         for (const Column& column : source) {
-            bool inTarget = std::any_of(target.begin(), target.end(),
-                                        [&](const Column& t) { return t.name == column.name; });
+            bool inTarget
+                = std::any_of(target.begin(), target.end(), [&](const Column& t) { return t.name == column.name; });
             if (!inTarget || column.integerKeyId)
                 continue;
             if (!columns.empty()) {
@@ -171,7 +172,7 @@ private:
         else if (table == "TARGET_INFO_GPU")
             where = " WHERE src.id NOT IN (SELECT id FROM main.TARGET_INFO_GPU)";
         PLACESCOPE_RETURN_IF_ERROR(db.exec(verb + " main.\"" + table + "\" (" + columns + ") SELECT " + values
-                                           + " FROM part.\"" + table + "\" AS src" + where));
+            + " FROM part.\"" + table + "\" AS src" + where));
         PLACESCOPE_ASSIGN_OR_RETURN(int64_t changed, db.queryInt("SELECT changes()"));
         m_summary.rowsByTable[table] += changed;
         if (table == "PS_PROCESSES")
@@ -181,13 +182,13 @@ private:
 
     Status copyProblemsAndMeta(SqliteDb& db)
     {
-        PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement problems,
-                                    db.prepare("SELECT kind, severity, count, help, example FROM part.PS_PROBLEMS"));
+        PLACESCOPE_ASSIGN_OR_RETURN(
+            SqliteStatement problems, db.prepare("SELECT kind, severity, count, help, example FROM part.PS_PROBLEMS"));
         while (problems.step()) {
             std::string kind = problems.columnText(0);
             int64_t count = problems.columnInt(2);
-            m_writer.countProblem(kind, severityFromName(problems.columnText(1)), problems.columnText(3),
-                                  problems.columnText(4), count);
+            m_writer.countProblem(
+                kind, severityFromName(problems.columnText(1)), problems.columnText(3), problems.columnText(4), count);
             if (kind == "capture.dropped_records")
                 m_summary.droppedRecords += count;
         }
@@ -220,9 +221,9 @@ Result<MergeSummary> mergeParts(const std::vector<MergeInput>& inputs, const std
         if (!readable.isOk()) {
             summary.partsSkipped.push_back(name + ": " + readable.message());
             writer->countProblem("capture.part_unreadable", ProblemSeverity::DataLoss,
-                                 "A traced process left a part that is not a readable trace (killed while creating "
-                                 "it); its events are not in the trace.",
-                                 name + ": " + readable.message());
+                "A traced process left a part that is not a readable trace (killed while creating "
+                "it); its events are not in the trace.",
+                name + ": " + readable.message());
             continue;
         }
         if (input.onlyTables.empty())

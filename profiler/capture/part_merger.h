@@ -31,9 +31,9 @@ struct MergeInput
 struct MergeSummary
 {
     int partsMerged = 0;
-    std::vector<std::string> partsSkipped;        // "part-123.sqlite.partial: why"
-    std::map<std::string, int64_t> rowsByTable;   // rows copied into the output, per table
-    int64_t droppedRecords = 0;                   // summed capture.dropped_records
+    std::vector<std::string> partsSkipped; // "part-123.sqlite.partial: why"
+    std::map<std::string, int64_t> rowsByTable; // rows copied into the output, per table
+    int64_t droppedRecords = 0; // summed capture.dropped_records
     int64_t processes = 0;
 };
 

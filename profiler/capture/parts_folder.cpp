@@ -61,7 +61,9 @@ Result<PartsFolder> PartsFolder::create(const std::string& outputDir)
     return PartsFolder(std::move(path), fd);
 }
 
-PartsFolder::PartsFolder(PartsFolder&& other) noexcept : m_path(std::move(other.m_path)), m_lockFd(other.m_lockFd)
+PartsFolder::PartsFolder(PartsFolder&& other) noexcept
+    : m_path(std::move(other.m_path))
+    , m_lockFd(other.m_lockFd)
 {
     other.m_path.clear();
     other.m_lockFd = -1;

@@ -32,7 +32,10 @@ public:
     void keep();
 
 private:
-    PartsFolder(std::string path, int lockFd) : m_path(std::move(path)), m_lockFd(lockFd) {}
+    PartsFolder(std::string path, int lockFd)
+        : m_path(std::move(path))
+        , m_lockFd(lockFd)
+    { }
 
     std::string m_path;
     int m_lockFd = -1;

@@ -159,7 +159,7 @@ SyncEvent syncEvent(const CUpti_ActivitySynchronization2& r, const ConversionCon
     e.start = hostTime(r.start, context);
     e.end = hostTime(r.end, context);
     e.contextId = validId(r.contextId);
-    e.streamId = r.streamId;   // all ones (kNoSyncId) for "no stream", kept as nsys keeps it
+    e.streamId = r.streamId; // all ones (kNoSyncId) for "no stream", kept as nsys keeps it
     e.correlationId = r.correlationId;
     e.globalPid = context.globalPid;
     e.syncType = static_cast<int64_t>(r.type); // ENUM_CUPTI_SYNC_TYPE keeps CUPTI's ids
@@ -183,8 +183,8 @@ OverheadEvent overheadEvent(const CUpti_ActivityOverhead3& r, const ConversionCo
     e.start = hostTime(r.start, context);
     e.end = hostTime(r.end, context);
     if (r.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD || r.objectKind == CUPTI_ACTIVITY_OBJECT_PROCESS)
-        e.globalTid = makeGlobalTid(r.objectId.pt.processId,
-                                    r.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ? r.objectId.pt.threadId : 0);
+        e.globalTid = makeGlobalTid(
+            r.objectId.pt.processId, r.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ? r.objectId.pt.threadId : 0);
     e.name = overheadKindName(r.overheadKind);
     return e;
 }
@@ -197,7 +197,7 @@ GpuInfo gpuInfo(const CUpti_ActivityDevice5& r)
     g.uuid = uuidText(r.uuid);
     g.totalMemory = static_cast<int64_t>(r.globalMemorySize);
     g.memoryBandwidth = static_cast<int64_t>(r.globalMemoryBandwidth) * 1000; // CUPTI: KB/s
-    g.clockRate = static_cast<int64_t>(r.coreClockRate) * 1000;               // CUPTI: kHz
+    g.clockRate = static_cast<int64_t>(r.coreClockRate) * 1000; // CUPTI: kHz
     g.smCount = r.numMultiprocessors;
     g.l2CacheSize = r.l2CacheSize;
     g.computeMajor = r.computeCapabilityMajor;

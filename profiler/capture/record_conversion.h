@@ -18,8 +18,8 @@ namespace placescope::capture {
 // What a conversion needs besides the record.
 struct ConversionContext
 {
-    int64_t globalPid = 0;      // the traced process, for device-side records
-    int64_t clockOffsetNs = 0;  // host clock = CUPTI timestamp + offset
+    int64_t globalPid = 0; // the traced process, for device-side records
+    int64_t clockOffsetNs = 0; // host clock = CUPTI timestamp + offset
 };
 
 // The kernel's mangled name is returned in demangledName; the caller demangles (it caches names).
@@ -31,8 +31,8 @@ GpuMemoryEvent gpuMemoryEvent(const CUpti_ActivityMemory4& record, const Convers
 // The API name (cuptiGetCallbackName) is filled in by the caller.
 RuntimeEvent apiEvent(const CUpti_ActivityAPI& record, const ConversionContext& context);
 SyncEvent syncEvent(const CUpti_ActivitySynchronization2& record, const ConversionContext& context);
-ExternalCorrelation externalCorrelation(const CUpti_ActivityExternalCorrelation& record,
-                                        const ConversionContext& context);
+ExternalCorrelation externalCorrelation(
+    const CUpti_ActivityExternalCorrelation& record, const ConversionContext& context);
 OverheadEvent overheadEvent(const CUpti_ActivityOverhead3& record, const ConversionContext& context);
 // The columns CUPTI's device record has; device_attributes.h adds the driver's.
 GpuInfo gpuInfo(const CUpti_ActivityDevice5& record);

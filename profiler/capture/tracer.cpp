@@ -84,12 +84,13 @@ Tracer* Tracer::active() { return s_active.load(); }
 void Tracer::abandonAfterFork() { s_active.store(nullptr); }
 
 Tracer::Tracer(CuptiApi& api, CaptureConfig config, ProcessIdentity process)
-    : m_api(api), m_config(std::move(config)), m_process(std::move(process))
-{
-}
+    : m_api(api)
+    , m_config(std::move(config))
+    , m_process(std::move(process))
+{ }
 
-Result<std::unique_ptr<Tracer>> Tracer::start(CuptiApi& api, const CaptureConfig& config,
-                                              const ProcessIdentity& process)
+Result<std::unique_ptr<Tracer>> Tracer::start(
+    CuptiApi& api, const CaptureConfig& config, const ProcessIdentity& process)
 {
     if (s_active.load())
         return Status::error("a capture is already running in this process");
@@ -115,12 +116,12 @@ Status Tracer::begin()
     if (result != CUPTI_SUCCESS) {
         m_subscriber = nullptr;
         return Status::error("CUPTI cannot start (" + cuptiResultName(result)
-                             + "): the NVIDIA driver is missing, too old for CUDA 13, or the GPU is not usable; "
-                               "check nvidia-smi");
+            + "): the NVIDIA driver is missing, too old for CUDA 13, or the GPU is not usable; "
+              "check nvidia-smi");
     }
     // cudaDeviceReset destroys the context and its unflushed records: flush them on the way in.
-    (void)m_api.enableCallback(m_subscriber, CUPTI_CB_DOMAIN_RUNTIME_API,
-                               CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020);
+    (void)m_api.enableCallback(
+        m_subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020);
     // OS thread ids (gettid) instead of pthread_self values, so threads match /proc and other tools.
     (void)m_api.setThreadIdTypeSystem();
     s_active.store(this);
@@ -211,7 +212,7 @@ void Tracer::abortStart()
 Status Tracer::enableKinds()
 {
     uint32_t userKinds = static_cast<uint32_t>(activityKindsFor(m_config.kinds).size())
-                         - static_cast<uint32_t>(activityKindsFor(0).size());
+        - static_cast<uint32_t>(activityKindsFor(0).size());
     for (size_t i = 0; i < m_kinds.size(); ++i) {
         CUptiResult result = m_api.enable(m_kinds[i]);
         if (result == CUPTI_SUCCESS) {
@@ -225,13 +226,12 @@ Status Tracer::enableKinds()
                 return Status::error("another CUPTI profiler is attached to this process (torch.profiler, Nsight "
                                      "Systems, Nsight Compute or compute-sanitizer); run without it");
             return Status::error("CUPTI cannot record activity kind " + std::to_string(static_cast<int>(m_kinds[i]))
-                                 + " (" + cuptiResultName(result)
-                                 + "): the NVIDIA driver is missing or too old for CUDA 13; check nvidia-smi");
+                + " (" + cuptiResultName(result)
+                + "): the NVIDIA driver is missing or too old for CUDA 13; check nvidia-smi");
         }
         if (m_writer)
             m_writer->countProblem("capture.kind_unavailable", ProblemSeverity::Info, kKindUnavailableHelp,
-                                   "CUpti_ActivityKind " + std::to_string(static_cast<int>(m_kinds[i])) + ": "
-                                       + cuptiResultName(result));
+                "CUpti_ActivityKind " + std::to_string(static_cast<int>(m_kinds[i])) + ": " + cuptiResultName(result));
     }
     applyApiSelection(m_api, m_config.kinds);
     return Status::ok();
@@ -331,8 +331,8 @@ void Tracer::flushPart(bool final)
     takeDropped(nullptr, 0);
     int64_t dropped = m_droppedRecords.load();
     if (dropped > m_droppedWritten) {
-        m_writer->countProblem("capture.dropped_records", ProblemSeverity::DataLoss, kDroppedHelp, {},
-                               dropped - m_droppedWritten);
+        m_writer->countProblem(
+            "capture.dropped_records", ProblemSeverity::DataLoss, kDroppedHelp, {}, dropped - m_droppedWritten);
         m_droppedWritten = dropped;
     }
     m_writer->setMeta("capture_rejected_buffers", std::to_string(m_rejectedBuffers.load()));
@@ -371,9 +371,8 @@ void Tracer::writerLoop()
         {
             std::unique_lock lock(m_mutex);
             // Short waits: a signal handler cannot notify a condition variable, it only sets a flag.
-            m_wake.wait_for(lock, std::chrono::milliseconds(50), [this] {
-                return !m_queue.empty() || m_stopRequested.load() || m_flushRequested.load();
-            });
+            m_wake.wait_for(lock, std::chrono::milliseconds(50),
+                [this] { return !m_queue.empty() || m_stopRequested.load() || m_flushRequested.load(); });
         }
         drainQueue();
         int64_t now = realtimeNs();

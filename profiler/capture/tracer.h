@@ -40,10 +40,10 @@ class ActivityTranslator;
 struct ProcessIdentity
 {
     int64_t pid = 0;
-    std::optional<int64_t> rank;       // RANK, else LOCAL_RANK
-    std::optional<int64_t> localRank;  // LOCAL_RANK
-    std::optional<int64_t> worldSize;  // WORLD_SIZE
-    std::string name;                  // executable name ("python3")
+    std::optional<int64_t> rank; // RANK, else LOCAL_RANK
+    std::optional<int64_t> localRank; // LOCAL_RANK
+    std::optional<int64_t> worldSize; // WORLD_SIZE
+    std::string name; // executable name ("python3")
     std::string hostname;
 };
 
@@ -55,8 +55,8 @@ class Tracer
 public:
     // Starts tracing, or says in one line why it cannot (no driver, another profiler attached...); on failure
     // nothing stays enabled and no part file is left.
-    static Result<std::unique_ptr<Tracer>> start(CuptiApi& api, const CaptureConfig& config,
-                                                 const ProcessIdentity& process);
+    static Result<std::unique_ptr<Tracer>> start(
+        CuptiApi& api, const CaptureConfig& config, const ProcessIdentity& process);
     ~Tracer();
     Tracer(const Tracer&) = delete;
     Tracer& operator=(const Tracer&) = delete;
@@ -92,10 +92,10 @@ private:
     void returnBuffer(uint8_t* buffer);
 
     static void CUPTIAPI onBufferRequested(uint8_t** buffer, size_t* size, size_t* maxNumRecords);
-    static void CUPTIAPI onBufferCompleted(CUcontext context, uint32_t streamId, uint8_t* buffer, size_t size,
-                                           size_t validSize);
-    static void CUPTIAPI onCallback(void* userData, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
-                                    const void* data);
+    static void CUPTIAPI onBufferCompleted(
+        CUcontext context, uint32_t streamId, uint8_t* buffer, size_t size, size_t validSize);
+    static void CUPTIAPI onCallback(
+        void* userData, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data);
 
     struct Completed
     {

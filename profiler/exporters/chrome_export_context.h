@@ -22,7 +22,10 @@ struct ExportContext
     std::set<std::pair<int64_t, int64_t>> gpuLanes; // (device, stream) seen, for lane names
     ExternalIds externalIds;
 
-    ExportContext(SqliteDb& trace, const ChromeExportOptions& exportOptions) : db(trace), options(exportOptions) { }
+    ExportContext(SqliteDb& trace, const ChromeExportOptions& exportOptions)
+        : db(trace)
+        , options(exportOptions)
+    { }
 
     // Once per row read: progress about every 0.1 %, cancellation every 4096 rows.
     Status tick()

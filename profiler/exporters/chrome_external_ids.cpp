@@ -15,8 +15,7 @@ Result<ExternalIds> ExternalIds::load(SqliteDb& db)
     ExternalIds ids;
     if (!db.hasTable("PS_EXTERNAL_CORRELATION"))
         return ids;
-    PLACESCOPE_ASSIGN_OR_RETURN(
-        SqliteStatement row,
+    PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement row,
         db.prepare("SELECT globalPid, correlationId, externalId FROM PS_EXTERNAL_CORRELATION ORDER BY rowid"));
     while (row.step()) {
         const int64_t correlationId = row.columnInt(1);

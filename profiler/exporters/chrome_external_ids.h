@@ -35,13 +35,14 @@ private:
     {
         size_t operator()(const ProcessCorrelation& key) const
         {
-            return std::hash<int64_t>()(key.correlationId) ^ (std::hash<int64_t>()(key.process) * 0x9E3779B97F4A7C15ull);
+            return std::hash<int64_t>()(key.correlationId)
+                ^ (std::hash<int64_t>()(key.process) * 0x9E3779B97F4A7C15ull);
         }
     };
 
     std::unordered_map<ProcessCorrelation, int64_t, Hash> m_ofProcess; // rows with a known process
-    std::unordered_map<int64_t, int64_t> m_first;                      // first row per correlation id
-    std::unordered_map<int64_t, int64_t> m_ofUnknownProcess;           // first row per id whose process is unknown
+    std::unordered_map<int64_t, int64_t> m_first; // first row per correlation id
+    std::unordered_map<int64_t, int64_t> m_ofUnknownProcess; // first row per id whose process is unknown
 };
 
 } // namespace placescope::chrome

@@ -17,8 +17,8 @@ std::optional<int64_t> optionalInt(const SqliteStatement& row, int column)
 
 // Common GPU-activity args: device, context, stream, correlation, External id (of the correlation id in the
 // activity's process).
-void gpuArgs(ExportContext& c, const SqliteStatement& row, int device, int context, int stream, int correlation,
-             int globalPid)
+void gpuArgs(
+    ExportContext& c, const SqliteStatement& row, int device, int context, int stream, int correlation, int globalPid)
 {
     c.out.field("device", row.columnInt(device));
     if (!row.isNull(context))
@@ -45,12 +45,11 @@ std::string memKindName(const SqliteStatement& row, int column)
 
 Status writeKernels(ExportContext& c)
 {
-    PLACESCOPE_ASSIGN_OR_RETURN(
-        SqliteStatement row,
+    PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement row,
         c.db.prepare("SELECT t.start, t.end, t.deviceId, t.contextId, t.streamId, t.correlationId, t.globalPid,"
                      " s.value, t.gridX, t.gridY, t.gridZ, t.blockX, t.blockY, t.blockZ, t.registersPerThread,"
-                       " COALESCE(t.staticSharedMemory, 0) + COALESCE(t.dynamicSharedMemory, 0)"
-                       " FROM CUPTI_ACTIVITY_KIND_KERNEL t LEFT JOIN StringIds s ON s.id = t.demangledName"));
+                     " COALESCE(t.staticSharedMemory, 0) + COALESCE(t.dynamicSharedMemory, 0)"
+                     " FROM CUPTI_ACTIVITY_KIND_KERNEL t LEFT JOIN StringIds s ON s.id = t.demangledName"));
     while (row.step()) {
         PLACESCOPE_RETURN_IF_ERROR(c.tick());
         c.gpuLanes.emplace(row.columnInt(2), row.columnInt(4));
@@ -79,8 +78,7 @@ Status writeKernels(ExportContext& c)
 
 Status writeMemcpys(ExportContext& c)
 {
-    PLACESCOPE_ASSIGN_OR_RETURN(
-        SqliteStatement row,
+    PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement row,
         c.db.prepare("SELECT t.start, t.end, t.deviceId, t.contextId, t.streamId, t.correlationId, t.globalPid,"
                      " t.bytes, t.copyKind, t.srcKind, t.dstKind FROM CUPTI_ACTIVITY_KIND_MEMCPY t"));
     while (row.step()) {
@@ -95,7 +93,7 @@ Status writeMemcpys(ExportContext& c)
         int64_t durationNs = row.columnInt(1) - row.columnInt(0);
         c.out.field("bytes", row.columnInt(7));
         c.out.field("memory bandwidth (GB/s)",
-                    durationNs > 0 ? static_cast<double>(row.columnInt(7)) / static_cast<double>(durationNs) : 0.0);
+            durationNs > 0 ? static_cast<double>(row.columnInt(7)) / static_cast<double>(durationNs) : 0.0);
         c.out.endObject();
         c.out.endObject();
     }
@@ -104,8 +102,7 @@ Status writeMemcpys(ExportContext& c)
 
 Status writeMemsets(ExportContext& c)
 {
-    PLACESCOPE_ASSIGN_OR_RETURN(
-        SqliteStatement row,
+    PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement row,
         c.db.prepare("SELECT t.start, t.end, t.deviceId, t.contextId, t.streamId, t.correlationId, t.globalPid,"
                      " t.bytes, t.memKind FROM CUPTI_ACTIVITY_KIND_MEMSET t"));
     while (row.step()) {
@@ -118,7 +115,7 @@ Status writeMemsets(ExportContext& c)
         int64_t durationNs = row.columnInt(1) - row.columnInt(0);
         c.out.field("bytes", row.columnInt(7));
         c.out.field("memory bandwidth (GB/s)",
-                    durationNs > 0 ? static_cast<double>(row.columnInt(7)) / static_cast<double>(durationNs) : 0.0);
+            durationNs > 0 ? static_cast<double>(row.columnInt(7)) / static_cast<double>(durationNs) : 0.0);
         c.out.endObject();
         c.out.endObject();
     }
@@ -128,13 +125,16 @@ Status writeMemsets(ExportContext& c)
 Status writeSyncs(ExportContext& c)
 {
     static const std::map<int64_t, const char*> kNames = {
-        { 0, "Unknown Sync" }, { 1, "Event Sync" }, { 2, "Stream Wait Event" }, { 3, "Stream Sync" },
+        { 0, "Unknown Sync" },
+        { 1, "Event Sync" },
+        { 2, "Stream Wait Event" },
+        { 3, "Stream Sync" },
         { 4, "Context Sync" },
     };
     PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement row,
-                                c.db.prepare("SELECT t.start, t.end, t.deviceId, t.contextId, t.streamId,"
-                                             " t.correlationId, t.globalPid, t.syncType"
-                                             " FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION t"));
+        c.db.prepare("SELECT t.start, t.end, t.deviceId, t.contextId, t.streamId,"
+                     " t.correlationId, t.globalPid, t.syncType"
+                     " FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION t"));
     while (row.step()) {
         PLACESCOPE_RETURN_IF_ERROR(c.tick());
         auto found = kNames.find(row.isNull(7) ? 0 : row.columnInt(7));
@@ -203,8 +203,8 @@ Status writeMemoryCounters(ExportContext& c)
 {
     // Framework allocator events: Kineto's "[memory]" instants (what its readers use) and counter tracks.
     PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement row,
-                                c.db.prepare("SELECT start, globalTid, deviceType, deviceId, address, bytes,"
-                                             " totalAllocated, totalReserved FROM PS_MEMORY_EVENTS ORDER BY start"));
+        c.db.prepare("SELECT start, globalTid, deviceType, deviceId, address, bytes,"
+                     " totalAllocated, totalReserved FROM PS_MEMORY_EVENTS ORDER BY start"));
     while (row.step()) {
         PLACESCOPE_RETURN_IF_ERROR(c.tick());
         int64_t gtid = row.isNull(1) ? 0 : row.columnInt(1);
@@ -227,8 +227,8 @@ Status writeMemoryCounters(ExportContext& c)
         if (row.isNull(6) && row.isNull(7))
             continue;
         int64_t pid = cuda ? row.columnInt(3) : pidOfGlobalId(gtid);
-        c.beginEvent("C", "memory", cuda ? "Memory (GPU " + std::to_string(row.columnInt(3)) + ")" : "Memory (CPU)",
-                     pid, 0);
+        c.beginEvent(
+            "C", "memory", cuda ? "Memory (GPU " + std::to_string(row.columnInt(3)) + ")" : "Memory (CPU)", pid, 0);
         c.out.timestampField("ts", row.columnInt(0));
         c.out.beginObject("args");
         c.out.field("Allocated", row.isNull(6) ? 0 : row.columnInt(6));
@@ -239,8 +239,8 @@ Status writeMemoryCounters(ExportContext& c)
     PLACESCOPE_RETURN_IF_ERROR(row.status());
     // CUDA-level allocations (nsys / capture): a running total of bytes held per device.
     PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement cudaRow,
-                                c.db.prepare("SELECT start, COALESCE(deviceId, 0), bytes, memoryOperationType FROM"
-                                             " CUDA_GPU_MEMORY_USAGE_EVENTS ORDER BY start"));
+        c.db.prepare("SELECT start, COALESCE(deviceId, 0), bytes, memoryOperationType FROM"
+                     " CUDA_GPU_MEMORY_USAGE_EVENTS ORDER BY start"));
     std::map<int64_t, int64_t> held;
     while (cudaRow.step()) {
         PLACESCOPE_RETURN_IF_ERROR(c.tick());

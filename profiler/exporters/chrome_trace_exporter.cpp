@@ -37,14 +37,13 @@ Status writeHeader(ExportContext& c)
     c.out.beginArray("deviceProperties");
     if (c.db.hasTable("TARGET_INFO_GPU")) {
         PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement gpu,
-                                    c.db.prepare("SELECT id, name, totalMemory, computeMajor, computeMinor, smCount,"
-                                                 " maxThreadsPerBlock, maxRegistersPerBlock, threadsPerWarp,"
-                                                 " maxShmemPerBlock, maxShmemPerBlockOptin, maxShmemPerSm,"
-                                                 " maxRegistersPerSm FROM TARGET_INFO_GPU ORDER BY id"));
+            c.db.prepare("SELECT id, name, totalMemory, computeMajor, computeMinor, smCount,"
+                         " maxThreadsPerBlock, maxRegistersPerBlock, threadsPerWarp,"
+                         " maxShmemPerBlock, maxShmemPerBlockOptin, maxShmemPerSm,"
+                         " maxRegistersPerSm FROM TARGET_INFO_GPU ORDER BY id"));
         static const char* kKeys[] = { "id", "name", "totalGlobalMem", "computeMajor", "computeMinor", "numSms",
-                                       "maxThreadsPerBlock", "regsPerBlock", "warpSize", "sharedMemPerBlock",
-                                       "sharedMemPerBlockOptin", "sharedMemPerMultiprocessor",
-                                       "regsPerMultiprocessor" };
+            "maxThreadsPerBlock", "regsPerBlock", "warpSize", "sharedMemPerBlock", "sharedMemPerBlockOptin",
+            "sharedMemPerMultiprocessor", "regsPerMultiprocessor" };
         while (gpu.step()) {
             c.out.beginObject();
             for (int i = 0; i < 13; ++i) {
@@ -69,8 +68,8 @@ Status writeHeader(ExportContext& c)
     return Status::ok();
 }
 
-void metadata(ExportContext& c, const char* what, int64_t pid, int64_t tid, std::string_view key,
-              std::string_view text, std::optional<int64_t> number = std::nullopt)
+void metadata(ExportContext& c, const char* what, int64_t pid, int64_t tid, std::string_view key, std::string_view text,
+    std::optional<int64_t> number = std::nullopt)
 {
     c.beginEvent("M", {}, what, pid, tid);
     c.out.beginObject("args");
@@ -84,21 +83,21 @@ void metadata(ExportContext& c, const char* what, int64_t pid, int64_t tid, std:
 
 Status writeNames(ExportContext& c)
 {
-    PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement process,
-                                c.db.prepare("SELECT pid, COALESCE(name, ''), rank FROM PS_PROCESSES ORDER BY pid"));
+    PLACESCOPE_ASSIGN_OR_RETURN(
+        SqliteStatement process, c.db.prepare("SELECT pid, COALESCE(name, ''), rank FROM PS_PROCESSES ORDER BY pid"));
     while (process.step()) {
-        std::string name = process.columnText(1).empty() ? "process " + std::to_string(process.columnInt(0))
-                                                         : process.columnText(1);
+        std::string name
+            = process.columnText(1).empty() ? "process " + std::to_string(process.columnInt(0)) : process.columnText(1);
         if (!process.isNull(2))
             name += " (rank " + std::to_string(process.columnInt(2)) + ")";
         metadata(c, "process_name", process.columnInt(0), 0, "name", name);
     }
     PLACESCOPE_RETURN_IF_ERROR(process.status());
-    PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement thread,
-                                c.db.prepare("SELECT globalTid, name FROM PS_THREADS WHERE name IS NOT NULL"));
+    PLACESCOPE_ASSIGN_OR_RETURN(
+        SqliteStatement thread, c.db.prepare("SELECT globalTid, name FROM PS_THREADS WHERE name IS NOT NULL"));
     while (thread.step())
         metadata(c, "thread_name", pidOfGlobalId(thread.columnInt(0)), tidOfGlobalTid(thread.columnInt(0)), "name",
-                 thread.columnText(1));
+            thread.columnText(1));
     PLACESCOPE_RETURN_IF_ERROR(thread.status());
     int64_t lastDevice = -1;
     for (const auto& [device, stream] : c.gpuLanes) {
@@ -116,16 +115,15 @@ Status writeNames(ExportContext& c)
 
 Status writeApiCalls(ExportContext& c)
 {
-    PLACESCOPE_ASSIGN_OR_RETURN(
-        SqliteStatement row,
+    PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement row,
         c.db.prepare("SELECT t.start, t.end, t.globalTid, t.eventClass, s.value, t.correlationId"
                      " FROM CUPTI_ACTIVITY_KIND_RUNTIME t LEFT JOIN StringIds s ON s.id = t.nameId"));
     while (row.step()) {
         PLACESCOPE_RETURN_IF_ERROR(c.tick());
         int64_t gtid = row.columnInt(2);
         bool driver = !row.isNull(3) && row.columnInt(3) == static_cast<int64_t>(ApiClass::Driver);
-        c.beginEvent("X", driver ? "cuda_driver" : "cuda_runtime", row.columnText(4), pidOfGlobalId(gtid),
-                     tidOfGlobalTid(gtid));
+        c.beginEvent(
+            "X", driver ? "cuda_driver" : "cuda_runtime", row.columnText(4), pidOfGlobalId(gtid), tidOfGlobalTid(gtid));
         c.out.timestampField("ts", row.columnInt(0));
         c.out.timestampField("dur", row.columnInt(1) - row.columnInt(0));
         c.out.beginObject("args");
@@ -143,10 +141,10 @@ Status writeApiCalls(ExportContext& c)
 Status writeFrameworkOps(ExportContext& c)
 {
     PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement row,
-                                c.db.prepare("SELECT o.start, o.end, o.globalTid, s.value, o.category, o.externalId,"
-                                             " o.sequenceNumber, o.fwdThreadId, o.inputDims, o.inputTypes,"
-                                             " o.inputStrides, o.extra FROM PS_FRAMEWORK_OPS o"
-                                             " LEFT JOIN StringIds s ON s.id = o.nameId"));
+        c.db.prepare("SELECT o.start, o.end, o.globalTid, s.value, o.category, o.externalId,"
+                     " o.sequenceNumber, o.fwdThreadId, o.inputDims, o.inputTypes,"
+                     " o.inputStrides, o.extra FROM PS_FRAMEWORK_OPS o"
+                     " LEFT JOIN StringIds s ON s.id = o.nameId"));
     while (row.step()) {
         PLACESCOPE_RETURN_IF_ERROR(c.tick());
         int64_t gtid = row.columnInt(2);
@@ -177,9 +175,9 @@ Status writeNvtxAndOverhead(ExportContext& c)
 {
     // Ranges (push/pop, start/end) as complete events, marks as instants; category/domain rows are not events.
     PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement row,
-                                c.db.prepare("SELECT n.start, n.end, n.globalTid, COALESCE(n.text, s.value, ''),"
-                                             " n.eventType FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId"
-                                             " WHERE n.eventType IN (34, 59, 60)"));
+        c.db.prepare("SELECT n.start, n.end, n.globalTid, COALESCE(n.text, s.value, ''),"
+                     " n.eventType FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId"
+                     " WHERE n.eventType IN (34, 59, 60)"));
     while (row.step()) {
         PLACESCOPE_RETURN_IF_ERROR(c.tick());
         int64_t gtid = row.isNull(2) ? 0 : row.columnInt(2);
@@ -194,8 +192,8 @@ Status writeNvtxAndOverhead(ExportContext& c)
     }
     PLACESCOPE_RETURN_IF_ERROR(row.status());
     PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement overhead,
-                                c.db.prepare("SELECT o.start, o.end, COALESCE(o.globalTid, 0), COALESCE(s.value, '')"
-                                             " FROM PROFILER_OVERHEAD o LEFT JOIN StringIds s ON s.id = o.nameId"));
+        c.db.prepare("SELECT o.start, o.end, COALESCE(o.globalTid, 0), COALESCE(s.value, '')"
+                     " FROM PROFILER_OVERHEAD o LEFT JOIN StringIds s ON s.id = o.nameId"));
     while (overhead.step()) {
         PLACESCOPE_RETURN_IF_ERROR(c.tick());
         int64_t gtid = overhead.columnInt(2);
@@ -211,9 +209,8 @@ uint64_t countRows(SqliteDb& db)
 {
     uint64_t total = 0;
     for (const char* table : { "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
-                               "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "CUPTI_ACTIVITY_KIND_RUNTIME",
-                               "PS_FRAMEWORK_OPS", "NVTX_EVENTS", "PROFILER_OVERHEAD", "PS_MEMORY_EVENTS",
-                               "CUDA_GPU_MEMORY_USAGE_EVENTS", "PS_FLOWS" })
+             "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "CUPTI_ACTIVITY_KIND_RUNTIME", "PS_FRAMEWORK_OPS", "NVTX_EVENTS",
+             "PROFILER_OVERHEAD", "PS_MEMORY_EVENTS", "CUDA_GPU_MEMORY_USAGE_EVENTS", "PS_FLOWS" })
         if (auto n = db.queryInt(std::string("SELECT COUNT(*) FROM ") + table); n.isOk())
             total += static_cast<uint64_t>(*n);
     return total;
@@ -222,8 +219,8 @@ uint64_t countRows(SqliteDb& db)
 } // namespace
 } // namespace chrome
 
-Result<ChromeExportSummary> exportChromeTrace(SqliteDb& trace, const std::string& outputPath,
-                                              const ChromeExportOptions& options)
+Result<ChromeExportSummary> exportChromeTrace(
+    SqliteDb& trace, const std::string& outputPath, const ChromeExportOptions& options)
 {
     if (!trace.hasTable("PS_META"))
         return Status::error("not a Placescope trace");
@@ -243,8 +240,8 @@ Result<ChromeExportSummary> exportChromeTrace(SqliteDb& trace, const std::string
     c.out.beginArray("traceEvents");
     using Writer = Status (*)(chrome::ExportContext&);
     for (Writer writer : { chrome::writeKernels, chrome::writeMemcpys, chrome::writeMemsets, chrome::writeSyncs,
-                           chrome::writeApiCalls, chrome::writeFrameworkOps, chrome::writeNvtxAndOverhead,
-                           chrome::writeFlows, chrome::writeMemoryCounters, chrome::writeNames })
+             chrome::writeApiCalls, chrome::writeFrameworkOps, chrome::writeNvtxAndOverhead, chrome::writeFlows,
+             chrome::writeMemoryCounters, chrome::writeNames })
         PLACESCOPE_RETURN_IF_ERROR(writer(c));
     c.out.endArray();
     c.out.endObject();

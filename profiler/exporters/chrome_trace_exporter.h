@@ -22,17 +22,17 @@ namespace placescope {
 
 struct ChromeExportOptions
 {
-    ProgressFn progress;                // events written, events to write
+    ProgressFn progress; // events written, events to write
     const CancelToken* cancel = nullptr;
 };
 
 struct ChromeExportSummary
 {
-    uint64_t events = 0;                // trace events written (metadata included)
+    uint64_t events = 0; // trace events written (metadata included)
     uint64_t bytes = 0;
 };
 
-Result<ChromeExportSummary> exportChromeTrace(SqliteDb& trace, const std::string& outputPath,
-                                              const ChromeExportOptions& options = {});
+Result<ChromeExportSummary> exportChromeTrace(
+    SqliteDb& trace, const std::string& outputPath, const ChromeExportOptions& options = {});
 
 } // namespace placescope

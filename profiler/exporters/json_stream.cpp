@@ -113,7 +113,7 @@ void JsonStream::appendMicroseconds(std::string& out, int64_t ns)
     char text[32];
     uint64_t magnitude = ns < 0 ? 0 - static_cast<uint64_t>(ns) : static_cast<uint64_t>(ns);
     std::snprintf(text, sizeof text, "%s%llu.%03llu", ns < 0 ? "-" : "",
-                  static_cast<unsigned long long>(magnitude / 1000), static_cast<unsigned long long>(magnitude % 1000));
+        static_cast<unsigned long long>(magnitude / 1000), static_cast<unsigned long long>(magnitude % 1000));
     out += text;
 }
 

@@ -10,16 +10,16 @@
 #include "profiler/store/trace_identity.h"
 #include "profiler/store/trace_writer.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <optional>
-#include <utility>
-#include <vector>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
+#include <vector>
 
 namespace placescope {
 
@@ -31,7 +31,8 @@ Result<TraceFormat> sniffTraceFormat(const std::string& path)
     // "No such file" only when there is none: a file in a folder the user may not enter is a permission problem.
     struct stat st;
     if (::stat(path.c_str(), &st) != 0)
-        return Status::error(errno == ENOENT ? path + ": no such file" : "cannot read " + path + ": " + std::strerror(errno));
+        return Status::error(
+            errno == ENOENT ? path + ": no such file" : "cannot read " + path + ": " + std::strerror(errno));
     FILE* file = std::fopen(path.c_str(), "rb");
     if (!file)
         return Status::error("cannot read " + path + ": " + std::strerror(errno));
@@ -57,7 +58,7 @@ Result<TraceFormat> sniffTraceFormat(const std::string& path)
             return Status::error(path + " is already a Placescope trace");
         case SqliteFileKind::OtherApplication:
             return Status::error(path + " is a SQLite file of another application (application_id "
-                                 + describeApplicationId(applicationId) + "), not an Nsight Systems export");
+                + describeApplicationId(applicationId) + "), not an Nsight Systems export");
         case SqliteFileKind::OtherSqlite:
             break;
         }
@@ -95,11 +96,12 @@ Status checkInputsDistinct(const std::vector<std::string>& inputs)
         }
         for (size_t j = 0; j < i; ++j)
             if (seen[j] && *seen[j] == std::pair<dev_t, ino_t>(st.st_dev, st.st_ino))
-                return Status::error(inputs[j] == inputs[i]
-                                         ? inputs[i] + " is given twice; give each input once (its events would be "
-                                                       "imported twice)"
-                                         : inputs[j] + " and " + inputs[i] + " are the same file; give each input once "
-                                                                            "(its events would be imported twice)");
+                return Status::error(inputs[j] == inputs[i] ? inputs[i]
+                            + " is given twice; give each input once (its events would be "
+                              "imported twice)"
+                                                            : inputs[j] + " and " + inputs[i]
+                            + " are the same file; give each input once "
+                              "(its events would be imported twice)");
         seen.emplace_back(std::pair<dev_t, ino_t>(st.st_dev, st.st_ino));
     }
     return Status::ok();
@@ -137,15 +139,15 @@ Status checkContentsDistinct(const std::vector<SpooledInput>& inputs)
         for (size_t j = 0; j < i; ++j)
             if (sizes[i] == sizes[j] && sameBytes(inputs[j].readPath(), inputs[i].readPath()))
                 return Status::error(inputs[j].name() + " and " + inputs[i].name()
-                                     + " hold the same bytes (one is a copy of the other); give each input once "
-                                       "(its events would be imported twice)");
+                    + " hold the same bytes (one is a copy of the other); give each input once "
+                      "(its events would be imported twice)");
     return Status::ok();
 }
 
 } // namespace
 
-Result<ImportSummary> importTraces(const std::vector<std::string>& inputs, const std::string& outputPath,
-                                   const ImportOptions& options)
+Result<ImportSummary> importTraces(
+    const std::vector<std::string>& inputs, const std::string& outputPath, const ImportOptions& options)
 {
     if (inputs.empty())
         return Status::error("no input trace given");
@@ -185,15 +187,16 @@ Result<ImportSummary> importTraces(const std::vector<std::string>& inputs, const
                                                               : importKinetoJson(path, *writer, perInput);
         if (!status.isOk())
             return Status::error(inputs[i] == spooled[i].readPath() ? inputs[i] + ": " + status.message()
-                                                                   : inUsersWords(status.message(), spooled[i]));
+                                                                    : inUsersWords(status.message(), spooled[i]));
         if (options.cancel && options.cancel->isCancelled())
             return Status::error("import cancelled");
         // JSON that gave nothing is not a profile of a run (an empty one, or another tool's JSON with a traceEvents
         // array, such as a Chrome DevTools trace): say so instead of writing an empty trace. An nsys export is one by
         // its tables, even when every row of it was bad (those are counted as problems).
         if (formats[i] == TraceFormat::KinetoJson && writer->eventCount() == eventsBefore)
-            return Status::error(spooled[i].name() + " holds no event of a PyTorch profiler trace (empty, or another "
-                                 "tool's trace such as a Chrome DevTools one); nothing written");
+            return Status::error(spooled[i].name()
+                + " holds no event of a PyTorch profiler trace (empty, or another "
+                  "tool's trace such as a Chrome DevTools one); nothing written");
     }
     writer->setMeta("input_count", std::to_string(inputs.size()));
     summary.events = writer->eventCount();

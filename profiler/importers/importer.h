@@ -17,13 +17,18 @@ namespace placescope {
 
 class TraceWriter;
 
-enum class TraceFormat { Unknown, KinetoJson, NsysSqlite };
+enum class TraceFormat
+{
+    Unknown,
+    KinetoJson,
+    NsysSqlite
+};
 
 struct ImportOptions
 {
     // Rank to record for the input's process(es) when the file does not say (distributedInfo.rank).
     std::optional<int64_t> rank;
-    ProgressFn progress;                // bytes read of the current input, its total bytes
+    ProgressFn progress; // bytes read of the current input, its total bytes
     const CancelToken* cancel = nullptr;
     // Set by importTraces: position of this input among all inputs, and their number. Importers use the index
     // to keep process ids of different inputs apart (the same OS pid on two hosts) and as the rank fallback.
@@ -52,7 +57,7 @@ struct ImportSummary
     // one-line warning names them (PS_PROBLEMS holds the help).
     std::vector<std::pair<std::string, int64_t>> dataLoss;
 };
-Result<ImportSummary> importTraces(const std::vector<std::string>& inputs, const std::string& outputPath,
-                                   const ImportOptions& options);
+Result<ImportSummary> importTraces(
+    const std::vector<std::string>& inputs, const std::string& outputPath, const ImportOptions& options);
 
 } // namespace placescope

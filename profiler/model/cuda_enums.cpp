@@ -102,13 +102,18 @@ constexpr EnumRow kUnifiedMemMigration[] = {
 };
 
 constexpr EnumRow kDiagnosticSeverity[] = {
-    { 0, "UnknownLevel", "Unknown" }, { 1, "Info", "Info" }, { 2, "Warning", "Warning" },
-    { 3, "Error", "Error" },          { 4, "Verbose", "Verbose" },
+    { 0, "UnknownLevel", "Unknown" },
+    { 1, "Info", "Info" },
+    { 2, "Warning", "Warning" },
+    { 3, "Error", "Error" },
+    { 4, "Verbose", "Verbose" },
 };
 
 constexpr EnumRow kDiagnosticSource[] = {
-    { 0, "UnknownSource", "Unknown source" }, { 1, "Injection", "Injection" },
-    { 2, "Daemon", "Daemon" },                { 3, "Analysis", "Analysis" },
+    { 0, "UnknownSource", "Unknown source" },
+    { 1, "Injection", "Injection" },
+    { 2, "Daemon", "Daemon" },
+    { 3, "Analysis", "Analysis" },
 };
 
 constexpr EnumRow kDiagnosticTimestamp[] = {

@@ -10,13 +10,32 @@
 namespace placescope {
 
 // ENUM_CUDA_MEMCPY_OPER ids (0-10 equal CUPTI's CUpti_ActivityMemcpyKind).
-enum class CopyKind : int64_t {
-    Unknown = 0, HtoD = 1, DtoH = 2, HtoA = 3, AtoH = 4, AtoA = 5, AtoD = 6, DtoA = 7, DtoD = 8, HtoH = 9, PtoP = 10
+enum class CopyKind : int64_t
+{
+    Unknown = 0,
+    HtoD = 1,
+    DtoH = 2,
+    HtoA = 3,
+    AtoH = 4,
+    AtoA = 5,
+    AtoD = 6,
+    DtoA = 7,
+    DtoD = 8,
+    HtoH = 9,
+    PtoP = 10
 };
 
 // ENUM_CUDA_MEM_KIND ids (nsys): CUPTI's CUpti_ActivityMemoryKind minus one, with CUPTI's UNKNOWN (0) -> 7.
-enum class MemKind : int64_t {
-    Pageable = 0, Pinned = 1, Device = 2, Array = 3, Managed = 4, DeviceStatic = 5, ManagedStatic = 6, Unknown = 7
+enum class MemKind : int64_t
+{
+    Pageable = 0,
+    Pinned = 1,
+    Device = 2,
+    Array = 3,
+    Managed = 4,
+    DeviceStatic = 5,
+    ManagedStatic = 6,
+    Unknown = 7
 };
 
 inline int64_t memKindFromCupti(int64_t cuptiMemoryKind)
@@ -28,7 +47,7 @@ inline int64_t memKindFromCupti(int64_t cuptiMemoryKind)
 inline int64_t memoryOperationFromCupti(int64_t cuptiOperation) { return cuptiOperation == 2 ? 1 : 0; }
 
 std::optional<CopyKind> copyKindFromShortName(std::string_view name); // "HtoD", "DtoH", "PtoP"...
-std::optional<MemKind> memKindFromLabel(std::string_view label);       // "Pageable", "Pinned", "Device"...
+std::optional<MemKind> memKindFromLabel(std::string_view label); // "Pageable", "Pinned", "Device"...
 std::string_view copyKindShortName(CopyKind kind);
 std::string_view memKindLabel(MemKind kind);
 

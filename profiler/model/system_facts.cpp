@@ -18,10 +18,17 @@ struct KnownFact
 };
 
 constexpr KnownFact kKnownFacts[] = {
-    { "CpuCores", 1 },          { "CpuSpeedMhz", 2 },        { "CpuArchitecture", 3 },
-    { "CpuDescription", 13 },   { "NvDriverVersion", 205 },  { "HardwarePlatform", 600 },
-    { "SoftwarePlatform", 601 }, { "OsDescription", 605 },   { "CudaDriverVersion", 611 },
-    { "SoftwareReleaseVersion", 618 }, { "Hostname", 619 },
+    { "CpuCores", 1 },
+    { "CpuSpeedMhz", 2 },
+    { "CpuArchitecture", 3 },
+    { "CpuDescription", 13 },
+    { "NvDriverVersion", 205 },
+    { "HardwarePlatform", 600 },
+    { "SoftwarePlatform", 601 },
+    { "OsDescription", 605 },
+    { "CudaDriverVersion", 611 },
+    { "SoftwareReleaseVersion", 618 },
+    { "Hostname", 619 },
 };
 
 // The value of `key` in a "key : value" (cpuinfo) or key="value" (os-release) file; empty when absent.
@@ -35,8 +42,8 @@ std::string fieldOf(const char* path, std::string_view key, char separator)
         if (at == std::string::npos || line.find_first_not_of(" \t", key.size()) != at)
             continue;
         std::string value = line.substr(line.find_first_not_of(" \t", at + 1) == std::string::npos
-                                            ? line.size()
-                                            : line.find_first_not_of(" \t", at + 1));
+                ? line.size()
+                : line.find_first_not_of(" \t", at + 1));
         if (value.size() >= 2 && value.front() == '"' && value.back() == '"')
             value = value.substr(1, value.size() - 2);
         return value;
@@ -65,7 +72,9 @@ std::vector<SystemFact> localSystemFacts()
     if (gethostname(host, sizeof host - 1) == 0)
         add("Hostname", host);
     add("OsDescription", fieldOf("/etc/os-release", "PRETTY_NAME", '='));
-    struct utsname system {};
+    struct utsname system
+    {
+    };
     if (uname(&system) == 0) {
         add("SoftwareReleaseVersion", system.release);
         add("CpuArchitecture", system.machine);

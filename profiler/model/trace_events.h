@@ -36,8 +36,8 @@ struct KernelEvent
     OptInt correlationId;
     OptInt globalPid;
     std::string demangledName;
-    std::string shortName;      // empty: derived from demangledName
-    std::string mangledName;    // empty: unknown (NULL)
+    std::string shortName; // empty: derived from demangledName
+    std::string mangledName; // empty: unknown (NULL)
     OptInt greenContextId;
     OptInt gridX, gridY, gridZ;
     OptInt blockX, blockY, blockZ;
@@ -65,8 +65,8 @@ struct MemcpyEvent
     OptInt correlationId;
     OptInt globalPid;
     int64_t bytes = 0;
-    int64_t copyKind = 0;        // ENUM_CUDA_MEMCPY_OPER id
-    OptInt srcKind;              // ENUM_CUDA_MEM_KIND id (nsys ids, not CUPTI's)
+    int64_t copyKind = 0; // ENUM_CUDA_MEMCPY_OPER id
+    OptInt srcKind; // ENUM_CUDA_MEM_KIND id (nsys ids, not CUPTI's)
     OptInt dstKind;
     OptInt srcDeviceId, dstDeviceId;
     OptInt srcContextId, dstContextId;
@@ -85,11 +85,15 @@ struct MemsetEvent
     OptInt globalPid;
     OptInt value;
     int64_t bytes = 0;
-    OptInt memKind;              // ENUM_CUDA_MEM_KIND id
+    OptInt memKind; // ENUM_CUDA_MEM_KIND id
     OptInt graphNodeId;
 };
 
-enum class ApiClass : int64_t { Runtime = 0, Driver = 1 };
+enum class ApiClass : int64_t
+{
+    Runtime = 0,
+    Driver = 1
+};
 
 struct RuntimeEvent
 {
@@ -98,7 +102,7 @@ struct RuntimeEvent
     ApiClass eventClass = ApiClass::Runtime;
     int64_t globalTid = 0;
     OptInt correlationId;
-    std::string name;            // 'cudaLaunchKernel', 'cuLaunchKernel'...
+    std::string name; // 'cudaLaunchKernel', 'cuLaunchKernel'...
     OptInt returnValue;
 };
 
@@ -109,9 +113,9 @@ struct OsRuntimeCall
 {
     TimeNs start = 0;
     TimeNs end = 0;
-    int64_t eventClass = 27;     // ENUM_NSYS_EVENT_CLASS: TRACE_PROCESS_EVENT_OS_RUNTIME
+    int64_t eventClass = 27; // ENUM_NSYS_EVENT_CLASS: TRACE_PROCESS_EVENT_OS_RUNTIME
     OptInt globalTid;
-    std::string name;            // 'pthread_cond_wait'...
+    std::string name; // 'pthread_cond_wait'...
     int64_t returnValue = 0;
     OptInt nestingLevel;
     int64_t callchainId = 0;
@@ -127,15 +131,15 @@ struct SyncEvent
     int64_t streamId = kNoSyncId;
     OptInt correlationId;
     OptInt globalPid;
-    OptInt syncType;             // ENUM_CUPTI_SYNC_TYPE id
+    OptInt syncType; // ENUM_CUPTI_SYNC_TYPE id
     int64_t eventId = kNoSyncId;
 };
 
 struct NvtxEvent
 {
     TimeNs start = 0;
-    std::optional<TimeNs> end;   // empty for marks
-    int64_t eventType = 59;      // ENUM_NSYS_EVENT_TYPE: 34 mark, 59 push/pop range, 60 start/end range
+    std::optional<TimeNs> end; // empty for marks
+    int64_t eventType = 59; // ENUM_NSYS_EVENT_TYPE: 34 mark, 59 push/pop range, 60 start/end range
     OptInt rangeId;
     OptInt category;
     OptInt color;
@@ -156,7 +160,7 @@ struct GpuMemoryEvent
     OptInt address;
     OptInt pc;
     int64_t bytes = 0;
-    OptInt memKind;              // ENUM_CUDA_MEM_KIND id
+    OptInt memKind; // ENUM_CUDA_MEM_KIND id
     int64_t memoryOperationType = 0; // 0 allocation, 1 deallocation (nsys ids)
     OptInt correlationId;
     OptInt memoryPoolAddress;
@@ -180,9 +184,9 @@ struct GpuInfo
     std::string name;
     std::string busLocation;
     std::string uuid;
-    OptInt totalMemory;          // bytes
-    OptInt memoryBandwidth;      // bytes/s
-    OptInt clockRate;            // Hz
+    OptInt totalMemory; // bytes
+    OptInt memoryBandwidth; // bytes/s
+    OptInt clockRate; // Hz
     OptInt smCount;
     OptInt l2CacheSize;
     OptInt computeMajor, computeMinor;
@@ -201,9 +205,9 @@ struct GpuInfo
     OptInt maxBlockDimX, maxBlockDimY, maxBlockDimZ;
     OptInt maxGridDimX, maxGridDimY, maxGridDimZ;
     OptInt smMajor, smMinor;
-    OptInt isDiscrete;           // empty: 1 (every CUDA GPU Placescope records is discrete unless told)
-    OptInt vmId;                 // empty: kLocalVmId
-    OptInt cuDevice;             // empty: id (an nsys export may number CUDA devices otherwise)
+    OptInt isDiscrete; // empty: 1 (every CUDA GPU Placescope records is discrete unless told)
+    OptInt vmId; // empty: kLocalVmId
+    OptInt cuDevice; // empty: id (an nsys export may number CUDA devices otherwise)
     OptInt pwGpuId, luid, revision, nodeMask, maxIPC; // as an nsys export has them
     std::string ctxswDevPath, ctrlDevPath; // written as '' when unknown, as nsys does
 };
@@ -218,7 +222,7 @@ struct CudaContextInfo
     int64_t processId = 0;
     int64_t deviceId = 0;
     int64_t contextId = 0;
-    OptInt parentContextId;      // of a green context
+    OptInt parentContextId; // of a green context
     OptInt isGreenContext;
 };
 
@@ -249,7 +253,7 @@ struct ThreadInfo
     int64_t globalPid = 0;
     int64_t tid = 0;
     std::string name;
-    OptInt priority;             // ThreadNames.priority, as the source recorded it
+    OptInt priority; // ThreadNames.priority, as the source recorded it
 };
 
 struct FrameworkOp
@@ -258,12 +262,12 @@ struct FrameworkOp
     TimeNs end = 0;
     int64_t globalTid = 0;
     std::string name;
-    std::string category;        // 'cpu_op', 'user_annotation', 'python_function', 'nvtx'...
+    std::string category; // 'cpu_op', 'user_annotation', 'python_function', 'nvtx'...
     OptInt externalId;
     OptInt sequenceNumber;
     OptInt fwdThreadId;
     OptInt depth;
-    std::string inputDims;       // JSON text or empty
+    std::string inputDims; // JSON text or empty
     std::string inputTypes;
     std::string inputStrides;
     std::string extra;
@@ -281,7 +285,7 @@ struct MemoryEvent
 {
     TimeNs start = 0;
     OptInt globalTid;
-    int64_t deviceType = 0;      // 0 CPU, 1 CUDA
+    int64_t deviceType = 0; // 0 CPU, 1 CUDA
     int64_t deviceId = -1;
     OptInt address;
     int64_t bytes = 0;
@@ -326,10 +330,10 @@ struct CounterSample
     TimeNs start = 0;
     TimeNs end = 0;
     OptInt deviceId;
-    std::string name;            // the range's name (the kernel)
+    std::string name; // the range's name (the kernel)
     std::string metric;
     double value = 0;
-    OptInt correlationId;        // the kernel launch it counts, when known
+    OptInt correlationId; // the kernel launch it counts, when known
     OptInt globalPid;
 };
 
@@ -337,7 +341,7 @@ struct CounterSample
 struct SessionStart
 {
     int64_t utcEpochNs = 0;
-    std::string localTime;       // ISO 8601 with offset, when the producer knows it
+    std::string localTime; // ISO 8601 with offset, when the producer knows it
 };
 
 // ANALYSIS_DETAILS: the span a recording covers on the trace clock.

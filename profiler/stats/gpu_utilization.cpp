@@ -11,8 +11,8 @@ namespace placescope {
 
 namespace {
 
-constexpr const char* kGpuTables[] = { "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
-                                       "CUPTI_ACTIVITY_KIND_MEMSET" };
+constexpr const char* kGpuTables[]
+    = { "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET" };
 
 struct Lane
 {
@@ -35,13 +35,12 @@ Status mergeDevice(SqliteDb& db, int64_t deviceId, DeviceUtilization& device)
     std::vector<Lane> lanes;
     for (const char* const& table : kGpuTables) {
         PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement streams,
-                                    db.prepare(std::string("SELECT DISTINCT streamId FROM ") + table
-                                               + " WHERE deviceId = ?1"));
+            db.prepare(std::string("SELECT DISTINCT streamId FROM ") + table + " WHERE deviceId = ?1"));
         streams.bind(1, deviceId);
         while (streams.step()) {
             PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement rows,
-                                        db.prepare(std::string("SELECT start, end FROM ") + table
-                                                   + " WHERE deviceId = ?1 AND streamId = ?2 ORDER BY start"));
+                db.prepare(std::string("SELECT start, end FROM ") + table
+                    + " WHERE deviceId = ?1 AND streamId = ?2 ORDER BY start"));
             rows.bind(1, deviceId);
             rows.bind(2, streams.columnInt(0));
             int64_t* kindNs[] = { &device.kernelNs, &device.memcpyNs, &device.memsetNs };
@@ -92,8 +91,8 @@ Result<std::vector<DeviceUtilization>> deviceUtilization(SqliteDb& db, const Tra
     // Devices with any GPU activity (DISTINCT over the lane indexes' first column: an index skip, not a scan).
     std::map<int64_t, DeviceUtilization> devices;
     for (const char* table : kGpuTables) {
-        PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement ids,
-                                    db.prepare(std::string("SELECT DISTINCT deviceId FROM ") + table));
+        PLACESCOPE_ASSIGN_OR_RETURN(
+            SqliteStatement ids, db.prepare(std::string("SELECT DISTINCT deviceId FROM ") + table));
         while (ids.step())
             devices[ids.columnInt(0)].deviceId = ids.columnInt(0);
         PLACESCOPE_RETURN_IF_ERROR(ids.status());

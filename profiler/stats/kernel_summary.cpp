@@ -59,8 +59,8 @@ Result<KernelSummary> kernelSummary(SqliteDb& db, size_t topN, KernelNameKind na
 {
     const std::string column = nameKind == KernelNameKind::Short ? "shortName" : "demangledName";
     std::unordered_map<int64_t, std::vector<int64_t>> durationsByName;
-    PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement scan,
-                                db.prepare("SELECT " + column + ", end - start FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+    PLACESCOPE_ASSIGN_OR_RETURN(
+        SqliteStatement scan, db.prepare("SELECT " + column + ", end - start FROM CUPTI_ACTIVITY_KIND_KERNEL"));
     int64_t lastName = kNoName;
     std::vector<int64_t>* lastDurations = nullptr; // kernels of one name often come in runs
     while (scan.step()) {

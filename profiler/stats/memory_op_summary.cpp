@@ -34,11 +34,12 @@ Result<std::vector<MemoryOpRow>> memoryOpSummary(SqliteDb& db)
     const std::string aggregates = "COUNT(*) AS n, COALESCE(SUM(bytes), 0) AS bytes, SUM(end - start) AS total,"
                                    " MIN(end - start) AS lo, MAX(end - start) AS hi";
     PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement copies,
-                                db.prepare("SELECT g.copyKind, g.srcKind, g.dstKind, e.label, g.n, g.bytes, g.total,"
-                                           " g.lo, g.hi FROM (SELECT copyKind, srcKind, dstKind, " + aggregates
-                                           + " FROM CUPTI_ACTIVITY_KIND_MEMCPY GROUP BY 1, 2, 3) g LEFT JOIN"
-                                             " ENUM_CUDA_MEMCPY_OPER e ON e.id = g.copyKind"
-                                             " ORDER BY g.total DESC, 1, 2, 3"));
+        db.prepare("SELECT g.copyKind, g.srcKind, g.dstKind, e.label, g.n, g.bytes, g.total,"
+                   " g.lo, g.hi FROM (SELECT copyKind, srcKind, dstKind, "
+            + aggregates
+            + " FROM CUPTI_ACTIVITY_KIND_MEMCPY GROUP BY 1, 2, 3) g LEFT JOIN"
+              " ENUM_CUDA_MEMCPY_OPER e ON e.id = g.copyKind"
+              " ORDER BY g.total DESC, 1, 2, 3"));
     while (copies.step()) {
         MemoryOpRow op;
         op.copyKind = copies.columnInt(0);
@@ -57,8 +58,7 @@ Result<std::vector<MemoryOpRow>> memoryOpSummary(SqliteDb& db)
     }
     PLACESCOPE_RETURN_IF_ERROR(copies.status());
     PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement sets,
-                                db.prepare("SELECT memKind, " + aggregates
-                                           + " FROM CUPTI_ACTIVITY_KIND_MEMSET GROUP BY 1 ORDER BY 4 DESC, 1"));
+        db.prepare("SELECT memKind, " + aggregates + " FROM CUPTI_ACTIVITY_KIND_MEMSET GROUP BY 1 ORDER BY 4 DESC, 1"));
     while (sets.step()) {
         MemoryOpRow op;
         op.operation = "Memset";

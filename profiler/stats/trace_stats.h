@@ -37,12 +37,16 @@ struct KernelSummaryRow
 struct KernelSummary
 {
     int64_t kernelCount = 0;
-    int64_t totalNs = 0;        // sum of all kernel durations (overlaps counted twice)
+    int64_t totalNs = 0; // sum of all kernel durations (overlaps counted twice)
     int64_t distinctNames = 0;
     std::vector<KernelSummaryRow> rows; // by total time, longest first; at most topN
 };
 
-enum class KernelNameKind { Demangled, Short };
+enum class KernelNameKind
+{
+    Demangled,
+    Short
+};
 
 // Kernels grouped by name (StringIds text). topN == 0 keeps every name.
 Result<KernelSummary> kernelSummary(SqliteDb& db, size_t topN, KernelNameKind nameKind = KernelNameKind::Demangled);
@@ -50,13 +54,13 @@ Result<KernelSummary> kernelSummary(SqliteDb& db, size_t topN, KernelNameKind na
 // One copy kind and memory type pair ("Memcpy HtoD", "Pageable -> Device") or one memset memory type.
 struct MemoryOpRow
 {
-    std::string operation;     // "Memcpy HtoD", "Memcpy DtoD", "Memset"
-    std::string memoryTypes;   // "Pageable -> Device"; "Device" for memsets
+    std::string operation; // "Memcpy HtoD", "Memcpy DtoD", "Memset"
+    std::string memoryTypes; // "Pageable -> Device"; "Device" for memsets
     std::optional<int64_t> copyKind; // ENUM_CUDA_MEMCPY_OPER id; empty for memsets
     std::optional<int64_t> srcKind, dstKind; // ENUM_CUDA_MEM_KIND ids (dstKind empty for memsets)
     DurationStats time;
     int64_t totalBytes = 0;
-    double bandwidthGBps = 0;  // totalBytes / total time (1 GB = 1e9 bytes)
+    double bandwidthGBps = 0; // totalBytes / total time (1 GB = 1e9 bytes)
 };
 
 // Memcpys by (copyKind, srcKind, dstKind), then memsets by memKind; each part by total time, longest first.
@@ -76,14 +80,14 @@ Result<TraceSpan> traceSpan(SqliteDb& db);
 struct DeviceUtilization
 {
     int64_t deviceId = 0;
-    std::string name;          // TARGET_INFO_GPU.name when known
-    int64_t kernelNs = 0;      // summed durations per kind (overlaps counted twice)
+    std::string name; // TARGET_INFO_GPU.name when known
+    int64_t kernelNs = 0; // summed durations per kind (overlaps counted twice)
     int64_t memcpyNs = 0;
     int64_t memsetNs = 0;
-    int64_t busyNs = 0;        // union of all kernel/memcpy/memset intervals: time anything ran
-    int64_t firstStartNs = 0;  // first and last GPU activity on this device
+    int64_t busyNs = 0; // union of all kernel/memcpy/memset intervals: time anything ran
+    int64_t firstStartNs = 0; // first and last GPU activity on this device
     int64_t lastEndNs = 0;
-    double utilizationOfTrace = 0;  // busyNs / trace span
+    double utilizationOfTrace = 0; // busyNs / trace span
     double utilizationOfActive = 0; // busyNs / (lastEndNs - firstStartNs)
 };
 

@@ -26,8 +26,7 @@ std::string multiRowInsertSql(std::string_view head, std::string_view rowValues,
 // The number of '?' parameters in `rowValues`.
 int countParameters(std::string_view rowValues);
 
-template <typename Row>
-class BatchedInsert
+template <typename Row> class BatchedInsert
 {
 public:
     // Binds one row's values starting at parameter `first` (1-based, as in SQLite).

@@ -27,8 +27,10 @@ void OrderedWorker::Batch::reuse()
 }
 
 OrderedWorker::OrderedWorker(size_t batchSize, size_t maxBatches)
-    : m_batchSize(batchSize), m_maxBatches(maxBatches), m_current(std::make_unique<Batch>()),
-      m_thread([this] { loop(); })
+    : m_batchSize(batchSize)
+    , m_maxBatches(maxBatches)
+    , m_current(std::make_unique<Batch>())
+    , m_thread([this] { loop(); })
 {
     m_current->tasks.reserve(m_batchSize);
 }

@@ -31,8 +31,7 @@ public:
     OrderedWorker(const OrderedWorker&) = delete;
     OrderedWorker& operator=(const OrderedWorker&) = delete;
 
-    template <typename Task>
-    void post(Task&& task)
+    template <typename Task> void post(Task&& task)
     {
         using Stored = std::decay_t<Task>;
         void* place = m_current->allocate(sizeof(Stored), alignof(Stored));

@@ -107,14 +107,13 @@ public:
     RowInserts();
     void define(SqliteDb& db); // the statements compile on first use
 
-    template <typename Visit>
-    void forEach(Visit visit)
+    template <typename Visit> void forEach(Visit visit)
     {
         visit(kernels), visit(memcpys), visit(memsets), visit(runtime), visit(syncs), visit(nvtx), visit(gpuMemory),
-            visit(overhead), visit(gpus), visit(processes), visit(threads), visit(threadNames),
-            visit(nsysProcesses), visit(diagnostics), visit(systemFacts), visit(osRuntime), visit(cudaContexts), visit(cudaStreams),
-            visit(gpuAnnotations), visit(counters), visit(ops),
-            visit(externalCorrelations), visit(memory), visit(flows), visit(steps), visit(strings);
+            visit(overhead), visit(gpus), visit(processes), visit(threads), visit(threadNames), visit(nsysProcesses),
+            visit(diagnostics), visit(systemFacts), visit(osRuntime), visit(cudaContexts), visit(cudaStreams),
+            visit(gpuAnnotations), visit(counters), visit(ops), visit(externalCorrelations), visit(memory),
+            visit(flows), visit(steps), visit(strings);
     }
 
     // Writes the rows still waiting for a full statement, in every table.

@@ -25,8 +25,7 @@ inline void bindAt(SqliteStatement& stmt, int index, const std::string& value)
 inline void bindAt(SqliteStatement& stmt, int index, std::string_view value) { stmt.bind(index, value); }
 inline void bindAt(SqliteStatement& stmt, int index, const char* value) { stmt.bind(index, std::string_view(value)); }
 
-template <typename... Args>
-inline void bindFrom(SqliteStatement& stmt, int first, const Args&... args)
+template <typename... Args> inline void bindFrom(SqliteStatement& stmt, int first, const Args&... args)
 {
     int index = first;
     (bindAt(stmt, index++, args), ...);

@@ -12,14 +12,18 @@ namespace placescope {
 
 // A statement starts with every parameter NULL (SQLite's rule for parameters never bound).
 SqliteStatement::SqliteStatement(sqlite3* db, sqlite3_stmt* stmt)
-    : m_db(db), m_stmt(stmt), m_bound(static_cast<size_t>(sqlite3_bind_parameter_count(stmt)) + 1, Bound::Null),
-      m_boundInt(m_bound.size(), 0)
-{
-}
+    : m_db(db)
+    , m_stmt(stmt)
+    , m_bound(static_cast<size_t>(sqlite3_bind_parameter_count(stmt)) + 1, Bound::Null)
+    , m_boundInt(m_bound.size(), 0)
+{ }
 
 SqliteStatement::SqliteStatement(SqliteStatement&& other) noexcept
-    : m_db(other.m_db), m_stmt(other.m_stmt), m_status(std::move(other.m_status)), m_bound(std::move(other.m_bound)),
-      m_boundInt(std::move(other.m_boundInt))
+    : m_db(other.m_db)
+    , m_stmt(other.m_stmt)
+    , m_status(std::move(other.m_status))
+    , m_bound(std::move(other.m_bound))
+    , m_boundInt(std::move(other.m_boundInt))
 {
     other.m_stmt = nullptr;
 }
@@ -131,7 +135,11 @@ std::string SqliteStatement::columnText(int column) const
 }
 std::string SqliteStatement::columnName(int column) const { return sqlite3_column_name(m_stmt, column); }
 
-SqliteDb::SqliteDb(SqliteDb&& other) noexcept : m_db(other.m_db) { other.m_db = nullptr; }
+SqliteDb::SqliteDb(SqliteDb&& other) noexcept
+    : m_db(other.m_db)
+{
+    other.m_db = nullptr;
+}
 
 SqliteDb& SqliteDb::operator=(SqliteDb&& other) noexcept
 {
@@ -175,7 +183,11 @@ std::string fileUri(const std::string& path)
 // as it is. A WAL-mode file (traces written before, other tools' files) would get a -wal and an -shm beside it from
 // any connection, read-only ones included, and keep them: it is read as immutable when it has no log to apply, and
 // as it is when its -wal and -shm are both there already.
-enum class ReadOnlyWay { Plain, Immutable };
+enum class ReadOnlyWay
+{
+    Plain,
+    Immutable
+};
 
 Result<ReadOnlyWay> readOnlyWay(const std::string& path)
 {
@@ -198,8 +210,7 @@ Result<ReadOnlyWay> readOnlyWay(const std::string& path)
     if (std::filesystem::exists(path + "-shm", error))
         return ReadOnlyWay::Plain;
     return Status::error(path + ": its write-ahead log " + wal + " is not merged into it, and reading it would create "
-                         + path + "-shm beside it; merge the log first (sqlite3 " + path
-                         + " 'PRAGMA journal_mode=DELETE')");
+        + path + "-shm beside it; merge the log first (sqlite3 " + path + " 'PRAGMA journal_mode=DELETE')");
 }
 
 } // namespace
@@ -208,11 +219,13 @@ Result<SqliteDb> SqliteDb::openImmutable(const std::string& path)
 {
     SqliteDb db;
     const std::string uri = fileUri(path) + "?immutable=1";
-    int rc = sqlite3_open_v2(uri.c_str(), &db.m_db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, nullptr);
+    int rc
+        = sqlite3_open_v2(uri.c_str(), &db.m_db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, nullptr);
     if (rc == SQLITE_OK)
         rc = sqlite3_exec(db.m_db, "SELECT count(*) FROM sqlite_master", nullptr, nullptr, nullptr);
     if (rc != SQLITE_OK)
-        return Status::error(path + " is not a SQLite database (" + (db.m_db ? sqlite3_errmsg(db.m_db) : sqlite3_errstr(rc)) + ")");
+        return Status::error(
+            path + " is not a SQLite database (" + (db.m_db ? sqlite3_errmsg(db.m_db) : sqlite3_errstr(rc)) + ")");
     return db;
 }
 
@@ -252,17 +265,14 @@ Result<SqliteDb> SqliteDb::open(const std::string& path, Mode mode)
         // A WAL log beside a file in a folder the user cannot write, whose -shm index SQLite cannot use.
         if (mode == Mode::ReadOnly && ((rc & 0xff) == SQLITE_READONLY || (rc & 0xff) == SQLITE_CANTOPEN))
             return Status::error(path + ": cannot read its write-ahead log " + path + "-wal (" + sqlite3_errmsg(db.m_db)
-                                 + "); merge the log first (sqlite3 " + path + " 'PRAGMA journal_mode=DELETE')");
+                + "); merge the log first (sqlite3 " + path + " 'PRAGMA journal_mode=DELETE')");
         if (rc != SQLITE_OK)
             return Status::error(path + " is not a SQLite database (" + sqlite3_errmsg(db.m_db) + ")");
     }
     return db;
 }
 
-bool SqliteStatement::isReadOnly() const
-{
-    return !m_stmt || sqlite3_stmt_readonly(m_stmt) != 0;
-}
+bool SqliteStatement::isReadOnly() const { return !m_stmt || sqlite3_stmt_readonly(m_stmt) != 0; }
 
 Status SqliteDb::exec(std::string_view sql)
 {

@@ -61,21 +61,31 @@ public:
 
 private:
     // What a parameter holds now, as far as skipping a repeated bind goes.
-    enum class Bound : uint8_t { Other, Null, Int };
+    enum class Bound : uint8_t
+    {
+        Other,
+        Null,
+        Int
+    };
     // True when `index` is a parameter this statement tracks (1-based; SQLite reports a bad index itself).
     bool tracked(int index) const { return index > 0 && static_cast<size_t>(index) < m_bound.size(); }
 
     sqlite3* m_db = nullptr;
     sqlite3_stmt* m_stmt = nullptr;
     Status m_status;
-    std::vector<Bound> m_bound;      // per parameter, index 0 unused
+    std::vector<Bound> m_bound; // per parameter, index 0 unused
     std::vector<int64_t> m_boundInt; // the integer, where m_bound says Int
 };
 
 class SqliteDb
 {
 public:
-    enum class Mode { ReadOnly, ReadWrite, Create };
+    enum class Mode
+    {
+        ReadOnly,
+        ReadWrite,
+        Create
+    };
 
     SqliteDb() = default;
     SqliteDb(SqliteDb&& other) noexcept;

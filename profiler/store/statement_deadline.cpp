@@ -13,7 +13,8 @@ constexpr int kStepsPerCheck = 10000;
 } // namespace
 
 StatementDeadline::StatementDeadline(sqlite3* db, std::chrono::milliseconds limit)
-    : m_db(db), m_deadline(std::chrono::steady_clock::now() + limit)
+    : m_db(db)
+    , m_deadline(std::chrono::steady_clock::now() + limit)
 {
     if (db && limit.count() > 0) {
         sqlite3_progress_handler(db, kStepsPerCheck, &StatementDeadline::onProgress, this);

@@ -32,7 +32,7 @@ Status migrateTrace(SqliteDb& db)
     if (version < 1 || version > kTraceSchemaVersion
         || kTraceSchemaVersion - 1 > static_cast<int64_t>(migrationSteps().size()))
         return Status::error("trace schema version " + std::to_string(version) + " cannot be migrated to "
-                             + std::to_string(kTraceSchemaVersion));
+            + std::to_string(kTraceSchemaVersion));
     PLACESCOPE_RETURN_IF_ERROR(db.exec("BEGIN"));
     for (int64_t v = version; v < kTraceSchemaVersion; ++v) {
         Status status = migrationSteps()[v - 1](db);
@@ -82,7 +82,8 @@ std::string notATraceMessage(const std::string& path, SqliteFileKind kind, int64
         return path + " is a SQLite file of another application (application_id " + describeApplicationId(applicationId)
             + "), not a Placescope trace";
     case SqliteFileKind::OtherSqlite:
-        return path + " is a SQLite database but not a Placescope trace (no PS_META table, no Placescope application_id)";
+        return path
+            + " is a SQLite database but not a Placescope trace (no PS_META table, no Placescope application_id)";
     }
     return {};
 }
@@ -116,7 +117,7 @@ const std::vector<SchemaTable>& schemaTables()
                     break;
             }
             found.push_back({ std::string(schema.substr(begin, end - begin)),
-                              std::string(schema.substr(begin, close + 1 - begin)) });
+                std::string(schema.substr(begin, close + 1 - begin)) });
         }
         return found;
     }();
@@ -140,16 +141,16 @@ Result<SqliteDb> openTrace(const std::string& path, TraceAccess access)
     // recursive view never ends): refuse the file rather than run every reader into it.
     for (const SchemaTable& table : schemaTables())
         if (db.hasView(table.name))
-            return Status::error(path + ": " + table.name
-                                 + " is a view, not the table a Placescope trace has; refusing to read it");
+            return Status::error(
+                path + ": " + table.name + " is a view, not the table a Placescope trace has; refusing to read it");
     PLACESCOPE_ASSIGN_OR_RETURN(int64_t version, db.queryInt("PRAGMA user_version"));
     if (version > kTraceSchemaVersion)
         return Status::error(path + " has trace schema version " + std::to_string(version)
-                             + ", newer than this Placescope (" + std::to_string(kTraceSchemaVersion) + ")");
+            + ", newer than this Placescope (" + std::to_string(kTraceSchemaVersion) + ")");
     if (version < kTraceSchemaVersion) {
         if (access == TraceAccess::ReadOnly)
             return Status::error(path + " has an older trace schema (version " + std::to_string(version)
-                                 + "); run `placescope upgrade " + path + "`");
+                + "); run `placescope upgrade " + path + "`");
         PLACESCOPE_RETURN_IF_ERROR(migrateTrace(db));
     }
     // As in nsys, a trace has no table for data it lacks (no memsets: no CUPTI_ACTIVITY_KIND_MEMSET). Placescope's

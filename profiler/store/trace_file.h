@@ -10,7 +10,11 @@
 
 namespace placescope {
 
-enum class TraceAccess { ReadOnly, ReadWrite };
+enum class TraceAccess
+{
+    ReadOnly,
+    ReadWrite
+};
 
 // Opens a Placescope trace. A file with an older schema version is migrated in place when opened ReadWrite,
 // and refused with a clear message when opened ReadOnly; a newer version is always refused.
@@ -25,7 +29,14 @@ bool looksLikeNsysExport(SqliteDb& db);
 
 // What an open SQLite file is: by PRAGMA application_id first ('PSCT', trace_identity.h), then by its tables
 // (traces written before the stamp have id 0 and PS_META). `applicationId` receives the file's id.
-enum class SqliteFileKind { PlacescopeTrace, DamagedPlacescopeTrace, NsysExport, OtherApplication, OtherSqlite };
+enum class SqliteFileKind
+{
+    PlacescopeTrace,
+    DamagedPlacescopeTrace,
+    NsysExport,
+    OtherApplication,
+    OtherSqlite
+};
 Result<SqliteFileKind> identifySqliteFile(SqliteDb& db, int64_t* applicationId = nullptr);
 // One line saying what the file is instead of a trace, and what to do (empty for a trace).
 std::string notATraceMessage(const std::string& path, SqliteFileKind kind, int64_t applicationId);

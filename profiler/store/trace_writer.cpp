@@ -2,8 +2,8 @@
 #include "profiler/store/trace_writer.h"
 
 #include "profiler/model/cuda_enums.h"
-#include "profiler/model/system_facts.h"
 #include "profiler/model/kernel_names.h"
+#include "profiler/model/system_facts.h"
 #include "profiler/store/ordered_worker.h"
 #include "profiler/store/row_inserts.h"
 #include "profiler/store/sqlite_bind.h"
@@ -78,22 +78,21 @@ Result<std::unique_ptr<TraceWriter>> TraceWriter::create(OutputFile output, Trac
     // The partial file is thrown away on failure, so durability before commit() buys nothing. A crash-safe
     // partial uses WAL: a killed process leaves at worst a torn last frame, which SQLite ignores on open.
     // synchronous=OFF still survives a killed process (the OS keeps the written pages), not a power loss.
-    PLACESCOPE_RETURN_IF_ERROR(writer->m_db.exec(options.crashSafePartial
-                                                     ? "PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF;"
-                                                       "PRAGMA cache_size=-16384;"
-                                                     : "PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF;"
-                                                       "PRAGMA cache_size=-65536;"));
+    PLACESCOPE_RETURN_IF_ERROR(
+        writer->m_db.exec(options.crashSafePartial ? "PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF;"
+                                                     "PRAGMA cache_size=-16384;"
+                                                   : "PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF;"
+                                                     "PRAGMA cache_size=-65536;"));
     // The schema and the enum rows in one transaction: one write of the new file instead of one per statement.
     PLACESCOPE_RETURN_IF_ERROR(writer->m_db.exec("BEGIN"));
     PLACESCOPE_RETURN_IF_ERROR(writer->m_db.exec(kTraceSchemaSql));
     // What the file is, before any table is read (trace_identity.h): 'PSCT' and the schema version.
     PLACESCOPE_RETURN_IF_ERROR(writer->m_db.exec("PRAGMA application_id=" + std::to_string(kTraceApplicationId)
-                                                 + "; PRAGMA user_version=" + std::to_string(kTraceSchemaVersion)));
+        + "; PRAGMA user_version=" + std::to_string(kTraceSchemaVersion)));
     int tableCount = 0;
     const EnumTable* tables = enumTables(&tableCount);
     for (int t = 0; t < tableCount; ++t) {
-        PLACESCOPE_ASSIGN_OR_RETURN(
-            SqliteStatement insert,
+        PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement insert,
             writer->m_db.prepare(std::string("INSERT INTO ") + tables[t].table + " (id, name, label) VALUES (?,?,?)"));
         for (int r = 0; r < tables[t].count; ++r) {
             bindFrom(insert, 1, tables[t].rows[r].id, tables[t].rows[r].name, tables[t].rows[r].label);
@@ -122,8 +121,7 @@ TraceWriter::~TraceWriter()
     m_output.reset(); // removes the unfinished file and its SQLite sidecars
 }
 
-template <typename Row>
-void TraceWriter::queue(BatchedInsert<Row>& table, Row&& row, bool isEvent)
+template <typename Row> void TraceWriter::queue(BatchedInsert<Row>& table, Row&& row, bool isEvent)
 {
     auto write = [this, &table](Row&& row) {
         Status status = table.add(std::move(row));
@@ -284,14 +282,17 @@ void TraceWriter::add(OsRuntimeCall call)
     queue(m_inserts->osRuntime, OsRuntimeRow { std::move(call), nameId });
 }
 
-void TraceWriter::add(const CudaContextInfo& context) { queue(m_inserts->cudaContexts, CudaContextInfo(context), false); }
+void TraceWriter::add(const CudaContextInfo& context)
+{
+    queue(m_inserts->cudaContexts, CudaContextInfo(context), false);
+}
 void TraceWriter::add(const CudaStreamInfo& stream) { queue(m_inserts->cudaStreams, CudaStreamInfo(stream), false); }
 
 void TraceWriter::addThreadName(const ThreadInfo& thread)
 {
     if (!thread.name.empty())
         queue(m_inserts->threadNames, ThreadNameRow { internString(thread.name), thread.globalTid, thread.priority },
-              false);
+            false);
 }
 
 void TraceWriter::add(DiagnosticEvent event) { queue(m_inserts->diagnostics, std::move(event), false); }
@@ -349,13 +350,14 @@ void TraceWriter::setMeta(std::string_view key, std::string_view value)
     m_meta.insert_or_assign(std::string(key), std::string(value));
 }
 
-void TraceWriter::countProblem(std::string_view kind, ProblemSeverity severity, std::string_view help,
-                               std::string_view example, int64_t count)
+void TraceWriter::countProblem(
+    std::string_view kind, ProblemSeverity severity, std::string_view help, std::string_view example, int64_t count)
 {
     auto found = m_problems.find(kind);
     if (found == m_problems.end())
-        found = m_problems.emplace(std::string(kind), Problem { severity, 0, std::string(help),
-                                                                std::string(example.substr(0, 200)) })
+        found = m_problems
+                    .emplace(std::string(kind),
+                        Problem { severity, 0, std::string(help), std::string(example.substr(0, 200)) })
                     .first;
     found->second.count += count;
 }
@@ -387,8 +389,8 @@ Status TraceWriter::writeProblemsAndMeta()
 {
     PLACESCOPE_RETURN_IF_ERROR(m_db.exec("DELETE FROM PS_PROBLEMS; DELETE FROM PS_META;"));
     PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement problem,
-                                m_db.prepare("INSERT INTO PS_PROBLEMS (kind, severity, count, help, example)"
-                                             " VALUES (?,?,?,?,?)"));
+        m_db.prepare("INSERT INTO PS_PROBLEMS (kind, severity, count, help, example)"
+                     " VALUES (?,?,?,?,?)"));
     for (const auto& [kind, p] : m_problems) {
         bindFrom(problem, 1, kind, problemSeverityName(p.severity), p.count, p.help, p.example);
         PLACESCOPE_RETURN_IF_ERROR(problem.execute());
@@ -405,8 +407,8 @@ Status TraceWriter::writeRunDescription()
 {
     // Import problems are the analysis's diagnostics in nsys's terms (source 3, Analysis), one row per kind.
     PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement diagnostic,
-                                m_db.prepare("INSERT INTO DIAGNOSTIC_EVENT (timestamp, timestampType, source, severity,"
-                                             " text) VALUES (0, 0, 3, ?, ?)"));
+        m_db.prepare("INSERT INTO DIAGNOSTIC_EVENT (timestamp, timestampType, source, severity,"
+                     " text) VALUES (0, 0, 3, ?, ?)"));
     for (const auto& [kind, p] : m_problems) {
         int64_t severity = p.severity == ProblemSeverity::Info ? 1 : p.severity == ProblemSeverity::Error ? 3 : 2;
         std::string text = kind + ": " + p.help + " (" + std::to_string(p.count) + (p.count == 1 ? " time" : " times")
@@ -423,8 +425,8 @@ Status TraceWriter::writeRunDescription()
         { "EXPORT_SCHEMA_VERSION_MINOR", "13" },
         { "EXPORT_SCHEMA_VERSION_MICRO", "2" },
     };
-    PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement exportMeta,
-                                m_db.prepare("INSERT INTO META_DATA_EXPORT (name, value) VALUES (?, ?)"));
+    PLACESCOPE_ASSIGN_OR_RETURN(
+        SqliteStatement exportMeta, m_db.prepare("INSERT INTO META_DATA_EXPORT (name, value) VALUES (?, ?)"));
     auto addExportRow = [&](const std::string& name, const std::string& value) {
         bindFrom(exportMeta, 1, std::string_view(name), std::string_view(value));
         return exportMeta.execute();
@@ -440,20 +442,20 @@ Status TraceWriter::writeRunDescription()
         span = AnalysisSpan { kLocalVmId, m_firstStart, m_lastEnd };
     if (!span) {
         // Rows that did not come through add() (the capture's merger copies parts in SQL).
-        PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement range, m_db.prepare(
-            "SELECT MIN(s), MAX(e) FROM (SELECT MIN(start) s, MAX(end) e FROM CUPTI_ACTIVITY_KIND_KERNEL"
-            " UNION ALL SELECT MIN(start), MAX(end) FROM CUPTI_ACTIVITY_KIND_MEMCPY"
-            " UNION ALL SELECT MIN(start), MAX(end) FROM CUPTI_ACTIVITY_KIND_MEMSET"
-            " UNION ALL SELECT MIN(start), MAX(end) FROM CUPTI_ACTIVITY_KIND_RUNTIME"
-            " UNION ALL SELECT MIN(start), MAX(end) FROM PS_FRAMEWORK_OPS)"));
+        PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement range,
+            m_db.prepare("SELECT MIN(s), MAX(e) FROM (SELECT MIN(start) s, MAX(end) e FROM CUPTI_ACTIVITY_KIND_KERNEL"
+                         " UNION ALL SELECT MIN(start), MAX(end) FROM CUPTI_ACTIVITY_KIND_MEMCPY"
+                         " UNION ALL SELECT MIN(start), MAX(end) FROM CUPTI_ACTIVITY_KIND_MEMSET"
+                         " UNION ALL SELECT MIN(start), MAX(end) FROM CUPTI_ACTIVITY_KIND_RUNTIME"
+                         " UNION ALL SELECT MIN(start), MAX(end) FROM PS_FRAMEWORK_OPS)"));
         if (range.step() && !range.isNull(0))
             span = AnalysisSpan { kLocalVmId, range.columnInt(0), range.columnInt(1) };
         PLACESCOPE_RETURN_IF_ERROR(range.status());
     }
     if (span) {
         PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement details,
-                                    m_db.prepare("INSERT INTO ANALYSIS_DETAILS (globalVid, duration, startTime, stopTime)"
-                                                 " VALUES (?,?,?,?)"));
+            m_db.prepare("INSERT INTO ANALYSIS_DETAILS (globalVid, duration, startTime, stopTime)"
+                         " VALUES (?,?,?,?)"));
         bindFrom(details, 1, span->globalVid, span->stopTime - span->startTime, span->startTime, span->stopTime);
         PLACESCOPE_RETURN_IF_ERROR(details.execute());
     }
@@ -476,8 +478,8 @@ Status TraceWriter::writeRunDescription()
         char utcTime[32];
         std::strftime(utcTime, sizeof utcTime, "%Y-%m-%dT%H:%M:%S", &utc);
         PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement session,
-                                    m_db.prepare("INSERT INTO TARGET_INFO_SESSION_START_TIME (utcEpochNs, utcTime,"
-                                                 " localTime) VALUES (?,?,?)"));
+            m_db.prepare("INSERT INTO TARGET_INFO_SESSION_START_TIME (utcEpochNs, utcTime,"
+                         " localTime) VALUES (?,?,?)"));
         bindFrom(session, 1, start->utcEpochNs, std::string_view(utcTime), start->localTime);
         PLACESCOPE_RETURN_IF_ERROR(session.execute());
     }
@@ -488,15 +490,28 @@ Status TraceWriter::dropEmptyTables()
 {
     // The tables nsys creates only when it has their data. Our own PS_ tables and the enum tables always exist.
     static constexpr const char* kLazyTables[] = {
-        "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
-        "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "NVTX_EVENTS",
-        "CUDA_GPU_MEMORY_USAGE_EVENTS", "PROFILER_OVERHEAD", "ThreadNames", "TARGET_INFO_GPU",
-        "TARGET_INFO_SESSION_START_TIME", "ANALYSIS_DETAILS", "PROCESSES", "DIAGNOSTIC_EVENT",
-        "TARGET_INFO_SYSTEM_ENV", "TARGET_INFO_CUDA_CONTEXT_INFO", "TARGET_INFO_CUDA_STREAM", "OSRT_API",
+        "CUPTI_ACTIVITY_KIND_KERNEL",
+        "CUPTI_ACTIVITY_KIND_MEMCPY",
+        "CUPTI_ACTIVITY_KIND_MEMSET",
+        "CUPTI_ACTIVITY_KIND_RUNTIME",
+        "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+        "NVTX_EVENTS",
+        "CUDA_GPU_MEMORY_USAGE_EVENTS",
+        "PROFILER_OVERHEAD",
+        "ThreadNames",
+        "TARGET_INFO_GPU",
+        "TARGET_INFO_SESSION_START_TIME",
+        "ANALYSIS_DETAILS",
+        "PROCESSES",
+        "DIAGNOSTIC_EVENT",
+        "TARGET_INFO_SYSTEM_ENV",
+        "TARGET_INFO_CUDA_CONTEXT_INFO",
+        "TARGET_INFO_CUDA_STREAM",
+        "OSRT_API",
     };
     for (const char* table : kLazyTables) {
-        PLACESCOPE_ASSIGN_OR_RETURN(int64_t hasRows,
-                                    m_db.queryInt(std::string("SELECT EXISTS (SELECT 1 FROM ") + table + ")"));
+        PLACESCOPE_ASSIGN_OR_RETURN(
+            int64_t hasRows, m_db.queryInt(std::string("SELECT EXISTS (SELECT 1 FROM ") + table + ")"));
         if (!hasRows)
             PLACESCOPE_RETURN_IF_ERROR(m_db.exec(std::string("DROP TABLE ") + table));
     }

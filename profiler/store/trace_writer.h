@@ -25,9 +25,9 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
-#include <optional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -39,7 +39,12 @@ namespace placescope {
 inline constexpr int kTraceSchemaVersion = 1;
 std::string_view placescopeVersion();
 
-enum class ProblemSeverity { Info, Error, DataLoss };
+enum class ProblemSeverity
+{
+    Info,
+    Error,
+    DataLoss
+};
 std::string_view problemSeverityName(ProblemSeverity severity);
 
 struct TraceWriterOptions
@@ -55,8 +60,7 @@ struct TraceWriterOptions
 
 class OrderedWorker;
 class RowInserts;
-template <typename Row>
-class BatchedInsert;
+template <typename Row> class BatchedInsert;
 
 class TraceWriter
 {
@@ -114,11 +118,14 @@ public:
     void setMeta(std::string_view key, std::string_view value);
     // A META_DATA_EXPORT row of the source (an nsys export's own EXPORT_* rows); without any, the file gets
     // Placescope's (product, and the nsys schema version whose names it follows).
-    void addExportMeta(std::string name, std::string value) { m_exportMeta.emplace_back(std::move(name), std::move(value)); }
+    void addExportMeta(std::string name, std::string value)
+    {
+        m_exportMeta.emplace_back(std::move(name), std::move(value));
+    }
     // Counts one bad or unusual record of `kind` ('kineto.bad_timestamp'); the help text says what it means
     // for the user. The first example is kept (truncated to 200 bytes).
     void countProblem(std::string_view kind, ProblemSeverity severity, std::string_view help,
-                      std::string_view example = {}, int64_t count = 1);
+        std::string_view example = {}, int64_t count = 1);
     int64_t problemCount(std::string_view kind) const;
     int64_t totalProblemCount() const; // of every kind
     // The kinds of one severity with their counts, by kind (the import summary names the records it lost).
@@ -142,8 +149,7 @@ public:
 private:
     TraceWriter() = default;
     // Hands `row` to its table's batched insert, now or on the background thread. Strings are not events.
-    template <typename Row>
-    void queue(BatchedInsert<Row>& table, Row&& row, bool isEvent = true);
+    template <typename Row> void queue(BatchedInsert<Row>& table, Row&& row, bool isEvent = true);
     // Writes every queued row, including those waiting for a full multi-row statement (before the connection
     // is used from this thread).
     void settle();

@@ -39,7 +39,7 @@ inline std::string readFile(const std::filesystem::path& path)
 // Starts placescope with `args`, behind `prefix` (e.g. setpriv ... to run as another user); its stdout and stderr go
 // to logs/out<slot> and logs/err<slot>.
 inline pid_t startPlacescope(const std::vector<std::string>& args, const std::filesystem::path& logs, int slot = 0,
-                             const std::vector<std::string>& prefix = {})
+    const std::vector<std::string>& prefix = {})
 {
     std::vector<std::string> argv = prefix;
     argv.push_back(std::string(PLACESCOPE_BIN_DIR) + "/placescope");
@@ -73,7 +73,7 @@ inline CliRun finishPlacescope(pid_t pid, const std::filesystem::path& logs, int
 }
 
 inline CliRun runPlacescope(const std::vector<std::string>& args, const std::filesystem::path& logs,
-                            const std::vector<std::string>& prefix = {})
+    const std::vector<std::string>& prefix = {})
 {
     return finishPlacescope(startPlacescope(args, logs, 0, prefix), logs, 0);
 }

@@ -2,8 +2,8 @@
 #include "ui/compare/compare_job.h"
 
 #include "analysis/diff/run_profile.h"
-#include "whatif/replay_saving_simulator.h"
 #include "profiler/store/trace_file.h"
+#include "whatif/replay_saving_simulator.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -22,8 +22,8 @@ Result<std::unordered_map<std::string, std::vector<uint32_t>>> kernelRows(const 
         return rows;
     // The diff's kernel rows are keyed by demangledName's text (profiler/stats' kernel summary).
     PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement scan,
-                                db.prepare("SELECT k.rowid, s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k "
-                                           "JOIN StringIds s ON s.id = k.demangledName"));
+        db.prepare("SELECT k.rowid, s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+                   "JOIN StringIds s ON s.id = k.demangledName"));
     while (scan.step())
         rows[scan.columnText(1)].push_back(static_cast<uint32_t>(scan.columnInt(0)));
     PLACESCOPE_RETURN_IF_ERROR(scan.status());
@@ -75,12 +75,13 @@ OpenedSide openSide(const std::string& input, const std::string& tempDir, bool s
 } // namespace
 
 CompareResult compareRuns(const std::string& before, const std::string& after, const std::string& tempDir,
-                          bool simulate, const CancelToken* cancel)
+    bool simulate, const CancelToken* cancel)
 {
     CompareResult result;
     // Two sides on two threads, as the CLI profiles them: they share nothing but the temp folder (distinct names).
     // Each side imports into its own folder: two inputs may share a file name (run1/trace.json, run2/trace.json).
-    const std::filesystem::path dirA = std::filesystem::path(tempDir) / "a", dirB = std::filesystem::path(tempDir) / "b";
+    const std::filesystem::path dirA = std::filesystem::path(tempDir) / "a",
+                                dirB = std::filesystem::path(tempDir) / "b";
     std::error_code ignored;
     std::filesystem::create_directories(dirA, ignored);
     std::filesystem::create_directories(dirB, ignored);

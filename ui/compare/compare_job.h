@@ -20,10 +20,10 @@ namespace placescope::ui {
 
 struct CompareSide
 {
-    std::string input;                      // as the user named it
-    OpenResult opened;                      // lanes of the timeline; tracePath is what the diff read
-    std::vector<int64_t> stepStartNs;       // by step position, trace time
-    std::vector<int64_t> stepDurationNs;    // by step position
+    std::string input; // as the user named it
+    OpenResult opened; // lanes of the timeline; tracePath is what the diff read
+    std::vector<int64_t> stepStartNs; // by step position, trace time
+    std::vector<int64_t> stepDurationNs; // by step position
     // Kernel demangled name -> rowids in CUPTI_ACTIVITY_KIND_KERNEL (sorted): the rows a diff row stands for.
     std::unordered_map<std::string, std::vector<uint32_t>> kernelRowsByName;
 };
@@ -39,6 +39,6 @@ struct CompareResult
 // `placescope diff before after` does (`simulate`: as with --simulate, findings get the replay's simulated
 // savings). Cancel is checked between the steps.
 CompareResult compareRuns(const std::string& before, const std::string& after, const std::string& tempDir,
-                          bool simulate = false, const CancelToken* cancel = nullptr);
+    bool simulate = false, const CancelToken* cancel = nullptr);
 
 } // namespace placescope::ui

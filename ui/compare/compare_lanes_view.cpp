@@ -18,11 +18,13 @@
 namespace placescope::ui {
 
 namespace {
-constexpr double kMinEventPx = 3.0;    // the main timeline's folding width
+constexpr double kMinEventPx = 3.0; // the main timeline's folding width
 constexpr double kMinHighlightPx = 2.0; // a highlighted instance never vanishes
 } // namespace
 
-CompareLanesView::CompareLanesView(CompareAxis* axis, QWidget* parent) : QWidget(parent), m_axis(axis)
+CompareLanesView::CompareLanesView(CompareAxis* axis, QWidget* parent)
+    : QWidget(parent)
+    , m_axis(axis)
 {
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
     connect(m_axis, &CompareAxis::changed, this, qOverload<>(&QWidget::update));
@@ -83,7 +85,8 @@ size_t CompareLanesView::highlightKernel(const std::string& name)
                 for (size_t r = 0; r < lanes[l].rows.size(); ++r) {
                     const LaneRow& row = lanes[l].rows[r];
                     for (size_t i = 0; i < row.size(); ++i)
-                        if (row.kind[i] == EventKind::Kernel && std::binary_search(rows.begin(), rows.end(), row.sourceRow[i])) {
+                        if (row.kind[i] == EventKind::Kernel
+                            && std::binary_search(rows.begin(), rows.end(), row.sourceRow[i])) {
                             m_highlight[l][r].push_back(static_cast<uint32_t>(i));
                             ++m_highlightCount;
                         }
@@ -100,7 +103,8 @@ std::optional<int64_t> CompareLanesView::firstHighlightedNs() const
     for (size_t l = 0; l < m_highlight.size(); ++l)
         for (size_t r = 0; r < m_highlight[l].size(); ++r)
             if (!m_highlight[l][r].empty()) {
-                const int64_t start = m_side->opened.trace->lanes[l].rows[r].startNs[m_highlight[l][r].front()] - m_originNs;
+                const int64_t start
+                    = m_side->opened.trace->lanes[l].rows[r].startNs[m_highlight[l][r].front()] - m_originNs;
                 first = first ? std::min(*first, start) : start;
             }
     return first;
@@ -179,7 +183,7 @@ void CompareLanesView::paintEvent(QPaintEvent* event)
             continue;
         painter.setPen(pal.color(QPalette::Text));
         painter.drawText(QRect(4, top, kLabelWidth - 8, kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
-                         metrics.elidedText(QString::fromStdString(lane.title), Qt::ElideRight, kLabelWidth - 8));
+            metrics.elidedText(QString::fromStdString(lane.title), Qt::ElideRight, kLabelWidth - 8));
         painter.setPen(pal.color(QPalette::Midlight));
         painter.drawLine(0, top + laneHeight + kLaneGap / 2, width(), top + laneHeight + kLaneGap / 2);
         painter.save();
@@ -194,8 +198,8 @@ void CompareLanesView::paintEvent(QPaintEvent* event)
             if (laneIndex < m_highlight.size() && r < m_highlight[laneIndex].size()) {
                 const std::vector<uint32_t>& marked = m_highlight[laneIndex][r];
                 const int64_t viewStart = axis.viewStartNs(), viewEnd = axis.viewEndNs(widthPx);
-                auto first = std::lower_bound(marked.begin(), marked.end(), viewStart,
-                                              [&](uint32_t i, int64_t t) { return row.endNs[i] < t; });
+                auto first = std::lower_bound(
+                    marked.begin(), marked.end(), viewStart, [&](uint32_t i, int64_t t) { return row.endNs[i] < t; });
                 const QColor mark = pal.color(QPalette::Highlight);
                 for (auto it = first; it != marked.end() && row.startNs[*it] <= viewEnd; ++it) {
                     const double x0 = kLabelWidth + axis.xForTime(row.startNs[*it]);
@@ -281,8 +285,8 @@ QString CompareLanesView::tooltipAt(QPoint pos) const
             return {};
         return tr("%1\n%2, starts %3 after the aligned step")
             .arg(QString::fromStdString(trace.names[row.nameIndex[i]]),
-                 QString::fromStdString(formatNanoseconds(static_cast<double>(row.durationNs(i)))),
-                 QString::fromStdString(formatNanoseconds(static_cast<double>(row.startNs[i] - m_originNs))));
+                QString::fromStdString(formatNanoseconds(static_cast<double>(row.durationNs(i)))),
+                QString::fromStdString(formatNanoseconds(static_cast<double>(row.startNs[i] - m_originNs))));
     }
     return {};
 }

@@ -4,7 +4,8 @@
 // aligned on). Step boundaries are dashed lines, so paired steps line up visibly. Rows are drawn by the main
 // timeline's drawing loop (ui/timeline/row_painter: narrow events fold into blocks, ui/core/lane_folding). A
 // highlighted kernel name dims everything else and draws each of its instances on top, at least two pixels wide, so
-// none is folded away. Wheel zooms around the cursor, drag pans, double-click fits both runs. UI thread only; the side it draws is immutable.
+// none is folded away. Wheel zooms around the cursor, drag pans, double-click fits both runs. UI thread only; the side
+// it draws is immutable.
 #pragma once
 
 #include "ui/compare/compare_job.h"

@@ -64,17 +64,18 @@ QWidget* framedView(QLabel* title, CompareLanesView* view, QWidget* parent)
     auto* scroll = new QScrollArea(box);
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // the shared axis scrolls in time
-    scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);     // both views keep the same plot width
+    scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn); // both views keep the same plot width
     scroll->setWidget(view);
     layout->addWidget(scroll, 1);
     return box;
 }
 
 QString sideTitle(const char* letter, const CompareSide& side, const std::string& gpu, int64_t steps, int64_t meanNs,
-                  const std::optional<PredictionSource>& prediction)
+    const std::optional<PredictionSource>& prediction)
 {
-    const QString predicted = prediction ? QObject::tr(", predicted from %1 with %2").arg(qs(prediction->from), qs(prediction->edits))
-                                         : QString();
+    const QString predicted = prediction
+        ? QObject::tr(", predicted from %1 with %2").arg(qs(prediction->from), qs(prediction->edits))
+        : QString();
     return QObject::tr("%1: %2 (%3, %4 steps, mean step %5%6)")
         .arg(letter, qs(diff_format::runLabel(side.input)), gpu.empty() ? QObject::tr("GPU unknown") : qs(gpu))
         .arg(steps)
@@ -84,7 +85,8 @@ QString sideTitle(const char* letter, const CompareSide& side, const std::string
 } // namespace
 
 CompareWindow::CompareWindow(QWidget* parent)
-    : QWidget(parent, Qt::Window), m_tempDir(std::make_unique<QTemporaryDir>())
+    : QWidget(parent, Qt::Window)
+    , m_tempDir(std::make_unique<QTemporaryDir>())
 {
     setWindowTitle(tr("Placescope: compare runs"));
     setObjectName("CompareWindow");
@@ -142,12 +144,12 @@ CompareWindow::CompareWindow(QWidget* parent)
     m_kernelView->sortByColumn(-1, Qt::AscendingOrder); // the diff's own order until the user sorts
     m_kernelView->horizontalHeader()->moveSection(DeltaTableModel::Name, DeltaTableModel::ColumnCount - 1);
     connect(m_kernelView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) { onKernelRowChanged(current); });
+        [this](const QModelIndex& current) { onKernelRowChanged(current); });
     m_figures = new TableModel({ tr("Figure"), tr("A"), tr("B"), tr("Delta"), tr("Share of step delta") }, this);
     // Savings held in ns per step and shown through the one units formatter, as the main window's findings are.
-    m_findings = new TableModel({ tr("Status"), tr("Rule"), tr("Saving A per step"), tr("Saving B per step"), tr("Basis"),
-                                  tr("Finding") },
-                                { CellFormat::Plain, CellFormat::Plain, CellFormat::Saving, CellFormat::Saving }, this);
+    m_findings = new TableModel(
+        { tr("Status"), tr("Rule"), tr("Saving A per step"), tr("Saving B per step"), tr("Basis"), tr("Finding") },
+        { CellFormat::Plain, CellFormat::Plain, CellFormat::Saving, CellFormat::Saving }, this);
     m_prediction = new PredictionErrorModel(this);
     m_tabs = new QTabWidget(this);
     auto* tabs = m_tabs;
@@ -210,10 +212,9 @@ void CompareWindow::compare(const QString& before, const QString& after)
         if (generation == m_generation) // else a newer comparison started: drop this one
             onResult(result);
     });
-    watcher->setFuture(QtConcurrent::run([before = before.toStdString(), after = after.toStdString(), temp,
-                                          simulate = m_simulate, cancel] {
-        return compareRuns(before, after, temp, simulate, cancel.get());
-    }));
+    watcher->setFuture(
+        QtConcurrent::run([before = before.toStdString(), after = after.toStdString(), temp, simulate = m_simulate,
+                              cancel] { return compareRuns(before, after, temp, simulate, cancel.get()); }));
 }
 
 void CompareWindow::setSimulateSavings(bool simulate)
@@ -253,12 +254,13 @@ void CompareWindow::onResult(const CompareResult& result)
     const RunDiff& d = *result.diff;
     QString summary = tr("Mean step %1 -> %2 (%3)")
                           .arg(qs(diff_format::duration(d.meanStepNsA)), qs(diff_format::duration(d.meanStepNsB)),
-                               qs(diff_format::signedDuration(d.stepDeltaNs())));
+                              qs(diff_format::signedDuration(d.stepDeltaNs())));
     if (d.predictionError)
-        summary += tr("; prediction error of the mean step %1 (%2)")
-                       .arg(qs(diff_format::signedDuration(d.predictionError->predictedNs - d.predictionError->measuredNs)),
-                            qs(diff_format::relative(PredictionError::relative(d.predictionError->predictedNs,
-                                                                               d.predictionError->measuredNs))));
+        summary
+            += tr("; prediction error of the mean step %1 (%2)")
+                   .arg(qs(diff_format::signedDuration(d.predictionError->predictedNs - d.predictionError->measuredNs)),
+                       qs(diff_format::relative(
+                           PredictionError::relative(d.predictionError->predictedNs, d.predictionError->measuredNs))));
     m_summary->setText(summary);
     QStringList notes;
     for (const std::string& note : d.notes)
@@ -272,8 +274,11 @@ void CompareWindow::onResult(const CompareResult& result)
     m_align->clear();
     const size_t common = std::min(result.a->stepStartNs.size(), result.b->stepStartNs.size());
     for (size_t p = 0; p < common; ++p)
-        m_align->addItem(tr("step %1 (A #%2, B #%3)").arg(p + 1).arg(d.steps[p].numberA.value_or(0)).arg(d.steps[p].numberB.value_or(0)),
-                         static_cast<int>(p));
+        m_align->addItem(tr("step %1 (A #%2, B #%3)")
+                             .arg(p + 1)
+                             .arg(d.steps[p].numberA.value_or(0))
+                             .arg(d.steps[p].numberB.value_or(0)),
+            static_cast<int>(p));
     m_align->addItem(tr("trace start"), -1);
     m_alignedStep = common > 0 ? 0 : -1;
     m_align->setCurrentIndex(m_align->findData(m_alignedStep));
@@ -345,17 +350,15 @@ void CompareWindow::fillTables()
         const bool perStep = f.perStep();
         const int64_t delta = perStep ? f.perStepDelta() : f.b - f.a;
         figures.push_back({ qs(f.section + ": " + f.name + (perStep ? " (per step)" : "")),
-                            qs(diff_format::value(perStep ? f.perStepA() : f.a, f.unit)),
-                            qs(diff_format::value(perStep ? f.perStepB() : f.b, f.unit)),
-                            qs(diff_format::signedValue(delta, f.unit)),
-                            perStep ? qs(diff_format::share(d.shareOfStepDelta(delta))) : QString() });
+            qs(diff_format::value(perStep ? f.perStepA() : f.a, f.unit)),
+            qs(diff_format::value(perStep ? f.perStepB() : f.b, f.unit)), qs(diff_format::signedValue(delta, f.unit)),
+            perStep ? qs(diff_format::share(d.shareOfStepDelta(delta))) : QString() });
     }
     m_figures->setRows(std::move(figures));
     std::vector<QVariantList> findings;
     for (const FindingDiff& f : d.findings)
         findings.push_back({ QString(findingKindName(f.kind)), qs(f.ruleId), f.savingMsA * 1e6, f.savingMsB * 1e6,
-                             qs(savingBasis(f)),
-                             qs(f.title) });
+            qs(savingBasis(f)), qs(f.title) });
     m_findings->setRows(std::move(findings));
     // A prediction against a measured run: its error is what the comparison is for, so its tab comes up first.
     m_prediction->setError(d.predictionError);
@@ -381,9 +384,11 @@ bool CompareWindow::selectKernel(const QString& name)
 
 void CompareWindow::onKernelRowChanged(const QModelIndex& current)
 {
-    const std::string name = current.isValid()
-        ? m_kernelProxy->index(current.row(), DeltaTableModel::Name).data(DeltaTableModel::kRawRole).toString().toStdString()
-        : std::string();
+    const std::string name = current.isValid() ? m_kernelProxy->index(current.row(), DeltaTableModel::Name)
+                                                     .data(DeltaTableModel::kRawRole)
+                                                     .toString()
+                                                     .toStdString()
+                                               : std::string();
     const size_t inA = m_viewA->highlightKernel(name);
     const size_t inB = m_viewB->highlightKernel(name);
     m_highlightInfo->setText(name.empty() ? QString() : tr("highlighted: %1 in A, %2 in B").arg(inA).arg(inB));
@@ -408,9 +413,9 @@ void showCompareWith(QWidget* parent, const QString& current)
         QMessageBox::information(parent, QObject::tr("Compare with"), QObject::tr("Open a trace first (File > Open)."));
         return;
     }
-    const QString other = QFileDialog::getOpenFileName(parent, QObject::tr("Compare %1 with").arg(QFileInfo(current).fileName()),
-                                                       QFileInfo(current).absolutePath(),
-                                                       QObject::tr("Traces (*.sqlite *.json *.json.gz);;All files (*)"));
+    const QString other
+        = QFileDialog::getOpenFileName(parent, QObject::tr("Compare %1 with").arg(QFileInfo(current).fileName()),
+            QFileInfo(current).absolutePath(), QObject::tr("Traces (*.sqlite *.json *.json.gz);;All files (*)"));
     if (other.isEmpty())
         return;
     auto* window = new CompareWindow(parent);

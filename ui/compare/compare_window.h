@@ -5,8 +5,8 @@
 // from analysis/diff (the rows `placescope diff` prints): kernels by name for the whole trace or the compared
 // steps, sorted by delta; selecting a row highlights that kernel's instances in both timelines. Figures and
 // findings in tabs beside it, and where one run is a whatif -o prediction and the other a measured run, the
-// prediction error (mean step, each step, kernel time, each class of GPU work: the diff's own figures), shown first. The comparison runs in the background; a generation counter drops a stale one.
-// UI thread only.
+// prediction error (mean step, each step, kernel time, each class of GPU work: the diff's own figures), shown first.
+// The comparison runs in the background; a generation counter drops a stale one. UI thread only.
 #pragma once
 
 #include "ui/compare/compare_job.h"

@@ -31,28 +31,44 @@ QVariant DeltaTableModel::data(const QModelIndex& index, int role) const
     const double share = m_stepShares ? m_diff->shareOfComparedDelta(r.deltaNs()) : std::nan("");
     if (role == kRawRole) {
         switch (index.column()) {
-        case Name: return QString::fromStdString(r.name);
-        case Change: return QString(changeName(r.change()));
-        case CountA: return static_cast<qlonglong>(r.countA);
-        case CountB: return static_cast<qlonglong>(r.countB);
-        case TimeA: return static_cast<qlonglong>(r.nsA);
-        case TimeB: return static_cast<qlonglong>(r.nsB);
-        case Delta: return static_cast<qlonglong>(r.deltaNs());
-        case Share: return std::isnan(share) ? QVariant() : QVariant(share);
+        case Name:
+            return QString::fromStdString(r.name);
+        case Change:
+            return QString(changeName(r.change()));
+        case CountA:
+            return static_cast<qlonglong>(r.countA);
+        case CountB:
+            return static_cast<qlonglong>(r.countB);
+        case TimeA:
+            return static_cast<qlonglong>(r.nsA);
+        case TimeB:
+            return static_cast<qlonglong>(r.nsB);
+        case Delta:
+            return static_cast<qlonglong>(r.deltaNs());
+        case Share:
+            return std::isnan(share) ? QVariant() : QVariant(share);
         }
         return {};
     }
     if (role == Qt::DisplayRole) {
         auto text = [](const std::string& s) { return QString::fromStdString(s); };
         switch (index.column()) {
-        case Name: return text(r.name);
-        case Change: return QString(changeName(r.change()));
-        case CountA: return text(diff_format::count(r.countA));
-        case CountB: return text(diff_format::count(r.countB));
-        case TimeA: return text(diff_format::duration(r.nsA));
-        case TimeB: return text(diff_format::duration(r.nsB));
-        case Delta: return text(diff_format::signedDuration(r.deltaNs()));
-        case Share: return text(diff_format::share(share));
+        case Name:
+            return text(r.name);
+        case Change:
+            return QString(changeName(r.change()));
+        case CountA:
+            return text(diff_format::count(r.countA));
+        case CountB:
+            return text(diff_format::count(r.countB));
+        case TimeA:
+            return text(diff_format::duration(r.nsA));
+        case TimeB:
+            return text(diff_format::duration(r.nsB));
+        case Delta:
+            return text(diff_format::signedDuration(r.deltaNs()));
+        case Share:
+            return text(diff_format::share(share));
         }
         return {};
     }
@@ -68,14 +84,22 @@ QVariant DeltaTableModel::headerData(int section, Qt::Orientation orientation, i
     if (role != Qt::DisplayRole || orientation != Qt::Horizontal)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
-    case Name: return tr("Kernel");
-    case Change: return tr("Change");
-    case CountA: return tr("Count A");
-    case CountB: return tr("Count B");
-    case TimeA: return tr("Time A");
-    case TimeB: return tr("Time B");
-    case Delta: return tr("Delta (B - A)");
-    case Share: return tr("Share of step delta");
+    case Name:
+        return tr("Kernel");
+    case Change:
+        return tr("Change");
+    case CountA:
+        return tr("Count A");
+    case CountB:
+        return tr("Count B");
+    case TimeA:
+        return tr("Time A");
+    case TimeB:
+        return tr("Time B");
+    case Delta:
+        return tr("Delta (B - A)");
+    case Share:
+        return tr("Share of step delta");
     }
     return {};
 }

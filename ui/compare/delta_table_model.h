@@ -19,7 +19,18 @@ class DeltaTableModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Name, Change, CountA, CountB, TimeA, TimeB, Delta, Share, ColumnCount };
+    enum Column
+    {
+        Name,
+        Change,
+        CountA,
+        CountB,
+        TimeA,
+        TimeB,
+        Delta,
+        Share,
+        ColumnCount
+    };
     static constexpr int kRawRole = Qt::UserRole + 1;
 
     using QAbstractTableModel::QAbstractTableModel;

@@ -38,22 +38,32 @@ QVariant PredictionErrorModel::data(const QModelIndex& index, int role) const
     const double relative = PredictionError::relative(r.predictedNs, r.measuredNs);
     if (role == kRawRole) {
         switch (index.column()) {
-        case Figure: return QString::fromStdString(r.figure);
-        case Predicted: return static_cast<qlonglong>(r.predictedNs);
-        case Measured: return static_cast<qlonglong>(r.measuredNs);
-        case Error: return static_cast<qlonglong>(r.predictedNs - r.measuredNs);
-        case Relative: return relative;
+        case Figure:
+            return QString::fromStdString(r.figure);
+        case Predicted:
+            return static_cast<qlonglong>(r.predictedNs);
+        case Measured:
+            return static_cast<qlonglong>(r.measuredNs);
+        case Error:
+            return static_cast<qlonglong>(r.predictedNs - r.measuredNs);
+        case Relative:
+            return relative;
         }
         return {};
     }
     if (role == Qt::DisplayRole) {
         auto text = [](const std::string& s) { return QString::fromStdString(s); };
         switch (index.column()) {
-        case Figure: return text(r.figure);
-        case Predicted: return text(diff_format::duration(r.predictedNs));
-        case Measured: return text(diff_format::duration(r.measuredNs));
-        case Error: return text(diff_format::signedDuration(r.predictedNs - r.measuredNs));
-        case Relative: return text(diff_format::relative(relative));
+        case Figure:
+            return text(r.figure);
+        case Predicted:
+            return text(diff_format::duration(r.predictedNs));
+        case Measured:
+            return text(diff_format::duration(r.measuredNs));
+        case Error:
+            return text(diff_format::signedDuration(r.predictedNs - r.measuredNs));
+        case Relative:
+            return text(diff_format::relative(relative));
         }
         return {};
     }
@@ -67,11 +77,16 @@ QVariant PredictionErrorModel::headerData(int section, Qt::Orientation orientati
     if (role != Qt::DisplayRole || orientation != Qt::Horizontal)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
-    case Figure: return tr("Figure");
-    case Predicted: return tr("Predicted");
-    case Measured: return tr("Measured");
-    case Error: return tr("Error (predicted - measured)");
-    case Relative: return tr("Relative");
+    case Figure:
+        return tr("Figure");
+    case Predicted:
+        return tr("Predicted");
+    case Measured:
+        return tr("Measured");
+    case Error:
+        return tr("Error (predicted - measured)");
+    case Relative:
+        return tr("Relative");
     }
     return {};
 }

@@ -20,7 +20,15 @@ class PredictionErrorModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Figure, Predicted, Measured, Error, Relative, ColumnCount };
+    enum Column
+    {
+        Figure,
+        Predicted,
+        Measured,
+        Error,
+        Relative,
+        ColumnCount
+    };
     static constexpr int kRawRole = Qt::UserRole + 1;
 
     struct Row

@@ -13,14 +13,22 @@ namespace {
 const char* tableFor(EventKind kind)
 {
     switch (kind) {
-    case EventKind::Kernel: return "CUPTI_ACTIVITY_KIND_KERNEL";
-    case EventKind::Memcpy: return "CUPTI_ACTIVITY_KIND_MEMCPY";
-    case EventKind::Memset: return "CUPTI_ACTIVITY_KIND_MEMSET";
-    case EventKind::Runtime: return "CUPTI_ACTIVITY_KIND_RUNTIME";
-    case EventKind::Nvtx: return "NVTX_EVENTS";
-    case EventKind::FrameworkOp: return "PS_FRAMEWORK_OPS";
-    case EventKind::GpuAnnotation: return "PS_GPU_ANNOTATIONS";
-    case EventKind::Predicted: return nullptr;
+    case EventKind::Kernel:
+        return "CUPTI_ACTIVITY_KIND_KERNEL";
+    case EventKind::Memcpy:
+        return "CUPTI_ACTIVITY_KIND_MEMCPY";
+    case EventKind::Memset:
+        return "CUPTI_ACTIVITY_KIND_MEMSET";
+    case EventKind::Runtime:
+        return "CUPTI_ACTIVITY_KIND_RUNTIME";
+    case EventKind::Nvtx:
+        return "NVTX_EVENTS";
+    case EventKind::FrameworkOp:
+        return "PS_FRAMEWORK_OPS";
+    case EventKind::GpuAnnotation:
+        return "PS_GPU_ANNOTATIONS";
+    case EventKind::Predicted:
+        return nullptr;
     }
     return nullptr;
 }
@@ -33,8 +41,8 @@ bool isStringColumn(const std::string& column)
 
 } // namespace
 
-std::vector<std::pair<std::string, std::string>> eventDetails(const std::string& tracePath, EventKind kind,
-                                                              uint32_t sourceRow)
+std::vector<std::pair<std::string, std::string>> eventDetails(
+    const std::string& tracePath, EventKind kind, uint32_t sourceRow)
 {
     std::vector<std::pair<std::string, std::string>> out;
     const char* table = tableFor(kind);

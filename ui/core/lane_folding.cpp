@@ -13,8 +13,8 @@ size_t firstVisibleEvent(const LaneRow& row, int64_t timeNs)
     return static_cast<size_t>(it - row.endNs.begin());
 }
 
-void foldVisible(const LaneRow& row, const TimeAxis& axis, double widthPx, double minWidthPx,
-                 std::vector<DrawItem>& out)
+void foldVisible(
+    const LaneRow& row, const TimeAxis& axis, double widthPx, double minWidthPx, std::vector<DrawItem>& out)
 {
     const size_t n = row.size();
     if (n == 0)
@@ -37,8 +37,8 @@ void foldVisible(const LaneRow& row, const TimeAxis& axis, double widthPx, doubl
         int64_t blockEnd = row.endNs[i];
         double limit = static_cast<double>(row.startNs[i]) + minWidthNs;
         for (;;) {
-            const auto bound = std::lower_bound(row.startNs.begin() + static_cast<std::ptrdiff_t>(i + 1), row.startNs.end(),
-                                                std::min(static_cast<int64_t>(limit), viewEnd + 1));
+            const auto bound = std::lower_bound(row.startNs.begin() + static_cast<std::ptrdiff_t>(i + 1),
+                row.startNs.end(), std::min(static_cast<int64_t>(limit), viewEnd + 1));
             size_t j = static_cast<size_t>(bound - row.startNs.begin());
             // Only the last skipped event can be wide (the row does not overlap): leave it to draw on its own.
             if (j > i + 1 && static_cast<double>(row.durationNs(j - 1)) >= minWidthNs)
@@ -47,14 +47,16 @@ void foldVisible(const LaneRow& row, const TimeAxis& axis, double widthPx, doubl
             i = j;
             if (i < n && static_cast<double>(row.durationNs(i)) < minWidthNs
                 && static_cast<double>(row.startNs[i] - blockEnd) < minWidthNs
-                && static_cast<double>(row.endNs[i] - row.startNs[first]) < 4 * minWidthNs && row.startNs[i] <= viewEnd) {
+                && static_cast<double>(row.endNs[i] - row.startNs[first]) < 4 * minWidthNs
+                && row.startNs[i] <= viewEnd) {
                 limit = static_cast<double>(row.startNs[i]) + minWidthNs;
                 continue;
             }
             break;
         }
         const int64_t total = row.prefixDurationNs[i] - row.prefixDurationNs[first];
-        out.push_back({ row.startNs[first], blockEnd, total, static_cast<uint32_t>(first), static_cast<uint32_t>(i - first) });
+        out.push_back(
+            { row.startNs[first], blockEnd, total, static_cast<uint32_t>(first), static_cast<uint32_t>(i - first) });
     }
 }
 

@@ -27,7 +27,7 @@ size_t firstVisibleEvent(const LaneRow& row, int64_t timeNs);
 // minWidthPx wide as themselves and folds runs of narrower ones into one block per ~minWidthPx. Runs are
 // skipped with a binary search to the next pixel boundary, so the cost is O(pixels x log n), not O(n).
 // Thread-safe (reads only).
-void foldVisible(const LaneRow& row, const TimeAxis& axis, double widthPx, double minWidthPx,
-                 std::vector<DrawItem>& out);
+void foldVisible(
+    const LaneRow& row, const TimeAxis& axis, double widthPx, double minWidthPx, std::vector<DrawItem>& out);
 
 } // namespace placescope::ui

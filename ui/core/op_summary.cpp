@@ -8,7 +8,8 @@ Result<std::vector<OpSummaryRow>> summarizeFrameworkOps(SqliteDb& db)
     std::vector<OpSummaryRow> rows;
     if (!db.hasTable("PS_FRAMEWORK_OPS"))
         return rows;
-    PLACESCOPE_ASSIGN_OR_RETURN(auto cpuOps, db.queryInt("SELECT COUNT(*) FROM PS_FRAMEWORK_OPS WHERE category = 'cpu_op'"));
+    PLACESCOPE_ASSIGN_OR_RETURN(
+        auto cpuOps, db.queryInt("SELECT COUNT(*) FROM PS_FRAMEWORK_OPS WHERE category = 'cpu_op'"));
     const std::string where = cpuOps > 0 ? "WHERE o.category = 'cpu_op'" : "";
     const bool linked = db.hasTable("PS_EXTERNAL_CORRELATION") && db.hasTable("CUPTI_ACTIVITY_KIND_KERNEL");
     // GPU time per externalId first, so an op with many kernels is joined once.
@@ -24,7 +25,8 @@ Result<std::vector<OpSummaryRow>> summarizeFrameworkOps(SqliteDb& db)
         + where + " GROUP BY o.nameId ORDER BY 3 DESC";
     PLACESCOPE_ASSIGN_OR_RETURN(auto stmt, db.prepare(sql));
     while (stmt.step())
-        rows.push_back({ stmt.columnText(0), stmt.columnInt(1), stmt.columnInt(2), stmt.columnInt(3), stmt.columnInt(4) });
+        rows.push_back(
+            { stmt.columnText(0), stmt.columnInt(1), stmt.columnInt(2), stmt.columnInt(3), stmt.columnInt(4) });
     PLACESCOPE_RETURN_IF_ERROR(stmt.status());
     return rows;
 }

@@ -23,9 +23,6 @@ void TimeAxis::zoomAround(double anchorX, double factor)
     m_viewStartNs = static_cast<int64_t>(std::llround(anchorTime - anchorX * m_nsPerPixel));
 }
 
-void TimeAxis::panPixels(double dx)
-{
-    m_viewStartNs += static_cast<int64_t>(std::llround(dx * m_nsPerPixel));
-}
+void TimeAxis::panPixels(double dx) { m_viewStartNs += static_cast<int64_t>(std::llround(dx * m_nsPerPixel)); }
 
 } // namespace placescope::ui

@@ -11,7 +11,10 @@ class TimeAxis
 {
 public:
     TimeAxis() = default;
-    TimeAxis(int64_t viewStartNs, double nsPerPixel) : m_viewStartNs(viewStartNs), m_nsPerPixel(nsPerPixel) { }
+    TimeAxis(int64_t viewStartNs, double nsPerPixel)
+        : m_viewStartNs(viewStartNs)
+        , m_nsPerPixel(nsPerPixel)
+    { }
 
     int64_t viewStartNs() const { return m_viewStartNs; }
     double nsPerPixel() const { return m_nsPerPixel; }

@@ -6,7 +6,7 @@
 namespace placescope::ui {
 
 void LaneRow::push(int64_t start, int64_t end, uint32_t name, uint32_t row, uint32_t correlation, EventKind eventKind,
-                   uint32_t fullName)
+    uint32_t fullName)
 {
     fullNameIndex.push_back(fullName == kSameName ? name : fullName);
     startNs.push_back(start);
@@ -76,7 +76,7 @@ void buildRows(std::vector<PendingEvent>& events, Lane& lane)
         }
         rowEnd[level] = std::max(event.endNs, event.startNs);
         lane.rows[level].push(event.startNs, event.endNs, event.nameIndex, event.sourceRow, event.correlationId,
-                              event.kind, event.fullNameIndex);
+            event.kind, event.fullNameIndex);
     }
     for (auto& row : lane.rows)
         row.finish();

@@ -9,7 +9,17 @@ namespace placescope::ui {
 
 // What an event on a timeline row is; selects its colour and the table its details come from.
 // GpuAnnotation: a range a framework marked on a GPU stream (Kineto gpu_user_annotation, PS_GPU_ANNOTATIONS).
-enum class EventKind : uint8_t { Kernel, Memcpy, Memset, Runtime, Nvtx, FrameworkOp, Predicted, GpuAnnotation };
+enum class EventKind : uint8_t
+{
+    Kernel,
+    Memcpy,
+    Memset,
+    Runtime,
+    Nvtx,
+    FrameworkOp,
+    Predicted,
+    GpuAnnotation
+};
 
 // A full name equal to the event's name (LaneRow::push, PendingEvent).
 inline constexpr uint32_t kSameName = UINT32_MAX;
@@ -23,17 +33,17 @@ struct LaneRow
     std::vector<int64_t> startNs;
     std::vector<int64_t> endNs;
     std::vector<int64_t> prefixDurationNs; // size() + 1 entries once finished
-    std::vector<uint32_t> nameIndex;       // into LoadedTrace::names (a kernel's short name)
-    std::vector<uint32_t> fullNameIndex;   // into LoadedTrace::names: a kernel's demangled name (templates and
-                                           // all, what nsys stats and the kernel table show); nameIndex otherwise
-    std::vector<uint32_t> sourceRow;       // rowid in the source table (details on demand)
-    std::vector<uint32_t> correlationId;   // CUPTI correlation id, 0 when none
+    std::vector<uint32_t> nameIndex; // into LoadedTrace::names (a kernel's short name)
+    std::vector<uint32_t> fullNameIndex; // into LoadedTrace::names: a kernel's demangled name (templates and
+                                         // all, what nsys stats and the kernel table show); nameIndex otherwise
+    std::vector<uint32_t> sourceRow; // rowid in the source table (details on demand)
+    std::vector<uint32_t> correlationId; // CUPTI correlation id, 0 when none
     std::vector<EventKind> kind;
 
     size_t size() const { return startNs.size(); }
     int64_t durationNs(size_t i) const { return endNs[i] - startNs[i]; }
     void push(int64_t start, int64_t end, uint32_t name, uint32_t row, uint32_t correlation, EventKind eventKind,
-              uint32_t fullName = kSameName);
+        uint32_t fullName = kSameName);
     void finish(); // builds prefixDurationNs and trims capacity
     size_t memoryBytes() const;
 };
@@ -41,7 +51,12 @@ struct LaneRow
 // A lane: a host thread's framework ops / API calls / NVTX, or one device stream. Rows are nesting levels.
 struct Lane
 {
-    enum class Group : uint8_t { Host, Device, Predicted };
+    enum class Group : uint8_t
+    {
+        Host,
+        Device,
+        Predicted
+    };
     Group group = Group::Host;
     std::string title;
     int64_t sortKey = 0;
@@ -52,17 +67,22 @@ struct Lane
 
 // A counter track, sorted by time (a step function): memory of one device (allocated and reserved bytes), or a
 // report's time series with one line (queue length per stream, copy bandwidth per kind; ui/window/report_counters).
-enum class CounterUnit : uint8_t { Bytes, Count, BytesPerSecond };
+enum class CounterUnit : uint8_t
+{
+    Bytes,
+    Count,
+    BytesPerSecond
+};
 struct CounterSeries
 {
     std::string title;
     CounterUnit unit = CounterUnit::Bytes;
-    std::string primaryLabel = "allocated";  // the first line's name (legend, tooltip)
+    std::string primaryLabel = "allocated"; // the first line's name (legend, tooltip)
     std::string secondaryLabel = "reserved"; // the second line's; empty: one line
     std::vector<int64_t> timeNs;
     std::vector<int64_t> allocatedBytes; // the first line's values (memory: allocated bytes)
-    std::vector<int64_t> reservedBytes;  // the second line's (-1 where the source does not say); empty with one line
-    int64_t maxBytes = 0;                // the largest value of either line
+    std::vector<int64_t> reservedBytes; // the second line's (-1 where the source does not say); empty with one line
+    int64_t maxBytes = 0; // the largest value of either line
 };
 
 // The GUI's own read-only copy of a trace: lanes of sorted arrays plus interned names. Built by the loader

@@ -17,7 +17,9 @@ namespace {
 class NameTable
 {
 public:
-    explicit NameTable(std::vector<std::string>& names) : m_names(names) { }
+    explicit NameTable(std::vector<std::string>& names)
+        : m_names(names)
+    { }
     uint32_t byStringId(int64_t id, const std::unordered_map<int64_t, std::string>& strings)
     {
         auto it = m_byId.find(id);
@@ -57,7 +59,11 @@ struct PendingLane
 class Loader
 {
 public:
-    Loader(SqliteDb& db, LoadedTrace& trace) : m_db(db), m_trace(trace), m_names(trace.names) { }
+    Loader(SqliteDb& db, LoadedTrace& trace)
+        : m_db(db)
+        , m_trace(trace)
+        , m_names(trace.names)
+    { }
 
     Status loadStrings()
     {
@@ -97,14 +103,15 @@ public:
                 name = m_names.byStringId(stmt.columnInt(4), m_strings);
                 if (!stmt.isNull(7))
                     fullName = m_names.byStringId(stmt.columnInt(7), m_strings);
-            }
-            else if (kind == EventKind::Memcpy)
-                name = m_names.intern("Memcpy " + std::string(copyKindShortName(static_cast<CopyKind>(stmt.columnInt(4)))));
+            } else if (kind == EventKind::Memcpy)
+                name = m_names.intern(
+                    "Memcpy " + std::string(copyKindShortName(static_cast<CopyKind>(stmt.columnInt(4)))));
             else
                 name = m_names.intern("Memset");
             auto& lane = deviceLane(device, stream);
-            lane.events.push_back({ stmt.columnInt(0), stmt.columnInt(1), name, static_cast<uint32_t>(stmt.columnInt(5)),
-                                    static_cast<uint32_t>(stmt.isNull(6) ? 0 : stmt.columnInt(6)), kind, fullName });
+            lane.events.push_back(
+                { stmt.columnInt(0), stmt.columnInt(1), name, static_cast<uint32_t>(stmt.columnInt(5)),
+                    static_cast<uint32_t>(stmt.isNull(6) ? 0 : stmt.columnInt(6)), kind, fullName });
         }
         return stmt.status();
     }
@@ -115,11 +122,13 @@ public:
         PLACESCOPE_ASSIGN_OR_RETURN(auto stmt, m_db.prepare(sql));
         while (stmt.step()) {
             const int64_t tid = stmt.isNull(2) ? 0 : stmt.columnInt(2);
-            uint32_t name = kind == EventKind::Nvtx && stmt.isNull(3) ? m_names.intern(stmt.columnText(6))
-                                                                       : m_names.byStringId(stmt.columnInt(3), m_strings);
+            uint32_t name = kind == EventKind::Nvtx && stmt.isNull(3)
+                ? m_names.intern(stmt.columnText(6))
+                : m_names.byStringId(stmt.columnInt(3), m_strings);
             auto& lane = hostLane(tid, kind, suffix);
-            lane.events.push_back({ stmt.columnInt(0), stmt.columnInt(1), name, static_cast<uint32_t>(stmt.columnInt(4)),
-                                    static_cast<uint32_t>(stmt.isNull(5) ? 0 : stmt.columnInt(5)), kind });
+            lane.events.push_back(
+                { stmt.columnInt(0), stmt.columnInt(1), name, static_cast<uint32_t>(stmt.columnInt(4)),
+                    static_cast<uint32_t>(stmt.isNull(5) ? 0 : stmt.columnInt(5)), kind });
         }
         return stmt.status();
     }
@@ -127,12 +136,13 @@ public:
     // GPU-side annotations (gpu_user_annotation): a lane right under the stream they were marked on.
     Status loadGpuAnnotations()
     {
-        PLACESCOPE_ASSIGN_OR_RETURN(auto stmt, m_db.prepare(
-            "SELECT start, end, deviceId, streamId, nameId, rowid FROM PS_GPU_ANNOTATIONS"));
+        PLACESCOPE_ASSIGN_OR_RETURN(
+            auto stmt, m_db.prepare("SELECT start, end, deviceId, streamId, nameId, rowid FROM PS_GPU_ANNOTATIONS"));
         while (stmt.step()) {
             auto& lane = deviceLane(stmt.columnInt(2), stmt.columnInt(3), true);
-            lane.events.push_back({ stmt.columnInt(0), stmt.columnInt(1), m_names.byStringId(stmt.columnInt(4), m_strings),
-                                    static_cast<uint32_t>(stmt.columnInt(5)), 0, EventKind::GpuAnnotation });
+            lane.events.push_back(
+                { stmt.columnInt(0), stmt.columnInt(1), m_names.byStringId(stmt.columnInt(4), m_strings),
+                    static_cast<uint32_t>(stmt.columnInt(5)), 0, EventKind::GpuAnnotation });
         }
         return stmt.status();
     }
@@ -141,9 +151,9 @@ public:
     {
         std::map<int64_t, CounterSeries> byDevice;
         if (m_db.hasTable("PS_MEMORY_EVENTS")) {
-            PLACESCOPE_ASSIGN_OR_RETURN(auto stmt, m_db.prepare(
-                "SELECT start, deviceId, totalAllocated, totalReserved FROM PS_MEMORY_EVENTS "
-                "WHERE deviceType = 1 AND totalAllocated IS NOT NULL ORDER BY start"));
+            PLACESCOPE_ASSIGN_OR_RETURN(auto stmt,
+                m_db.prepare("SELECT start, deviceId, totalAllocated, totalReserved FROM PS_MEMORY_EVENTS "
+                             "WHERE deviceType = 1 AND totalAllocated IS NOT NULL ORDER BY start"));
             while (stmt.step()) {
                 auto& series = byDevice[stmt.columnInt(1)];
                 series.timeNs.push_back(stmt.columnInt(0));
@@ -153,8 +163,9 @@ public:
         }
         if (byDevice.empty() && m_db.hasTable("CUDA_GPU_MEMORY_USAGE_EVENTS")) {
             // nsys/CUPTI allocations: the running sum of allocations minus frees (0 alloc, 1 free).
-            PLACESCOPE_ASSIGN_OR_RETURN(auto stmt, m_db.prepare(
-                "SELECT start, deviceId, bytes, memoryOperationType FROM CUDA_GPU_MEMORY_USAGE_EVENTS ORDER BY start"));
+            PLACESCOPE_ASSIGN_OR_RETURN(auto stmt,
+                m_db.prepare("SELECT start, deviceId, bytes, memoryOperationType FROM CUDA_GPU_MEMORY_USAGE_EVENTS "
+                             "ORDER BY start"));
             std::map<int64_t, int64_t> live;
             while (stmt.step()) {
                 const int64_t device = stmt.columnInt(1);
@@ -219,8 +230,11 @@ private:
                 + (annotations ? " annotations" : "");
             if (gpu != m_gpuName.end() && !gpu->second.empty())
                 title += " (" + gpu->second + ")";
-            it = m_lanes.emplace(key, PendingLane { Lane::Group::Device, title,
-                                                    (device * 1'000'000 + stream) * 2 + (annotations ? 1 : 0), {}, -1 }).first;
+            it = m_lanes
+                     .emplace(key,
+                         PendingLane { Lane::Group::Device, title,
+                             (device * 1'000'000 + stream) * 2 + (annotations ? 1 : 0), {}, -1 })
+                     .first;
         }
         return it->second;
     }
@@ -230,9 +244,13 @@ private:
         auto it = m_lanes.find(key);
         if (it == m_lanes.end()) {
             auto named = m_threadTitle.find(tid);
-            std::string title = named != m_threadTitle.end() ? named->second : "thread " + std::to_string(tid & 0xffffff);
-            it = m_lanes.emplace(key, PendingLane { Lane::Group::Host, title + " " + suffix,
-                                                    tid * 8 + static_cast<int64_t>(kind), {}, tid }).first;
+            std::string title
+                = named != m_threadTitle.end() ? named->second : "thread " + std::to_string(tid & 0xffffff);
+            it = m_lanes
+                     .emplace(key,
+                         PendingLane {
+                             Lane::Group::Host, title + " " + suffix, tid * 8 + static_cast<int64_t>(kind), {}, tid })
+                     .first;
         }
         return it->second;
     }
@@ -253,11 +271,11 @@ Result<LoadedTrace> loadTrace(const std::string& path, const ProgressFn& progres
     PLACESCOPE_ASSIGN_OR_RETURN(auto db, openTrace(path));
     // GPU annotations are also stored as NVTX rows without a thread, for nsys's readers; here they sit under their
     // stream (PS_GPU_ANNOTATIONS), so those copies are left out rather than drawn on a made-up thread 0.
-    const std::string nvtxSql = std::string(
-        "SELECT start, end, globalTid, textId, rowid, NULL, COALESCE(text, '') FROM NVTX_EVENTS WHERE end IS NOT NULL")
+    const std::string nvtxSql = std::string("SELECT start, end, globalTid, textId, rowid, NULL, COALESCE(text, '') "
+                                            "FROM NVTX_EVENTS WHERE end IS NOT NULL")
         + (db.hasTable("PS_GPU_ANNOTATIONS")
-               ? " AND NOT (globalTid IS NULL AND (start, end) IN (SELECT start, end FROM PS_GPU_ANNOTATIONS))"
-               : "");
+                ? " AND NOT (globalTid IS NULL AND (start, end) IN (SELECT start, end FROM PS_GPU_ANNOTATIONS))"
+                : "");
     LoadedTrace trace;
     trace.path = path;
     Loader loader(db, trace);
@@ -269,22 +287,37 @@ Result<LoadedTrace> loadTrace(const std::string& path, const ProgressFn& progres
     const std::vector<Step> steps = {
         { "StringIds", [&] { return loader.loadStrings(); } },
         { "PS_THREADS", [&] { return loader.loadThreadNames(); } },
-        { "CUPTI_ACTIVITY_KIND_KERNEL", [&] { return loader.loadDeviceTable(
-              "SELECT start, end, deviceId, streamId, shortName, rowid, correlationId, demangledName "
-              "FROM CUPTI_ACTIVITY_KIND_KERNEL",
-              EventKind::Kernel); } },
-        { "CUPTI_ACTIVITY_KIND_MEMCPY", [&] { return loader.loadDeviceTable(
-              "SELECT start, end, deviceId, streamId, copyKind, rowid, correlationId FROM CUPTI_ACTIVITY_KIND_MEMCPY",
-              EventKind::Memcpy); } },
-        { "CUPTI_ACTIVITY_KIND_MEMSET", [&] { return loader.loadDeviceTable(
-              "SELECT start, end, deviceId, streamId, 0, rowid, correlationId FROM CUPTI_ACTIVITY_KIND_MEMSET",
-              EventKind::Memset); } },
-        { "PS_FRAMEWORK_OPS", [&] { return loader.loadHostTable(
-              "SELECT start, end, globalTid, nameId, rowid, externalId FROM PS_FRAMEWORK_OPS", EventKind::FrameworkOp,
-              "ops"); } },
-        { "CUPTI_ACTIVITY_KIND_RUNTIME", [&] { return loader.loadHostTable(
-              "SELECT start, end, globalTid, nameId, rowid, correlationId FROM CUPTI_ACTIVITY_KIND_RUNTIME",
-              EventKind::Runtime, "CUDA API"); } },
+        { "CUPTI_ACTIVITY_KIND_KERNEL",
+            [&] {
+                return loader.loadDeviceTable(
+                    "SELECT start, end, deviceId, streamId, shortName, rowid, correlationId, demangledName "
+                    "FROM CUPTI_ACTIVITY_KIND_KERNEL",
+                    EventKind::Kernel);
+            } },
+        { "CUPTI_ACTIVITY_KIND_MEMCPY",
+            [&] {
+                return loader.loadDeviceTable("SELECT start, end, deviceId, streamId, copyKind, rowid, correlationId "
+                                              "FROM CUPTI_ACTIVITY_KIND_MEMCPY",
+                    EventKind::Memcpy);
+            } },
+        { "CUPTI_ACTIVITY_KIND_MEMSET",
+            [&] {
+                return loader.loadDeviceTable(
+                    "SELECT start, end, deviceId, streamId, 0, rowid, correlationId FROM CUPTI_ACTIVITY_KIND_MEMSET",
+                    EventKind::Memset);
+            } },
+        { "PS_FRAMEWORK_OPS",
+            [&] {
+                return loader.loadHostTable(
+                    "SELECT start, end, globalTid, nameId, rowid, externalId FROM PS_FRAMEWORK_OPS",
+                    EventKind::FrameworkOp, "ops");
+            } },
+        { "CUPTI_ACTIVITY_KIND_RUNTIME",
+            [&] {
+                return loader.loadHostTable(
+                    "SELECT start, end, globalTid, nameId, rowid, correlationId FROM CUPTI_ACTIVITY_KIND_RUNTIME",
+                    EventKind::Runtime, "CUDA API");
+            } },
         { "NVTX_EVENTS", [&] { return loader.loadHostTable(nvtxSql.c_str(), EventKind::Nvtx, "NVTX"); } },
         { "PS_GPU_ANNOTATIONS", [&] { return loader.loadGpuAnnotations(); } },
         { "memory", [&] { return loader.loadMemory(); } },
@@ -292,7 +325,8 @@ Result<LoadedTrace> loadTrace(const std::string& path, const ProgressFn& progres
     for (size_t i = 0; i < steps.size(); ++i) {
         if (cancel && cancel->isCancelled())
             return Status::error("loading cancelled");
-        if (std::string(steps[i].table) == "memory" || std::string(steps[i].table) == "PS_THREADS" || db.hasTable(steps[i].table))
+        if (std::string(steps[i].table) == "memory" || std::string(steps[i].table) == "PS_THREADS"
+            || db.hasTable(steps[i].table))
             PLACESCOPE_RETURN_IF_ERROR(steps[i].run());
         if (progress)
             progress(i + 1, steps.size() + 1);

@@ -79,7 +79,8 @@ Result<GraphLayout> layoutGraph(const GraphInput& graph, const CancelToken* canc
         std::string name = "n" + std::to_string(i);
         Agnode_t* node = agnode(g, name.data(), 1);
         // Width from the label so boxes fit their text (about 7 pt per character at the view's font).
-        const std::string width = std::to_string(std::max(0.75, static_cast<double>(graph.nodes[i].label.size()) * 0.09 + 0.2));
+        const std::string width
+            = std::to_string(std::max(0.75, static_cast<double>(graph.nodes[i].label.size()) * 0.09 + 0.2));
         agsafeset(node, const_cast<char*>("width"), const_cast<char*>(width.c_str()), const_cast<char*>("0.75"));
         nodes.push_back(node);
     }

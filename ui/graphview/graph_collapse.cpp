@@ -61,7 +61,8 @@ std::vector<std::string> scopePath(const ModelGraph& model, const ModelOp& op)
     }
     // Exporters that number activations still name parameters by module ("conv2_1/x1_w_0").
     for (int value : op.inputs)
-        if (value >= 0 && static_cast<size_t>(value) < model.values.size() && model.values[static_cast<size_t>(value)].isWeight) {
+        if (value >= 0 && static_cast<size_t>(value) < model.values.size()
+            && model.values[static_cast<size_t>(value)].isWeight) {
             auto fromWeight = splitPath(model.values[static_cast<size_t>(value)].name, true);
             if (!fromWeight.empty())
                 return fromWeight;
@@ -86,7 +87,8 @@ VisibleGraph buildVisibleGraph(const ModelGraph& model, bool collapse, const std
             paths[i] = scopePath(model, op);
             for (size_t k = op.inputs.size(); paths[i].empty() && k > 0; --k) {
                 const int value = op.inputs[k - 1];
-                if (value < 0 || static_cast<size_t>(value) >= model.values.size() || model.values[static_cast<size_t>(value)].isWeight)
+                if (value < 0 || static_cast<size_t>(value) >= model.values.size()
+                    || model.values[static_cast<size_t>(value)].isWeight)
                     continue;
                 const int producer = model.values[static_cast<size_t>(value)].producer;
                 if (producer >= 0 && static_cast<size_t>(producer) < i)

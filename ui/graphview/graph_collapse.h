@@ -17,19 +17,19 @@ struct VisibleGraph
 {
     struct Node
     {
-        std::vector<int> ops;   // model ops it stands for (one for a plain op node)
+        std::vector<int> ops; // model ops it stands for (one for a plain op node)
         std::string label;
-        std::string groupPath;  // scope path of a group node ("" for an op node)
+        std::string groupPath; // scope path of a group node ("" for an op node)
         bool isGroup() const { return !groupPath.empty(); }
     };
     struct Edge
     {
-        int from = 0, to = 0;   // node indices
-        int64_t bytes = 0;      // summed bytes of the distinct values it carries
+        int from = 0, to = 0; // node indices
+        int64_t bytes = 0; // summed bytes of the distinct values it carries
     };
     std::vector<Node> nodes;
     std::vector<Edge> edges;
-    std::vector<int> nodeOfOp;  // model op -> node, -1 for folded weight producers
+    std::vector<int> nodeOfOp; // model op -> node, -1 for folded weight producers
 };
 
 // Layout of an op's first 4-D (non-weight) input: what the graph view marks and the op table lists.

@@ -23,8 +23,14 @@ namespace placescope::ui {
 namespace {
 
 // Device colours shared with the placement table: CPU blue, GPU green, grey before a plan exists.
-QColor deviceColor(int kind) { return kind == 0 ? QColor(120, 160, 230) : kind == 1 ? QColor(130, 200, 130) : QColor(205, 205, 205); }
-QColor layoutColor(DataLayout layout) { return layout == DataLayout::Nhwc ? QColor(230, 140, 40) : QColor(70, 70, 140); }
+QColor deviceColor(int kind)
+{
+    return kind == 0 ? QColor(120, 160, 230) : kind == 1 ? QColor(130, 200, 130) : QColor(205, 205, 205);
+}
+QColor layoutColor(DataLayout layout)
+{
+    return layout == DataLayout::Nhwc ? QColor(230, 140, 40) : QColor(70, 70, 140);
+}
 const QColor kCrossEdge(215, 50, 50);
 
 struct LayoutJob
@@ -36,7 +42,8 @@ struct LayoutJob
 
 } // namespace
 
-GraphView::GraphView(QWidget* parent) : QGraphicsView(parent)
+GraphView::GraphView(QWidget* parent)
+    : QGraphicsView(parent)
 {
     setScene(new QGraphicsScene(this));
     setDragMode(QGraphicsView::ScrollHandDrag);
@@ -160,7 +167,7 @@ void GraphView::buildScene(const GraphLayout& layout)
             QPainterPath path(QPointF(edge.points[0].first, edge.points[0].second));
             for (size_t i = 1; i + 2 < edge.points.size(); i += 3)
                 path.cubicTo(edge.points[i].first, edge.points[i].second, edge.points[i + 1].first,
-                             edge.points[i + 1].second, edge.points[i + 2].first, edge.points[i + 2].second);
+                    edge.points[i + 1].second, edge.points[i + 2].first, edge.points[i + 2].second);
             item.path = scene()->addPath(path, edgePen);
             item.middle = path.pointAtPercent(0.5);
         }
@@ -171,7 +178,7 @@ void GraphView::buildScene(const GraphLayout& layout)
         const auto& box = layout.nodes[i];
         const auto& node = m_visible.nodes[i];
         auto* rect = scene()->addRect(box.x - box.width / 2, box.y - box.height / 2, box.width, box.height,
-                                      QPen(Qt::black, node.isGroup() ? 1.6 : 0.6), deviceColor(-1));
+            QPen(Qt::black, node.isGroup() ? 1.6 : 0.6), deviceColor(-1));
         rect->setData(0, static_cast<int>(i));
         rect->setToolTip(nodeTooltip(static_cast<int>(i)));
         auto* text = scene()->addSimpleText(QString::fromStdString(node.label));
@@ -188,8 +195,8 @@ void GraphView::buildScene(const GraphLayout& layout)
         }
         QGraphicsRectItem* mark = nullptr;
         if (layoutKind != DataLayout::None) {
-            mark = scene()->addRect(box.x - box.width / 2, box.y - box.height / 2, 5, box.height, Qt::NoPen,
-                                    layoutColor(layoutKind));
+            mark = scene()->addRect(
+                box.x - box.width / 2, box.y - box.height / 2, 5, box.height, Qt::NoPen, layoutColor(layoutKind));
             mark->setParentItem(rect);
         }
         m_layoutMarks.push_back(mark);
@@ -235,7 +242,8 @@ int GraphView::nodeDevice(int node) const
 
 QColor GraphView::nodeColor(int node) const
 {
-    return node >= 0 && node < static_cast<int>(m_boxes.size()) ? m_boxes[static_cast<size_t>(node)]->brush().color() : QColor();
+    return node >= 0 && node < static_cast<int>(m_boxes.size()) ? m_boxes[static_cast<size_t>(node)]->brush().color()
+                                                                : QColor();
 }
 
 void GraphView::recolour()
@@ -294,8 +302,9 @@ QString GraphView::nodeTooltip(int node) const
         if (graphOp >= 0) {
             const auto& cost = graph.ops[static_cast<size_t>(graphOp)].costUs;
             for (size_t d = 0; d < cost.size() && d < graph.devices.size(); ++d)
-                text += QString("\n%1: %2").arg(graph.devices[d].kind == DeviceKind::Gpu ? "GPU" : "CPU",
-                                                std::isfinite(cost[d]) ? formatDuration(cost[d] * 1000.0) : tr("no kernel"));
+                text += QString("\n%1: %2")
+                            .arg(graph.devices[d].kind == DeviceKind::Gpu ? "GPU" : "CPU",
+                                std::isfinite(cost[d]) ? formatDuration(cost[d] * 1000.0) : tr("no kernel"));
             if (m_session->pins().count(graphOp))
                 text += tr("\npinned");
         }
@@ -305,7 +314,9 @@ QString GraphView::nodeTooltip(int node) const
 
 int GraphView::nodeOfModelOp(int modelOp) const
 {
-    return modelOp >= 0 && static_cast<size_t>(modelOp) < m_visible.nodeOfOp.size() ? m_visible.nodeOfOp[static_cast<size_t>(modelOp)] : -1;
+    return modelOp >= 0 && static_cast<size_t>(modelOp) < m_visible.nodeOfOp.size()
+        ? m_visible.nodeOfOp[static_cast<size_t>(modelOp)]
+        : -1;
 }
 
 void GraphView::toggleGroup(int node)
@@ -385,7 +396,8 @@ void GraphView::centerOnNode(int node)
 
 int GraphView::selectedModelOp() const
 {
-    return m_selected >= 0 && m_selected < nodeCount() ? m_visible.nodes[static_cast<size_t>(m_selected)].ops.front() : -1;
+    return m_selected >= 0 && m_selected < nodeCount() ? m_visible.nodes[static_cast<size_t>(m_selected)].ops.front()
+                                                       : -1;
 }
 
 void GraphView::mousePressEvent(QMouseEvent* event)
@@ -459,9 +471,9 @@ void GraphView::drawForeground(QPainter* painter, const QRectF&)
         painter->resetTransform();
         painter->setPen(palette().color(QPalette::Text));
         painter->drawText(viewport()->rect().adjusted(12, 12, -12, -12), Qt::AlignCenter | Qt::TextWordWrap,
-                          tr("No model open. File > Open model... (or a file dropped on the window) reads an ONNX model, a PyTorch "
-                             "execution trace, or a Placescope trace's own framework ops (placescope-gui TRACE --model "
-                             "TRACE), and shows its op graph with the proposed placement."));
+            tr("No model open. File > Open model... (or a file dropped on the window) reads an ONNX model, a PyTorch "
+               "execution trace, or a Placescope trace's own framework ops (placescope-gui TRACE --model "
+               "TRACE), and shows its op graph with the proposed placement."));
         painter->restore();
         return;
     }
@@ -476,8 +488,8 @@ void GraphView::drawForeground(QPainter* painter, const QRectF&)
         bool stripe;
     };
     const Item items[] = { { deviceColor(1), tr("GPU"), false }, { deviceColor(0), tr("CPU"), false },
-                           { layoutColor(DataLayout::Nchw), tr("NCHW"), true }, { layoutColor(DataLayout::Nhwc), tr("NHWC"), true },
-                           { kCrossEdge, tr("crosses devices"), true } };
+        { layoutColor(DataLayout::Nchw), tr("NCHW"), true }, { layoutColor(DataLayout::Nhwc), tr("NHWC"), true },
+        { kCrossEdge, tr("crosses devices"), true } };
     // One item per line: the dock is often narrow.
     int textWidth = 0;
     for (const Item& item : items)
@@ -494,7 +506,8 @@ void GraphView::drawForeground(QPainter* painter, const QRectF&)
     painter->drawRect(box.adjusted(0, 0, -1, -1));
     int y = boxTop + 3;
     for (const Item& item : items) {
-        painter->fillRect(item.stripe ? QRect(6 + (h - 4) / 2 - 2, y + 2, 5, h - 4) : QRect(6, y + 2, h - 4, h - 4), item.color);
+        painter->fillRect(
+            item.stripe ? QRect(6 + (h - 4) / 2 - 2, y + 2, 5, h - 4) : QRect(6, y + 2, h - 4, h - 4), item.color);
         painter->setPen(palette().color(QPalette::Text));
         painter->drawText(QPoint(6 + h, y + metrics.ascent()), item.text);
         y += lineHeight;

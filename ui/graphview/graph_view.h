@@ -69,8 +69,8 @@ public:
 
 signals:
     void layoutFinished(bool ok);
-    void nodeSelected(QString opType);  // a click on an op node (graph -> timeline, through the op's occurrences)
-    void modelOpSelected(int modelOp);  // graph -> placement table
+    void nodeSelected(QString opType); // a click on an op node (graph -> timeline, through the op's occurrences)
+    void modelOpSelected(int modelOp); // graph -> placement table
 
 protected:
     void mousePressEvent(QMouseEvent* event) override;

@@ -7,10 +7,14 @@
 
 namespace placescope::ui {
 
-TableModel::TableModel(QStringList headers, QObject* parent) : TableModel(std::move(headers), {}, parent) { }
+TableModel::TableModel(QStringList headers, QObject* parent)
+    : TableModel(std::move(headers), {}, parent)
+{ }
 
 TableModel::TableModel(QStringList headers, std::vector<CellFormat> formats, QObject* parent)
-    : QAbstractTableModel(parent), m_headers(std::move(headers)), m_formats(std::move(formats))
+    : QAbstractTableModel(parent)
+    , m_headers(std::move(headers))
+    , m_formats(std::move(formats))
 {
     m_formats.resize(static_cast<size_t>(m_headers.size()), CellFormat::Plain);
 }
@@ -31,14 +35,20 @@ QString TableModel::formatCell(const QVariant& cell, CellFormat format)
         return cell.toString();
     const double value = cell.toDouble();
     switch (format) {
-    case CellFormat::Plain: break;
-    case CellFormat::Duration: return QString::fromStdString(formatNanoseconds(value));
+    case CellFormat::Plain:
+        break;
+    case CellFormat::Duration:
+        return QString::fromStdString(formatNanoseconds(value));
     case CellFormat::Saving:
         return std::fabs(value) < 1.0 ? QObject::tr("no saving") : QString::fromStdString(formatNanoseconds(value));
-    case CellFormat::Count: return QString::fromStdString(withThousands(cell.toLongLong()));
-    case CellFormat::Bytes: return QString::fromStdString(formatBytes(cell.toLongLong()));
-    case CellFormat::Percent: return QString::number(value, 'f', 1) + " %";
-    case CellFormat::Rate: return QString::number(value, 'f', 1) + " GB/s";
+    case CellFormat::Count:
+        return QString::fromStdString(withThousands(cell.toLongLong()));
+    case CellFormat::Bytes:
+        return QString::fromStdString(formatBytes(cell.toLongLong()));
+    case CellFormat::Percent:
+        return QString::number(value, 'f', 1) + " %";
+    case CellFormat::Rate:
+        return QString::number(value, 'f', 1) + " GB/s";
     }
     return cell.toString();
 }

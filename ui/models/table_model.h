@@ -14,13 +14,13 @@ namespace placescope::ui {
 // which the tables sort by.
 enum class CellFormat
 {
-    Plain,    // as stored (text, or a number as Qt prints it)
+    Plain, // as stored (text, or a number as Qt prints it)
     Duration, // ns -> "1.234 ms"
-    Saving,   // ns per step -> a duration, or "no saving" below 1 ns
-    Count,    // 12345 -> "12,345"
-    Bytes,    // binary sizes -> "1.50 MiB"
-    Percent,  // 12.345 -> "12.3 %"
-    Rate,     // GB/s -> "12.3 GB/s"
+    Saving, // ns per step -> a duration, or "no saving" below 1 ns
+    Count, // 12345 -> "12,345"
+    Bytes, // binary sizes -> "1.50 MiB"
+    Percent, // 12.345 -> "12.3 %"
+    Rate, // GB/s -> "12.3 GB/s"
 };
 
 // A read-only table of QVariant cells, one CellFormat per column (Plain where none is given). Used for the kernel,

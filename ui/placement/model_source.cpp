@@ -5,9 +5,6 @@
 
 namespace placescope::ui {
 
-Result<ModelGraph> readModelGraph(const std::string& path)
-{
-    return loadModelGraph(path);
-}
+Result<ModelGraph> readModelGraph(const std::string& path) { return loadModelGraph(path); }
 
 } // namespace placescope::ui

@@ -23,12 +23,15 @@ QString deviceLabel(const OpGraph& graph, int device)
 {
     if (device < 0 || static_cast<size_t>(device) >= graph.devices.size())
         return {};
-    return graph.devices[static_cast<size_t>(device)].kind == DeviceKind::Gpu ? QStringLiteral("GPU") : QStringLiteral("CPU");
+    return graph.devices[static_cast<size_t>(device)].kind == DeviceKind::Gpu ? QStringLiteral("GPU")
+                                                                              : QStringLiteral("CPU");
 }
 
 } // namespace
 
-OpTableModel::OpTableModel(PlacementSession* session, QObject* parent) : QAbstractTableModel(parent), m_session(session)
+OpTableModel::OpTableModel(PlacementSession* session, QObject* parent)
+    : QAbstractTableModel(parent)
+    , m_session(session)
 {
     connect(session, &PlacementSession::modelChanged, this, [this] {
         beginResetModel();
@@ -52,7 +55,8 @@ QVariant OpTableModel::cell(int graphOp, int column) const
     const OpGraph& graph = inputs->placement->graph;
     const PlacementOp& op = graph.ops[static_cast<size_t>(graphOp)];
     const int modelOp = static_cast<size_t>(graphOp) < inputs->placement->modelOpOfGraphOp.size()
-        ? inputs->placement->modelOpOfGraphOp[static_cast<size_t>(graphOp)] : -1;
+        ? inputs->placement->modelOpOfGraphOp[static_cast<size_t>(graphOp)]
+        : -1;
     auto cost = [&](DeviceKind kind) -> QVariant {
         const int d = deviceWithKind(graph, kind);
         if (d < 0 || static_cast<size_t>(d) >= op.costUs.size() || !std::isfinite(op.costUs[static_cast<size_t>(d)]))
@@ -61,21 +65,28 @@ QVariant OpTableModel::cell(int graphOp, int column) const
         return std::round(op.costUs[static_cast<size_t>(d)] * 1000.0) / 1000.0;
     };
     switch (column) {
-    case Op: return QString::fromStdString(op.id);
-    case Type: return QString::fromStdString(op.type);
-    case Device: return deviceLabel(graph, m_session->deviceOf(graphOp));
+    case Op:
+        return QString::fromStdString(op.id);
+    case Type:
+        return QString::fromStdString(op.type);
+    case Device:
+        return deviceLabel(graph, m_session->deviceOf(graphOp));
     case Layout:
         if (modelOp >= 0 && static_cast<size_t>(modelOp) < inputs->opLayout.size())
             return inputs->opLayout[static_cast<size_t>(modelOp)] == DataLayout::None
-                ? QString() : QString::fromLatin1(layoutName(inputs->opLayout[static_cast<size_t>(modelOp)]));
+                ? QString()
+                : QString::fromLatin1(layoutName(inputs->opLayout[static_cast<size_t>(modelOp)]));
         return QString();
-    case CpuCostUs: return cost(DeviceKind::Cpu);
-    case GpuCostUs: return cost(DeviceKind::Gpu);
+    case CpuCostUs:
+        return cost(DeviceKind::Cpu);
+    case GpuCostUs:
+        return cost(DeviceKind::Gpu);
     case Pinned: {
         auto pin = m_session->pins().find(graphOp);
         return pin == m_session->pins().end() ? QString() : deviceLabel(graph, pin->second);
     }
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -85,8 +96,10 @@ QVariant OpTableModel::data(const QModelIndex& index, int role) const
         return {};
     switch (role) {
     case Qt::DisplayRole:
-    case Qt::EditRole: return cell(index.row(), index.column());
-    case GraphOpRole: return index.row();
+    case Qt::EditRole:
+        return cell(index.row(), index.column());
+    case GraphOpRole:
+        return index.row();
     case ModelOpRole: {
         const auto& map = m_session->inputs()->placement->modelOpOfGraphOp;
         return static_cast<size_t>(index.row()) < map.size() ? map[static_cast<size_t>(index.row())] : -1;
@@ -100,10 +113,12 @@ QVariant OpTableModel::data(const QModelIndex& index, int role) const
             const int d = m_session->deviceOf(index.row());
             const auto& graph = m_session->inputs()->placement->graph;
             if (d >= 0 && static_cast<size_t>(d) < graph.devices.size())
-                return QBrush(graph.devices[static_cast<size_t>(d)].kind == DeviceKind::Gpu ? QColor(40, 140, 40) : QColor(40, 90, 200));
+                return QBrush(graph.devices[static_cast<size_t>(d)].kind == DeviceKind::Gpu ? QColor(40, 140, 40)
+                                                                                            : QColor(40, 90, 200));
         }
         return {};
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -112,14 +127,22 @@ QVariant OpTableModel::headerData(int section, Qt::Orientation orientation, int 
     if (role != Qt::DisplayRole || orientation != Qt::Horizontal)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
-    case Op: return tr("Op");
-    case Type: return tr("Type");
-    case Device: return tr("Device");
-    case Layout: return tr("Layout");
-    case CpuCostUs: return tr("CPU us");
-    case GpuCostUs: return tr("GPU us");
-    case Pinned: return tr("Pinned");
-    default: return {};
+    case Op:
+        return tr("Op");
+    case Type:
+        return tr("Type");
+    case Device:
+        return tr("Device");
+    case Layout:
+        return tr("Layout");
+    case CpuCostUs:
+        return tr("CPU us");
+    case GpuCostUs:
+        return tr("GPU us");
+    case Pinned:
+        return tr("Pinned");
+    default:
+        return {};
     }
 }
 

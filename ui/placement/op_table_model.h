@@ -15,8 +15,22 @@ class OpTableModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Op, Type, Device, Layout, CpuCostUs, GpuCostUs, Pinned, ColumnCount };
-    enum Role { GraphOpRole = Qt::UserRole + 1, ModelOpRole };
+    enum Column
+    {
+        Op,
+        Type,
+        Device,
+        Layout,
+        CpuCostUs,
+        GpuCostUs,
+        Pinned,
+        ColumnCount
+    };
+    enum Role
+    {
+        GraphOpRole = Qt::UserRole + 1,
+        ModelOpRole
+    };
 
     explicit OpTableModel(PlacementSession* session, QObject* parent = nullptr);
 

@@ -21,8 +21,9 @@ QString opList(const OpGraph& graph, const std::vector<int>& ops)
     QStringList names;
     for (size_t i = 0; i < ops.size() && i < kShown; ++i) {
         const auto& op = graph.ops[static_cast<size_t>(ops[i])];
-        names << (op.type.empty() ? QString::fromStdString(op.id)
-                                  : QString("%1 (%2)").arg(QString::fromStdString(op.id), QString::fromStdString(op.type)));
+        names << (op.type.empty()
+                ? QString::fromStdString(op.id)
+                : QString("%1 (%2)").arg(QString::fromStdString(op.id), QString::fromStdString(op.type)));
     }
     QString text = names.join(", ");
     if (ops.size() > kShown)
@@ -65,7 +66,8 @@ void addPinActions(QMenu* menu, PlacementSession* session, const std::vector<int
         action->setToolTip(tip);
         action->setStatusTip(tip);
         const int target = static_cast<int>(d);
-        QObject::connect(action, &QAction::triggered, session, [session, pinnable, target] { session->pinOps(pinnable, target); });
+        QObject::connect(
+            action, &QAction::triggered, session, [session, pinnable, target] { session->pinOps(pinnable, target); });
     }
     QAction* unpin = menu->addAction(tr("Unpin"));
     QObject::connect(unpin, &QAction::triggered, session, [session, graphOps] { session->pinOps(graphOps, -1); });

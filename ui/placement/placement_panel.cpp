@@ -29,10 +29,19 @@
 namespace placescope::ui {
 
 PlacementPanel::PlacementPanel(PlacementSession* session, QWidget* parent)
-    : QWidget(parent), m_session(session), m_model(new OpTableModel(session, this)), m_proxy(new QSortFilterProxyModel(this)),
-      m_table(new QTableView(this)), m_chart(new StepTimeChart(this)), m_summary(new QLabel(this)), m_filter(new QLineEdit(this)),
-      m_framework(new QComboBox(this)), m_gpu(new QComboBox(this)), m_objective(new QComboBox(this)), m_assumptionsButton(new QToolButton(this)),
-      m_assumptions(new QLabel(this))
+    : QWidget(parent)
+    , m_session(session)
+    , m_model(new OpTableModel(session, this))
+    , m_proxy(new QSortFilterProxyModel(this))
+    , m_table(new QTableView(this))
+    , m_chart(new StepTimeChart(this))
+    , m_summary(new QLabel(this))
+    , m_filter(new QLineEdit(this))
+    , m_framework(new QComboBox(this))
+    , m_gpu(new QComboBox(this))
+    , m_objective(new QComboBox(this))
+    , m_assumptionsButton(new QToolButton(this))
+    , m_assumptions(new QLabel(this))
 {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 2, 4, 2);
@@ -56,7 +65,8 @@ PlacementPanel::PlacementPanel(PlacementSession* session, QWidget* parent)
     for (Objective objective : { Objective::Sum, Objective::Makespan }) {
         m_objective->addItem(QString::fromLatin1(objectiveKey(objective)), static_cast<int>(objective));
         m_objective->setItemData(m_objective->count() - 1,
-            tr("%1: %2").arg(QString::fromLatin1(objectiveKey(objective)), QString::fromLatin1(objectiveMeaning(objective))),
+            tr("%1: %2").arg(
+                QString::fromLatin1(objectiveKey(objective)), QString::fromLatin1(objectiveMeaning(objective))),
             Qt::ToolTipRole);
     }
     m_objective->setToolTip(tr("What the proposal minimises; every bar is this objective's value"));
@@ -74,9 +84,8 @@ PlacementPanel::PlacementPanel(PlacementSession* session, QWidget* parent)
     options->addWidget(m_objective);
     connect(m_framework, &QComboBox::activated, this, &PlacementPanel::applyOptions);
     connect(m_gpu, &QComboBox::activated, this, &PlacementPanel::applyOptions);
-    connect(m_objective, &QComboBox::activated, this, [this] {
-        m_session->setObjective(static_cast<Objective>(m_objective->currentData().toInt()));
-    });
+    connect(m_objective, &QComboBox::activated, this,
+        [this] { m_session->setObjective(static_cast<Objective>(m_objective->currentData().toInt())); });
     // The cost model's assumptions (GPU spec, link model, estimates) fold away: the chart matters more.
     m_assumptionsButton->setText(tr("Assumptions"));
     m_assumptionsButton->setCheckable(true);
@@ -125,10 +134,11 @@ PlacementPanel::PlacementPanel(PlacementSession* session, QWidget* parent)
     layout->addLayout(left, 2);
     layout->addLayout(right, 5);
 
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-        if (!m_syncing && current.isValid())
-            emit modelOpSelected(current.data(OpTableModel::ModelOpRole).toInt());
-    });
+    connect(
+        m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+            if (!m_syncing && current.isValid())
+                emit modelOpSelected(current.data(OpTableModel::ModelOpRole).toInt());
+        });
     connect(session, &PlacementSession::modelChanged, this, &PlacementPanel::refreshSummary);
     connect(session, &PlacementSession::planChanged, this, &PlacementPanel::refreshSummary);
     connect(session, &PlacementSession::measuredChanged, this, &PlacementPanel::refreshSummary);
@@ -165,7 +175,8 @@ void PlacementPanel::refreshSummary()
         int onCpu = 0;
         const auto inputs = m_session->inputs();
         for (size_t op = 0; op < plan->proposal.assignment.size(); ++op)
-            onCpu += inputs->placement->graph.devices[static_cast<size_t>(plan->proposal.assignment[op])].kind == DeviceKind::Cpu;
+            onCpu += inputs->placement->graph.devices[static_cast<size_t>(plan->proposal.assignment[op])].kind
+                == DeviceKind::Cpu;
         lines << tr("%1 ops, %2 on the CPU, %3 pinned; %4 transfers (%5)")
                      .arg(plan->proposal.assignment.size())
                      .arg(onCpu)
@@ -173,7 +184,8 @@ void PlacementPanel::refreshSummary()
                      .arg(plan->proposal.timeline.transferCount)
                      .arg(formatBytes(plan->proposal.timeline.transferredBytes));
         if (plan->frameworkDefaultUs >= 0 && plan->proposalUs >= 0) {
-            QString saving = QString::fromStdString(savingLine("framework default", plan->frameworkDefaultUs, plan->proposalUs));
+            QString saving
+                = QString::fromStdString(savingLine("framework default", plan->frameworkDefaultUs, plan->proposalUs));
             saving[0] = saving[0].toUpper();
             lines << saving;
         }
@@ -219,8 +231,10 @@ void PlacementPanel::refreshOptions()
     const QString traceGpu = m_session->traceGpuName();
     if (auto* items = qobject_cast<QStandardItemModel*>(m_gpu->model()))
         items->item(0)->setEnabled(!traceGpu.isEmpty());
-    m_gpu->setItemData(0, traceGpu.isEmpty() ? tr("Open a trace that records its GPU (TARGET_INFO_GPU) to use it")
-                                             : tr("The traced GPU: %1").arg(traceGpu), Qt::ToolTipRole);
+    m_gpu->setItemData(0,
+        traceGpu.isEmpty() ? tr("Open a trace that records its GPU (TARGET_INFO_GPU) to use it")
+                           : tr("The traced GPU: %1").arg(traceGpu),
+        Qt::ToolTipRole);
     const int gpu = m_gpu->findData(QString::fromStdString(options.gpu));
     if (gpu >= 0)
         m_gpu->setCurrentIndex(gpu);

@@ -67,19 +67,21 @@ PredictedLanes predictedLanes(const PlacementInputs& inputs, const Timeline& tim
         const int64_t start = std::llround(span.startUs * 1000.0), end = std::llround(span.endUs * 1000.0);
         out.lengthNs = std::max(out.lengthNs, end);
         if (span.op >= 0 && span.device >= 0 && static_cast<size_t>(span.device) < perDevice.size()) {
-            perDevice[static_cast<size_t>(span.device)].push_back(
-                { start, end, static_cast<uint32_t>(span.op), static_cast<uint32_t>(span.op), 0, EventKind::Predicted });
+            perDevice[static_cast<size_t>(span.device)].push_back({ start, end, static_cast<uint32_t>(span.op),
+                static_cast<uint32_t>(span.op), 0, EventKind::Predicted });
         } else if (span.edge >= 0 && static_cast<size_t>(span.edge) < graph.edges.size()) {
             const PlacementEdge& edge = graph.edges[static_cast<size_t>(span.edge)];
-            out.names.push_back(graph.ops[static_cast<size_t>(edge.from)].id + " -> " + graph.ops[static_cast<size_t>(edge.to)].id);
-            transfers.push_back({ start, end, static_cast<uint32_t>(out.names.size() - 1), static_cast<uint32_t>(span.edge), 0,
-                                  EventKind::Memcpy });
+            out.names.push_back(
+                graph.ops[static_cast<size_t>(edge.from)].id + " -> " + graph.ops[static_cast<size_t>(edge.to)].id);
+            transfers.push_back({ start, end, static_cast<uint32_t>(out.names.size() - 1),
+                static_cast<uint32_t>(span.edge), 0, EventKind::Memcpy });
         }
     }
     for (size_t d = 0; d < perDevice.size(); ++d) {
         Lane lane;
         lane.group = Lane::Group::Predicted;
-        lane.title = "Predicted: " + (graph.devices[d].kind == DeviceKind::Gpu ? std::string("GPU") : std::string("CPU"));
+        lane.title
+            = "Predicted: " + (graph.devices[d].kind == DeviceKind::Gpu ? std::string("GPU") : std::string("CPU"));
         lane.sortKey = static_cast<int64_t>(d);
         buildRows(perDevice[d], lane);
         if (lane.rows.empty())

@@ -52,8 +52,8 @@ Result<PlacementInputs> preparePlacementInputs(std::shared_ptr<const ModelGraph>
 // Plans with the pins for the objective and prices the baselines (all on the GPU, all on the CPU, the
 // framework's default; pinned ops and ops with no kernel on a device stay where they must) through
 // planPlacementFigures(). The default objective is the CLI's.
-Result<PlacementPlan> planPlacement(const PlacementInputs& inputs, const PinMap& pins,
-    Objective objective = Objective::Sum);
+Result<PlacementPlan> planPlacement(
+    const PlacementInputs& inputs, const PinMap& pins, Objective objective = Objective::Sum);
 // The simulated timeline as timeline lanes: "Predicted: <device>" per device and "Predicted: transfers".
 PredictedLanes predictedLanes(const PlacementInputs& inputs, const Timeline& timeline);
 

@@ -19,7 +19,9 @@ class PinCommand : public QUndoCommand
 {
 public:
     PinCommand(PlacementSession* session, PinMap before, PinMap after, QString text)
-        : m_session(session), m_before(std::move(before)), m_after(std::move(after))
+        : m_session(session)
+        , m_before(std::move(before))
+        , m_after(std::move(after))
     {
         setText(text);
     }
@@ -53,7 +55,10 @@ LoadJob runPlan(std::shared_ptr<const PlacementInputs> inputs, const PinMap& pin
 
 } // namespace
 
-PlacementSession::PlacementSession(QObject* parent) : QObject(parent), m_undo(new QUndoStack(this)) { }
+PlacementSession::PlacementSession(QObject* parent)
+    : QObject(parent)
+    , m_undo(new QUndoStack(this))
+{ }
 
 PlacementSession::~PlacementSession() = default;
 
@@ -71,8 +76,7 @@ void PlacementSession::fail(const QString& message)
     emit failed(message);
 }
 
-template <typename Work, typename Done>
-void PlacementSession::startJob(Work work, Done done)
+template <typename Work, typename Done> void PlacementSession::startJob(Work work, Done done)
 {
     const uint64_t generation = ++m_generation;
     setBusy(true);
@@ -300,8 +304,8 @@ void PlacementSession::pinOp(int graphOp, int device)
         return;
     const auto& op = m_inputs->placement->graph.ops[static_cast<size_t>(graphOp)];
     const QString name = QString::fromStdString(op.id);
-    const QString text = device < 0 ? tr("Unpin %1").arg(name)
-                                    : tr("Pin %1 to %2").arg(name, device == 0 ? tr("CPU") : tr("GPU"));
+    const QString text
+        = device < 0 ? tr("Unpin %1").arg(name) : tr("Pin %1 to %2").arg(name, device == 0 ? tr("CPU") : tr("GPU"));
     m_undo->push(new PinCommand(this, m_pins, after, text));
 }
 

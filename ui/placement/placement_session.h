@@ -74,8 +74,8 @@ public:
     QString measuredSource() const { return m_measuredSource; }
 
 signals:
-    void modelChanged();   // model() / inputs() replaced (a new model; inputs() null when it could not be costed)
-    void planChanged();    // plan() replaced
+    void modelChanged(); // model() / inputs() replaced (a new model; inputs() null when it could not be costed)
+    void planChanged(); // plan() replaced
     void measuredChanged();
     void failed(QString message);
     void costOptionsChanged(); // costOptions() or traceGpuName() changed
@@ -87,8 +87,7 @@ private:
     void recost();
     // Runs `work` on a worker thread and hands its result to `done` on this thread, unless a newer job was
     // started meanwhile (the generation counter drops stale results). Busy from start to result.
-    template <typename Work, typename Done>
-    void startJob(Work work, Done done);
+    template <typename Work, typename Done> void startJob(Work work, Done done);
     void setBusy(bool busy);
     void fail(const QString& message);
 
@@ -103,7 +102,7 @@ private:
     Objective m_objective = PlanOptions {}.objective; // the CLI's default
     uint64_t m_generation = 0;
     bool m_busy = false;
-    bool m_opening = false;   // an open is running: its result replaces the model
+    bool m_opening = false; // an open is running: its result replaces the model
     bool m_recosting = false; // a re-cost is running: pins changed meanwhile go with it
     QString m_error;
     double m_measuredUs = -1;

@@ -16,7 +16,8 @@ constexpr int kBarHeight = 16;
 constexpr int kGap = 3;
 } // namespace
 
-StepTimeChart::StepTimeChart(QWidget* parent) : QWidget(parent)
+StepTimeChart::StepTimeChart(QWidget* parent)
+    : QWidget(parent)
 {
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
 }
@@ -61,11 +62,11 @@ void StepTimeChart::paintEvent(QPaintEvent*)
             const double w = std::max(1.0, barSpace * entry.us / longest);
             painter.fillRect(QRectF(labelWidth, y + 2, w, kBarHeight - 4), entry.color);
             painter.drawText(QRectF(labelWidth + w + 4, y, valueWidth, kBarHeight), Qt::AlignVCenter | Qt::AlignLeft,
-                             QString::fromStdString(formatNanoseconds(entry.us * 1e3))); // the CLI's figure, digit for digit
+                QString::fromStdString(formatNanoseconds(entry.us * 1e3))); // the CLI's figure, digit for digit
         } else {
             painter.setPen(pal.color(QPalette::PlaceholderText));
-            painter.drawText(QRect(labelWidth, y, static_cast<int>(barSpace), kBarHeight), Qt::AlignVCenter | Qt::AlignLeft,
-                             tr("n/a"));
+            painter.drawText(QRect(labelWidth, y, static_cast<int>(barSpace), kBarHeight),
+                Qt::AlignVCenter | Qt::AlignLeft, tr("n/a"));
         }
         y += kBarHeight + kGap;
     }

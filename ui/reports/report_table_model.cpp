@@ -5,7 +5,9 @@
 
 namespace placescope::ui {
 
-ReportTableModel::ReportTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+ReportTableModel::ReportTableModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{ }
 
 void ReportTableModel::setTable(ReportTable table)
 {

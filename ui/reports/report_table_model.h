@@ -34,7 +34,13 @@ public:
     // stream, step or collective kind.
     struct TimelineTarget
     {
-        enum class Kind { KernelRow, Range, Name } kind = Kind::Name;
+        enum class Kind
+        {
+            KernelRow,
+            Range,
+            Name
+        } kind
+            = Kind::Name;
         int64_t rowId = -1;
         int64_t startNs = 0, endNs = 0;
         QString name;

@@ -47,7 +47,8 @@ std::optional<TimelineView::EventRef> kernelEvent(const LoadedTrace& trace, int6
             const LaneRow& row = trace.lanes[l].rows[r];
             for (size_t i = 0; i < row.size(); ++i)
                 if (row.kind[i] == EventKind::Kernel && static_cast<int64_t>(row.sourceRow[i]) == rowId)
-                    return TimelineView::EventRef { static_cast<int>(l), static_cast<int>(r), static_cast<uint32_t>(i) };
+                    return TimelineView::EventRef { static_cast<int>(l), static_cast<int>(r),
+                        static_cast<uint32_t>(i) };
         }
     }
     return std::nullopt;
@@ -55,7 +56,9 @@ std::optional<TimelineView::EventRef> kernelEvent(const LoadedTrace& trace, int6
 
 } // namespace
 
-ReportsPanel::ReportsPanel(TimelineView* timeline, QWidget* parent) : QWidget(parent), m_timeline(timeline)
+ReportsPanel::ReportsPanel(TimelineView* timeline, QWidget* parent)
+    : QWidget(parent)
+    , m_timeline(timeline)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -64,8 +67,7 @@ ReportsPanel::ReportsPanel(TimelineView* timeline, QWidget* parent) : QWidget(pa
     for (const ReportInfo& report : allReports()) {
         m_choice->addItem(QString::fromUtf8(report.name.data(), static_cast<int>(report.name.size())));
         m_choice->setItemData(m_choice->count() - 1,
-                              QString::fromUtf8(report.description.data(), static_cast<int>(report.description.size())),
-                              Qt::ToolTipRole);
+            QString::fromUtf8(report.description.data(), static_cast<int>(report.description.size())), Qt::ToolTipRole);
     }
     m_model = new ReportTableModel(this);
     m_proxy = new QSortFilterProxyModel(this);
@@ -89,7 +91,7 @@ ReportsPanel::ReportsPanel(TimelineView* timeline, QWidget* parent) : QWidget(pa
     layout->addWidget(m_notes);
     connect(m_choice, &QComboBox::currentIndexChanged, this, &ReportsPanel::run);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& index) { selectRowOnTimeline(index.row()); });
+        [this](const QModelIndex& index) { selectRowOnTimeline(index.row()); });
 }
 
 void ReportsPanel::setTraceData(std::shared_ptr<const TraceData> trace)

@@ -5,8 +5,8 @@
 // events on the timeline (ReportTableModel::timelineTarget). UI thread only.
 #pragma once
 
-#include "analysis/trace/trace_data.h"
 #include "analysis/reports/report_table.h"
+#include "analysis/trace/trace_data.h"
 
 #include <QWidget>
 

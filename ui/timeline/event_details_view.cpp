@@ -20,32 +20,42 @@ QString count(int64_t n) { return QString::fromStdString(withThousands(n)); }
 QString kindName(EventKind kind)
 {
     switch (kind) {
-    case EventKind::Kernel: return QObject::tr("Kernel");
-    case EventKind::Memcpy: return QObject::tr("Memory copy");
-    case EventKind::Memset: return QObject::tr("Memset");
-    case EventKind::Runtime: return QObject::tr("CUDA API call");
-    case EventKind::Nvtx: return QObject::tr("NVTX range");
-    case EventKind::FrameworkOp: return QObject::tr("Framework op");
-    case EventKind::GpuAnnotation: return QObject::tr("GPU annotation");
-    case EventKind::Predicted: return QObject::tr("Predicted");
+    case EventKind::Kernel:
+        return QObject::tr("Kernel");
+    case EventKind::Memcpy:
+        return QObject::tr("Memory copy");
+    case EventKind::Memset:
+        return QObject::tr("Memset");
+    case EventKind::Runtime:
+        return QObject::tr("CUDA API call");
+    case EventKind::Nvtx:
+        return QObject::tr("NVTX range");
+    case EventKind::FrameworkOp:
+        return QObject::tr("Framework op");
+    case EventKind::GpuAnnotation:
+        return QObject::tr("GPU annotation");
+    case EventKind::Predicted:
+        return QObject::tr("Predicted");
     }
     return {};
 }
 
 QString row(const QString& key, const QString& value)
 {
-    return "<tr><td valign=top style=\"white-space: nowrap; padding-right: 8px\"><b>" + key.toHtmlEscaped() + "</b></td><td>"
-        + value + "</td></tr>";
+    return "<tr><td valign=top style=\"white-space: nowrap; padding-right: 8px\"><b>" + key.toHtmlEscaped()
+        + "</b></td><td>" + value + "</td></tr>";
 }
 
 // Columns shown above (or as links) rather than among the recorded arguments.
-const std::set<std::string> kShownColumns = { "start", "end", "duration", "demangledName", "shortName", "nameId",
-                                              "textId", "correlationId", "deviceId", "streamId", "globalTid",
-                                              "globalPid", "contextId", "id", "bandwidth", "bytes" };
+const std::set<std::string> kShownColumns
+    = { "start", "end", "duration", "demangledName", "shortName", "nameId", "textId", "correlationId", "deviceId",
+          "streamId", "globalTid", "globalPid", "contextId", "id", "bandwidth", "bytes" };
 
 } // namespace
 
-EventDetailsView::EventDetailsView(TimelineView* timeline, QWidget* parent) : QTextBrowser(parent), m_timeline(timeline)
+EventDetailsView::EventDetailsView(TimelineView* timeline, QWidget* parent)
+    : QTextBrowser(parent)
+    , m_timeline(timeline)
 {
     setObjectName("eventDetails");
     setOpenLinks(false);
@@ -76,7 +86,8 @@ QString EventDetailsView::eventLink(const TimelineView::EventRef& ref) const
 {
     const LaneRow& r = m_timeline->rowOf(ref);
     const QString name = QString::fromStdString(m_timeline->trace()->names[r.nameIndex[ref.index]]);
-    return "<a href=\"" + linkFor(ref) + "\">" + name.toHtmlEscaped() + "</a> (" + duration(r.durationNs(ref.index)) + ")";
+    return "<a href=\"" + linkFor(ref) + "\">" + name.toHtmlEscaped() + "</a> (" + duration(r.durationNs(ref.index))
+        + ")";
 }
 
 void EventDetailsView::showSelection()
@@ -100,23 +111,30 @@ void EventDetailsView::showSelection()
     html += row(tr("Start"), duration(r.startNs[ref.index] - trace->firstNs) + tr(" after the trace's first event"));
     html += row(tr("Duration"), duration(r.durationNs(ref.index)));
     html += row(lane.group == Lane::Group::Device ? tr("Device, stream") : tr("Thread"),
-                QString::fromStdString(lane.title).toHtmlEscaped());
+        QString::fromStdString(lane.title).toHtmlEscaped());
     if (r.correlationId[ref.index] != 0)
         html += row(kind == EventKind::FrameworkOp ? tr("External id") : tr("Correlation id"),
-                    QString::number(r.correlationId[ref.index]));
+            QString::number(r.correlationId[ref.index]));
 
     // What the source table recorded: launch geometry and resources, bytes, shapes and the rest as arguments.
     std::map<std::string, std::string> columns;
     for (auto& [key, value] : eventDetails(trace->path, kind, r.sourceRow[ref.index]))
         columns[key] = value;
-    auto column = [&](const char* key) { auto it = columns.find(key); return it == columns.end() ? std::string() : it->second; };
+    auto column = [&](const char* key) {
+        auto it = columns.find(key);
+        return it == columns.end() ? std::string() : it->second;
+    };
     if (kind == EventKind::Kernel) {
-        html += row(tr("Grid"), QString::fromStdString(column("gridX") + " x " + column("gridY") + " x " + column("gridZ")));
-        html += row(tr("Block"), QString::fromStdString(column("blockX") + " x " + column("blockY") + " x " + column("blockZ")));
+        html += row(
+            tr("Grid"), QString::fromStdString(column("gridX") + " x " + column("gridY") + " x " + column("gridZ")));
+        html += row(tr("Block"),
+            QString::fromStdString(column("blockX") + " x " + column("blockY") + " x " + column("blockZ")));
         if (!column("registersPerThread").empty())
             html += row(tr("Registers per thread"), QString::fromStdString(column("registersPerThread")));
-        auto bytes = [&](const char* key) { return count(QString::fromStdString(column(key)).toLongLong()); }; // NULL: 0
-        html += row(tr("Shared memory"), tr("%1 B static, %2 B dynamic").arg(bytes("staticSharedMemory"), bytes("dynamicSharedMemory")));
+        auto bytes
+            = [&](const char* key) { return count(QString::fromStdString(column(key)).toLongLong()); }; // NULL: 0
+        html += row(tr("Shared memory"),
+            tr("%1 B static, %2 B dynamic").arg(bytes("staticSharedMemory"), bytes("dynamicSharedMemory")));
     }
     if (!column("bytes").empty())
         html += row(tr("Bytes"), count(QString::fromStdString(column("bytes")).toLongLong()));
@@ -124,7 +142,7 @@ void EventDetailsView::showSelection()
         html += row(tr("Bandwidth"), QString::fromStdString(column("bandwidth")));
     for (const auto& [key, value] : columns) {
         static const std::set<std::string> geometry = { "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ",
-                                                        "registersPerThread", "staticSharedMemory", "dynamicSharedMemory" };
+            "registersPerThread", "staticSharedMemory", "dynamicSharedMemory" };
         if (kShownColumns.count(key) || (kind == EventKind::Kernel && geometry.count(key)))
             continue;
         html += row(QString::fromStdString(key), QString::fromStdString(value).toHtmlEscaped());
@@ -189,16 +207,19 @@ void EventDetailsView::showRange()
         }
     }
     std::vector<std::pair<uint32_t, Totals>> rows(byName.begin(), byName.end());
-    std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second.totalNs > b.second.totalNs; });
+    std::sort(
+        rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second.totalNs > b.second.totalNs; });
     QString html = "<h3>" + tr("Range of %1").arg(duration(to - from)) + "</h3><p>"
-        + tr("From %1 to %2 after the trace's first event").arg(duration(from - trace->firstNs), duration(to - trace->firstNs))
-        + "</p><table cellspacing=3><tr><th align=left>" + tr("Name") + "</th><th>" + tr("Count") + "</th><th>" + tr("Total")
-        + "</th><th>" + tr("Self") + "</th></tr>";
+        + tr("From %1 to %2 after the trace's first event")
+              .arg(duration(from - trace->firstNs), duration(to - trace->firstNs))
+        + "</p><table cellspacing=3><tr><th align=left>" + tr("Name") + "</th><th>" + tr("Count") + "</th><th>"
+        + tr("Total") + "</th><th>" + tr("Self") + "</th></tr>";
     const size_t shown = std::min<size_t>(rows.size(), 100);
     for (size_t i = 0; i < shown; ++i)
-        html += "<tr><td>" + QString::fromStdString(trace->names[rows[i].first]).toHtmlEscaped() + "</td><td align=right>"
-            + count(rows[i].second.count) + "</td><td align=right>" + duration(rows[i].second.totalNs)
-            + "</td><td align=right>" + duration(rows[i].second.selfNs) + "</td></tr>";
+        html += "<tr><td>" + QString::fromStdString(trace->names[rows[i].first]).toHtmlEscaped()
+            + "</td><td align=right>" + count(rows[i].second.count) + "</td><td align=right>"
+            + duration(rows[i].second.totalNs) + "</td><td align=right>" + duration(rows[i].second.selfNs)
+            + "</td></tr>";
     html += "</table>";
     if (rows.size() > shown)
         html += "<p>" + tr("and %1 more names").arg(rows.size() - shown) + "</p>";

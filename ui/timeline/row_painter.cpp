@@ -11,7 +11,7 @@
 namespace placescope::ui {
 
 size_t paintRow(QPainter& painter, const LaneRow& row, const std::vector<std::string>& names, int rowY,
-                const TimeAxis& axis, const RowPaintStyle& style, std::vector<DrawItem>& scratch)
+    const TimeAxis& axis, const RowPaintStyle& style, std::vector<DrawItem>& scratch)
 {
     const QFontMetrics metrics(painter.font());
     scratch.clear();
@@ -41,8 +41,8 @@ size_t paintRow(QPainter& painter, const LaneRow& row, const std::vector<std::st
         if (style.labels && box.width() > 24) {
             painter.setPen(Qt::black);
             painter.drawText(box.adjusted(2, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                             metrics.elidedText(QString::fromStdString(names[name]), Qt::ElideRight,
-                                                static_cast<int>(box.width()) - 4));
+                metrics.elidedText(
+                    QString::fromStdString(names[name]), Qt::ElideRight, static_cast<int>(box.width()) - 4));
         }
     }
     return scratch.size();

@@ -20,13 +20,13 @@ namespace placescope::ui {
 
 struct RowPaintStyle
 {
-    double left = 0;                 // x of the plot's left edge (the lane headers' width)
-    double widthPx = 1;              // the plot's width
+    double left = 0; // x of the plot's left edge (the lane headers' width)
+    double widthPx = 1; // the plot's width
     int rowHeight = 16;
-    double minEventPx = 3.0;         // narrower events fold
-    bool foldCounts = true;          // write how many events a wide folded block stands for
-    bool labels = true;              // write names on single events wide enough for them
-    int alpha = 255;                 // below 255: every box dimmed (something else is drawn on top)
+    double minEventPx = 3.0; // narrower events fold
+    bool foldCounts = true; // write how many events a wide folded block stands for
+    bool labels = true; // write names on single events wide enough for them
+    int alpha = 255; // below 255: every box dimmed (something else is drawn on top)
     std::optional<uint32_t> outline; // outline single events of this name index (nameIndex or fullNameIndex)
     QColor outlineColor;
 };
@@ -34,6 +34,6 @@ struct RowPaintStyle
 // Draws `row` at rowY; `scratch` is reused between calls (no allocation per paint). Returns the number of items
 // drawn: single events and folded blocks.
 size_t paintRow(QPainter& painter, const LaneRow& row, const std::vector<std::string>& names, int rowY,
-                const TimeAxis& axis, const RowPaintStyle& style, std::vector<DrawItem>& scratch);
+    const TimeAxis& axis, const RowPaintStyle& style, std::vector<DrawItem>& scratch);
 
 } // namespace placescope::ui

@@ -103,8 +103,8 @@ void TimelineView::showShortcuts()
     QString text = "<table cellspacing=4>";
     for (const QAction* action : m_actions)
         if (!action->shortcut().isEmpty())
-            text += "<tr><td><b>" + action->shortcut().toString(QKeySequence::NativeText).toHtmlEscaped() + "</b></td><td>"
-                + action->text().toHtmlEscaped() + "</td></tr>";
+            text += "<tr><td><b>" + action->shortcut().toString(QKeySequence::NativeText).toHtmlEscaped()
+                + "</b></td><td>" + action->text().toHtmlEscaped() + "</td></tr>";
     const QString mouse[][2] = {
         { tr("Ctrl+wheel"), tr("zoom at the mouse (the wheel alone with \"Wheel zooms\")") },
         { tr("Wheel"), tr("scroll the lanes") },

@@ -30,7 +30,8 @@ size_t TimelineView::counterPeak(const CounterSeries& series)
     size_t peak = 0;
     int64_t best = INT64_MIN;
     for (size_t i = 0; i < series.timeNs.size(); ++i) {
-        const int64_t value = std::max(series.allocatedBytes[i], series.reservedBytes.empty() ? -1 : series.reservedBytes[i]);
+        const int64_t value
+            = std::max(series.allocatedBytes[i], series.reservedBytes.empty() ? -1 : series.reservedBytes[i]);
         if (value > best) {
             best = value;
             peak = i;
@@ -83,8 +84,8 @@ void TimelineView::selectCounterSample(const CounterRef& ref)
         m_vbar->setValue(top - height() / 2);
     QString text = tr("%1 at %2: allocated %3")
                        .arg(QString::fromStdString(series.title),
-                            QString::fromStdString(formatNanoseconds(static_cast<double>(t - m_trace->firstNs))),
-                            formatBytes(series.allocatedBytes[ref.sample]));
+                           QString::fromStdString(formatNanoseconds(static_cast<double>(t - m_trace->firstNs))),
+                           formatBytes(series.allocatedBytes[ref.sample]));
     if (!series.reservedBytes.empty() && series.reservedBytes[ref.sample] >= 0)
         text += tr(", reserved %1").arg(formatBytes(series.reservedBytes[ref.sample]));
     emit eventSelected(text);
@@ -96,7 +97,8 @@ void TimelineView::drawCounterMark(QPainter& painter, const CounterSeries& serie
 {
     const size_t i = m_counterMark->sample;
     const double x = kHeaderWidth + m_axis.xForTime(series.timeNs[i]);
-    const int64_t value = std::max(series.allocatedBytes[i], series.reservedBytes.empty() ? -1 : series.reservedBytes[i]);
+    const int64_t value
+        = std::max(series.allocatedBytes[i], series.reservedBytes.empty() ? -1 : series.reservedBytes[i]);
     const double scale = (kCounterHeight - 4) / static_cast<double>(std::max<int64_t>(series.maxBytes, 1));
     const QPointF point(x, y + kCounterHeight - 2 - value * scale);
     const QColor highlight = palette().color(QPalette::Highlight);

@@ -36,7 +36,8 @@ QColor categoryColor(const QString& category)
 
 void TimelineView::setCriticalPath(std::vector<CriticalSpan> spans)
 {
-    std::sort(spans.begin(), spans.end(), [](const CriticalSpan& a, const CriticalSpan& b) { return a.startNs < b.startNs; });
+    std::sort(
+        spans.begin(), spans.end(), [](const CriticalSpan& a, const CriticalSpan& b) { return a.startNs < b.startNs; });
     m_criticalPath = std::move(spans);
     update();
 }
@@ -50,7 +51,7 @@ void TimelineView::drawCriticalPath(QPainter& painter)
         if (x1 < left || x0 > right)
             continue;
         painter.fillRect(QRectF(x0, kRulerHeight - kStripHeight, std::max(1.0, x1 - x0), kStripHeight),
-                         categoryColor(span.category));
+            categoryColor(span.category));
     }
 }
 
@@ -62,11 +63,12 @@ QString TimelineView::criticalPathTooltip(QPoint pos) const
     const int64_t t = m_axis.timeForX(pos.x() - kHeaderWidth);
     const int64_t slack = static_cast<int64_t>(m_axis.nsPerPixel() * 2);
     auto it = std::upper_bound(m_criticalPath.begin(), m_criticalPath.end(), t + slack,
-                               [](int64_t time, const CriticalSpan& s) { return time < s.startNs; });
+        [](int64_t time, const CriticalSpan& s) { return time < s.startNs; });
     while (it != m_criticalPath.begin()) {
         --it;
         if (it->endNs + slack >= t)
-            return tr("Critical path: %1, %2").arg(it->category, formatDuration(static_cast<double>(it->endNs - it->startNs)));
+            return tr("Critical path: %1, %2")
+                .arg(it->category, formatDuration(static_cast<double>(it->endNs - it->startNs)));
         if (it->endNs < t - slack)
             break;
     }

@@ -17,12 +17,18 @@ namespace placescope::ui {
 inline QColor eventColor(EventKind kind, uint32_t nameIndex)
 {
     switch (kind) {
-    case EventKind::Memcpy: return QColor(240, 160, 70);
-    case EventKind::Memset: return QColor(170, 170, 170);
-    case EventKind::Runtime: return QColor(120, 190, 120);
-    case EventKind::Nvtx: return QColor(180, 140, 220);
-    case EventKind::GpuAnnotation: return QColor(200, 170, 230);
-    default: break;
+    case EventKind::Memcpy:
+        return QColor(240, 160, 70);
+    case EventKind::Memset:
+        return QColor(170, 170, 170);
+    case EventKind::Runtime:
+        return QColor(120, 190, 120);
+    case EventKind::Nvtx:
+        return QColor(180, 140, 220);
+    case EventKind::GpuAnnotation:
+        return QColor(200, 170, 230);
+    default:
+        break;
     }
     // Hue from the name so the same kernel or op keeps its colour everywhere.
     const int hue = static_cast<int>((nameIndex * 2654435761u) % 360u);

@@ -149,7 +149,8 @@ void TimelineView::selectEvent(const EventRef& ref, bool reveal)
         // A pinned lane is always in view; a scrolled one is scrolled to, below the pinned band.
         if (!lanePinned(ref.lane)) {
             const int top = laneTop(ref.lane) + m_vbar->value() + ref.row * kRowHeight;
-            if (top < m_vbar->value() + kRulerHeight + pinnedHeight() || top > m_vbar->value() + height() - 2 * kRowHeight)
+            if (top < m_vbar->value() + kRulerHeight + pinnedHeight()
+                || top > m_vbar->value() + height() - 2 * kRowHeight)
                 m_vbar->setValue(top - pinnedHeight() - height() / 3);
         }
     }
@@ -204,9 +205,8 @@ std::vector<TimelineView::EventRef> TimelineView::eventsNamed(const QString& nam
                 if (matches[row.nameIndex[i]] || matches[row.fullNameIndex[i]])
                     found.push_back({ static_cast<int>(l), static_cast<int>(r), static_cast<uint32_t>(i) });
         }
-    std::sort(found.begin(), found.end(), [this](const EventRef& a, const EventRef& b) {
-        return rowOf(a).startNs[a.index] < rowOf(b).startNs[b.index];
-    });
+    std::sort(found.begin(), found.end(),
+        [this](const EventRef& a, const EventRef& b) { return rowOf(a).startNs[a.index] < rowOf(b).startNs[b.index]; });
     return found;
 }
 
@@ -276,7 +276,8 @@ QString TimelineView::rangeSummary() const
     int64_t deviceNs = 0, hostNs = 0;
     for (const Lane& lane : m_trace->lanes) {
         for (const LaneRow& row : lane.rows) {
-            for (size_t i = firstVisibleEvent(row, m_rangeStartNs); i < row.size() && row.startNs[i] < m_rangeEndNs; ++i) {
+            for (size_t i = firstVisibleEvent(row, m_rangeStartNs); i < row.size() && row.startNs[i] < m_rangeEndNs;
+                 ++i) {
                 const int64_t ns = std::min(row.endNs[i], m_rangeEndNs) - std::max(row.startNs[i], m_rangeStartNs);
                 ++count;
                 (lane.group == Lane::Group::Device ? deviceNs : hostNs) += ns;
@@ -310,7 +311,8 @@ QString TimelineView::counterTooltip(QPoint pos) const
     if (!series.secondaryLabel.empty() && series.reservedBytes[i] >= 0)
         text += "<br>" + QString::fromStdString(series.secondaryLabel) + " "
             + formatCounterValue(series, series.reservedBytes[i]);
-    return text + "<br>" + tr("at %1").arg(QString::fromStdString(formatNanoseconds(static_cast<double>(t - m_trace->firstNs))));
+    return text + "<br>"
+        + tr("at %1").arg(QString::fromStdString(formatNanoseconds(static_cast<double>(t - m_trace->firstNs))));
 }
 
 QString TimelineView::predictedTooltip(QPoint pos) const
@@ -328,9 +330,10 @@ QString TimelineView::predictedTooltip(QPoint pos) const
             if (i >= row.size() || row.startNs[i] > t + slack)
                 return {};
             return "<b>" + QString::fromStdString(m_predicted->names[row.nameIndex[i]]).toHtmlEscaped() + "</b><br>"
-                + tr("%1: predicted %2, from %3").arg(QString::fromStdString(lane.title).toHtmlEscaped(),
-                                                      formatDuration(static_cast<double>(row.durationNs(i))),
-                                                      formatDuration(static_cast<double>(row.startNs[i])));
+                + tr("%1: predicted %2, from %3")
+                      .arg(QString::fromStdString(lane.title).toHtmlEscaped(),
+                          formatDuration(static_cast<double>(row.durationNs(i))),
+                          formatDuration(static_cast<double>(row.startNs[i])));
         }
         top += static_cast<int>(lane.rows.size()) * kRowHeight + 6;
     }
@@ -360,7 +363,8 @@ bool TimelineView::event(QEvent* event)
         if (auto hit = hitTest(help->pos())) {
             const LaneRow& row = m_trace->lanes[static_cast<size_t>(hit->lane)].rows[static_cast<size_t>(hit->row)];
             QString text = "<b>" + describe(*hit).toHtmlEscaped() + "</b>";
-            for (const auto& [key, value] : eventDetails(m_trace->path, row.kind[hit->index], row.sourceRow[hit->index]))
+            for (const auto& [key, value] :
+                eventDetails(m_trace->path, row.kind[hit->index], row.sourceRow[hit->index]))
                 text += "<br>" + QString::fromStdString(key) + ": " + QString::fromStdString(value).toHtmlEscaped();
             QToolTip::showText(help->globalPos(), text, this);
         } else {

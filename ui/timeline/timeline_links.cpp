@@ -20,7 +20,8 @@ bool laneHolds(const Lane& lane, EventKind kind)
 
 } // namespace
 
-std::optional<TimelineView::EventRef> TimelineView::findHostEvent(int64_t globalTid, EventKind kind, int64_t startNs) const
+std::optional<TimelineView::EventRef> TimelineView::findHostEvent(
+    int64_t globalTid, EventKind kind, int64_t startNs) const
 {
     if (!m_trace)
         return std::nullopt;
@@ -33,7 +34,7 @@ std::optional<TimelineView::EventRef> TimelineView::findHostEvent(int64_t global
             auto it = std::lower_bound(row.startNs.begin(), row.startNs.end(), startNs);
             if (it != row.startNs.end() && *it == startNs)
                 return EventRef { static_cast<int>(l), static_cast<int>(r),
-                                  static_cast<uint32_t>(it - row.startNs.begin()) };
+                    static_cast<uint32_t>(it - row.startNs.begin()) };
         }
     }
     return std::nullopt;
@@ -60,7 +61,7 @@ std::optional<TimelineView::EventRef> TimelineView::correlatedEvent(const EventR
             auto it = std::find(other.correlationId.begin(), other.correlationId.end(), correlation);
             if (it != other.correlationId.end())
                 return EventRef { static_cast<int>(l), static_cast<int>(r),
-                                  static_cast<uint32_t>(it - other.correlationId.begin()) };
+                    static_cast<uint32_t>(it - other.correlationId.begin()) };
         }
     }
     return std::nullopt;
@@ -116,7 +117,8 @@ std::vector<TimelineView::EventRef> TimelineView::enclosingFrameworkOps(const Ev
     return ops;
 }
 
-std::vector<std::pair<TimelineView::EventRef, TimelineView::EventRef>> TimelineView::launchedWork(const EventRef& op) const
+std::vector<std::pair<TimelineView::EventRef, TimelineView::EventRef>> TimelineView::launchedWork(
+    const EventRef& op) const
 {
     std::vector<std::pair<EventRef, EventRef>> work;
     if (!m_trace || op.lane < 0 || op.lane >= static_cast<int>(m_trace->lanes.size()))
@@ -137,8 +139,8 @@ std::vector<std::pair<TimelineView::EventRef, TimelineView::EventRef>> TimelineV
                  it != calls.startNs.end() && *it < end; ++it) {
                 const size_t i = static_cast<size_t>(it - calls.startNs.begin());
                 if (calls.correlationId[i] != 0)
-                    callOfCorrelation.emplace(calls.correlationId[i], EventRef { static_cast<int>(l), static_cast<int>(r),
-                                                                                 static_cast<uint32_t>(i) });
+                    callOfCorrelation.emplace(calls.correlationId[i],
+                        EventRef { static_cast<int>(l), static_cast<int>(r), static_cast<uint32_t>(i) });
             }
         }
     }
@@ -154,8 +156,8 @@ std::vector<std::pair<TimelineView::EventRef, TimelineView::EventRef>> TimelineV
                 auto call = events.correlationId[i] != 0 ? callOfCorrelation.find(events.correlationId[i])
                                                          : callOfCorrelation.end();
                 if (call != callOfCorrelation.end())
-                    work.emplace_back(call->second, EventRef { static_cast<int>(l), static_cast<int>(r),
-                                                               static_cast<uint32_t>(i) });
+                    work.emplace_back(
+                        call->second, EventRef { static_cast<int>(l), static_cast<int>(r), static_cast<uint32_t>(i) });
             }
         }
     }

@@ -108,9 +108,11 @@ QMenu* TimelineView::createLaneMenu(int lane, QWidget* parent)
         const QString title = QString::fromStdString(m_trace->lanes[static_cast<size_t>(lane)].title);
         menu->addSection(title);
         const bool collapsed = laneCollapsed(lane);
-        menu->addAction(collapsed ? tr("Expand") : tr("Collapse"), this, [this, lane, collapsed] { setLaneCollapsed(lane, !collapsed); });
+        menu->addAction(collapsed ? tr("Expand") : tr("Collapse"), this,
+            [this, lane, collapsed] { setLaneCollapsed(lane, !collapsed); });
         const bool pinned = lanePinned(lane);
-        menu->addAction(pinned ? tr("Unpin") : tr("Pin to the top"), this, [this, lane, pinned] { setLanePinned(lane, !pinned); });
+        menu->addAction(
+            pinned ? tr("Unpin") : tr("Pin to the top"), this, [this, lane, pinned] { setLanePinned(lane, !pinned); });
         menu->addSeparator();
     }
     menu->addAction(tr("Collapse all lanes"), this, [this] { setAllCollapsed(true); });

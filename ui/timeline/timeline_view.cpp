@@ -18,7 +18,8 @@
 
 namespace placescope::ui {
 
-TimelineView::TimelineView(QWidget* parent) : QWidget(parent)
+TimelineView::TimelineView(QWidget* parent)
+    : QWidget(parent)
 {
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
@@ -129,7 +130,7 @@ void TimelineView::resizeEvent(QResizeEvent* event)
 }
 
 void TimelineView::drawRow(QPainter& painter, const LaneRow& row, const std::vector<std::string>& names, int rowY,
-                           const TimeAxis& axis, bool measured)
+    const TimeAxis& axis, bool measured)
 {
     RowPaintStyle style;
     style.left = kHeaderWidth;
@@ -174,8 +175,9 @@ void TimelineView::paintEvent(QPaintEvent*)
             painter.setClipping(false);
             painter.fillRect(QRect(0, y, kHeaderWidth, std::max(laneHeight, kRowHeight)), predictedTint());
             painter.setPen(pal.color(QPalette::Text));
-            painter.drawText(QRect(4, y, kHeaderWidth - 8, std::max(laneHeight, kRowHeight)), Qt::AlignTop | Qt::AlignLeft,
-                             metrics.elidedText(QString::fromStdString(lane.title), Qt::ElideRight, kHeaderWidth - 8));
+            painter.drawText(QRect(4, y, kHeaderWidth - 8, std::max(laneHeight, kRowHeight)),
+                Qt::AlignTop | Qt::AlignLeft,
+                metrics.elidedText(QString::fromStdString(lane.title), Qt::ElideRight, kHeaderWidth - 8));
         }
         y += laneHeight + 6;
         painter.setPen(pal.color(QPalette::Mid));
@@ -272,7 +274,7 @@ void TimelineView::drawLaneHeader(QPainter& painter, const Lane& lane, int y, in
     // Cut at the end: the start of a name (thread, GPU and stream) tells lanes apart.
     const QFontMetrics metrics(painter.font());
     painter.drawText(QRect(textX, y, textRight - textX, height), Qt::AlignTop | Qt::AlignLeft,
-                     metrics.elidedText(QString::fromStdString(lane.title), Qt::ElideRight, textRight - textX));
+        metrics.elidedText(QString::fromStdString(lane.title), Qt::ElideRight, textRight - textX));
 }
 
 void TimelineView::drawPredictedRuler(QPainter& painter, int y)
@@ -283,7 +285,7 @@ void TimelineView::drawPredictedRuler(QPainter& painter, int y)
     painter.fillRect(QRect(0, y, width(), kRowHeight), predictedTint());
     painter.setPen(pal.color(QPalette::Text));
     painter.drawText(QRect(4, y, kHeaderWidth - 8, kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
-                     tr("Predicted step (own time base)"));
+        tr("Predicted step (own time base)"));
     const double widthPx = plotWidth();
     const double tickNs = niceTickNs(m_predictedAxis.nsPerPixel() * 100.0);
     painter.setClipRect(QRectF(kHeaderWidth, y, widthPx, kRowHeight));
@@ -310,7 +312,7 @@ void TimelineView::drawRuler(QPainter& painter)
     const double tickNs = niceTickNs(m_axis.nsPerPixel() * 100.0);
     const int64_t origin = originNs();
     const double firstTick = std::ceil(static_cast<double>(m_axis.viewStartNs() - origin) / tickNs) * tickNs;
-    for (double t = firstTick; ; t += tickNs) {
+    for (double t = firstTick;; t += tickNs) {
         const double x = kHeaderWidth + m_axis.xForTime(origin + static_cast<int64_t>(t));
         if (x > kHeaderWidth + widthPx)
             break;
@@ -318,7 +320,7 @@ void TimelineView::drawRuler(QPainter& painter)
         painter.drawText(QPointF(x + 2, kRulerHeight - 8), formatTick(t, tickNs));
     }
     painter.drawText(QRect(4, 0, kHeaderWidth - 8, kRulerHeight), Qt::AlignVCenter,
-                     m_trace ? tr("%1 events").arg(m_trace->eventCount) : tr("predicted"));
+        m_trace ? tr("%1 events").arg(m_trace->eventCount) : tr("predicted"));
     drawCriticalPath(painter);
 }
 
@@ -330,10 +332,10 @@ void TimelineView::drawCounters(QPainter& painter, int& y)
         if (y + kCounterHeight >= kRulerHeight && y < height() && series.maxBytes > 0) {
             painter.setPen(pal.color(QPalette::Text));
             // The title clipped short of the scale's top value, which is drawn at the header's right edge.
-            const QString title = painter.fontMetrics().elidedText(QString::fromStdString(series.title), Qt::ElideRight,
-                                                                   kHeaderWidth - 84);
+            const QString title = painter.fontMetrics().elidedText(
+                QString::fromStdString(series.title), Qt::ElideRight, kHeaderWidth - 84);
             painter.drawText(QRect(4, y, kHeaderWidth - 8, kCounterHeight), Qt::AlignTop | Qt::AlignLeft,
-                             title + "\n" + tr("max %1").arg(formatCounterValue(series, series.maxBytes)));
+                title + "\n" + tr("max %1").arg(formatCounterValue(series, series.maxBytes)));
             // Legend (line colours) and a y axis: the scale's top and zero at the plot's left edge.
             const int legendY = y + kCounterHeight - 4;
             painter.fillRect(QRect(4, legendY - 6, 10, 3), QColor(60, 130, 220));
@@ -346,8 +348,9 @@ void TimelineView::drawCounters(QPainter& painter, int& y)
             painter.drawLine(kHeaderWidth, y + 2, kHeaderWidth, y + kCounterHeight - 2);
             painter.setPen(pal.color(QPalette::Text));
             painter.drawText(QRect(kHeaderWidth - 70, y, 66, 12), Qt::AlignRight | Qt::AlignTop,
-                             formatCounterValue(series, series.maxBytes));
-            painter.drawText(QRect(kHeaderWidth - 70, y + kCounterHeight - 14, 66, 12), Qt::AlignRight | Qt::AlignBottom, "0");
+                formatCounterValue(series, series.maxBytes));
+            painter.drawText(
+                QRect(kHeaderWidth - 70, y + kCounterHeight - 14, 66, 12), Qt::AlignRight | Qt::AlignBottom, "0");
             painter.setClipRect(QRectF(kHeaderWidth, kRulerHeight, widthPx, height()));
             // One sample per pixel column: the maximum of the samples in it (binary search per column).
             const double scale = (kCounterHeight - 4) / static_cast<double>(series.maxBytes);
@@ -359,7 +362,8 @@ void TimelineView::drawCounters(QPainter& painter, int& y)
                     const int64_t t0 = m_axis.timeForX(px), t1 = m_axis.timeForX(px + 1);
                     auto begin = std::upper_bound(series.timeNs.begin(), series.timeNs.end(), t0);
                     auto end = std::upper_bound(begin, series.timeNs.end(), t1);
-                    size_t from = begin == series.timeNs.begin() ? 0 : static_cast<size_t>(begin - series.timeNs.begin()) - 1;
+                    size_t from
+                        = begin == series.timeNs.begin() ? 0 : static_cast<size_t>(begin - series.timeNs.begin()) - 1;
                     if (begin == series.timeNs.begin() && end == begin)
                         continue;
                     int64_t value = values[from];
@@ -383,15 +387,15 @@ void TimelineView::drawFlow(QPainter& painter)
 {
     if (!m_selected)
         return;
-    const LaneRow& row = m_trace->lanes[static_cast<size_t>(m_selected->lane)].rows[static_cast<size_t>(m_selected->row)];
+    const LaneRow& row
+        = m_trace->lanes[static_cast<size_t>(m_selected->lane)].rows[static_cast<size_t>(m_selected->row)];
     const uint32_t correlation = row.correlationId[m_selected->index];
     const EventKind kind = row.kind[m_selected->index];
     if (kind == EventKind::FrameworkOp) {
         // Every launch of the op: a flow from the runtime call to its device event, which is outlined too.
         auto centre = [&](const EventRef& ref) {
             const LaneRow& of = m_trace->lanes[static_cast<size_t>(ref.lane)].rows[static_cast<size_t>(ref.row)];
-            return QPointF(kHeaderWidth + m_axis.xForTime(of.startNs[ref.index]),
-                           rowTop(ref) + kRowHeight / 2);
+            return QPointF(kHeaderWidth + m_axis.xForTime(of.startNs[ref.index]), rowTop(ref) + kRowHeight / 2);
         };
         painter.setClipRect(QRectF(kHeaderWidth, kRulerHeight, plotWidth(), height() - kRulerHeight));
         painter.setBrush(Qt::NoBrush);
@@ -416,8 +420,7 @@ void TimelineView::drawFlow(QPainter& painter)
     const EventRef call = kind == EventKind::Runtime ? *m_selected : *other;
     const EventRef work = kind == EventKind::Runtime ? *other : *m_selected;
     auto startPoint = [&](const EventRef& ref) {
-        return QPointF(kHeaderWidth + m_axis.xForTime(rowOf(ref).startNs[ref.index]),
-                       rowTop(ref) + kRowHeight / 2);
+        return QPointF(kHeaderWidth + m_axis.xForTime(rowOf(ref).startNs[ref.index]), rowTop(ref) + kRowHeight / 2);
     };
     // The other end may be off screen: the line stays in the plot, never over the lane names or the ruler.
     painter.setClipRect(QRectF(kHeaderWidth, kRulerHeight, plotWidth(), height() - kRulerHeight));

@@ -77,10 +77,10 @@ public:
     // scope, and are what the Help menu and the '?' list show.
     const QList<QAction*>& navigationActions() const { return m_actions; }
     void zoomAtMouse(double factor);
-    void frameSelection();   // F: the selection (or the marked range) fills the view
-    void clearSelection();   // Esc
-    void markSelection();    // M: the selected event's span becomes the range
-    void showShortcuts();    // ?: a window listing keys and mouse
+    void frameSelection(); // F: the selection (or the marked range) fills the view
+    void clearSelection(); // Esc
+    void markSelection(); // M: the selected event's span becomes the range
+    void showShortcuts(); // ?: a window listing keys and mouse
     // Perfetto's wheel (Ctrl+wheel zooms, the wheel scrolls lanes, Shift+wheel pans) or the wheel zooming.
     void setWheelZooms(bool zooms) { m_wheelZooms = zooms; }
     bool wheelZooms() const { return m_wheelZooms; }
@@ -116,16 +116,16 @@ public:
     bool lanePinned(int lane) const;
     const std::vector<int>& pinnedLanes() const { return m_pinned; }
     void setAllCollapsed(bool collapsed);
-    int laneAt(QPoint pos) const;              // the trace lane whose header or rows are under pos; -1 when none
+    int laneAt(QPoint pos) const; // the trace lane whose header or rows are under pos; -1 when none
     QMenu* createLaneMenu(int lane, QWidget* parent); // collapse, pin, collapse all (caller owns it)
-    int laneTop(int lane) const;               // widget y of a trace lane's top, pinned or scrolled
-    int laneRowsShown(int lane) const;         // its rows, or 1 when collapsed
+    int laneTop(int lane) const; // widget y of a trace lane's top, pinned or scrolled
+    int laneRowsShown(int lane) const; // its rows, or 1 when collapsed
     QScrollBar* verticalScrollBar() const { return m_vbar; } // scrolls the lanes that are not pinned
     // Memory counter tracks (ui/timeline/timeline_counters.cpp). A finding about memory selects its peak: the track
     // scrolls into view, the view zooms around the sample and a marker with its value is drawn on it.
     struct CounterRef
     {
-        int series = -1;   // index into trace()->counters
+        int series = -1; // index into trace()->counters
         size_t sample = 0; // index into its samples
         bool operator==(const CounterRef&) const = default;
     };
@@ -172,9 +172,10 @@ private:
     void drawFlow(QPainter& painter);
     int predictedHeight() const;
     int laneHeight(int lane) const { return laneRowsShown(lane) * kRowHeight + 6; }
-    int pinnedHeight() const;      // the band of pinned lanes under the ruler
+    int pinnedHeight() const; // the band of pinned lanes under the ruler
     int scrolledTop() const;
-    int rowTop(const EventRef& ref) const; // a collapsed lane draws every row's events on its one row       // widget y where the scrolling content (predicted lanes, other lanes) starts
+    int rowTop(const EventRef& ref) const; // a collapsed lane draws every row's events on its one row       // widget y
+                                           // where the scrolling content (predicted lanes, other lanes) starts
     void drawTraceLane(QPainter& painter, int laneIndex, int y);
     void drawLaneHeader(QPainter& painter, const Lane& lane, int y, int height, int laneIndex);
     void fitPredictedAxis();
@@ -182,14 +183,15 @@ private:
     QString predictedTooltip(QPoint pos) const; // empty when pos is not on a predicted span
     int64_t originNs() const { return m_trace ? m_trace->firstNs : 0; }
     bool overPredicted(QPoint pos) const;
-    void drawRow(QPainter& painter, const LaneRow& row, const std::vector<std::string>& names, int rowY, const TimeAxis& axis,
-                 bool measured);
+    void drawRow(QPainter& painter, const LaneRow& row, const std::vector<std::string>& names, int rowY,
+        const TimeAxis& axis, bool measured);
     void drawPredictedRuler(QPainter& painter, int y);
     void drawCriticalPath(QPainter& painter);
     QString criticalPathTooltip(QPoint pos) const; // empty when pos is not on the strip
 public:
     // A memory counter's values at the time under pos (allocated, reserved); empty when pos is not on a counter.
     QString counterTooltip(QPoint pos) const;
+
 private:
     QString describe(const EventRef& ref) const;
     void updateScrollBar();
@@ -203,14 +205,14 @@ private:
     size_t m_lastDrawItems = 0;
     std::optional<EventRef> m_selected;
     std::optional<CounterRef> m_counterMark; // a memory sample marked on its counter track
-    std::vector<uint8_t> m_collapsed;        // per trace lane
-    std::vector<int> m_pinned;               // trace lanes pinned to the top, in pinning order
+    std::vector<uint8_t> m_collapsed; // per trace lane
+    std::vector<int> m_pinned; // trace lanes pinned to the top, in pinning order
     std::vector<std::pair<EventRef, EventRef>> m_flows; // launches of the selected framework op, drawn as flows
-    std::vector<EventRef> m_linked;                     // their device events, outlined
-    std::vector<CriticalSpan> m_criticalPath;           // sorted by start, disjoint
-    std::optional<uint32_t> m_highlightName;            // instances of a table's row, outlined (full or short)
+    std::vector<EventRef> m_linked; // their device events, outlined
+    std::vector<CriticalSpan> m_criticalPath; // sorted by start, disjoint
+    std::optional<uint32_t> m_highlightName; // instances of a table's row, outlined (full or short)
     QList<QAction*> m_actions;
-    std::optional<double> m_mouseX;                     // over the plot, for W/S zoom at the mouse
+    std::optional<double> m_mouseX; // over the plot, for W/S zoom at the mouse
     bool m_wheelZooms = false;
     std::optional<QPoint> m_dragFrom;
     bool m_rangeDrag = false;

@@ -61,7 +61,7 @@ WhatIfControls controlsFor(const std::vector<std::string>& edits)
             c.noSync = true;
             c.noSyncRegex = edit.mid(8);
         } else if (edit.startsWith("kernels:") && edit.lastIndexOf('=') > 8
-                   && readFactor(edit.mid(edit.lastIndexOf('=') + 1), &factor)) {
+            && readFactor(edit.mid(edit.lastIndexOf('=') + 1), &factor)) {
             c.kernelsRegex = edit.mid(8, edit.lastIndexOf('=') - 8);
             c.kernelsFactor = factor;
         } else if (edit.startsWith("drop:") && edit.size() > 5) {

@@ -14,15 +14,15 @@ namespace placescope::ui {
 struct WhatIfControls
 {
     bool noSync = false;
-    QString noSyncRegex;       // empty: every host wait
-    QString kernelsRegex;      // empty: no kernel scaling
+    QString noSyncRegex; // empty: every host wait
+    QString kernelsRegex; // empty: no kernel scaling
     double kernelsFactor = 0.5;
-    QString dropRegex;         // empty: nothing dropped
+    QString dropRegex; // empty: nothing dropped
     bool pinned = false;
     double launchFactor = 1.0; // 1: launch cost unchanged (no edit)
-    double inputFactor = 1.0;  // 1: input pipeline unchanged (no edit)
+    double inputFactor = 1.0; // 1: input pipeline unchanged (no edit)
     bool overlapComm = false;
-    QString extraEdit;         // any edit text the CLI accepts
+    QString extraEdit; // any edit text the CLI accepts
 
     bool operator==(const WhatIfControls&) const = default;
 };

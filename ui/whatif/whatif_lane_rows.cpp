@@ -20,7 +20,7 @@ std::vector<uint8_t> pathTasks(const CriticalPath& path, size_t taskCount)
 void finish(WhatIfSpanRow& row)
 {
     std::sort(row.spans.begin(), row.spans.end(),
-              [](const WhatIfSpan& a, const WhatIfSpan& b) { return a.startNs < b.startNs; });
+        [](const WhatIfSpan& a, const WhatIfSpan& b) { return a.startNs < b.startNs; });
     for (const WhatIfSpan& span : row.spans)
         row.longestNs = std::max(row.longestNs, span.endNs - span.startNs);
 }
@@ -45,7 +45,8 @@ WhatIfLaneRows buildLaneRows(const WhatIfResult& result)
         for (int32_t id : lane.tasks) {
             const auto index = static_cast<size_t>(id);
             const ReplayTask& task = graph.tasks[index];
-            row.measured.spans.push_back({ task.measuredStart, task.measuredEnd, id, before[index] != 0, task.dropped });
+            row.measured.spans.push_back(
+                { task.measuredStart, task.measuredEnd, id, before[index] != 0, task.dropped });
             rows.startNs = std::min(rows.startNs, task.measuredStart);
             rows.endNs = std::max(rows.endNs, task.measuredEnd);
             if (task.dropped || index >= schedule.start.size() || schedule.start[index] < 0)

@@ -18,15 +18,15 @@ struct WhatIfSpan
 {
     int64_t startNs = 0;
     int64_t endNs = 0;
-    int32_t task = -1;      // index into the predicted graph's tasks
+    int32_t task = -1; // index into the predicted graph's tasks
     bool critical = false;
-    bool dropped = false;   // measured spans of tasks an edit removed
+    bool dropped = false; // measured spans of tasks an edit removed
 };
 
 struct WhatIfSpanRow
 {
     std::vector<WhatIfSpan> spans; // sorted by start
-    int64_t longestNs = 0;         // bounds the binary search (a span may start before the window and reach into it)
+    int64_t longestNs = 0; // bounds the binary search (a span may start before the window and reach into it)
 };
 
 struct WhatIfLaneRow
@@ -39,8 +39,8 @@ struct WhatIfLaneRow
 struct WhatIfLaneRows
 {
     std::vector<WhatIfLaneRow> lanes; // lanes with no task are left out
-    int64_t startNs = 0;              // earliest start of either row set
-    int64_t endNs = 0;                // latest end of either
+    int64_t startNs = 0; // earliest start of either row set
+    int64_t endNs = 0; // latest end of either
 };
 
 WhatIfLaneRows buildLaneRows(const WhatIfResult& result);

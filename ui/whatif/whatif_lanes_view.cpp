@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "ui/whatif/whatif_lanes_view.h"
 
-#include "whatif/replay_graph.h"
 #include "ui/timeline/timeline_format.h"
 #include "ui/whatif/whatif_session.h"
+#include "whatif/replay_graph.h"
 
 #include <QHelpEvent>
 #include <QMouseEvent>
@@ -29,7 +29,8 @@ const QColor kCritical(215, 48, 39);
 int laneTop(size_t lane) { return kRuler + 4 + static_cast<int>(lane) * kLaneHeight; }
 } // namespace
 
-WhatIfLanesView::WhatIfLanesView(QWidget* parent) : QWidget(parent)
+WhatIfLanesView::WhatIfLanesView(QWidget* parent)
+    : QWidget(parent)
 {
     setMouseTracking(false);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
@@ -84,17 +85,22 @@ double WhatIfLanesView::xOf(int64_t ns) const
 int64_t WhatIfLanesView::nsAt(double x) const
 {
     const double plot = std::max(1, width() - kLabelWidth - 4);
-    return m_fromNs + static_cast<int64_t>(std::llround((x - kLabelWidth) / plot * static_cast<double>(m_toNs - m_fromNs)));
+    return m_fromNs
+        + static_cast<int64_t>(std::llround((x - kLabelWidth) / plot * static_cast<double>(m_toNs - m_fromNs)));
 }
 
 QColor WhatIfLanesView::spanColor(const WhatIfSpan& span) const
 {
     const ReplayTask& task = m_run->result.predictedGraph.tasks[static_cast<size_t>(span.task)];
     switch (task.kind) {
-    case TaskKind::HostCall: return eventColor(EventKind::Runtime, 0);
-    case TaskKind::Memcpy: return eventColor(EventKind::Memcpy, 0);
-    case TaskKind::Memset: return eventColor(EventKind::Memset, 0);
-    case TaskKind::Kernel: break;
+    case TaskKind::HostCall:
+        return eventColor(EventKind::Runtime, 0);
+    case TaskKind::Memcpy:
+        return eventColor(EventKind::Memcpy, 0);
+    case TaskKind::Memset:
+        return eventColor(EventKind::Memset, 0);
+    case TaskKind::Kernel:
+        break;
     }
     return eventColor(EventKind::Kernel, static_cast<uint32_t>(task.nameId));
 }
@@ -108,7 +114,8 @@ void WhatIfLanesView::paintEvent(QPaintEvent*)
     m_lastCriticalCount = 0;
     if (!m_run || m_run->rows.lanes.empty()) {
         painter.setPen(pal.color(QPalette::PlaceholderText));
-        painter.drawText(rect(), Qt::AlignCenter, m_run ? tr("The trace has no CUDA calls or GPU work to replay") : m_placeholder);
+        painter.drawText(
+            rect(), Qt::AlignCenter, m_run ? tr("The trace has no CUDA calls or GPU work to replay") : m_placeholder);
         return;
     }
     const QFontMetrics metrics(font());
@@ -131,7 +138,7 @@ void WhatIfLanesView::paintEvent(QPaintEvent*)
     }
     painter.setPen(pal.color(QPalette::PlaceholderText));
     painter.drawText(QRect(4, 0, kLabelWidth - 8, kRuler), Qt::AlignVCenter | Qt::AlignLeft,
-                     metrics.elidedText(tr("red: critical path"), Qt::ElideRight, kLabelWidth - 8));
+        metrics.elidedText(tr("red: critical path"), Qt::ElideRight, kLabelWidth - 8));
     // Each band's rows are tagged in a small font at the right of the label column.
     QFont small = font();
     small.setPointSizeF(std::max(6.0, font().pointSizeF() * 0.75));
@@ -147,18 +154,21 @@ void WhatIfLanesView::paintEvent(QPaintEvent*)
             break;
         painter.setPen(pal.color(QPalette::WindowText));
         painter.setFont(font());
-        painter.drawText(QRect(4, top, kLabelWidth - tagWidth - 8, 2 * kRowHeight + kRowGap), Qt::AlignVCenter | Qt::AlignLeft,
-                         metrics.elidedText(QString::fromStdString(lane.label), Qt::ElideMiddle, kLabelWidth - tagWidth - 8));
+        painter.drawText(QRect(4, top, kLabelWidth - tagWidth - 8, 2 * kRowHeight + kRowGap),
+            Qt::AlignVCenter | Qt::AlignLeft,
+            metrics.elidedText(QString::fromStdString(lane.label), Qt::ElideMiddle, kLabelWidth - tagWidth - 8));
         painter.setFont(small);
         painter.setPen(pal.color(QPalette::PlaceholderText));
         for (int which = 0; which < 2; ++which)
-            painter.drawText(QRect(kLabelWidth - tagWidth, top + which * (kRowHeight + kRowGap), tagWidth - 4, kRowHeight),
-                             Qt::AlignVCenter | Qt::AlignRight, tags[which]);
+            painter.drawText(
+                QRect(kLabelWidth - tagWidth, top + which * (kRowHeight + kRowGap), tagWidth - 4, kRowHeight),
+                Qt::AlignVCenter | Qt::AlignRight, tags[which]);
         painter.setFont(font());
         for (int which = 0; which < 2; ++which) {
             const WhatIfSpanRow& row = which == 0 ? lane.measured : lane.predicted;
             const int y = top + which * (kRowHeight + kRowGap);
-            painter.fillRect(QRectF(kLabelWidth, y, width() - kLabelWidth, kRowHeight), pal.color(QPalette::AlternateBase));
+            painter.fillRect(
+                QRectF(kLabelWidth, y, width() - kLabelWidth, kRowHeight), pal.color(QPalette::AlternateBase));
             const auto [first, last] = visibleSpans(row, m_fromNs, m_toNs);
             // Folding (Tracy): a run of spans each narrower than a pixel, touching within a pixel, is one block.
             double blockFrom = -1, blockTo = -1;
@@ -205,7 +215,8 @@ void WhatIfLanesView::paintEvent(QPaintEvent*)
                 const double x1 = std::min<double>(width(), xOf(span.endNs));
                 if (x1 < kLabelWidth)
                     continue;
-                painter.fillRect(QRectF(x0, y + kRowHeight - kCriticalStrip, std::max(1.0, x1 - x0), kCriticalStrip), kCritical);
+                painter.fillRect(
+                    QRectF(x0, y + kRowHeight - kCriticalStrip, std::max(1.0, x1 - x0), kCriticalStrip), kCritical);
                 ++m_lastCriticalCount;
             }
         }
@@ -229,7 +240,8 @@ const WhatIfSpan* WhatIfLanesView::spanAt(QPoint pos, bool* predicted) const
     const auto [first, last] = visibleSpans(row, from, to);
     const WhatIfSpan* best = nullptr;
     for (size_t i = first; i < last; ++i)
-        if (row.spans[i].endNs >= from && (!best || row.spans[i].endNs - row.spans[i].startNs > best->endNs - best->startNs))
+        if (row.spans[i].endNs >= from
+            && (!best || row.spans[i].endNs - row.spans[i].startNs > best->endNs - best->startNs))
             best = &row.spans[i];
     return best;
 }
@@ -251,13 +263,16 @@ bool WhatIfLanesView::event(QEvent* event)
     const ReplaySchedule& schedule = m_run->result.predictedSchedule;
     const auto id = static_cast<size_t>(span->task);
     QString text = QString::fromStdString(taskName(m_run->trace->data, task)) + "\n";
-    text += tr("measured %1 at %2").arg(formatDuration(static_cast<double>(task.measuredEnd - task.measuredStart)),
-                                        formatDuration(static_cast<double>(task.measuredStart - m_run->rows.startNs)));
+    text += tr("measured %1 at %2")
+                .arg(formatDuration(static_cast<double>(task.measuredEnd - task.measuredStart)),
+                    formatDuration(static_cast<double>(task.measuredStart - m_run->rows.startNs)));
     if (task.dropped)
         text += "\n" + tr("dropped by an edit");
     else if (id < schedule.start.size())
-        text += "\n" + tr("predicted %1 at %2").arg(formatDuration(static_cast<double>(schedule.end[id] - schedule.start[id])),
-                                                     formatDuration(static_cast<double>(schedule.start[id] - m_run->rows.startNs)));
+        text += "\n"
+            + tr("predicted %1 at %2")
+                  .arg(formatDuration(static_cast<double>(schedule.end[id] - schedule.start[id])),
+                      formatDuration(static_cast<double>(schedule.start[id] - m_run->rows.startNs)));
     if (span->critical)
         text += "\n" + (predicted ? tr("on the predicted critical path") : tr("on the replay's critical path"));
     QToolTip::showText(help->globalPos(), text, this);

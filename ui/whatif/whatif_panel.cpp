@@ -82,7 +82,9 @@ void setRow(QTableWidget* t, int row, const QStringList& cells)
 
 } // namespace
 
-WhatIfPanel::WhatIfPanel(WhatIfSession* session, QWidget* parent) : QWidget(parent), m_session(session)
+WhatIfPanel::WhatIfPanel(WhatIfSession* session, QWidget* parent)
+    : QWidget(parent)
+    , m_session(session)
 {
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->setObjectName("whatifSplitter"); // the main window remembers named splitters
@@ -181,7 +183,7 @@ QWidget* WhatIfPanel::buildControls()
         connect(button, &QToolButton::clicked, stack, undo ? &QUndoStack::undo : &QUndoStack::redo);
         connect(stack, undo ? &QUndoStack::canUndoChanged : &QUndoStack::canRedoChanged, button, &QWidget::setEnabled);
         connect(stack, undo ? &QUndoStack::undoTextChanged : &QUndoStack::redoTextChanged, button,
-                [button](const QString& what) { button->setToolTip(what); });
+            [button](const QString& what) { button->setToolTip(what); });
         history->addWidget(button);
     };
     addButton(tr("Undo"), true);
@@ -207,8 +209,8 @@ QWidget* WhatIfPanel::buildControls()
         connect(edit, &QLineEdit::editingFinished, this, &WhatIfPanel::controlsEdited);
     for (QDoubleSpinBox* spin : { m_kernelsFactor, m_launchFactor, m_inputFactor })
         connect(spin, &QDoubleSpinBox::valueChanged, this, &WhatIfPanel::controlsEdited);
-    for (QWidget* field : std::initializer_list<QWidget*> { m_noSyncRegex, m_kernelsRegex, m_dropRegex, m_extra,
-                                                            m_kernelsFactor, m_launchFactor, m_inputFactor })
+    for (QWidget* field : std::initializer_list<QWidget*> {
+             m_noSyncRegex, m_kernelsRegex, m_dropRegex, m_extra, m_kernelsFactor, m_launchFactor, m_inputFactor })
         field->installEventFilter(this);
     return box;
 }
@@ -269,7 +271,7 @@ void WhatIfPanel::showState()
     m_state->setText(state);
     m_state->setVisible(!state.isEmpty());
     m_lanes->setPlaceholder(m_session->tracePath().isEmpty() ? tr("Open a trace to see its predicted lanes")
-                            : m_session->busy()              ? tr("Replaying the trace...")
+            : m_session->busy()                              ? tr("Replaying the trace...")
                                                              : error);
 }
 
@@ -280,8 +282,7 @@ void WhatIfPanel::showRun()
     m_lanes->setRun(run);
     if (!run) {
         m_chart->setEntries({ { tr("measured"), -1, QColor(150, 150, 150) },
-                              { tr("replay"), -1, QColor(110, 150, 200) },
-                              { tr("predicted"), -1, QColor(80, 170, 110), true } });
+            { tr("replay"), -1, QColor(110, 150, 200) }, { tr("predicted"), -1, QColor(80, 170, 110), true } });
         m_figures->clear();
         m_outcomes->setRowCount(0);
         m_path->setRowCount(0);
@@ -291,23 +292,23 @@ void WhatIfPanel::showRun()
     const WhatIfResult& r = run->result;
     // The bars are runWhatIf's step figures as they are (us, as the chart takes them); the text says the rest.
     m_chart->setEntries({ { tr("measured step"), static_cast<double>(r.measured.stepNs) / 1e3, QColor(150, 150, 150) },
-                          { tr("replay (%1)").arg(percent(r.replayStepError(), true)),
-                            static_cast<double>(r.replay.stepNs) / 1e3, QColor(110, 150, 200) },
-                          { tr("predicted step"), static_cast<double>(r.predicted.stepNs) / 1e3, QColor(80, 170, 110),
-                            true } });
+        { tr("replay (%1)").arg(percent(r.replayStepError(), true)), static_cast<double>(r.replay.stepNs) / 1e3,
+            QColor(110, 150, 200) },
+        { tr("predicted step"), static_cast<double>(r.predicted.stepNs) / 1e3, QColor(80, 170, 110), true } });
     // The saving in the CLI's words (stepSavingText), so both say "slower by" for a fix that costs time.
     QString saving = QString::fromStdString(stepSavingText(r)).toHtmlEscaped();
     saving[0] = saving[0].toUpper();
     m_figures->setText(tr("<b>%1</b>; span %2 → %3. Measured %4, replay %5, predicted %6; %7 steps (%8).")
-                           .arg(saving, ms(r.replay.spanNs), ms(r.predicted.spanNs),
-                                ms(r.measured.stepNs), ms(r.replay.stepNs), ms(r.predicted.stepNs), QString::number(r.stepCount))
+                           .arg(saving, ms(r.replay.spanNs), ms(r.predicted.spanNs), ms(r.measured.stepNs),
+                               ms(r.replay.stepNs), ms(r.predicted.stepNs), QString::number(r.stepCount))
                            .arg(QString::fromStdString(r.stepSource).toHtmlEscaped()));
 
     m_outcomes->setRowCount(static_cast<int>(r.edits.size()));
     for (size_t i = 0; i < r.edits.size(); ++i) {
         const EditOutcome& e = r.edits[i];
-        setRow(m_outcomes, static_cast<int>(i), { QString::fromStdString(e.text), QString::number(e.matched),
-                                                  QString::fromStdString(e.understood), QString::fromStdString(e.how) });
+        setRow(m_outcomes, static_cast<int>(i),
+            { QString::fromStdString(e.text), QString::number(e.matched), QString::fromStdString(e.understood),
+                QString::fromStdString(e.how) });
     }
     m_outcomes->resizeColumnsToContents();
 
@@ -318,11 +319,11 @@ void WhatIfPanel::showRun()
         const int64_t after = r.predictedPath.categoryNs[static_cast<size_t>(c)];
         if (before == 0 && after == 0)
             continue;
-        rows.push_back({ QString::fromStdString(std::string(pathCategoryName(static_cast<PathCategory>(c)))), ms(before),
-                         ms(after), ms(after - before) });
+        rows.push_back({ QString::fromStdString(std::string(pathCategoryName(static_cast<PathCategory>(c)))),
+            ms(before), ms(after), ms(after - before) });
     }
     rows.push_back({ tr("total"), ms(r.replayPath.lengthNs()), ms(r.predictedPath.lengthNs()),
-                     ms(r.predictedPath.lengthNs() - r.replayPath.lengthNs()) });
+        ms(r.predictedPath.lengthNs() - r.replayPath.lengthNs()) });
     m_path->setRowCount(static_cast<int>(rows.size()));
     for (int i = 0; i < rows.size(); ++i)
         setRow(m_path, i, rows[i]);
@@ -339,8 +340,7 @@ bool WhatIfPanel::eventFilter(QObject* watched, QEvent* event)
         auto* key = static_cast<QKeyEvent*>(event);
         const bool redo = key->matches(QKeySequence::Redo)
             || key->keyCombination() == QKeyCombination(Qt::ControlModifier | Qt::ShiftModifier, Qt::Key_Z);
-        if ((key->matches(QKeySequence::Undo) || redo)
-            && controlsShown() == m_session->controls()) {
+        if ((key->matches(QKeySequence::Undo) || redo) && controlsShown() == m_session->controls()) {
             event->ignore();
             return true;
         }

@@ -16,7 +16,9 @@ class EditSetCommand : public QUndoCommand
 {
 public:
     EditSetCommand(WhatIfSession* session, WhatIfControls before, WhatIfControls after)
-        : m_session(session), m_before(std::move(before)), m_after(std::move(after))
+        : m_session(session)
+        , m_before(std::move(before))
+        , m_after(std::move(after))
     {
         setText(QObject::tr("What-if edits: %1").arg(editSummary(m_after)));
     }
@@ -48,7 +50,7 @@ Result<std::shared_ptr<const WhatIfTrace>> loadTrace(const std::string& path)
 
 // The worker: the same calls as `placescope whatif` (whatif_command.cpp), so the panel shows the CLI's numbers.
 RunJob runJob(const std::string& path, std::shared_ptr<const WhatIfTrace> trace, WhatIfControls controls,
-              std::vector<std::string> texts, WhatIfOptions options)
+    std::vector<std::string> texts, WhatIfOptions options)
 {
     RunJob job;
     if (!trace) {
@@ -78,7 +80,10 @@ RunJob runJob(const std::string& path, std::shared_ptr<const WhatIfTrace> trace,
 
 } // namespace
 
-WhatIfSession::WhatIfSession(QObject* parent) : QObject(parent), m_undo(new QUndoStack(this)) { }
+WhatIfSession::WhatIfSession(QObject* parent)
+    : QObject(parent)
+    , m_undo(new QUndoStack(this))
+{ }
 
 WhatIfSession::~WhatIfSession() = default;
 

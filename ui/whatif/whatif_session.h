@@ -3,9 +3,9 @@
 
 #include "analysis/trace/step_detector.h"
 #include "analysis/trace/trace_data.h"
-#include "whatif/whatif.h"
 #include "ui/whatif/whatif_controls.h"
 #include "ui/whatif/whatif_lane_rows.h"
+#include "whatif/whatif.h"
 
 #include <QObject>
 #include <QString>

@@ -31,8 +31,9 @@ QString savingText(const Saving& saving)
     if (saving.memoryBytes > 0)
         out += QObject::tr("; %1 bytes of memory").arg(QString::fromStdString(withThousands(saving.memoryBytes)));
     if (saving.simulated)
-        out += "<br>" + QObject::tr("Replayed with <code>%1</code>: %2 per step")
-                            .arg(text(saving.simulatedEdit), duration(saving.simulatedMs * 1e6));
+        out += "<br>"
+            + QObject::tr("Replayed with <code>%1</code>: %2 per step")
+                  .arg(text(saving.simulatedEdit), duration(saving.simulatedMs * 1e6));
     return out;
 }
 
@@ -54,8 +55,7 @@ QString findingDetailsHtml(const Finding& finding, const std::string& framework)
         const std::string* text;
     };
     std::vector<FixText> fixes = { { "torch", "PyTorch", &finding.fix.pytorch },
-                                   { "tf", "TensorFlow", &finding.fix.tensorflow },
-                                   { "ort", "ONNX Runtime", &finding.fix.onnxRuntime } };
+        { "tf", "TensorFlow", &finding.fix.tensorflow }, { "ort", "ONNX Runtime", &finding.fix.onnxRuntime } };
     std::stable_partition(fixes.begin(), fixes.end(), [&](const FixText& f) { return framework == f.id; });
     bool first = true;
     for (const FixText& fix : fixes) {
@@ -81,17 +81,19 @@ QString findingDetailsHtml(const Finding& finding, const std::string& framework)
         if (evidence.totalNs > 0)
             html += " &middot; " + duration(static_cast<double>(evidence.totalNs));
         if (evidence.totalBytes > 0)
-            html += " &middot; " + QObject::tr("%1 bytes").arg(QString::fromStdString(withThousands(evidence.totalBytes)));
+            html += " &middot; "
+                + QObject::tr("%1 bytes").arg(QString::fromStdString(withThousands(evidence.totalBytes)));
         html += "</p><ul>";
         for (const EvidenceRange& example : evidence.examples) {
             const bool timed = example.startNs >= 0 && example.endNs > example.startNs;
             // An instant (a memory peak) links too: the window selects the memory track there.
             const bool instant = example.startNs >= 0 && example.endNs == example.startNs;
             const QString label = text(example.label.empty() ? std::string("example") : example.label);
-            html += "<li>" + (timed ? rangeLink(example.startNs, example.endNs, label) + " ("
-                                          + duration(static_cast<double>(example.endNs - example.startNs)) + ")"
-                              : instant ? rangeLink(example.startNs, example.startNs, label)
-                                        : label)
+            html += "<li>"
+                + (timed ? rangeLink(example.startNs, example.endNs, label) + " ("
+                            + duration(static_cast<double>(example.endNs - example.startNs)) + ")"
+                        : instant ? rangeLink(example.startNs, example.startNs, label)
+                                  : label)
                 + "</li>";
         }
         html += "</ul>";

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/window/main_window.h"
 
-#include "ui/compare/compare_window.h"
 #include "profiler/base/units.h"
+#include "ui/compare/compare_window.h"
 #include "ui/graphview/graph_view.h"
 #include "ui/models/table_model.h"
 #include "ui/placement/placement_panel.h"
@@ -27,8 +27,8 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSettings>
 #include <QScreen>
+#include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStatusBar>
@@ -36,15 +36,16 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <QToolBar>
 #include <QUndoGroup>
 #include <QUndoStack>
-#include <QToolBar>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrent>
 
 namespace placescope::ui {
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
 {
     // Copies left by a GUI that was killed go first; this window's own folder carries its pid.
     removeStaleTempCopies();
@@ -56,20 +57,22 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     // Durations in ns, counts and sizes as numbers: the tables show them through the units formatter and sort by
     // the numbers (TableModel::kRawRole).
     using F = CellFormat;
-    m_kernels = new TableModel({ tr("Kernel"), tr("Count"), tr("Total"), tr("Avg"), tr("Min"), tr("Max"), tr("% time") },
-                               { F::Plain, F::Count, F::Duration, F::Duration, F::Duration, F::Duration, F::Percent }, this);
+    m_kernels
+        = new TableModel({ tr("Kernel"), tr("Count"), tr("Total"), tr("Avg"), tr("Min"), tr("Max"), tr("% time") },
+            { F::Plain, F::Count, F::Duration, F::Duration, F::Duration, F::Duration, F::Percent }, this);
     m_copies = new TableModel({ tr("Operation"), tr("Memory"), tr("Count"), tr("Total"), tr("Size"), tr("Bandwidth") },
-                              { F::Plain, F::Plain, F::Count, F::Duration, F::Bytes, F::Rate }, this);
-    m_problems = new TableModel({ tr("Kind"), tr("Severity"), tr("Count"), tr("Help"), tr("Example") },
-                                { F::Plain, F::Plain, F::Count }, this);
+        { F::Plain, F::Plain, F::Count, F::Duration, F::Bytes, F::Rate }, this);
+    m_problems = new TableModel(
+        { tr("Kind"), tr("Severity"), tr("Count"), tr("Help"), tr("Example") }, { F::Plain, F::Plain, F::Count }, this);
     m_findings = new TableModel({ tr("Finding"), tr("Severity"), tr("Saving/step"), tr("% of step"), tr("Summary") },
-                                { F::Plain, F::Plain, F::Saving, F::Percent }, this);
+        { F::Plain, F::Plain, F::Saving, F::Percent }, this);
     addTableDock(tr("Findings"), m_findings, Qt::RightDockWidgetArea);
     // Largest total time first, as nsys stats lists kernels and copies.
     addTableDock(tr("Kernels"), m_kernels, Qt::BottomDockWidgetArea)->sortByColumn(2, Qt::DescendingOrder);
     addTableDock(tr("Copies"), m_copies, Qt::BottomDockWidgetArea)->sortByColumn(3, Qt::DescendingOrder);
-    m_opSummary = new TableModel({ tr("Op"), tr("Count"), tr("CPU total"), tr("GPU total"), tr("Kernels"), tr("CPU avg") },
-                                 { F::Plain, F::Count, F::Duration, F::Duration, F::Count, F::Duration }, this);
+    m_opSummary
+        = new TableModel({ tr("Op"), tr("Count"), tr("CPU total"), tr("GPU total"), tr("Kernels"), tr("CPU avg") },
+            { F::Plain, F::Count, F::Duration, F::Duration, F::Count, F::Duration }, this);
     QTableView* opsView = addTableDock(tr("Ops"), m_opSummary, Qt::BottomDockWidgetArea);
     opsView->sortByColumn(2, Qt::DescendingOrder);
     addTableDock(tr("Import problems"), m_problems, Qt::BottomDockWidgetArea);
@@ -234,8 +237,9 @@ void MainWindow::buildMenus()
             m_status->setText(tr("No more events named like '%1'").arg(m_search->text()));
         else
             m_status->setText(tr("%1 events named like '%2' (short or full name)")
-                                  .arg(QString::fromStdString(withThousands(static_cast<int64_t>(m_timeline->matchCount(m_search->text())))),
-                                       m_search->text()));
+                                  .arg(QString::fromStdString(withThousands(
+                                           static_cast<int64_t>(m_timeline->matchCount(m_search->text())))),
+                                      m_search->text()));
     };
     connect(m_search, &QLineEdit::returnPressed, this, [next] { next(true); });
     bar->addAction(tr("Previous"), this, [next] { next(false); });
@@ -286,12 +290,18 @@ void MainWindow::openFile(const QString& path)
         onOpenFinished(generation, result);
     });
     watcher->setFuture(QtConcurrent::run([path, temp, cancel, bar] {
-        return openAnyTrace(path.toStdString(), temp, [bar](uint64_t done, uint64_t total) {
-            QMetaObject::invokeMethod(bar, [bar, done, total] {
-                if (bar)
-                    bar->setValue(static_cast<int>(done * 1000 / std::max<uint64_t>(total, 1)));
-            }, Qt::QueuedConnection);
-        }, cancel.get());
+        return openAnyTrace(
+            path.toStdString(), temp,
+            [bar](uint64_t done, uint64_t total) {
+                QMetaObject::invokeMethod(
+                    bar,
+                    [bar, done, total] {
+                        if (bar)
+                            bar->setValue(static_cast<int>(done * 1000 / std::max<uint64_t>(total, 1)));
+                    },
+                    Qt::QueuedConnection);
+            },
+            cancel.get());
     }));
 }
 
@@ -319,9 +329,8 @@ void MainWindow::buildPlacementDock()
         if (m_placement->model())
             findChild<QDockWidget*>("dock_placement")->raise();
     });
-    connect(m_placement, &PlacementSession::failed, this, [this](const QString& message) {
-        m_status->setText(tr("Placement: %1").arg(message));
-    });
+    connect(m_placement, &PlacementSession::failed, this,
+        [this](const QString& message) { m_status->setText(tr("Placement: %1").arg(message)); });
     // Selection sync between the graph and the per-op table (by model op).
     connect(m_graphView, &GraphView::modelOpSelected, m_placementPanel, &PlacementPanel::selectModelOp);
     connect(m_placementPanel, &PlacementPanel::modelOpSelected, m_graphView, &GraphView::selectModelOp);
@@ -358,13 +367,12 @@ void MainWindow::buildWhatIfDock()
         if (auto run = m_whatIf->run())
             for (const PathSegment& segment : run->result.replayPath.segments)
                 spans.push_back({ segment.startNs, segment.endNs,
-                                  QString::fromUtf8(pathCategoryName(segment.category).data(),
-                                                    static_cast<qsizetype>(pathCategoryName(segment.category).size())) });
+                    QString::fromUtf8(pathCategoryName(segment.category).data(),
+                        static_cast<qsizetype>(pathCategoryName(segment.category).size())) });
         m_timeline->setCriticalPath(std::move(spans));
     });
-    connect(m_whatIf, &WhatIfSession::failed, this, [this](const QString& message) {
-        m_status->setText(tr("What-if: %1").arg(message));
-    });
+    connect(m_whatIf, &WhatIfSession::failed, this,
+        [this](const QString& message) { m_status->setText(tr("What-if: %1").arg(message)); });
     m_undoGroup = new QUndoGroup(this);
     m_undoGroup->addStack(m_placement->undoStack());
     m_undoGroup->addStack(m_whatIf->undoStack());
@@ -372,7 +380,8 @@ void MainWindow::buildWhatIfDock()
     connect(qApp, &QApplication::focusChanged, this, [this](QWidget*, QWidget* now) {
         if (!now || now->window() != this)
             return; // a dialog or another window: keep the stack the user was working on
-        m_undoGroup->setActiveStack(m_whatIfPanel->isAncestorOf(now) ? m_whatIf->undoStack() : m_placement->undoStack());
+        m_undoGroup->setActiveStack(
+            m_whatIfPanel->isAncestorOf(now) ? m_whatIf->undoStack() : m_placement->undoStack());
     });
 }
 

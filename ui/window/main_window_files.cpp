@@ -16,8 +16,9 @@ namespace placescope::ui {
 
 QString MainWindow::modelFileFilter()
 {
-    return tr("Models (*.onnx *.json *.json.gz *.sqlite);;ONNX models (*.onnx);;PyTorch execution traces (*.json *.json.gz);;"
-              "Placescope traces, their framework ops (*.sqlite);;All files (*)");
+    return tr(
+        "Models (*.onnx *.json *.json.gz *.sqlite);;ONNX models (*.onnx);;PyTorch execution traces (*.json *.json.gz);;"
+        "Placescope traces, their framework ops (*.sqlite);;All files (*)");
 }
 
 void MainWindow::buildFileHandling()

@@ -54,7 +54,7 @@ void MainWindow::buildNavigation()
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 2);
     connect(findingsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this, findingsProxy](const QModelIndex& index) { selectFinding(findingsProxy->mapToSource(index).row()); });
+        [this, findingsProxy](const QModelIndex& index) { selectFinding(findingsProxy->mapToSource(index).row()); });
     connect(m_findingDetails, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
         const QStringList parts = url.path().split(':');
         if (url.scheme() != "range" || parts.size() != 2 || !m_timeline->trace())
@@ -77,7 +77,7 @@ void MainWindow::buildNavigation()
         connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, select);
         connect(view, &QTableView::activated, this, select); // Enter on the same row: its next instance
         connect(view, &QTableView::doubleClicked, this,
-                [this, nameAt](const QModelIndex& index) { showInstancesDialog(m_timeline, nameAt(index), this); });
+            [this, nameAt](const QModelIndex& index) { showInstancesDialog(m_timeline, nameAt(index), this); });
     }
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -91,7 +91,8 @@ void MainWindow::buildNavigation()
     // Every dock can be brought back from the View menu, by title.
     auto* viewMenu = menuBar()->findChild<QMenu*>("menu_view");
     auto docks = findChildren<QDockWidget*>();
-    std::sort(docks.begin(), docks.end(), [](QDockWidget* a, QDockWidget* b) { return a->windowTitle() < b->windowTitle(); });
+    std::sort(
+        docks.begin(), docks.end(), [](QDockWidget* a, QDockWidget* b) { return a->windowTitle() < b->windowTitle(); });
     QMenu* panels = viewMenu->addMenu(tr("Panels"));
     for (QDockWidget* dock : docks)
         panels->addAction(dock->toggleViewAction());

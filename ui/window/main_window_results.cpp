@@ -5,17 +5,16 @@
 #include "ui/placement/placement_session.h"
 #include "ui/reports/reports_panel.h"
 #include "ui/timeline/timeline_view.h"
+#include "ui/whatif/whatif_session.h"
 #include "ui/window/finding_details.h"
 #include "ui/window/main_window.h"
-#include "ui/whatif/whatif_session.h"
 
 #include <QCloseEvent>
-#include <QShowEvent>
-#include <QDockWidget>
 #include <QCoreApplication>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFileInfo>
@@ -28,6 +27,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
+#include <QShowEvent>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
@@ -60,24 +60,23 @@ void MainWindow::onOpenFinished(uint64_t, const OpenResult& result)
     if (result.stats) {
         for (const auto& row : result.stats->kernels.rows)
             kernels.push_back({ QString::fromStdString(row.name), QVariant::fromValue<qlonglong>(row.time.count),
-                                static_cast<double>(row.time.totalNs), static_cast<double>(row.time.averageNs),
-                                static_cast<double>(row.time.minNs), static_cast<double>(row.time.maxNs), row.timePercent });
+                static_cast<double>(row.time.totalNs), static_cast<double>(row.time.averageNs),
+                static_cast<double>(row.time.minNs), static_cast<double>(row.time.maxNs), row.timePercent });
         for (const auto& row : result.stats->memoryOps)
             copies.push_back({ QString::fromStdString(row.operation), QString::fromStdString(row.memoryTypes),
-                               QVariant::fromValue<qlonglong>(row.time.count), static_cast<double>(row.time.totalNs),
-                               QVariant::fromValue<qlonglong>(row.totalBytes), row.bandwidthGBps });
+                QVariant::fromValue<qlonglong>(row.time.count), static_cast<double>(row.time.totalNs),
+                QVariant::fromValue<qlonglong>(row.totalBytes), row.bandwidthGBps });
         for (const auto& row : result.stats->problems)
             problems.push_back({ QString::fromStdString(row.kind), QString::fromStdString(row.severity),
-                                 QVariant::fromValue<qlonglong>(row.count), QString::fromStdString(row.help),
-                                 QString::fromStdString(row.example) });
+                QVariant::fromValue<qlonglong>(row.count), QString::fromStdString(row.help),
+                QString::fromStdString(row.example) });
     }
     m_report = result.findings;
     if (m_report) {
         for (const auto& finding : m_report->findings)
             findings.push_back({ QString::fromStdString(finding.title),
-                                 QString::fromStdString(std::string(severityName(finding.severity))),
-                                 finding.saving.perStepMs * 1e6, finding.saving.percentOfStep,
-                                 QString::fromStdString(finding.summary) });
+                QString::fromStdString(std::string(severityName(finding.severity))), finding.saving.perStepMs * 1e6,
+                finding.saving.percentOfStep, QString::fromStdString(finding.summary) });
     }
     m_kernels->setRows(std::move(kernels));
     m_copies->setRows(std::move(copies));
@@ -88,9 +87,9 @@ void MainWindow::onOpenFinished(uint64_t, const OpenResult& result)
     std::vector<QVariantList> ops;
     for (const auto& row : result.opSummary)
         ops.push_back({ QString::fromStdString(row.name), QVariant::fromValue<qlonglong>(row.count),
-                        static_cast<double>(row.cpuNs), static_cast<double>(row.gpuNs),
-                        QVariant::fromValue<qlonglong>(row.kernelCount),
-                        row.count ? static_cast<double>(row.cpuNs) / static_cast<double>(row.count) : 0.0 });
+            static_cast<double>(row.cpuNs), static_cast<double>(row.gpuNs),
+            QVariant::fromValue<qlonglong>(row.kernelCount),
+            row.count ? static_cast<double>(row.cpuNs) / static_cast<double>(row.count) : 0.0 });
     m_opSummary->setRows(std::move(ops));
     // The op summary only means something for traces with framework ops (PyTorch / Kineto, NVTX op ranges).
     if (auto* dock = findChild<QDockWidget*>("dock_" + tr("Ops")))
@@ -110,8 +109,8 @@ void MainWindow::onOpenFinished(uint64_t, const OpenResult& result)
     const bool partial = losses > 0;
     if (partial)
         m_status->setText(m_status->text()
-                          + tr(" - opened in part: %1 import problems lost data (see the Import problems tab)")
-                                .arg(QString::fromStdString(withThousands(losses))));
+            + tr(" - opened in part: %1 import problems lost data (see the Import problems tab)")
+                  .arg(QString::fromStdString(withThousands(losses))));
     m_status->setStyleSheet(partial ? "color: #c05000; font-weight: bold" : QString());
     emit openFinished(true);
 }
@@ -119,10 +118,12 @@ void MainWindow::onOpenFinished(uint64_t, const OpenResult& result)
 void MainWindow::setMeasuredStep(const OpenResult& result)
 {
     // The analyzer's steps when it found real ones; else the trace's total GPU busy time as one step.
-    if (result.findings && result.findings->stepCount > 0 && result.findings->stepSource.find("whole trace") == std::string::npos) {
+    if (result.findings && result.findings->stepCount > 0
+        && result.findings->stepSource.find("whole trace") == std::string::npos) {
         m_placement->setMeasuredStepUs(result.findings->meanStepMs * 1000.0,
-                                       tr("mean of %1 steps (%2)").arg(result.findings->stepCount)
-                                           .arg(QString::fromStdString(result.findings->stepSource)));
+            tr("mean of %1 steps (%2)")
+                .arg(result.findings->stepCount)
+                .arg(QString::fromStdString(result.findings->stepSource)));
         return;
     }
     int64_t kernelNs = result.findings ? result.findings->kernelNs : 0;
@@ -155,8 +156,8 @@ void MainWindow::selectFinding(int row)
     if (!m_report || row < 0 || row >= static_cast<int>(m_report->findings.size()))
         return;
     if (m_findingDetails)
-        m_findingDetails->setHtml(findingDetailsHtml(m_report->findings[static_cast<size_t>(row)],
-                                                     m_placement->costOptions().framework));
+        m_findingDetails->setHtml(
+            findingDetailsHtml(m_report->findings[static_cast<size_t>(row)], m_placement->costOptions().framework));
     // The list shows which finding the pane is about, also when it was picked from elsewhere (--finding).
     if (auto* view = findChild<QDockWidget*>("dock_" + tr("Findings"))->findChild<QTableView*>()) {
         auto* proxy = qobject_cast<QSortFilterProxyModel*>(view->model());
@@ -169,7 +170,8 @@ void MainWindow::selectFinding(int row)
     if (finding.ruleId.rfind("memory.", 0) == 0 && m_timeline->trace())
         for (const auto& evidence : finding.evidence)
             for (const auto& example : evidence.examples)
-                if (example.startNs >= 0 && example.endNs == example.startNs && m_timeline->selectCounterPeak(example.startNs))
+                if (example.startNs >= 0 && example.endNs == example.startNs
+                    && m_timeline->selectCounterPeak(example.startNs))
                     return;
     for (const auto& evidence : finding.evidence) {
         for (const auto& example : evidence.examples) {
@@ -215,13 +217,13 @@ void MainWindow::showEvent(QShowEvent* event)
         const int rightWidth = std::max(440, width() / 4);
         resizeDocks({ findingsDock }, { rightWidth }, Qt::Horizontal);
         // The Details panel under the findings gets the larger share: an event's details are a long list.
-        resizeDocks({ findingsDock, findChild<QDockWidget*>("dock_details") }, { height() / 2, height() / 2 },
-                    Qt::Vertical);
+        resizeDocks(
+            { findingsDock, findChild<QDockWidget*>("dock_details") }, { height() / 2, height() / 2 }, Qt::Vertical);
         resizeDocks({ kernelsDock }, { std::max(250, height() * 3 / 10) }, Qt::Vertical);
         // Shares of the bottom row, which ends where the right column starts.
         const int bottomWidth = width() - rightWidth;
         resizeDocks({ kernelsDock, findChild<QDockWidget*>("dock_placement") }, { bottomWidth / 2, bottomWidth / 2 },
-                    Qt::Horizontal);
+            Qt::Horizontal);
     });
 }
 
@@ -256,7 +258,8 @@ void MainWindow::showRecordDialog()
     form->addRow(buttons);
     QProcess process;
     process.setProcessChannelMode(QProcess::MergedChannels);
-    connect(&process, &QProcess::readyRead, log, [&] { log->appendPlainText(QString::fromLocal8Bit(process.readAll()).trimmed()); });
+    connect(&process, &QProcess::readyRead, log,
+        [&] { log->appendPlainText(QString::fromLocal8Bit(process.readAll()).trimmed()); });
     connect(&process, &QProcess::errorOccurred, log, [&](QProcess::ProcessError) {
         log->appendPlainText(tr("Cannot run placescope capture: %1").arg(process.errorString()));
     });
@@ -266,7 +269,8 @@ void MainWindow::showRecordDialog()
             openFile(output->text());
         } else {
             log->appendPlainText(tr("placescope capture exited with %1 (see the message above; recording needs an "
-                                    "NVIDIA GPU and the CUPTI library)").arg(code));
+                                    "NVIDIA GPU and the CUPTI library)")
+                                     .arg(code));
         }
     });
     connect(start, &QPushButton::clicked, &dialog, [&] {

@@ -12,8 +12,8 @@
 
 namespace placescope::ui {
 
-OpenResult openAnyTrace(const std::string& input, const std::string& tempDir, const ProgressFn& progress,
-                        const CancelToken* cancel)
+OpenResult openAnyTrace(
+    const std::string& input, const std::string& tempDir, const ProgressFn& progress, const CancelToken* cancel)
 {
     const auto started = std::chrono::steady_clock::now();
     OpenResult result;
@@ -39,10 +39,13 @@ OpenResult openAnyTrace(const std::string& input, const std::string& tempDir, co
         }
         tracePath = out.string();
     }
-    auto loaded = loadTrace(tracePath, [&](uint64_t done, uint64_t total) {
-        if (progress)
-            progress(800 + done * 200 / std::max<uint64_t>(total, 1), 1000);
-    }, cancel);
+    auto loaded = loadTrace(
+        tracePath,
+        [&](uint64_t done, uint64_t total) {
+            if (progress)
+                progress(800 + done * 200 / std::max<uint64_t>(total, 1), 1000);
+        },
+        cancel);
     if (!loaded.isOk()) {
         result.error = loaded.status().message();
         return result;

@@ -16,9 +16,9 @@ namespace placescope::ui {
 // What a background open produces: the lanes, and the stats and findings when they could be computed.
 struct OpenResult
 {
-    std::string error;       // empty on success
-    std::string inputPath;   // the file the user opened (the title names it, never the temp copy)
-    std::string tracePath;   // the Placescope trace actually read (a temp file for imported inputs)
+    std::string error; // empty on success
+    std::string inputPath; // the file the user opened (the title names it, never the temp copy)
+    std::string tracePath; // the Placescope trace actually read (a temp file for imported inputs)
     std::string traceGpuName; // the GPU its TARGET_INFO_GPU row names (placement can cost "from-trace"); empty if none
     std::shared_ptr<const LoadedTrace> trace;
     std::optional<TraceStats> stats;
@@ -30,7 +30,7 @@ struct OpenResult
 
 // Opens a Placescope trace or imports a Kineto JSON / nsys SQLite input into a temp trace under tempDir,
 // then loads it. Runs on a worker thread (own SQLite connections); progress is (done, total) per mille.
-OpenResult openAnyTrace(const std::string& input, const std::string& tempDir, const ProgressFn& progress,
-                        const CancelToken* cancel);
+OpenResult openAnyTrace(
+    const std::string& input, const std::string& tempDir, const ProgressFn& progress, const CancelToken* cancel);
 
 } // namespace placescope::ui

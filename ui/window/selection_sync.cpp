@@ -33,8 +33,8 @@ QString modelOpDetailsHtml(const ModelGraph& model, size_t opIndex, const QStrin
 {
     const ModelOp& op = model.ops[opIndex];
     auto row = [](const QString& key, const QString& value) {
-        return "<tr><td valign=top style=\"white-space: nowrap; padding-right: 8px\"><b>" + key + "</b></td><td>" + value
-            + "</td></tr>";
+        return "<tr><td valign=top style=\"white-space: nowrap; padding-right: 8px\"><b>" + key + "</b></td><td>"
+            + value + "</td></tr>";
     };
     auto values = [&](const std::vector<int>& indices) {
         QStringList out;
@@ -44,7 +44,8 @@ QString modelOpDetailsHtml(const ModelGraph& model, size_t opIndex, const QStrin
         return out.join("<br>");
     };
     QString html = "<h3>" + QString::fromStdString(op.name).toHtmlEscaped() + "</h3><table cellspacing=2>";
-    html += row(QObject::tr("Type"), QString::fromStdString(op.domain.empty() ? op.type : op.domain + "::" + op.type).toHtmlEscaped());
+    html += row(QObject::tr("Type"),
+        QString::fromStdString(op.domain.empty() ? op.type : op.domain + "::" + op.type).toHtmlEscaped());
     if (!op.scope.empty())
         html += row(QObject::tr("Scope"), QString::fromStdString(op.scope).toHtmlEscaped());
     html += row(QObject::tr("Inputs"), values(op.inputs));
@@ -95,8 +96,8 @@ void MainWindow::checkModelAgainstTrace()
         const QString text = QString::fromStdString(m_match->summary());
         m_modelMatchLabel->setText(bad ? tr("Warning: %1. Graph nodes cannot select this trace's events.").arg(text)
                                        : tr("Model vs trace: %1.").arg(text));
-        m_modelMatchLabel->setStyleSheet(bad ? "background: #fff0d0; color: #803000; font-weight: bold; padding: 4px"
-                                             : "padding: 4px");
+        m_modelMatchLabel->setStyleSheet(
+            bad ? "background: #fff0d0; color: #803000; font-weight: bold; padding: 4px" : "padding: 4px");
         m_modelMatchLabel->setVisible(true);
         if (bad)
             m_status->setText(tr("The model does not match the trace: %1").arg(text));
@@ -127,7 +128,7 @@ void MainWindow::selectTimelineForNode()
     if (occurrences.empty()) {
         const QString why = tr("'%1' (%2) did not run in this trace: %3.")
                                 .arg(QString::fromStdString(op.name), QString::fromStdString(op.type),
-                                     QString::fromStdString(m_match->summary()));
+                                    QString::fromStdString(m_match->summary()));
         showDetails(why);
         m_status->setText(why);
         return;

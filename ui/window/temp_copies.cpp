@@ -30,8 +30,8 @@ bool processRuns(qint64 pid)
 
 std::unique_ptr<QTemporaryDir> createTempCopiesDir()
 {
-    return std::make_unique<QTemporaryDir>(QDir::tempPath() + "/" + kPrefix
-                                           + QString::number(QCoreApplication::applicationPid()) + "-XXXXXX");
+    return std::make_unique<QTemporaryDir>(
+        QDir::tempPath() + "/" + kPrefix + QString::number(QCoreApplication::applicationPid()) + "-XXXXXX");
 }
 
 int removeStaleTempCopies()
@@ -40,13 +40,15 @@ int removeStaleTempCopies()
     static const QRegularExpression unnamed("^placescope-gui-[A-Za-z0-9]{6}$");
     const QDateTime dayAgo = QDateTime::currentDateTime().addDays(-1);
     int removed = 0;
-    const auto entries = QDir(QDir::tempPath()).entryInfoList({ kPrefix + "*" }, QDir::Dirs | QDir::NoDotAndDotDot | QDir::NoSymLinks);
+    const auto entries
+        = QDir(QDir::tempPath()).entryInfoList({ kPrefix + "*" }, QDir::Dirs | QDir::NoDotAndDotDot | QDir::NoSymLinks);
     for (const QFileInfo& entry : entries) {
         if (entry.ownerId() != static_cast<uint>(::getuid()))
             continue; // another user's: not ours to remove
         const auto match = withPid.match(entry.fileName());
-        const bool stale = match.hasMatch() ? !processRuns(match.captured(1).toLongLong())
-                                            : unnamed.match(entry.fileName()).hasMatch() && entry.lastModified() < dayAgo;
+        const bool stale = match.hasMatch()
+            ? !processRuns(match.captured(1).toLongLong())
+            : unnamed.match(entry.fileName()).hasMatch() && entry.lastModified() < dayAgo;
         if (stale && QDir(entry.absoluteFilePath()).removeRecursively())
             ++removed;
     }

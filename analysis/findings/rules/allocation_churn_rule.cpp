@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Allocation churn: cudaMalloc / cudaFree (and driver equivalents) inside steps after the first one (the first
-// step warms the caching allocator up); not judged on traces without steps. cudaFree synchronizes the device, and both are slow host calls.
-// Saving: the host time in those calls per step, an upper bound (the implicit syncs may cost more).
+// step warms the caching allocator up); not judged on traces without steps. cudaFree synchronizes the device, and both
+// are slow host calls. Saving: the host time in those calls per step, an upper bound (the implicit syncs may cost
+// more).
 #include "analysis/findings/rules/rules.h"
 
 #include <algorithm>
@@ -14,8 +15,8 @@ bool isAllocApi(const std::string& fullName)
 {
     const std::string name = apiBaseName(fullName);
     static const char* kNames[] = { "cudaMalloc", "cudaFree", "cuMemAlloc", "cuMemAlloc_v2", "cuMemFree",
-                                    "cuMemFree_v2", "cudaMallocManaged", "cudaMallocAsync", "cudaFreeAsync",
-                                    "cudaMallocHost", "cudaFreeHost", "cudaHostAlloc", "cuMemCreate", "cuMemRelease" };
+        "cuMemFree_v2", "cudaMallocManaged", "cudaMallocAsync", "cudaFreeAsync", "cudaMallocHost", "cudaFreeHost",
+        "cudaHostAlloc", "cuMemCreate", "cuMemRelease" };
     for (const char* n : kNames)
         if (name == n)
             return true;
@@ -74,7 +75,8 @@ public:
         int64_t steadySteps = std::max<int64_t>(1, ctx.steps.count() - 1);
         f.saving.perStepMs = static_cast<double>(calls.totalNs) / 1e6 / static_cast<double>(steadySteps);
         int64_t steadyNs = totalLength(steady);
-        f.saving.percentOfStep = steadyNs > 0 ? 100.0 * static_cast<double>(calls.totalNs) / static_cast<double>(steadyNs) : 0.0;
+        f.saving.percentOfStep
+            = steadyNs > 0 ? 100.0 * static_cast<double>(calls.totalNs) / static_cast<double>(steadyNs) : 0.0;
         f.saving.method = "host time in allocation calls per steady-state step (steps after the first); cudaFree also "
                           "synchronizes the device, which this does not count";
         f.severity = f.saving.percentOfStep >= ctx.options.warnPercent ? Severity::High : Severity::Warning;
@@ -82,10 +84,10 @@ public:
             + " device allocations/frees happened after warm-up; a caching allocator should reuse memory instead.";
         f.fix = { "avoid torch.cuda.empty_cache() in the loop; keep shapes static (pad variable lengths to buckets); "
                   "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True; CUDA Graphs keep a private pool",
-                  "keep the BFC allocator (do not set TF_GPU_ALLOCATOR=cuda_malloc); static shapes in tf.function to "
-                  "avoid retracing",
-                  "keep the CUDA EP arena enabled (enable_mem_arena) with arena_extend_strategy=kSameAsRequested; "
-                  "bind outputs to preallocated buffers with IOBinding" };
+            "keep the BFC allocator (do not set TF_GPU_ALLOCATOR=cuda_malloc); static shapes in tf.function to "
+            "avoid retracing",
+            "keep the CUDA EP arena enabled (enable_mem_arena) with arena_extend_strategy=kSameAsRequested; "
+            "bind outputs to preallocated buffers with IOBinding" };
         out.push_back(std::move(f));
     }
 };

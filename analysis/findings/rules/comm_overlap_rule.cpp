@@ -42,19 +42,19 @@ public:
         f.title = "Communication is not overlapped with compute";
         f.severity = severityForShare(share, ctx.options.commExposedPercent, 25.0);
         double overlap = 100.0 * static_cast<double>(commNs - exposedNs) / static_cast<double>(commNs);
-        f.summary = "Collectives ran " + formatNanoseconds(static_cast<double>(commNs)) + ", only " + formatPercent(overlap)
-            + " of it overlapped with compute; exposed communication is " + formatPercent(share)
-            + " of the steps (part of it may be waiting for slower ranks).";
+        f.summary = "Collectives ran " + formatNanoseconds(static_cast<double>(commNs)) + ", only "
+            + formatPercent(overlap) + " of it overlapped with compute; exposed communication is "
+            + formatPercent(share) + " of the steps (part of it may be waiting for slower ranks).";
         f.evidence.push_back(std::move(e));
         f.evidence.push_back({ "all communication kernel time", 0, commNs });
-        ctx.setLaneSaving(f, perLane,
-                          "exposed communication time per step and GPU; an upper bound reached only with full overlap");
+        ctx.setLaneSaving(
+            f, perLane, "exposed communication time per step and GPU; an upper bound reached only with full overlap");
         f.fix = { "DDP: tune bucket_cap_mb, gradient_as_bucket_view=True, static_graph=True; FSDP: "
                   "backward_prefetch=BACKWARD_PRE, forward_prefetch=True; gradient accumulation with no_sync()",
-                  "tf.distribute MultiWorkerMirroredStrategy with CommunicationOptions(bytes_per_pack=...) to overlap "
-                  "all-reduce with backprop; larger per-replica batches",
-                  "for distributed inference keep collectives on a separate stream and batch requests; "
-                  "ORT itself runs no collectives" };
+            "tf.distribute MultiWorkerMirroredStrategy with CommunicationOptions(bytes_per_pack=...) to overlap "
+            "all-reduce with backprop; larger per-replica batches",
+            "for distributed inference keep collectives on a separate stream and batch requests; "
+            "ORT itself runs no collectives" };
         out.push_back(std::move(f));
     }
 };

@@ -57,8 +57,8 @@ public:
             anyCuda = anyCuda || r.extra.find("CUDAExecutionProvider") != std::string::npos;
         for (const auto& r : ctx.trace.hostRanges) {
             const std::string& name = ctx.trace.name(r.nameId);
-            bool memcpyNode = name.find("MemcpyToHost") != std::string::npos
-                || name.find("MemcpyFromHost") != std::string::npos;
+            bool memcpyNode
+                = name.find("MemcpyToHost") != std::string::npos || name.find("MemcpyFromHost") != std::string::npos;
             bool cpuNode = anyCuda && r.extra.find("CPUExecutionProvider") != std::string::npos;
             if (!memcpyNode && !cpuNode)
                 continue;
@@ -90,16 +90,18 @@ public:
             ops.count += t.first;
             ops.totalNs += t.second;
             if (ops.examples.size() < 8)
-                ops.examples.push_back({ -1, -1, name + ": " + std::to_string(t.first) + " runs, " + formatNanoseconds(static_cast<double>(t.second)) });
+                ops.examples.push_back({ -1, -1,
+                    name + ": " + std::to_string(t.first) + " runs, "
+                        + formatNanoseconds(static_cast<double>(t.second)) });
         }
         f.evidence.push_back(std::move(ops));
         ctx.setTimeSaving(f, savedNs,
-                          "copies around the host ops plus the GPU idle time while they ran (and ORT Memcpy/CPU node "
-                          "time), per step; an upper bound that leaves out the ops' own cost once on the GPU");
+            "copies around the host ops plus the GPU idle time while they ran (and ORT Memcpy/CPU node "
+            "time), per step; an upper bound that leaves out the ops' own cost once on the GPU");
         if (ctx.estimator) {
             const int64_t steps = std::max<int64_t>(1, ctx.steps.count());
             FallbackQuery q { ctx.options.modelPath, names, hostNs / steps, copyNs / steps, copyBytes / steps,
-                              ctx.deviceName() };
+                ctx.deviceName() };
             if (auto est = ctx.estimator->estimateFallback(q)) {
                 f.saving.perStepMs = est->savingMsPerStep;
                 f.saving.percentOfStep = ctx.percent(static_cast<int64_t>(est->savingMsPerStep * 1e6) * steps);
@@ -113,10 +115,10 @@ public:
         f.fix = { "use the op's CUDA implementation (check the tensor's device: ops on CPU tensors, numpy or Python "
                   "scalars run on the host); replace data-dependent ops (nonzero, unique, .tolist()) with masked "
                   "GPU versions",
-                  "check placement with tf.debugging.set_log_device_placement(True); ops without a GPU kernel run on "
-                  "the CPU under soft placement: replace them or move their neighbours with tf.device",
-                  "look for 'CUDA kernel not found in registries' in verbose logs; upgrade the opset / replace the "
-                  "node, or disable the CPU-preferred shape subgraph heuristic for large tensors" };
+            "check placement with tf.debugging.set_log_device_placement(True); ops without a GPU kernel run on "
+            "the CPU under soft placement: replace them or move their neighbours with tf.device",
+            "look for 'CUDA kernel not found in registries' in verbose logs; upgrade the opset / replace the "
+            "node, or disable the CPU-preferred shape subgraph heuristic for large tensors" };
         out.push_back(std::move(f));
     }
 };

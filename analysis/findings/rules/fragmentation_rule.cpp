@@ -41,11 +41,14 @@ public:
             f.title = "Reserved memory is far above allocated on GPU " + std::to_string(deviceId);
             f.severity = Severity::Warning;
             char ratio[32];
-            std::snprintf(ratio, sizeof ratio, "%.1fx", static_cast<double>(p.reserved) / static_cast<double>(p.allocated));
-            f.summary = "The allocator reserved up to " + formatBytes(p.reserved) + " while tensors never used more than "
-                + formatBytes(p.allocated) + " (" + ratio + "): memory is held in cached blocks that do not fit later "
-                                                          "requests.";
-            f.evidence.push_back({ "peak reserved", 1, 0, p.reserved, { { p.reservedAt, p.reservedAt, "peak reserved" } } });
+            std::snprintf(
+                ratio, sizeof ratio, "%.1fx", static_cast<double>(p.reserved) / static_cast<double>(p.allocated));
+            f.summary = "The allocator reserved up to " + formatBytes(p.reserved)
+                + " while tensors never used more than " + formatBytes(p.allocated) + " (" + ratio
+                + "): memory is held in cached blocks that do not fit later "
+                  "requests.";
+            f.evidence.push_back(
+                { "peak reserved", 1, 0, p.reserved, { { p.reservedAt, p.reservedAt, "peak reserved" } } });
             f.evidence.push_back({ "peak allocated", 1, 0, p.allocated });
             f.saving.memoryBytes = p.reserved - p.allocated;
             f.saving.upperBound = true;
@@ -53,8 +56,8 @@ public:
                               "allocated); no time saving";
             f.fix = { "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (or max_split_size_mb:128); allocate the "
                       "largest buffers first; avoid variable shapes",
-                      "keep the default BFC allocator with allow_growth off; static shapes in tf.function",
-                      "arena_extend_strategy=kSameAsRequested and a gpu_mem_limit in the CUDA EP options" };
+                "keep the default BFC allocator with allow_growth off; static shapes in tf.function",
+                "arena_extend_strategy=kSameAsRequested and a gpu_mem_limit in the CUDA EP options" };
             out.push_back(std::move(f));
         }
     }

@@ -20,28 +20,28 @@ struct CauseText
 
 const CauseText kCauses[] = {
     { IdleCause::InputBound, "gpu_idle.input_bound", "GPU waits for input data",
-      "the host was loading or preprocessing data (DataLoader / tf.data / decode ranges) while the GPU had nothing "
-      "queued",
-      { "DataLoader(num_workers=N, pin_memory=True, persistent_workers=True, prefetch_factor=2..4); move "
-        "decode/resize/augment to the GPU (torchvision.io.decode_jpeg(device='cuda'), DALI); copy batches with "
-        ".to('cuda', non_blocking=True)",
-        "dataset.map(f, num_parallel_calls=tf.data.AUTOTUNE).cache().prefetch(tf.data.AUTOTUNE); decode on the GPU "
-        "(DALI) or offline; tf.data service for heavy preprocessing",
-        "prepare the next batch on another thread while session.run executes; bind inputs already on the device "
-        "with IOBinding (bind_ortvalue_input of a CUDA OrtValue)" } },
+        "the host was loading or preprocessing data (DataLoader / tf.data / decode ranges) while the GPU had nothing "
+        "queued",
+        { "DataLoader(num_workers=N, pin_memory=True, persistent_workers=True, prefetch_factor=2..4); move "
+          "decode/resize/augment to the GPU (torchvision.io.decode_jpeg(device='cuda'), DALI); copy batches with "
+          ".to('cuda', non_blocking=True)",
+            "dataset.map(f, num_parallel_calls=tf.data.AUTOTUNE).cache().prefetch(tf.data.AUTOTUNE); decode on the GPU "
+            "(DALI) or offline; tf.data service for heavy preprocessing",
+            "prepare the next batch on another thread while session.run executes; bind inputs already on the device "
+            "with IOBinding (bind_ortvalue_input of a CUDA OrtValue)" } },
     { IdleCause::SyncWait, "gpu_idle.sync_wait", "GPU idles after host synchronizations",
-      "the host blocked on the GPU (cudaStreamSynchronize / cudaDeviceSynchronize / synchronous copy), the queue "
-      "drained, and the GPU waited until the host launched again",
-      { "remove .item(), .cpu(), .numpy(), print(tensor) and torch.cuda.synchronize() from the loop; keep metrics "
-        "on the GPU and read them every N steps; torch.cuda.set_sync_debug_mode('warn') finds the calls",
-        "avoid .numpy() / float(tensor) inside the step; wrap the step in tf.function; read metrics once per epoch",
-        "use run_with_iobinding and copy outputs to the host only when needed (synchronize_outputs once)" } },
+        "the host blocked on the GPU (cudaStreamSynchronize / cudaDeviceSynchronize / synchronous copy), the queue "
+        "drained, and the GPU waited until the host launched again",
+        { "remove .item(), .cpu(), .numpy(), print(tensor) and torch.cuda.synchronize() from the loop; keep metrics "
+          "on the GPU and read them every N steps; torch.cuda.set_sync_debug_mode('warn') finds the calls",
+            "avoid .numpy() / float(tensor) inside the step; wrap the step in tf.function; read metrics once per epoch",
+            "use run_with_iobinding and copy outputs to the host only when needed (synchronize_outputs once)" } },
     { IdleCause::HostBound, "gpu_idle.host_bound", "GPU waits for the host to launch work",
-      "the next kernel's launch call returned only after the GPU had gone idle: the CPU did not launch in time",
-      { "torch.compile(model, mode='reduce-overhead') or CUDA Graphs (torch.cuda.CUDAGraph) to replay the step; "
-        "larger batches; fewer tiny ops (fused optimizers: foreach=True / fused=True)",
-        "tf.function(jit_compile=True) (XLA) to fuse ops and cut launches; larger batches",
-        "enable CUDA graphs in the CUDA EP (enable_cuda_graph=1) with IOBinding; larger batches" } },
+        "the next kernel's launch call returned only after the GPU had gone idle: the CPU did not launch in time",
+        { "torch.compile(model, mode='reduce-overhead') or CUDA Graphs (torch.cuda.CUDAGraph) to replay the step; "
+          "larger batches; fewer tiny ops (fused optimizers: foreach=True / fused=True)",
+            "tf.function(jit_compile=True) (XLA) to fuse ops and cut launches; larger batches",
+            "enable CUDA graphs in the CUDA EP (enable_cuda_graph=1) with IOBinding; larger batches" } },
 };
 
 class GpuIdleRule final : public FindingRule
@@ -90,7 +90,7 @@ public:
             addLongestExamples(gaps, std::move(examples));
             f.evidence.push_back(std::move(gaps));
             Evidence lowUtil { "utilization chunks below 50 % busy (Nsight gpu_time_util, "
-                               + std::to_string(lanes.front().utilization.size()) + " chunks per GPU)" };
+                + std::to_string(lanes.front().utilization.size()) + " chunks per GPU)" };
             std::vector<EvidenceRange> chunks;
             for (const auto& lane : lanes)
                 for (size_t b = 0; b < lane.utilization.size(); ++b)
@@ -105,10 +105,10 @@ public:
             for (const auto& lane : lanes)
                 perLane.push_back(lane.causeNs[c]);
             ctx.setLaneSaving(f, perLane,
-                              "the " + std::string(idleCauseName(text.cause))
-                                  + " idle time per step and GPU (" + std::to_string(laneCount)
-                                  + " GPU lane(s)); an upper bound: removing the cause lets the GPU run back to "
-                                    "back only if the host then keeps ahead");
+                "the " + std::string(idleCauseName(text.cause)) + " idle time per step and GPU ("
+                    + std::to_string(laneCount)
+                    + " GPU lane(s)); an upper bound: removing the cause lets the GPU run back to "
+                      "back only if the host then keeps ahead");
             f.fix = text.fix;
             out.push_back(std::move(f));
         }

@@ -26,7 +26,8 @@ public:
             int64_t copyNs = trip.toHost->durationNs() + trip.toDevice->durationNs();
             e.totalNs += copyNs;
             e.totalBytes += trip.toHost->bytes;
-            ex.push_back({ trip.toHost->startNs, trip.toDevice->endNs, formatBytes(trip.toHost->bytes) + " round trip" });
+            ex.push_back(
+                { trip.toHost->startNs, trip.toDevice->endNs, formatBytes(trip.toHost->bytes) + " round trip" });
             if (ctx.inSteps(*trip.toHost))
                 savedNs += copyNs + trip.gpuIdleNs;
         }
@@ -38,16 +39,17 @@ public:
         addLongestExamples(e, std::move(ex));
         f.evidence.push_back(std::move(e));
         ctx.setTimeSaving(f, savedNs,
-                          "both copies of each round trip in the steps plus the GPU idle time between them; keeping "
-                          "the data on the device removes all of it");
+            "both copies of each round trip in the steps plus the GPU idle time between them; keeping "
+            "the data on the device removes all of it");
         f.severity = severityForShare(f.saving.percentOfStep, ctx.options.warnPercent, ctx.options.highPercent);
-        f.summary = std::to_string(f.evidence.front().count) + " times data went to the host and came back unchanged in size ("
+        f.summary = std::to_string(f.evidence.front().count)
+            + " times data went to the host and came back unchanged in size ("
             + formatBytes(f.evidence.front().totalBytes) + " each way in total).";
         f.fix = { "keep the tensor on the GPU; share it with CuPy/JAX/TF/numba without copies via torch.from_dlpack / "
                   "torch.utils.dlpack.to_dlpack or __cuda_array_interface__",
-                  "exchange device tensors with tf.experimental.dlpack.to_dlpack / from_dlpack instead of .numpy()",
-                  "pass device buffers between sessions with IOBinding and OrtValue.from_dlpack / "
-                  "ortvalue_from_numpy(..., 'cuda') instead of numpy round trips" };
+            "exchange device tensors with tf.experimental.dlpack.to_dlpack / from_dlpack instead of .numpy()",
+            "pass device buffers between sessions with IOBinding and OrtValue.from_dlpack / "
+            "ortvalue_from_numpy(..., 'cuda') instead of numpy round trips" };
         out.push_back(std::move(f));
     }
 };

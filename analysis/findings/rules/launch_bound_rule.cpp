@@ -24,8 +24,8 @@ public:
         std::unordered_map<uint64_t, const ApiCall*> launchOf;
         for (const auto& call : ctx.trace.apiCalls)
             if (call.correlationId >= 0)
-                launchOf.emplace(TraceData::correlationKey(call.globalTid / 0x1000000 * 0x1000000, call.correlationId),
-                                 &call);
+                launchOf.emplace(
+                    TraceData::correlationKey(call.globalTid / 0x1000000 * 0x1000000, call.correlationId), &call);
         Evidence shortKernels { "kernels shorter than their launch call" };
         int64_t inStepKernels = 0, inStepShort = 0, launchExcessNs = 0;
         std::vector<EvidenceRange> ex;
@@ -56,7 +56,8 @@ public:
             windowNs += totalLength(lane.window);
             perLane.push_back(lane.causeNs[static_cast<int>(IdleCause::HostBound)]);
         }
-        double hostBoundPercent = windowNs > 0 ? 100.0 * static_cast<double>(hostBoundNs) / static_cast<double>(windowNs) : 0.0;
+        double hostBoundPercent
+            = windowNs > 0 ? 100.0 * static_cast<double>(hostBoundNs) / static_cast<double>(windowNs) : 0.0;
         if (inStepKernels == 0 || inStepShort * 2 < inStepKernels || hostBoundPercent < 3.0)
             return;
         Finding f;
@@ -68,20 +69,20 @@ public:
         // Scale the per-lane host-bound idle down to the launch excess when that is smaller.
         if (launchExcessNs < hostBoundNs)
             for (auto& v : perLane)
-                v = static_cast<int64_t>(static_cast<double>(v) * static_cast<double>(launchExcessNs)
-                                         / static_cast<double>(hostBoundNs));
+                v = static_cast<int64_t>(
+                    static_cast<double>(v) * static_cast<double>(launchExcessNs) / static_cast<double>(hostBoundNs));
         ctx.setLaneSaving(f, perLane,
-                          "the smaller of the host-bound GPU idle time and the short kernels' launch time beyond "
-                          "1 us per kernel (the cost of a CUDA Graph replay), per step");
+            "the smaller of the host-bound GPU idle time and the short kernels' launch time beyond "
+            "1 us per kernel (the cost of a CUDA Graph replay), per step");
         f.severity = severityForShare(hostBoundPercent, 3.0, 15.0);
         f.summary = std::to_string(inStepShort) + " of " + std::to_string(inStepKernels)
             + " kernels in the steps ran shorter than their launch call, and the GPU waited for launches "
             + formatPercent(hostBoundPercent) + " of the time.";
         f.fix = { "torch.compile(model, mode='reduce-overhead') (fusion + CUDA Graphs), or capture the step with "
                   "torch.cuda.CUDAGraph; fused optimizers (Adam(fused=True)); larger batches",
-                  "tf.function(jit_compile=True) so XLA fuses small ops into few kernels; larger batches",
-                  "session option enable_cuda_graph=1 for the CUDA EP (static shapes, IOBinding); graph optimizations "
-                  "at ORT_ENABLE_ALL to fuse small ops" };
+            "tf.function(jit_compile=True) so XLA fuses small ops into few kernels; larger batches",
+            "session option enable_cuda_graph=1 for the CUDA EP (static shapes, IOBinding); graph optimizations "
+            "at ORT_ENABLE_ALL to fuse small ops" };
         out.push_back(std::move(f));
     }
 };

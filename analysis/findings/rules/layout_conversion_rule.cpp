@@ -4,8 +4,8 @@
 // of kernel time. Saving: the conversion kernels' time per step (channels_last end to end removes the cuDNN
 // ones; a few stay at the model's input/output; the NHWC kernels may be faster too, so this is no upper bound), or
 // the placement engine's layout pass when given.
-#include "analysis/trace/kernel_class.h"
 #include "analysis/findings/rules/rules.h"
+#include "analysis/trace/kernel_class.h"
 #include "profiler/base/units.h"
 
 #include <algorithm>
@@ -42,12 +42,13 @@ public:
                 it->second = layoutConversionKind(ctx.trace.name(op.nameId));
             if (it->second == LayoutConversionKind::None)
                 continue;
-            Evidence& e = it->second == LayoutConversionKind::Cudnn      ? cudnn
-                : it->second == LayoutConversionKind::Reformat             ? reformat
-                                                                           : transpose;
+            Evidence& e = it->second == LayoutConversionKind::Cudnn ? cudnn
+                : it->second == LayoutConversionKind::Reformat      ? reformat
+                                                                    : transpose;
             ++e.count;
             e.totalNs += op.durationNs();
-            ex[static_cast<int>(it->second)].push_back({ op.startNs, op.endNs, ctx.trace.name(op.nameId).substr(0, 80) });
+            ex[static_cast<int>(it->second)].push_back(
+                { op.startNs, op.endNs, ctx.trace.name(op.nameId).substr(0, 80) });
             if (inStep) {
                 inStepConvNs += op.durationNs();
                 ++inStepConvCount;
@@ -74,12 +75,12 @@ public:
                 f.evidence.push_back(std::move(*e));
         f.evidence.push_back({ "all kernels", 0, kernelNs });
         ctx.setTimeSaving(f, inStepConvNs,
-                          "the conversion kernels' time per step, which channels_last/NHWC end to end removes (a few "
-                          "conversions may stay at the model's input and output). Not an upper bound: cuDNN's NHWC "
-                          "kernels are often faster as well (measured on an H100 with an fp16 conv net: conversions "
-                          "took 11.8 ms of a step, channels_last saved 16.7 ms); PyTorch's tutorial reports 8-35 % "
-                          "on Volta",
-                          false);
+            "the conversion kernels' time per step, which channels_last/NHWC end to end removes (a few "
+            "conversions may stay at the model's input and output). Not an upper bound: cuDNN's NHWC "
+            "kernels are often faster as well (measured on an H100 with an fp16 conv net: conversions "
+            "took 11.8 ms of a step, channels_last saved 16.7 ms); PyTorch's tutorial reports 8-35 % "
+            "on Volta",
+            false);
         if (ctx.estimator) {
             const int64_t steps = std::max<int64_t>(1, ctx.steps.count());
             LayoutQuery q { ctx.options.modelPath, inStepConvNs / steps, inStepConvCount / steps, ctx.deviceName() };
@@ -92,19 +93,20 @@ public:
         }
         f.severity = severityForShare(share, ctx.options.warnPercent, 15.0);
         char buf[200];
-        std::snprintf(buf, sizeof buf, "%lld layout-conversion/transpose kernels ran for %s, %s of all kernel time (%s).",
-                      static_cast<long long>(cudnn.count + reformat.count + transpose.count),
-                      formatNanoseconds(static_cast<double>(convNs)).c_str(), formatPercent(share).c_str(),
-                      formatNanoseconds(static_cast<double>(kernelNs)).c_str());
+        std::snprintf(buf, sizeof buf,
+            "%lld layout-conversion/transpose kernels ran for %s, %s of all kernel time (%s).",
+            static_cast<long long>(cudnn.count + reformat.count + transpose.count),
+            formatNanoseconds(static_cast<double>(convNs)).c_str(), formatPercent(share).c_str(),
+            formatNanoseconds(static_cast<double>(kernelNs)).c_str());
         f.summary = buf;
         if (cudnn.count)
             f.summary += " cuDNN converts NCHW tensors to NHWC to use its Tensor Core engines and back afterwards.";
         f.fix = { "model = model.to(memory_format=torch.channels_last) and input = input.to(memory_format="
                   "torch.channels_last), with AMP (torch.autocast) so cuDNN picks NHWC kernels without converting",
-                  "use data_format='channels_last' (NHWC, TensorFlow's default) for Conv/Pool layers on GPU; with "
-                  "mixed precision the Grappler layout optimizer then needs no transposes",
-                  "export the model in NHWC or enable the CUDA EP's prefer_nhwc=1 provider option; for TensorRT keep "
-                  "adjacent layers in one format (kHWC8 with fp16) to avoid Reformat layers" };
+            "use data_format='channels_last' (NHWC, TensorFlow's default) for Conv/Pool layers on GPU; with "
+            "mixed precision the Grappler layout optimizer then needs no transposes",
+            "export the model in NHWC or enable the CUDA EP's prefer_nhwc=1 provider option; for TensorRT keep "
+            "adjacent layers in one format (kHWC8 with fp16) to avoid Reformat layers" };
         out.push_back(std::move(f));
     }
 };

@@ -45,20 +45,22 @@ public:
                 continue;
             Finding f;
             f.ruleId = "memory.peak";
-            f.title = "Peak memory is " + formatPercent(percent) + " of GPU " + std::to_string(deviceId) + "'s capacity";
+            f.title
+                = "Peak memory is " + formatPercent(percent) + " of GPU " + std::to_string(deviceId) + "'s capacity";
             f.severity = percent >= 97.0 ? Severity::High : Severity::Warning;
             f.summary = "Peak " + formatBytes(p.first) + " of " + formatBytes(dev->totalMemoryBytes) + " on "
                 + dev->name + ": little headroom for larger batches or fragmentation (out-of-memory risk).";
-            f.evidence.push_back({ "peak reserved/allocated memory", 1, 0, p.first, { { p.second, p.second, "peak" } } });
+            f.evidence.push_back(
+                { "peak reserved/allocated memory", 1, 0, p.first, { { p.second, p.second, "peak" } } });
             f.saving.memoryBytes = 0;
             f.saving.method = "no time saving: this is a risk, not lost time; headroom left is "
                 + formatBytes(dev->totalMemoryBytes - p.first);
             f.saving.upperBound = false;
             f.fix = { "activation checkpointing (torch.utils.checkpoint), AMP (halves activations), smaller batch with "
                       "gradient accumulation; PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation",
-                      "mixed precision policy, tf.recompute_grad for checkpointing, smaller batch; "
-                      "tf.config.experimental.set_memory_growth only hides the peak",
-                      "gpu_mem_limit and arena_extend_strategy=kSameAsRequested in the CUDA EP options; fp16 model" };
+                "mixed precision policy, tf.recompute_grad for checkpointing, smaller batch; "
+                "tf.config.experimental.set_memory_growth only hides the peak",
+                "gpu_mem_limit and arena_extend_strategy=kSameAsRequested in the CUDA EP options; fp16 model" };
             out.push_back(std::move(f));
         }
     }

@@ -18,7 +18,8 @@ namespace {
 bool isPageable(const GpuOp& op)
 {
     return op.kind == GpuOp::Kind::Memcpy
-        && (op.srcKind == static_cast<int64_t>(MemKind::Pageable) || op.dstKind == static_cast<int64_t>(MemKind::Pageable));
+        && (op.srcKind == static_cast<int64_t>(MemKind::Pageable)
+            || op.dstKind == static_cast<int64_t>(MemKind::Pageable));
 }
 
 bool isPinnedHostCopy(const GpuOp& op)
@@ -70,8 +71,7 @@ public:
                 d.inStepBytes += op.bytes;
             }
             d.examples.push_back({ op.startNs, op.endNs,
-                                   std::string(copyKindShortName(static_cast<CopyKind>(op.copyKind))) + " "
-                                       + formatBytes(op.bytes) });
+                std::string(copyKindShortName(static_cast<CopyKind>(op.copyKind))) + " " + formatBytes(op.bytes) });
         }
         Finding f;
         int64_t total = 0, totalNs = 0, savedNs = 0;
@@ -88,8 +88,8 @@ public:
             double pinnedBw = std::max(pageableBw, std::min(2.0 * pageableBw, ceiling));
             char ceilingText[32];
             std::snprintf(ceilingText, sizeof ceilingText, "%.0f GB/s", ceiling);
-            std::string source = "2x the measured pageable bandwidth, capped at the host link's " + std::string(ceilingText)
-                + " (no pinned " + dir + " copies to measure)";
+            std::string source = "2x the measured pageable bandwidth, capped at the host link's "
+                + std::string(ceilingText) + " (no pinned " + dir + " copies to measure)";
             if (d.pinnedBytes >= (1 << 20) && d.pinnedNs > 0) {
                 pinnedBw = std::max(pageableBw, static_cast<double>(d.pinnedBytes) / static_cast<double>(d.pinnedNs));
                 source = "the pinned " + dir + " bandwidth measured in this trace";
@@ -107,18 +107,19 @@ public:
             return;
         f.ruleId = "copies.pageable";
         f.title = "Copies use pageable host memory";
-        ctx.setTimeSaving(f, savedNs, "copy time in the steps minus the same bytes moved at pinned speed: " + method
-                              + ". Pinned copies also stop blocking the host and can overlap compute.");
+        ctx.setTimeSaving(f, savedNs,
+            "copy time in the steps minus the same bytes moved at pinned speed: " + method
+                + ". Pinned copies also stop blocking the host and can overlap compute.");
         f.severity = severityForShare(ctx.percent(savedNs), ctx.options.warnPercent, ctx.options.highPercent);
         f.summary = std::to_string(total) + " copies (" + formatNanoseconds(static_cast<double>(totalNs))
             + ") went through pageable host memory; the driver stages them through a pinned buffer and the host "
               "blocks until the staging is done.";
         f.fix = { "DataLoader(pin_memory=True) and tensor.to('cuda', non_blocking=True); allocate host buffers with "
                   "torch.empty(..., pin_memory=True) or tensor.pin_memory()",
-                  "feed with tf.data ... .prefetch(tf.data.AUTOTUNE) and tf.data.experimental.prefetch_to_device("
-                  "'/gpu:0') so the runtime uses pinned staging buffers",
-                  "bind inputs/outputs with IOBinding to CUDA_PINNED OrtValues (OrtDevice 'cuda_pinned') or to "
-                  "device memory instead of numpy arrays" };
+            "feed with tf.data ... .prefetch(tf.data.AUTOTUNE) and tf.data.experimental.prefetch_to_device("
+            "'/gpu:0') so the runtime uses pinned staging buffers",
+            "bind inputs/outputs with IOBinding to CUDA_PINNED OrtValues (OrtDevice 'cuda_pinned') or to "
+            "device memory instead of numpy arrays" };
         out.push_back(std::move(f));
     }
 };

@@ -27,7 +27,7 @@ public:
         int64_t savedNs = 0, totalCount = 0;
         for (CopyKind kind : { CopyKind::HtoD, CopyKind::DtoH }) {
             Evidence e { "copies " + std::string(copyKindShortName(kind)) + " of at most "
-                         + formatBytes(ctx.options.smallCopyBytes) };
+                + formatBytes(ctx.options.smallCopyBytes) };
             int64_t inStepNs = 0, inStepBytes = 0, inStepCount = 0, minNs = INT64_MAX;
             double bestBw = 0.0; // bytes/ns
             std::vector<EvidenceRange> ex;
@@ -65,16 +65,17 @@ public:
         f.ruleId = "copies.small";
         f.title = "Many small copies should be batched";
         ctx.setTimeSaving(f, savedNs,
-                          "device time of the small copies in the steps minus one batched copy per step and direction "
-                          "(fixed cost = the shortest small copy, plus the bytes at the best bandwidth measured on larger copies, or 10 GB/s when there are none)");
+            "device time of the small copies in the steps minus one batched copy per step and direction "
+            "(fixed cost = the shortest small copy, plus the bytes at the best bandwidth measured on larger copies, or "
+            "10 GB/s when there are none)");
         f.severity = severityForShare(f.saving.percentOfStep, ctx.options.warnPercent, ctx.options.highPercent);
         f.summary = std::to_string(totalCount) + " copies of at most " + formatBytes(ctx.options.smallCopyBytes)
             + " each; every one pays the fixed cost of a transfer.";
         f.fix = { "stack small tensors into one pinned buffer (torch.cat / a flat tensor) and copy once; keep "
                   "constants on the GPU instead of re-creating them each step (torch.tensor(..., device='cuda'))",
-                  "batch scalars into one tensor before the step; create constants inside tf.function so they live on "
-                  "the device",
-                  "concatenate small inputs into one input, or bind them once with IOBinding and reuse the binding" };
+            "batch scalars into one tensor before the step; create constants inside tf.function so they live on "
+            "the device",
+            "concatenate small inputs into one input, or bind them once with IOBinding and reuse the binding" };
         out.push_back(std::move(f));
     }
 };

@@ -46,21 +46,22 @@ public:
         f.title = slowest.lane->label + " is a straggler";
         double excess = 100.0 * (slowest.perStepNs - median) / median;
         f.severity = severityForShare(excess, ctx.options.stragglerPercent, 30.0);
-        f.summary = slowest.lane->label + " computes " + formatPercent(excess) + " longer per step than the median rank ("
-            + formatNanoseconds(slowest.perStepNs) + " vs " + formatNanoseconds(median)
-            + "); the other ranks wait for it in every collective.";
+        f.summary = slowest.lane->label + " computes " + formatPercent(excess)
+            + " longer per step than the median rank (" + formatNanoseconds(slowest.perStepNs) + " vs "
+            + formatNanoseconds(median) + "); the other ranks wait for it in every collective.";
         for (const auto& r : ranks)
-            f.evidence.push_back({ r.lane->label + ": compute kernel time per step", 1,
-                                   static_cast<int64_t>(r.perStepNs) });
+            f.evidence.push_back(
+                { r.lane->label + ": compute kernel time per step", 1, static_cast<int64_t>(r.perStepNs) });
         f.saving.perStepMs = (slowest.perStepNs - median) / 1e6;
-        double stepNs = ctx.steps.count() ? static_cast<double>(ctx.steps.totalNs()) / static_cast<double>(ctx.steps.count()) : 0;
+        double stepNs
+            = ctx.steps.count() ? static_cast<double>(ctx.steps.totalNs()) / static_cast<double>(ctx.steps.count()) : 0;
         f.saving.percentOfStep = stepNs > 0 ? 100.0 * (slowest.perStepNs - median) / stepNs : 0.0;
         f.saving.method = "the slowest rank's compute time per step minus the median rank's: the time the other ranks "
                           "wait in collectives";
         f.fix = { "balance the work per rank (uneven sequence lengths: bucket/sort by length; uneven data shards); "
                   "check the slow rank's GPU clocks/thermals and its host (data loading, CPU affinity)",
-                  "use tf.distribute with even per-replica batches; check input pipeline speed per worker",
-                  "give each process the same batch shape; pin each session to its own GPU and CPU cores" };
+            "use tf.distribute with even per-replica batches; check input pipeline speed per worker",
+            "give each process the same batch shape; pin each session to its own GPU and CPU cores" };
         out.push_back(std::move(f));
     }
 };

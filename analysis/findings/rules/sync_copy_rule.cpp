@@ -16,13 +16,15 @@ namespace {
 
 bool isSyncCopyApi(const std::string& name)
 {
-    return name.rfind("cudaMemcpy", 0) == 0 ? name.find("Async") == std::string::npos
-                                            : (name.rfind("cuMemcpy", 0) == 0 && name.find("Async") == std::string::npos);
+    return name.rfind("cudaMemcpy", 0) == 0
+        ? name.find("Async") == std::string::npos
+        : (name.rfind("cuMemcpy", 0) == 0 && name.find("Async") == std::string::npos);
 }
 
 bool isSyncMemsetApi(const std::string& name)
 {
-    return (name.rfind("cudaMemset", 0) == 0 || name.rfind("cuMemset", 0) == 0) && name.find("Async") == std::string::npos;
+    return (name.rfind("cudaMemset", 0) == 0 || name.rfind("cuMemset", 0) == 0)
+        && name.find("Async") == std::string::npos;
 }
 
 class SyncCopyRule final : public FindingRule
@@ -60,8 +62,10 @@ public:
             if (it->second == 1 && op && op->copyKind == static_cast<int64_t>(CopyKind::HtoD)
                 && op->bytes <= ctx.options.syncCopyMinHtoDBytes)
                 continue;
-            if (it->second == 2 && !(op && (op->srcKind == static_cast<int64_t>(MemKind::Pinned)
-                                            || op->srcKind == static_cast<int64_t>(MemKind::Managed))))
+            if (it->second == 2
+                && !(op
+                    && (op->srcKind == static_cast<int64_t>(MemKind::Pinned)
+                        || op->srcKind == static_cast<int64_t>(MemKind::Managed))))
                 continue;
             Evidence& e = it->second == 1 ? copies : memsets;
             int64_t blocked = call.endNs - call.startNs;
@@ -69,7 +73,8 @@ public:
             e.totalNs += blocked;
             e.totalBytes += op ? op->bytes : 0;
             (it->second == 1 ? copyEx : memsetEx)
-                .push_back({ call.startNs, call.endNs, ctx.trace.name(call.nameId) + (op ? " " + formatBytes(op->bytes) : "") });
+                .push_back({ call.startNs, call.endNs,
+                    ctx.trace.name(call.nameId) + (op ? " " + formatBytes(op->bytes) : "") });
             if (ctx.inSteps(call.startNs))
                 savedNs += std::max<int64_t>(0, blocked - (op ? op->durationNs() : 0));
         }
@@ -85,17 +90,18 @@ public:
         if (memsets.count)
             f.evidence.push_back(memsets);
         ctx.setTimeSaving(f, savedNs,
-                          "host time blocked inside these calls minus the device time of the copy/memset itself (the "
-                          "part spent waiting for earlier GPU work); an upper bound, realised only if the host has "
-                          "other work to overlap");
-        f.severity = severityForShare(ctx.percent(copies.totalNs + memsets.totalNs), ctx.options.warnPercent,
-                                      ctx.options.highPercent);
-        f.summary = std::to_string(copies.count + memsets.count) + " synchronous copy/memset calls blocked the host for "
+            "host time blocked inside these calls minus the device time of the copy/memset itself (the "
+            "part spent waiting for earlier GPU work); an upper bound, realised only if the host has "
+            "other work to overlap");
+        f.severity = severityForShare(
+            ctx.percent(copies.totalNs + memsets.totalNs), ctx.options.warnPercent, ctx.options.highPercent);
+        f.summary = std::to_string(copies.count + memsets.count)
+            + " synchronous copy/memset calls blocked the host for "
             + formatNanoseconds(static_cast<double>(copies.totalNs + memsets.totalNs)) + " in total.";
         f.fix = { "use tensor.to(device, non_blocking=True) from pinned memory and torch.cuda.Event to wait only where "
                   "the result is needed; avoid tensor.cpu()/item() mid-step",
-                  "keep tensors on the device between ops; avoid .numpy() inside tf.function steps",
-                  "use IOBinding (bind outputs to device memory) so Run() does not copy outputs back synchronously" };
+            "keep tensors on the device between ops; avoid .numpy() inside tf.function steps",
+            "use IOBinding (bind outputs to device memory) so Run() does not copy outputs back synchronously" };
         out.push_back(std::move(f));
     }
 };

@@ -7,8 +7,8 @@
 // name (cuBLAS/cuDNN/CUTLASS naming: h884, s1688, 16816, tf32, bf16, hmma, tensorop mean Tensor Cores).
 // Saving: half the fp32 GEMM/conv kernel time, i.e. an assumed 2x speedup (TF32/fp16 peak is 8x fp32 on
 // V100/A100; 2x is what typical layer sizes reach), stated as an estimate.
-#include "analysis/trace/kernel_class.h"
 #include "analysis/findings/rules/rules.h"
+#include "analysis/trace/kernel_class.h"
 #include "profiler/base/units.h"
 
 #include <regex>
@@ -18,13 +18,21 @@ namespace placescope {
 
 namespace {
 
-enum class MathKind { None, TensorCore, Fp32, HalfNoTensorCore };
+enum class MathKind
+{
+    None,
+    TensorCore,
+    Fp32,
+    HalfNoTensorCore
+};
 
 MathKind mathKind(const std::string& name)
 {
-    static const std::regex kTc(R"(h884|h1688|h16816|s884|s1688|s16816|i8816|i16832|hmma|wmma|tensorop|tf32|bf16|f16f16|e4m3|e5m2|gmma|_h[0-9]+gemm|fp16)",
-                                std::regex::icase);
-    static const std::regex kFp32(R"(sgemm|scudnn|f32f32_f32f32|simt|implicit_convolve_sgemm|winograd)", std::regex::icase);
+    static const std::regex kTc(
+        R"(h884|h1688|h16816|s884|s1688|s16816|i8816|i16832|hmma|wmma|tensorop|tf32|bf16|f16f16|e4m3|e5m2|gmma|_h[0-9]+gemm|fp16)",
+        std::regex::icase);
+    static const std::regex kFp32(
+        R"(sgemm|scudnn|f32f32_f32f32|simt|implicit_convolve_sgemm|winograd)", std::regex::icase);
     if (!isMatrixKernel(name))
         return MathKind::None;
     static const std::regex kHalf(R"(__half|\bhalf\b|bfloat16|__nv_bfloat16)");
@@ -40,7 +48,8 @@ MathKind mathKind(const std::string& name)
 
 bool isGemmOp(const std::string& name)
 {
-    static const std::regex kOps(R"(^aten::(mm|addmm|bmm|baddbmm|matmul|linear|conv[123]d|convolution|_convolution|cudnn_convolution)$)");
+    static const std::regex kOps(
+        R"(^aten::(mm|addmm|bmm|baddbmm|matmul|linear|conv[123]d|convolution|_convolution|cudnn_convolution)$)");
     return std::regex_match(name, kOps);
 }
 
@@ -114,7 +123,8 @@ public:
             if (!g->second || !hasDimNotMultipleOf8(r.inputDims))
                 continue;
             if (odd.count < 5)
-                odd.examples.push_back({ r.startNs, r.endNs, ctx.trace.name(r.nameId) + " " + r.inputDims.substr(0, 60) });
+                odd.examples.push_back(
+                    { r.startNs, r.endNs, ctx.trace.name(r.nameId) + " " + r.inputDims.substr(0, 60) });
             ++odd.count;
             odd.totalNs += r.endNs - r.startNs;
         }
@@ -134,20 +144,20 @@ public:
         if (odd.count)
             f.evidence.push_back(std::move(odd));
         ctx.setTimeSaving(f, inStepFp32Ns / 2,
-                          "half the fp32 GEMM/conv kernel time per step: an assumed 2x from TF32/fp16 Tensor Cores "
-                          "(their peak is about 8x fp32; memory-bound layers gain less), not a measurement");
+            "half the fp32 GEMM/conv kernel time per step: an assumed 2x from TF32/fp16 Tensor Cores "
+            "(their peak is about 8x fp32; memory-bound layers gain less), not a measurement");
         f.severity = severityForShare(f.saving.percentOfStep, ctx.options.warnPercent, ctx.options.highPercent);
-        f.summary = gpuName + " (compute capability " + std::to_string(major)
-            + ".x) has Tensor Cores, but " + std::to_string(missCount)
-            + " GEMM/convolution kernels ran without them (" + formatNanoseconds(static_cast<double>(missNs))
+        f.summary = gpuName + " (compute capability " + std::to_string(major) + ".x) has Tensor Cores, but "
+            + std::to_string(missCount) + " GEMM/convolution kernels ran without them ("
+            + formatNanoseconds(static_cast<double>(missNs))
             + "): fp32 math (AMP/TF32 off) or fp16/bf16 shapes whose channels/features are not multiples of 8.";
         f.fix = { "wrap the forward pass in torch.autocast('cuda', dtype=torch.bfloat16) (or float16 with GradScaler); "
                   "on Ampere+ also torch.backends.cuda.matmul.allow_tf32 = True and torch.backends.cudnn.allow_tf32 = "
                   "True; pad channel/feature dims to multiples of 8",
-                  "tf.keras.mixed_precision.set_global_policy('mixed_float16'); TF32 is on by default on Ampere "
-                  "(tf.config.experimental.enable_tensor_float_32_execution(True)); pad dims to multiples of 8",
-                  "convert the model to fp16 (onnxconverter_common.float16.convert_float_to_float16) or use the "
-                  "TensorRT EP with trt_fp16_enable=1; the CUDA EP uses TF32 unless use_tf32=0" };
+            "tf.keras.mixed_precision.set_global_policy('mixed_float16'); TF32 is on by default on Ampere "
+            "(tf.config.experimental.enable_tensor_float_32_execution(True)); pad dims to multiples of 8",
+            "convert the model to fp16 (onnxconverter_common.float16.convert_float_to_float16) or use the "
+            "TensorRT EP with trt_fp16_enable=1; the CUDA EP uses TF32 unless use_tf32=0" };
         out.push_back(std::move(f));
     }
 };

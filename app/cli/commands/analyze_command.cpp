@@ -3,14 +3,14 @@
 // findings (what is wrong, the evidence, the saving per step and the fix), ranked by estimated saving. The
 // analysis lives in analysis/findings and the writers in analysis/render; this file parses arguments,
 // opens the trace and writes the report (atomically when -o is given; then a summary line goes to stderr).
-#include "app/cli/command_registry.h"
 #include "analysis/findings/analyzer.h"
+#include "analysis/render/report_writer.h"
+#include "app/cli/command_registry.h"
 #include "placement/graph/model_loader.h"
 #include "placement/proposal/engine_estimator.h"
-#include "analysis/render/report_writer.h"
-#include "whatif/replay_saving_simulator.h"
 #include "profiler/base/output_file.h"
 #include "profiler/store/trace_file.h"
+#include "whatif/replay_saving_simulator.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -114,12 +114,12 @@ int runAnalyze(const AnalyzeArgs& args)
     }
     if (!args.quiet)
         std::fprintf(stderr, "placescope analyze: %zu finding(s), report written to %s\n", report->findings.size(),
-                     args.output.c_str());
+            args.output.c_str());
     return 0;
 }
 
-const CommandRegistration kRegistration {
-    "analyze", "Find wasted GPU time: ranked findings with evidence, saving per step and fixes", 40,
+const CommandRegistration kRegistration { "analyze",
+    "Find wasted GPU time: ranked findings with evidence, saving per step and fixes", 40,
     [](CLI::App& app) -> std::function<int()> {
         auto args = std::make_shared<AnalyzeArgs>();
         app.add_option("trace", args->trace, "Placescope trace (.sqlite; import other formats first)")->required();
@@ -128,8 +128,7 @@ const CommandRegistration kRegistration {
         app.add_option("-o,--output", args->output, "Write the report here instead of stdout");
         app.add_flag("-q,--quiet", args->quiet, "No summary line on stderr (errors still print)");
         return [args] { return runAnalyze(*args); };
-    }
-};
+    } };
 
 } // namespace
 } // namespace placescope::cli

@@ -54,38 +54,37 @@ int runCaptureCommand(const CaptureArgs& args)
     return capture::runCapture(request);
 #else
     (void)args;
-    std::fprintf(stderr, "placescope capture: this build of placescope has no tracer (it was built without the "
-                         "CUDA 13 toolkit's CUPTI); rebuild on a machine with the CUDA toolkit installed\n");
+    std::fprintf(stderr,
+        "placescope capture: this build of placescope has no tracer (it was built without the "
+        "CUDA 13 toolkit's CUPTI); rebuild on a machine with the CUDA toolkit installed\n");
     return 2;
 #endif
 }
 
-const CommandRegistration kRegistration {
-    "capture", "Run a CUDA program under the CUPTI tracer and write one trace (placescope capture -o run.sqlite -- "
-               "python train.py)",
-    5,
-    [](CLI::App& app) -> std::function<int()> {
+const CommandRegistration kRegistration { "capture",
+    "Run a CUDA program under the CUPTI tracer and write one trace (placescope capture -o run.sqlite -- "
+    "python train.py)",
+    5, [](CLI::App& app) -> std::function<int()> {
         auto args = std::make_shared<CaptureArgs>();
         app.add_option("-o,--output", args->output, "Trace to write (.sqlite)")->required();
         app.add_option("--kinds", args->kinds,
-                       "What to record, comma-separated: kernel, memcpy, memset, memory, runtime, driver, sync, "
-                       "nvtx, all (default: all but driver). runtime: CUDA runtime calls except pure queries "
-                       "(cudaGetDevice, cudaGetLastError...) and the driver calls that launch or move work; "
-                       "driver: every driver call");
+            "What to record, comma-separated: kernel, memcpy, memset, memory, runtime, driver, sync, "
+            "nvtx, all (default: all but driver). runtime: CUDA runtime calls except pure queries "
+            "(cudaGetDevice, cudaGetLastError...) and the driver calls that launch or move work; "
+            "driver: every driver call");
         app.add_option("--delay", args->delaySeconds, "Start recording this many seconds after the program starts");
         app.add_option("--duration", args->durationSeconds,
-                       "Stop recording after this many seconds (the program runs on untraced)");
+            "Stop recording after this many seconds (the program runs on untraced)");
         app.add_option("--buffer-mb", args->bufferMb, "Size of one CUPTI activity buffer in MiB (default 8)");
         app.add_option("--torch-memory", args->torchMemory,
-                       "Kineto trace the program writes with torch.profiler(activities=[CPU], profile_memory=True): "
-                       "its tensor-level memory events are added to the trace (CUPTI itself sees only cudaMalloc "
-                       "segments, i.e. reserved memory)");
+            "Kineto trace the program writes with torch.profiler(activities=[CPU], profile_memory=True): "
+            "its tensor-level memory events are added to the trace (CUPTI itself sees only cudaMalloc "
+            "segments, i.e. reserved memory)");
         app.add_flag("-q,--quiet", args->quiet,
-                     "No status line, summary or warning on stderr (why a capture failed still prints)");
+            "No status line, summary or warning on stderr (why a capture failed still prints)");
         app.add_option("command", args->command, "The program and its arguments, after --")->required();
         return [args] { return runCaptureCommand(*args); };
-    }
-};
+    } };
 
 } // namespace
 } // namespace placescope::cli

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 // `placescope diff before.sqlite after.sqlite [--step N | --all-steps] [--by kernel|op|annotation|stream|class]
-//  [--short-names] [--simulate] [--format text|json|html] [-o out]`: what changed between two runs (step time, GPU busy and idle,
+//  [--short-names] [--simulate] [--format text|json|html] [-o out]`: what changed between two runs (step time, GPU busy
+//  and idle,
 // memory, copies, kernels by name, findings). The comparison lives in analysis/diff; this file parses arguments,
 // profiles both runs (on two threads: each side opens its own connection) and writes the output through the one
 // atomic writer, refusing an -o that is either trace.
-#include "app/cli/command_registry.h"
 #include "analysis/diff/diff_report.h"
-#include "whatif/replay_saving_simulator.h"
+#include "app/cli/command_registry.h"
 #include "profiler/base/output_file.h"
+#include "whatif/replay_saving_simulator.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -116,32 +117,32 @@ int runDiff(const DiffArgs& args)
     return 0;
 }
 
-const CommandRegistration kRegistration {
-    "diff", "Compare two runs: step time, GPU busy/idle, memory, copies, kernels by name, findings", 47,
+const CommandRegistration kRegistration { "diff",
+    "Compare two runs: step time, GPU busy/idle, memory, copies, kernels by name, findings", 47,
     [](CLI::App& app) -> std::function<int()> {
         auto args = std::make_shared<DiffArgs>();
         app.add_option("before", args->before, "The run before the change (Placescope trace, .sqlite)")->required();
-        app.add_option("after", args->after, "The run after it (a measured trace or whatif -o's prediction)")->required();
+        app.add_option("after", args->after, "The run after it (a measured trace or whatif -o's prediction)")
+            ->required();
         auto* step = app.add_option("--step", args->step, "Compare only the N-th step of each run (0: the first)")
                          ->check(CLI::NonNegativeNumber);
         app.add_flag("--all-steps", args->allSteps, "Also one table per compared step")->excludes(step);
         app.add_option("--by", args->by,
-                       "A grouping besides kernels: kernel, op, annotation, stream or class (GEMM, convolution, "
-                       "communication, ..., memcpy, memset)")
+               "A grouping besides kernels: kernel, op, annotation, stream or class (GEMM, convolution, "
+               "communication, ..., memcpy, memset)")
             ->check(CLI::IsMember({ "kernel", "op", "annotation", "stream", "class" }))
             ->capture_default_str();
         app.add_flag("--short-names", args->shortNames,
-                     "Match kernels by short name (template arguments and library versions dropped)");
+            "Match kernels by short name (template arguments and library versions dropped)");
         app.add_flag("--simulate", args->simulate,
-                     "Findings' savings simulated by the what-if replay, as analyze reports them (replays both runs)");
+            "Findings' savings simulated by the what-if replay, as analyze reports them (replays both runs)");
         app.add_option("--format", args->format, "text, json or html (default: from -o's extension, else text)");
         app.add_option("--top", args->top, "Rows per table in text and HTML (0: all; JSON has every row)")
             ->capture_default_str();
         app.add_option("-o,--output", args->output, "Write the diff here instead of stdout");
         app.add_flag("-q,--quiet", args->quiet, "No summary line on stderr (errors still print)");
         return [args] { return runDiff(*args); };
-    }
-};
+    } };
 
 } // namespace
 } // namespace placescope::cli

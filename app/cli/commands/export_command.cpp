@@ -103,14 +103,14 @@ int runExport(const ExportArgs& args)
     // The summary is no data: always on stderr, as every command's.
     if (!args.quiet)
         std::fprintf(stderr, "wrote %s: %s events, %s (Chrome trace JSON; open in https://ui.perfetto.dev)\n",
-                     toStdout ? "standard output" : args.output.c_str(),
-                     withThousands(static_cast<int64_t>(summary->events)).c_str(),
-                     formatBytes(static_cast<int64_t>(summary->bytes)).c_str());
+            toStdout ? "standard output" : args.output.c_str(),
+            withThousands(static_cast<int64_t>(summary->events)).c_str(),
+            formatBytes(static_cast<int64_t>(summary->bytes)).c_str());
     return 0;
 }
 
-const CommandRegistration kRegistration {
-    "export", "Write a trace as Chrome/Perfetto JSON", 30, [](CLI::App& app) -> std::function<int()> {
+const CommandRegistration kRegistration { "export", "Write a trace as Chrome/Perfetto JSON", 30,
+    [](CLI::App& app) -> std::function<int()> {
         auto args = std::make_shared<ExportArgs>();
         app.add_option("trace", args->trace, "Placescope trace (.sqlite)")->required();
         app.add_option("--format", args->format, "Output format")
@@ -119,8 +119,7 @@ const CommandRegistration kRegistration {
         app.add_option("-o,--output", args->output, "Output file (.json); - for standard output")->required();
         app.add_flag("-q,--quiet", args->quiet, "No progress or summary line");
         return [args] { return runExport(*args); };
-    }
-};
+    } };
 
 } // namespace
 } // namespace placescope::cli

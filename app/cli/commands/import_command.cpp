@@ -46,21 +46,23 @@ int runImport(const ImportArgs& args)
     }
     if (!args.quiet) // a summary, not data: stderr
         std::fprintf(stderr, "wrote %s: %s events, %s problems, %s, %.1f MB/s (input on disk)\n", args.output.c_str(),
-                     withThousands(static_cast<int64_t>(summary->events)).c_str(),
-                     withThousands(static_cast<int64_t>(summary->problems)).c_str(), formatNanoseconds(seconds * 1e9).c_str(),
-                     seconds > 0 ? static_cast<double>(summary->inputBytes) / 1e6 / seconds : 0.0);
+            withThousands(static_cast<int64_t>(summary->events)).c_str(),
+            withThousands(static_cast<int64_t>(summary->problems)).c_str(), formatNanoseconds(seconds * 1e9).c_str(),
+            seconds > 0 ? static_cast<double>(summary->inputBytes) / 1e6 / seconds : 0.0);
     if (!args.quiet && !summary->dataLoss.empty()) { // never silent: say what was lost, and why in a word
         std::string lost;
         for (const auto& [kind, count] : summary->dataLoss)
             lost += (lost.empty() ? "" : ", ") + withThousands(count) + " " + kind;
-        std::fprintf(stderr, "placescope import: warning: not all of the input was imported: %s (PS_PROBLEMS says "
-                             "why)\n", lost.c_str());
+        std::fprintf(stderr,
+            "placescope import: warning: not all of the input was imported: %s (PS_PROBLEMS says "
+            "why)\n",
+            lost.c_str());
     }
     return 0;
 }
 
-const CommandRegistration kRegistration {
-    "import", "Import PyTorch profiler JSON (.json, .json.gz) or nsys SQLite exports into one trace", 10,
+const CommandRegistration kRegistration { "import",
+    "Import PyTorch profiler JSON (.json, .json.gz) or nsys SQLite exports into one trace", 10,
     [](CLI::App& app) -> std::function<int()> {
         auto args = std::make_shared<ImportArgs>();
         app.add_option("inputs", args->inputs, "Input traces (several ranks of one job go into one trace)")->required();
@@ -68,8 +70,7 @@ const CommandRegistration kRegistration {
         app.add_option("--rank", args->rank, "Rank of the (first) input when the file does not say");
         app.add_flag("-q,--quiet", args->quiet, "No progress or summary line");
         return [args] { return runImport(*args); };
-    }
-};
+    } };
 
 } // namespace
 } // namespace placescope::cli

@@ -8,14 +8,14 @@
 // Prints the readable proposal (or JSON with --json); -o writes the JSON, complete or not at all, and says so on
 // stderr (--quiet: not).
 // Errors: one line on stderr, exit 1 (2 for a usage error).
+#include "analysis/trace/step_detector.h"
+#include "analysis/trace/trace_data.h"
 #include "app/cli/command_registry.h"
 #include "placement/cost/capability_table.h"
 #include "placement/cost/default_gpu.h"
 #include "placement/cost/placement_model.h"
 #include "placement/engine/planner.h"
 #include "placement/engine/problem_file.h"
-#include "analysis/trace/step_detector.h"
-#include "analysis/trace/trace_data.h"
 #include "placement/graph/model_loader.h"
 #include "placement/layout/layout_pass.h"
 #include "placement/proposal/byte_size.h"
@@ -28,9 +28,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <optional>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -96,13 +96,14 @@ int runProblem(const PlaceOptions& options)
         std::printf("%s\n", json.c_str());
         return 0;
     }
-    std::printf("objective %s: %s (%s)\n", options.objective.c_str(), formatNanoseconds(proposal->objectiveUs * 1e3).c_str(),
-        proposal->exact ? "optimal" : "heuristic");
+    std::printf("objective %s: %s (%s)\n", options.objective.c_str(),
+        formatNanoseconds(proposal->objectiveUs * 1e3).c_str(), proposal->exact ? "optimal" : "heuristic");
     for (size_t i = 0; i < graph->ops.size(); ++i)
         std::printf("  %-32s %-10s %s\n", graph->ops[i].id.c_str(), graph->ops[i].type.c_str(),
             graph->devices[proposal->assignment[i]].name.c_str());
     std::printf("transfers: %d, %s, %s; makespan %s\n", proposal->timeline.transferCount,
-        formatBytes(proposal->timeline.transferredBytes).c_str(), formatNanoseconds(proposal->timeline.transferUs * 1e3).c_str(),
+        formatBytes(proposal->timeline.transferredBytes).c_str(),
+        formatNanoseconds(proposal->timeline.transferUs * 1e3).c_str(),
         formatNanoseconds(proposal->timeline.makespanUs * 1e3).c_str());
     return 0;
 }
@@ -131,7 +132,8 @@ Status applyPins(const std::vector<std::string>& pins, const ModelGraph& model, 
                 + " ops; op names are in the --json output)");
         const int graphOp = placement.graphOpOfModelOp[modelOp];
         if (graphOp < 0)
-            return Status::error("--pin: op '" + name + "' produces a weight and is placed with its consumer; pin the consumer");
+            return Status::error(
+                "--pin: op '" + name + "' produces a weight and is placed with its consumer; pin the consumer");
         PlacementOp& op = placement.graph.ops[graphOp];
         if (!std::isfinite(op.costUs[deviceIndex]))
             return Status::error("--pin: op '" + name + "' (" + op.type + ") has no " + device + " kernel in the "
@@ -183,9 +185,10 @@ LayoutFacts layoutFacts(const PlacementModel& placement, std::vector<std::string
     LayoutFacts facts = layoutFactsFor(placement.cpu, placement.gpu);
     if (facts.gpuComputeCapability > 0) {
         char line[160];
-        std::snprintf(line, sizeof line, "layout: GPU compute capability %.1f (from the name '%s'); TF32 assumed on for "
-                      "fp32 convs on Ampere and newer (the TF and PyTorch default)", facts.gpuComputeCapability,
-                      placement.gpu.name.c_str());
+        std::snprintf(line, sizeof line,
+            "layout: GPU compute capability %.1f (from the name '%s'); TF32 assumed on for "
+            "fp32 convs on Ampere and newer (the TF and PyTorch default)",
+            facts.gpuComputeCapability, placement.gpu.name.c_str());
         notes.push_back(line);
     }
     return facts;
@@ -277,8 +280,8 @@ int runPlace(const PlaceOptions& given)
     return options.problemPath.empty() ? runModel(options) : runProblem(options);
 }
 
-const CommandRegistration kRegistration("place", "Propose a CPU/GPU placement and data layouts for a model", 60,
-    [](CLI::App& app) -> std::function<int()> {
+const CommandRegistration kRegistration(
+    "place", "Propose a CPU/GPU placement and data layouts for a model", 60, [](CLI::App& app) -> std::function<int()> {
         auto options = std::make_shared<PlaceOptions>();
         app.add_option("--model", options->modelPath, "ONNX model, PyTorch execution trace (JSON) or Placescope trace");
         app.add_option("--problem", options->problemPath, "placement problem JSON (docs/placement_problem.md)");

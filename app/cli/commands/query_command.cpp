@@ -74,15 +74,17 @@ int runQuery(const QueryArgs& args)
     // One statement, and one that only reads: the trace is opened read-only, but VACUUM INTO or ATTACH would still
     // write elsewhere, and a second statement would be silently ignored.
     if (!stmt->isReadOnly()) {
-        std::fprintf(stderr, "placescope query: only statements that read are run (SELECT, WITH, read-only PRAGMA); "
-                             "this one would write\n");
+        std::fprintf(stderr,
+            "placescope query: only statements that read are run (SELECT, WITH, read-only PRAGMA); "
+            "this one would write\n");
         return 1;
     }
     if (auto next = db->prepare(rest); !next.isOk() || next->isValid()) {
         std::fprintf(stderr, "placescope query: give one statement; the SQL holds more after the first\n");
         return 1;
     }
-    StatementDeadline deadline(db->handle(), std::chrono::milliseconds(static_cast<int64_t>(args.timeoutSeconds * 1000)));
+    StatementDeadline deadline(
+        db->handle(), std::chrono::milliseconds(static_cast<int64_t>(args.timeoutSeconds * 1000)));
     std::string out;
     int columns = stmt->columnCount();
     if (args.header) {
@@ -102,8 +104,10 @@ int runQuery(const QueryArgs& args)
     if (!stmt->status().isOk()) {
         std::fflush(stdout);
         if (deadline.expired())
-            std::fprintf(stderr, "placescope query: stopped after %s (--timeout); narrow the query (WHERE, LIMIT) or "
-                                 "raise --timeout (0: no limit)\n", formatNanoseconds(args.timeoutSeconds * 1e9).c_str());
+            std::fprintf(stderr,
+                "placescope query: stopped after %s (--timeout); narrow the query (WHERE, LIMIT) or "
+                "raise --timeout (0: no limit)\n",
+                formatNanoseconds(args.timeoutSeconds * 1e9).c_str());
         else
             std::fprintf(stderr, "placescope query: %s\n", stmt->status().message().c_str());
         return 1;
@@ -112,8 +116,8 @@ int runQuery(const QueryArgs& args)
     return 0;
 }
 
-const CommandRegistration kRegistration {
-    "query", "Run one SQL query on a trace and print CSV", 40, [](CLI::App& app) -> std::function<int()> {
+const CommandRegistration kRegistration { "query", "Run one SQL query on a trace and print CSV", 40,
+    [](CLI::App& app) -> std::function<int()> {
         auto args = std::make_shared<QueryArgs>();
         app.add_option("trace", args->trace, "Placescope trace (.sqlite)")->required();
         app.add_option("sql", args->sql, "SQL statement (or use --file)");
@@ -123,8 +127,7 @@ const CommandRegistration kRegistration {
             ->check(CLI::Range(0.0, 1e9))
             ->capture_default_str();
         return [args] { return runQuery(*args); };
-    }
-};
+    } };
 
 } // namespace
 } // namespace placescope::cli

@@ -5,8 +5,8 @@
 // analysis/reports (one file per report, one row model); this file parses arguments, opens the trace and writes the
 // table (atomically with -o). Notes go below a text table, and to stderr with CSV and JSON so scripts read rows only.
 // A --step the trace does not have is a usage error (exit 2), as for `diff`.
-#include "app/cli/command_registry.h"
 #include "analysis/reports/reports.h"
+#include "app/cli/command_registry.h"
 #include "profiler/base/output_file.h"
 #include "profiler/store/trace_file.h"
 
@@ -40,7 +40,7 @@ int listReports()
         width = std::max(width, report.name.size());
     for (const ReportInfo& report : allReports())
         std::printf("%-*s  %.*s\n", static_cast<int>(width), std::string(report.name).c_str(),
-                    static_cast<int>(report.description.size()), report.description.data());
+            static_cast<int>(report.description.size()), report.description.data());
     return 0;
 }
 
@@ -59,14 +59,15 @@ int runReportCommand(const ReportArgs& args)
     if (args.list)
         return listReports();
     if (args.name.empty() || args.trace.empty()) {
-        std::fprintf(stderr, "placescope report: give a report name and a trace: placescope report NAME run.sqlite "
-                             "(placescope report --list shows the reports)\n");
+        std::fprintf(stderr,
+            "placescope report: give a report name and a trace: placescope report NAME run.sqlite "
+            "(placescope report --list shows the reports)\n");
         return 2;
     }
     const ReportInfo* report = findReport(args.name);
     if (!report) {
         std::fprintf(stderr, "placescope report: unknown report '%s' (placescope report --list: %s)\n",
-                     args.name.c_str(), reportNames().c_str());
+            args.name.c_str(), reportNames().c_str());
         return 2;
     }
     if ((!args.op.empty() || args.minLength) && report->name != "sequences") {
@@ -75,7 +76,7 @@ int runReportCommand(const ReportArgs& args)
     }
     if (args.minLength && *args.minLength < 1) {
         std::fprintf(stderr, "placescope report: --min-length must be 1 or more, not %lld\n",
-                     static_cast<long long>(*args.minLength));
+            static_cast<long long>(*args.minLength));
         return 2;
     }
     TableFormat format = TableFormat::Text;
@@ -124,13 +125,13 @@ int runReportCommand(const ReportArgs& args)
     }
     if (!args.quiet)
         std::fprintf(stderr, "placescope report: %s, %zu row(s) written to %s\n", args.name.c_str(), table.rows.size(),
-                     args.output.c_str());
+            args.output.c_str());
     return 0;
 }
 
-const CommandRegistration kRegistration {
-    "report", "Run one analysis (kernel_launch, idle, queue, steps, bandwidth, memory, ...) as a table; --list names them",
-    25, [](CLI::App& app) -> std::function<int()> {
+const CommandRegistration kRegistration { "report",
+    "Run one analysis (kernel_launch, idle, queue, steps, bandwidth, memory, ...) as a table; --list names them", 25,
+    [](CLI::App& app) -> std::function<int()> {
         auto args = std::make_shared<ReportArgs>();
         app.add_option("name", args->name, "Report to run (see --list)");
         app.add_option("trace", args->trace, "Placescope trace (.sqlite; import other formats first)");
@@ -138,14 +139,14 @@ const CommandRegistration kRegistration {
         app.add_option("--step", args->step, "Only this step (its number, as analyze and PS_STEPS number steps)");
         app.add_option("--format", args->format, "text, csv or json (default: from -o's extension, else text)");
         app.add_flag("--short-names", args->shortNames, "Shorten kernel names (no namespaces, templates or arguments)");
-        app.add_option("--op", args->op, "sequences: only kernels launched inside ops whose name contains this (HTA's "
-                                         "operator_name; its child ops' kernels included)");
+        app.add_option("--op", args->op,
+            "sequences: only kernels launched inside ops whose name contains this (HTA's "
+            "operator_name; its child ops' kernels included)");
         app.add_option("--min-length", args->minLength, "sequences: leave out sequences of fewer kernels (default 2)");
         app.add_option("-o,--output", args->output, "Write the report here instead of stdout");
         app.add_flag("-q,--quiet", args->quiet, "No notes on stderr (CSV, JSON) and no summary line after -o");
         return [args] { return runReportCommand(*args); };
-    }
-};
+    } };
 
 } // namespace
 } // namespace placescope::cli

@@ -61,24 +61,24 @@ void printText(const std::string& path, const TraceStats& s, size_t nameWidth)
 {
     const TraceCounts& c = s.counts;
     std::printf("Trace %s (%s), span %s\n", path.c_str(), c.sourceFormat.empty() ? "?" : c.sourceFormat.c_str(),
-                formatNanoseconds(static_cast<double>(s.span.durationNs())).c_str());
+        formatNanoseconds(static_cast<double>(s.span.durationNs())).c_str());
     std::printf("Events: %s kernels, %s memcpys, %s memsets, %s CUDA API calls, %s syncs, %s NVTX, %s framework ops,"
                 " %s memory events\n\n",
-                withCommas(c.kernels).c_str(), withCommas(c.memcpys).c_str(), withCommas(c.memsets).c_str(),
-                withCommas(c.apiCalls).c_str(), withCommas(c.syncs).c_str(), withCommas(c.nvtx).c_str(),
-                withCommas(c.frameworkOps).c_str(), withCommas(c.memoryEvents).c_str());
+        withCommas(c.kernels).c_str(), withCommas(c.memcpys).c_str(), withCommas(c.memsets).c_str(),
+        withCommas(c.apiCalls).c_str(), withCommas(c.syncs).c_str(), withCommas(c.nvtx).c_str(),
+        withCommas(c.frameworkOps).c_str(), withCommas(c.memoryEvents).c_str());
 
     const KernelSummary& k = s.kernels;
     std::printf("GPU kernels: %s kernels, %s names, %s in total (top %zu names by total time)\n",
-                withCommas(k.kernelCount).c_str(), withCommas(k.distinctNames).c_str(),
-                formatNanoseconds(static_cast<double>(k.totalNs)).c_str(), k.rows.size());
+        withCommas(k.kernelCount).c_str(), withCommas(k.distinctNames).c_str(),
+        formatNanoseconds(static_cast<double>(k.totalNs)).c_str(), k.rows.size());
     std::vector<std::vector<std::string>> rows;
     for (const auto& row : k.rows)
         rows.push_back({ formatFixed(row.timePercent, "%.1f"), formatNanoseconds(static_cast<double>(row.time.totalNs)),
-                         withCommas(row.time.count), formatNanoseconds(row.time.averageNs),
-                         formatNanoseconds(row.time.medianNs), formatNanoseconds(static_cast<double>(row.time.minNs)),
-                         formatNanoseconds(static_cast<double>(row.time.maxNs)), formatNanoseconds(row.time.stddevNs),
-                         clipName(row.name, nameWidth) });
+            withCommas(row.time.count), formatNanoseconds(row.time.averageNs), formatNanoseconds(row.time.medianNs),
+            formatNanoseconds(static_cast<double>(row.time.minNs)),
+            formatNanoseconds(static_cast<double>(row.time.maxNs)), formatNanoseconds(row.time.stddevNs),
+            clipName(row.name, nameWidth) });
     if (!rows.empty())
         printTable({ "Time %", "Total", "Instances", "Avg", "Med", "Min", "Max", "StdDev", "Name" }, rows);
 
@@ -86,10 +86,10 @@ void printText(const std::string& path, const TraceStats& s, size_t nameWidth)
     rows.clear();
     for (const auto& op : s.memoryOps)
         rows.push_back({ withCommas(op.time.count), formatBytes(op.totalBytes),
-                         formatNanoseconds(static_cast<double>(op.time.totalNs)), formatNanoseconds(op.time.averageNs),
-                         formatNanoseconds(static_cast<double>(op.time.minNs)),
-                         formatNanoseconds(static_cast<double>(op.time.maxNs)), formatFixed(op.bandwidthGBps, "%.2f"),
-                         op.operation + " (" + op.memoryTypes + ")" });
+            formatNanoseconds(static_cast<double>(op.time.totalNs)), formatNanoseconds(op.time.averageNs),
+            formatNanoseconds(static_cast<double>(op.time.minNs)),
+            formatNanoseconds(static_cast<double>(op.time.maxNs)), formatFixed(op.bandwidthGBps, "%.2f"),
+            op.operation + " (" + op.memoryTypes + ")" });
     if (rows.empty())
         std::printf(" none\n");
     else
@@ -99,30 +99,28 @@ void printText(const std::string& path, const TraceStats& s, size_t nameWidth)
     rows.clear();
     for (const auto& d : s.devices)
         rows.push_back({ std::to_string(d.deviceId), formatNanoseconds(static_cast<double>(d.busyNs)),
-                         formatNanoseconds(static_cast<double>(d.kernelNs)),
-                         formatNanoseconds(static_cast<double>(d.memcpyNs)),
-                         formatNanoseconds(static_cast<double>(d.memsetNs)),
-                         formatFixed(100.0 * d.utilizationOfTrace, "%.1f %%"),
-                         formatFixed(100.0 * d.utilizationOfActive, "%.1f %%"), d.name.empty() ? "-" : d.name });
+            formatNanoseconds(static_cast<double>(d.kernelNs)), formatNanoseconds(static_cast<double>(d.memcpyNs)),
+            formatNanoseconds(static_cast<double>(d.memsetNs)), formatFixed(100.0 * d.utilizationOfTrace, "%.1f %%"),
+            formatFixed(100.0 * d.utilizationOfActive, "%.1f %%"), d.name.empty() ? "-" : d.name });
     if (rows.empty())
         std::printf(" no GPU activity\n");
     else
-        printTable({ "Device", "Busy", "Kernels", "Memcpy", "Memset", "Util (trace span)", "Util (active span)",
-                     "Name" },
-                   rows);
+        printTable(
+            { "Device", "Busy", "Kernels", "Memcpy", "Memset", "Util (trace span)", "Util (active span)", "Name" },
+            rows);
 
     std::printf("\nImport problems\n");
     if (s.problems.empty())
         std::printf(" none\n");
     for (const auto& p : s.problems)
-        std::printf(" %s x %s [%s]: %s\n", p.kind.c_str(), withCommas(p.count).c_str(), p.severity.c_str(),
-                    p.help.c_str());
+        std::printf(
+            " %s x %s [%s]: %s\n", p.kind.c_str(), withCommas(p.count).c_str(), p.severity.c_str(), p.help.c_str());
 }
 
 nlohmann::json durationJson(const DurationStats& d)
 {
     return { { "count", d.count }, { "total_ns", d.totalNs }, { "avg_ns", d.averageNs }, { "median_ns", d.medianNs },
-             { "min_ns", d.minNs }, { "max_ns", d.maxNs }, { "stddev_ns", d.stddevNs } };
+        { "min_ns", d.minNs }, { "max_ns", d.maxNs }, { "stddev_ns", d.stddevNs } };
 }
 
 nlohmann::json toJson(const TraceStats& s)
@@ -130,10 +128,11 @@ nlohmann::json toJson(const TraceStats& s)
     nlohmann::json out;
     const TraceCounts& c = s.counts;
     out["source_format"] = c.sourceFormat;
-    out["span"] = { { "start_ns", s.span.startNs }, { "end_ns", s.span.endNs }, { "duration_ns", s.span.durationNs() } };
+    out["span"]
+        = { { "start_ns", s.span.startNs }, { "end_ns", s.span.endNs }, { "duration_ns", s.span.durationNs() } };
     out["counts"] = { { "kernels", c.kernels }, { "memcpys", c.memcpys }, { "memsets", c.memsets },
-                      { "api_calls", c.apiCalls }, { "syncs", c.syncs }, { "nvtx", c.nvtx },
-                      { "framework_ops", c.frameworkOps }, { "memory_events", c.memoryEvents } };
+        { "api_calls", c.apiCalls }, { "syncs", c.syncs }, { "nvtx", c.nvtx }, { "framework_ops", c.frameworkOps },
+        { "memory_events", c.memoryEvents } };
     nlohmann::json kernels = nlohmann::json::array();
     for (const auto& row : s.kernels.rows) {
         nlohmann::json entry = durationJson(row.time);
@@ -142,7 +141,7 @@ nlohmann::json toJson(const TraceStats& s)
         kernels.push_back(std::move(entry));
     }
     out["kernels"] = { { "count", s.kernels.kernelCount }, { "total_ns", s.kernels.totalNs },
-                       { "distinct_names", s.kernels.distinctNames }, { "top", std::move(kernels) } };
+        { "distinct_names", s.kernels.distinctNames }, { "top", std::move(kernels) } };
     nlohmann::json ops = nlohmann::json::array();
     for (const auto& op : s.memoryOps) {
         nlohmann::json entry = durationJson(op.time);
@@ -159,15 +158,14 @@ nlohmann::json toJson(const TraceStats& s)
     nlohmann::json devices = nlohmann::json::array();
     for (const auto& d : s.devices)
         devices.push_back({ { "device_id", d.deviceId }, { "name", d.name }, { "busy_ns", d.busyNs },
-                            { "kernel_ns", d.kernelNs }, { "memcpy_ns", d.memcpyNs }, { "memset_ns", d.memsetNs },
-                            { "first_start_ns", d.firstStartNs }, { "last_end_ns", d.lastEndNs },
-                            { "utilization_of_trace", d.utilizationOfTrace },
-                            { "utilization_of_active", d.utilizationOfActive } });
+            { "kernel_ns", d.kernelNs }, { "memcpy_ns", d.memcpyNs }, { "memset_ns", d.memsetNs },
+            { "first_start_ns", d.firstStartNs }, { "last_end_ns", d.lastEndNs },
+            { "utilization_of_trace", d.utilizationOfTrace }, { "utilization_of_active", d.utilizationOfActive } });
     out["devices"] = std::move(devices);
     nlohmann::json problems = nlohmann::json::array();
     for (const auto& p : s.problems)
         problems.push_back({ { "kind", p.kind }, { "severity", p.severity }, { "count", p.count }, { "help", p.help },
-                             { "example", p.example } });
+            { "example", p.example } });
     out["problems"] = std::move(problems);
     return out;
 }
@@ -203,8 +201,8 @@ int runStats(const StatsArgs& args)
     return 0;
 }
 
-const CommandRegistration kRegistration {
-    "stats", "Summarize a trace: kernels, memory operations, GPU utilization, import problems", 20,
+const CommandRegistration kRegistration { "stats",
+    "Summarize a trace: kernels, memory operations, GPU utilization, import problems", 20,
     [](CLI::App& app) -> std::function<int()> {
         auto args = std::make_shared<StatsArgs>();
         app.add_option("trace", args->trace, "Placescope trace (.sqlite)")->required();
@@ -214,8 +212,7 @@ const CommandRegistration kRegistration {
         app.add_option("--name-width", args->nameWidth, "Clip kernel names in text output (0: never)")
             ->capture_default_str();
         return [args] { return runStats(*args); };
-    }
-};
+    } };
 
 } // namespace
 } // namespace placescope::cli

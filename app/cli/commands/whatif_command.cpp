@@ -3,12 +3,12 @@
 // `placescope critical-path run.sqlite [--step N] [--json]`: replay a measured run from its dependency graph,
 // then predict it after the edits. The simulation lives in whatif; this file parses arguments, loads
 // the trace and prints. A malformed edit or a missing step is a usage error (exit 2).
-#include "app/cli/command_registry.h"
 #include "analysis/trace/step_detector.h"
-#include "whatif/prediction_file.h"
-#include "whatif/whatif.h"
+#include "app/cli/command_registry.h"
 #include "profiler/base/output_file.h"
 #include "profiler/store/trace_file.h"
+#include "whatif/prediction_file.h"
+#include "whatif/whatif.h"
 
 #include <cstdio>
 #include <memory>
@@ -86,14 +86,15 @@ int runWhatIfCommand(const WhatIfArgs& args, bool criticalPathOnly)
         if (!args.quiet)
             std::fprintf(stderr, "placescope %s: predicted trace written to %s\n", command, args.output.c_str());
     }
-    const std::string text = criticalPathOnly ? (args.json ? criticalPathJson(*result, *trace) : criticalPathText(*result, *trace))
-                                              : (args.json ? whatIfJson(*result, *trace) : whatIfText(*result, *trace));
+    const std::string text = criticalPathOnly
+        ? (args.json ? criticalPathJson(*result, *trace) : criticalPathText(*result, *trace))
+        : (args.json ? whatIfJson(*result, *trace) : whatIfText(*result, *trace));
     std::fwrite(text.data(), 1, text.size(), stdout);
     return 0;
 }
 
-const CommandRegistration kWhatIf {
-    "whatif", "Replay a measured run from its dependency graph and predict it after fixes (--edit)", 45,
+const CommandRegistration kWhatIf { "whatif",
+    "Replay a measured run from its dependency graph and predict it after fixes (--edit)", 45,
     [](CLI::App& app) -> std::function<int()> {
         auto args = std::make_shared<WhatIfArgs>();
         app.add_option("trace", args->trace, "Placescope trace (.sqlite; import other formats first)")->required();
@@ -107,19 +108,17 @@ const CommandRegistration kWhatIf {
         app.add_option("--compare", args->compare,
             "A trace measured after making the change: prints its step and span beside the prediction, with the error");
         return [args] { return runWhatIfCommand(*args, false); };
-    }
-};
+    } };
 
-const CommandRegistration kCriticalPath {
-    "critical-path", "The chain of work that sets the run's step time, by category (CPU, launch, kernel, sync...)", 46,
+const CommandRegistration kCriticalPath { "critical-path",
+    "The chain of work that sets the run's step time, by category (CPU, launch, kernel, sync...)", 46,
     [](CLI::App& app) -> std::function<int()> {
         auto args = std::make_shared<WhatIfArgs>();
         app.add_option("trace", args->trace, "Placescope trace (.sqlite; import other formats first)")->required();
         app.add_option("--step", args->step, "Only this step (its number in the trace)");
         app.add_flag("--json", args->json, "Print JSON for scripts");
         return [args] { return runWhatIfCommand(*args, true); };
-    }
-};
+    } };
 
 } // namespace
 } // namespace placescope::cli

@@ -68,7 +68,7 @@ Result<SpooledInput> SpooledInput::open(const std::string& input)
         if (!standardInput)
             ::close(from);
         return Status::error("cannot spool " + spooled.m_name + " to a temporary file in " + temporaryFolder() + ": "
-                             + std::strerror(error));
+            + std::strerror(error));
     }
     registerTempFile(pattern);
     spooled.m_tempPath = pattern;
@@ -78,13 +78,15 @@ Result<SpooledInput> SpooledInput::open(const std::string& input)
         ::close(from);
     const bool closed = ::close(to) == 0;
     if (error != 0 || !closed)
-        return Status::error("cannot read " + spooled.m_name + " into a temporary file: "
-                             + std::strerror(error ? error : errno)); // the destructor removes the file
+        return Status::error("cannot read " + spooled.m_name
+            + " into a temporary file: " + std::strerror(error ? error : errno)); // the destructor removes the file
     return spooled;
 }
 
 SpooledInput::SpooledInput(SpooledInput&& other) noexcept
-    : m_readPath(std::move(other.m_readPath)), m_name(std::move(other.m_name)), m_tempPath(std::move(other.m_tempPath))
+    : m_readPath(std::move(other.m_readPath))
+    , m_name(std::move(other.m_name))
+    , m_tempPath(std::move(other.m_tempPath))
 {
     other.m_tempPath.clear();
 }

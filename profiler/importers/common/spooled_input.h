@@ -24,7 +24,7 @@ public:
     ~SpooledInput();
 
     const std::string& readPath() const { return m_readPath; } // what the importers open
-    const std::string& name() const { return m_name; }         // what messages and PS_META name ("stdin" for -)
+    const std::string& name() const { return m_name; } // what messages and PS_META name ("stdin" for -)
     bool spooled() const { return !m_tempPath.empty(); }
 
 private:

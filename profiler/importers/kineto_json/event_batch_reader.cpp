@@ -9,9 +9,9 @@ namespace placescope {
 namespace {
 
 constexpr size_t kChunkBytes = 128 << 10;
-constexpr size_t kBatchBytes = 256 << 10;       // a batch is closed once its text passes this
-constexpr size_t kMaxQueuedBatches = 4;        // the reader waits when the importer is this far behind
-constexpr size_t kMaxEventBytes = 256u << 20;  // one event larger than this is not a trace we can read
+constexpr size_t kBatchBytes = 256 << 10; // a batch is closed once its text passes this
+constexpr size_t kMaxQueuedBatches = 4; // the reader waits when the importer is this far behind
+constexpr size_t kMaxEventBytes = 256u << 20; // one event larger than this is not a trace we can read
 
 uint32_t appendPadded(std::string& text, std::string_view value)
 {
@@ -24,9 +24,10 @@ uint32_t appendPadded(std::string& text, std::string_view value)
 } // namespace
 
 EventBatchReader::EventBatchReader(std::unique_ptr<ByteSource> source)
-    : m_source(std::move(source)), m_fileBytes(m_source->fileBytes()), m_thread([this] { readAll(); })
-{
-}
+    : m_source(std::move(source))
+    , m_fileBytes(m_source->fileBytes())
+    , m_thread([this] { readAll(); })
+{ }
 
 EventBatchReader::~EventBatchReader()
 {
@@ -85,19 +86,19 @@ void EventBatchReader::readAll()
         publish(std::move(batch));
         batch = emptyBatch();
     };
-    JsonEventSplitter splitter(JsonEventSplitter::Handler {
-        [&](std::string_view key, std::string_view raw) {
-            EventBatch::Item item;
-            item.isEvent = false;
-            item.keyOffset = static_cast<uint32_t>(batch->text.size());
-            item.keySize = static_cast<uint32_t>(key.size());
-            batch->text.append(key);
-            item.textSize = static_cast<uint32_t>(raw.size());
-            item.textOffset = appendPadded(batch->text, raw);
-            batch->items.push_back(item);
-            if (batch->text.size() >= kBatchBytes)
-                closeBatch();
-        },
+    JsonEventSplitter splitter(JsonEventSplitter::Handler { [&](std::string_view key, std::string_view raw) {
+                                                               EventBatch::Item item;
+                                                               item.isEvent = false;
+                                                               item.keyOffset
+                                                                   = static_cast<uint32_t>(batch->text.size());
+                                                               item.keySize = static_cast<uint32_t>(key.size());
+                                                               batch->text.append(key);
+                                                               item.textSize = static_cast<uint32_t>(raw.size());
+                                                               item.textOffset = appendPadded(batch->text, raw);
+                                                               batch->items.push_back(item);
+                                                               if (batch->text.size() >= kBatchBytes)
+                                                                   closeBatch();
+                                                           },
         [&](std::string_view event, bool suspect) {
             EventBatch::Item item;
             item.suspect = suspect;

@@ -36,7 +36,7 @@ struct EventBatch
     std::string text; // keys and values back to back, each value followed by padding
     std::vector<Item> items;
     std::vector<KinetoRecord> records; // records[i] is items[i] parsed, for the events
-    BumpArena arena;                   // strings the records point to that are not in `text`
+    BumpArena arena; // strings the records point to that are not in `text`
     uint64_t fileBytesRead = 0; // compressed bytes consumed when the batch was closed, for progress
 
     std::string_view key(const Item& item) const { return std::string_view(text).substr(item.keyOffset, item.keySize); }
@@ -50,12 +50,12 @@ struct EventBatch
 struct EventStreamEnd
 {
     bool sawTraceEvents = false;
-    bool closed = false;         // the top-level value was closed
-    bool eventTooLarge = false;  // one value was larger than the limit: reading stopped
-    uint64_t contentBytes = 0;   // uncompressed bytes read
+    bool closed = false; // the top-level value was closed
+    bool eventTooLarge = false; // one value was larger than the limit: reading stopped
+    uint64_t contentBytes = 0; // uncompressed bytes read
     uint64_t events = 0;
-    uint64_t trailingBytes = 0;  // not blank, after the top-level value was closed
-    std::string trailingHead;    // the first of them
+    uint64_t trailingBytes = 0; // not blank, after the top-level value was closed
+    std::string trailingHead; // the first of them
 };
 
 class EventBatchReader

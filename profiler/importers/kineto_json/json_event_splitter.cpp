@@ -25,7 +25,7 @@ size_t findStructural(const char* data, size_t i, size_t size, bool commas)
         __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + i));
         __m128i folded = _mm_or_si128(bytes, lowerCase);
         __m128i hits = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, comma)),
-                                    _mm_or_si128(_mm_cmpeq_epi8(folded, openBrace), _mm_cmpeq_epi8(folded, closeBrace)));
+            _mm_or_si128(_mm_cmpeq_epi8(folded, openBrace), _mm_cmpeq_epi8(folded, closeBrace)));
         if (int mask = _mm_movemask_epi8(hits))
             return i + static_cast<size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
     }
@@ -49,7 +49,7 @@ size_t findStringStop(const char* data, size_t i, size_t size)
     for (; i + 16 <= size; i += 16) {
         __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + i));
         __m128i hits = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, backslash)),
-                                    _mm_cmpeq_epi8(bytes, newline));
+            _mm_cmpeq_epi8(bytes, newline));
         if (int mask = _mm_movemask_epi8(hits))
             return i + static_cast<size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
     }

@@ -25,7 +25,9 @@ public:
         std::function<void(std::string_view rawEvent, bool suspect)> event;
     };
 
-    explicit JsonEventSplitter(Handler handler) : m_handler(std::move(handler)) { }
+    explicit JsonEventSplitter(Handler handler)
+        : m_handler(std::move(handler))
+    { }
 
     // Feeds the next bytes. `data` must stay valid only during the call. Returns false once the input cannot
     // be a trace (first non-blank byte is not '{' or '[').
@@ -42,7 +44,19 @@ public:
     size_t bufferedBytes() const { return m_pending.size(); }
 
 private:
-    enum class State { Start, ExpectKey, InKey, ExpectColon, ExpectValue, InValue, InEvents, AfterValue, Done, Bad };
+    enum class State
+    {
+        Start,
+        ExpectKey,
+        InKey,
+        ExpectColon,
+        ExpectValue,
+        InValue,
+        InEvents,
+        AfterValue,
+        Done,
+        Bad
+    };
 
     void scan(const char* data, size_t size);
     // From data[i], inside a captured value at depth > 0 and not after a backslash: tracks strings and brackets
@@ -59,7 +73,7 @@ private:
     bool m_suspect = false;
     bool m_sawTraceEvents = false;
     bool m_capturing = false; // inside an element/value whose text goes to m_pending
-    int m_depth = 0;          // container depth inside the current captured value (or event)
+    int m_depth = 0; // container depth inside the current captured value (or event)
     uint64_t m_events = 0;
     uint64_t m_trailingBytes = 0;
     std::string m_trailingHead;

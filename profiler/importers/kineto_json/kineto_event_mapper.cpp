@@ -169,8 +169,7 @@ std::string_view withoutNul(std::string_view text, std::string& storage)
 KinetoEventMapper::KinetoEventMapper(TraceWriter& writer, int inputIndex)
     : m_writer(writer)
     , m_pidSalt(static_cast<int64_t>(inputIndex) << 48)
-{
-}
+{ }
 
 void KinetoEventMapper::problem(std::string_view kind, std::string_view example)
 {
@@ -332,16 +331,17 @@ void KinetoEventMapper::addRecord(const KinetoRecord& record)
 }
 
 // The counters are the event's numeric args (metric name -> value); its other args are ids, not counters.
-void KinetoEventMapper::addCounterRange(const KinetoRecord& record, std::string_view name, Id pid, TimeNs start,
-                                        TimeNs end)
+void KinetoEventMapper::addCounterRange(
+    const KinetoRecord& record, std::string_view name, Id pid, TimeNs start, TimeNs end)
 {
     nlohmann::json event = nlohmann::json::parse(record.json, nullptr, false);
     const nlohmann::json* args = event.is_object() && event.contains("args") ? &event["args"] : nullptr;
     std::vector<CounterSample> samples;
     if (args && args->is_object())
         for (const auto& [metric, value] : args->items()) {
-            if (!value.is_number() || isOneOf(metric, { "External id", "external id", "correlation", "device",
-                                                        "stream", "context", "queued" }))
+            if (!value.is_number()
+                || isOneOf(
+                    metric, { "External id", "external id", "correlation", "device", "stream", "context", "queued" }))
                 continue;
             CounterSample sample;
             sample.start = start;
@@ -359,8 +359,8 @@ void KinetoEventMapper::addCounterRange(const KinetoRecord& record, std::string_
         m_counterRanges.push_back(std::move(samples));
 }
 
-void KinetoEventMapper::beginSpan(std::string_view cat, std::string_view name, const KinetoArgs& args, Id pid, Id tid,
-                                  TimeNs start)
+void KinetoEventMapper::beginSpan(
+    std::string_view cat, std::string_view name, const KinetoArgs& args, Id pid, Id tid, TimeNs start)
 {
     OpenBegin begin;
     begin.cat = cat;
@@ -407,7 +407,7 @@ void KinetoEventMapper::endSpan(Id pid, Id tid, TimeNs end, std::string_view nam
     KinetoArgs args = begin.args.view();
     mergeKinetoArgs(args, endArgs); // the E's record is alive until this span is added
     addSpan(Span { begin.cat, begin.name, &args, begin.pid, begin.tid, begin.start, end,
-                   begin.isFrameworkOp ? std::optional<int64_t>(begin.depth) : std::nullopt });
+        begin.isFrameworkOp ? std::optional<int64_t>(begin.depth) : std::nullopt });
 }
 
 void KinetoEventMapper::addSpan(const Span& span)
@@ -547,8 +547,9 @@ void KinetoEventMapper::finish(std::optional<int64_t> rank, const std::string& h
     std::sort(m_kernelLaunches.begin(), m_kernelLaunches.end());
     const bool paired = m_kernelLaunches.size() == m_counterRanges.size();
     if (!paired && !m_counterRanges.empty())
-        problem("kineto.counter_ranges_unlinked", std::to_string(m_counterRanges.size()) + " ranges, "
-                    + std::to_string(m_kernelLaunches.size()) + " cudaLaunchKernel calls");
+        problem("kineto.counter_ranges_unlinked",
+            std::to_string(m_counterRanges.size()) + " ranges, " + std::to_string(m_kernelLaunches.size())
+                + " cudaLaunchKernel calls");
     for (size_t i = 0; i < m_counterRanges.size(); ++i)
         for (CounterSample& sample : m_counterRanges[i]) {
             if (paired)

@@ -89,11 +89,11 @@ private:
     std::set<std::pair<int64_t, int64_t>> m_hostThreads;
     std::optional<int64_t> m_firstHostPid;
     std::unordered_map<int64_t, std::vector<TimeNs>> m_openOps; // globalTid -> end times of enclosing ops
-    std::unordered_map<int64_t, TimeNs> m_streamEnds;           // device<<32|stream -> last kernel end
+    std::unordered_map<int64_t, TimeNs> m_streamEnds; // device<<32|stream -> last kernel end
     // cuda_profiler_range counters wait for finish(), which pairs the n-th range with the n-th kernel launch.
     void addCounterRange(const KinetoRecord& record, std::string_view name, Id pid, TimeNs start, TimeNs end);
-    std::vector<std::vector<CounterSample>> m_counterRanges;    // one entry per range, in file order
-    std::vector<std::pair<TimeNs, int64_t>> m_kernelLaunches;   // (start, correlation id) of cudaLaunchKernel calls
+    std::vector<std::vector<CounterSample>> m_counterRanges; // one entry per range, in file order
+    std::vector<std::pair<TimeNs, int64_t>> m_kernelLaunches; // (start, correlation id) of cudaLaunchKernel calls
     std::map<std::pair<int64_t, int64_t>, std::vector<OpenBegin>> m_openBegins; // (pid, tid) -> B events not ended
     int64_t m_nextSyntheticId = 0xFFFFFF;
 };

@@ -15,7 +15,10 @@ namespace {
 class Scanner
 {
 public:
-    explicit Scanner(std::string_view text) : m_at(text.data()), m_end(text.data() + text.size()) { }
+    explicit Scanner(std::string_view text)
+        : m_at(text.data())
+        , m_end(text.data() + text.size())
+    { }
 
     void skipSpace()
     {
@@ -183,8 +186,9 @@ private:
         while (at < m_end) {
             const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
             // As signed bytes, both control bytes and bytes >= 0x80 are below 0x20.
-            const __m128i stop = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, backslash)),
-                                              _mm_cmplt_epi8(bytes, space));
+            const __m128i stop
+                = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, backslash)),
+                    _mm_cmplt_epi8(bytes, space));
             if (const int mask = _mm_movemask_epi8(stop))
                 return at + __builtin_ctz(static_cast<unsigned>(mask));
             at += 16;

@@ -21,8 +21,8 @@ namespace {
 struct TopLevel
 {
     std::optional<int64_t> rank;
-    std::string hostname;           // "hostname", where the producer added it (Kineto itself does not)
-    std::string cudaDriverVersion;  // "cuda_driver_version": cudaDriverGetVersion's number, as nsys writes it
+    std::string hostname; // "hostname", where the producer added it (Kineto itself does not)
+    std::string cudaDriverVersion; // "cuda_driver_version": cudaDriverGetVersion's number, as nsys writes it
     std::vector<GpuInfo> gpus;
 };
 
@@ -87,7 +87,7 @@ void readDeviceProperties(simdjson::dom::element value, TopLevel& top)
 }
 
 void readTopLevel(std::string_view key, std::string_view raw, TraceWriter& writer, TopLevel& top,
-                  simdjson::dom::parser& parser, const std::string& metaSuffix)
+    simdjson::dom::parser& parser, const std::string& metaSuffix)
 {
     if (raw.size() > (64u << 20))
         return;
@@ -111,8 +111,8 @@ void readTopLevel(std::string_view key, std::string_view raw, TraceWriter& write
         std::string_view text;
         if (auto number = domInt(value))
             top.cudaDriverVersion = std::to_string(*number);
-        else if (!value.get_string().get(text) && !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos
-                 && text.size() < 10)
+        else if (!value.get_string().get(text) && !text.empty()
+            && text.find_first_not_of("0123456789") == std::string_view::npos && text.size() < 10)
             top.cudaDriverVersion = std::string(text);
     }
     if (key == "distributedInfo") {
@@ -134,11 +134,16 @@ void readTopLevel(std::string_view key, std::string_view raw, TraceWriter& write
         return;
     }
     static const std::pair<std::string_view, std::string_view> kScalars[] = {
-        { "schemaVersion", "kineto_schema_version" }, { "cupti_version", "cupti_version" },
-        { "cuda_runtime_version", "cuda_runtime_version" }, { "cuda_driver_version", "cuda_driver_version" },
-        { "baseTimeNanoseconds", "trace_base_time_ns" }, { "displayTimeUnit", "display_time_unit" },
-        { "record_shapes", "record_shapes" }, { "profile_memory", "profile_memory" },
-        { "with_stack", "with_stack" }, { "trace_id", "trace_id" },
+        { "schemaVersion", "kineto_schema_version" },
+        { "cupti_version", "cupti_version" },
+        { "cuda_runtime_version", "cuda_runtime_version" },
+        { "cuda_driver_version", "cuda_driver_version" },
+        { "baseTimeNanoseconds", "trace_base_time_ns" },
+        { "displayTimeUnit", "display_time_unit" },
+        { "record_shapes", "record_shapes" },
+        { "profile_memory", "profile_memory" },
+        { "with_stack", "with_stack" },
+        { "trace_id", "trace_id" },
     };
     for (const auto& [jsonKey, metaKey] : kScalars) {
         if (key != jsonKey)
@@ -187,16 +192,17 @@ Status importKinetoJson(const std::string& path, TraceWriter& writer, const Impo
     if (end.eventTooLarge)
         return Status::error("not a PyTorch profiler trace (a single value is larger than 256 MB)");
     if (!end.sawTraceEvents)
-        return Status::error(end.contentBytes == 0 ? std::string("empty file")
-                                                   : std::string("not a PyTorch profiler trace (no traceEvents array)"));
+        return Status::error(end.contentBytes == 0
+                ? std::string("empty file")
+                : std::string("not a PyTorch profiler trace (no traceEvents array)"));
     if (!end.closed)
         writer.countProblem(kinetoProblem("kineto.truncated_json").kind, ProblemSeverity::DataLoss,
-                            kinetoProblem("kineto.truncated_json").help, std::to_string(end.events) + " events read");
+            kinetoProblem("kineto.truncated_json").help, std::to_string(end.events) + " events read");
     if (end.trailingBytes > 0) {
         const ProblemInfo& trailing = kinetoProblem("kineto.trailing_data");
         writer.countProblem(trailing.kind, trailing.severity, trailing.help,
-                            std::to_string(end.trailingBytes) + " bytes, beginning " +
-                                repairKinetoUtf8(std::string_view(end.trailingHead).substr(0, 40)));
+            std::to_string(end.trailingBytes) + " bytes, beginning "
+                + repairKinetoUtf8(std::string_view(end.trailingHead).substr(0, 40)));
     }
     std::optional<int64_t> rank = options.rank ? options.rank : top.rank;
     if (!rank && options.inputCount > 1)
@@ -214,7 +220,7 @@ Status importKinetoJson(const std::string& path, TraceWriter& writer, const Impo
     }
     writer.setMeta("source_format", "kineto_json");
     writer.setMeta("source_file" + metaSuffix,
-                   std::filesystem::path(options.sourceName.empty() ? path : options.sourceName).filename().string());
+        std::filesystem::path(options.sourceName.empty() ? path : options.sourceName).filename().string());
     if (rank)
         writer.setMeta("rank" + metaSuffix, std::to_string(*rank));
     if (options.progress)

@@ -279,7 +279,8 @@ void mergeKinetoArgs(KinetoArgs& into, const KinetoArgs& from)
             into.*text = from.*text;
 }
 
-OwnedKinetoArgs::OwnedKinetoArgs(const KinetoArgs& args) : m_args(args)
+OwnedKinetoArgs::OwnedKinetoArgs(const KinetoArgs& args)
+    : m_args(args)
 {
     for (size_t i = 0; i < m_texts.size(); ++i)
         m_texts[i] = std::string(args.*kKinetoArgTexts[i]);

@@ -26,7 +26,12 @@ std::string repairKinetoUtf8(std::string_view text);
 // A pid, tid or flow id as written.
 struct RawId
 {
-    enum class Kind { Number, Text, Unreadable };
+    enum class Kind
+    {
+        Number,
+        Text,
+        Unreadable
+    };
     Kind kind = Kind::Unreadable;
     int64_t number = 0;
     std::string_view text;
@@ -45,17 +50,36 @@ struct KinetoArgs
 
 // Every field of KinetoArgs, by kind: the one list for copying and merging whole args (add a new field here too).
 inline constexpr OptInt KinetoArgs::*kKinetoArgInts[] = {
-    &KinetoArgs::externalId, &KinetoArgs::correlation, &KinetoArgs::device,         &KinetoArgs::context,
-    &KinetoArgs::stream,     &KinetoArgs::sequence,    &KinetoArgs::fwdThread,      &KinetoArgs::bytes,
-    &KinetoArgs::registers,  &KinetoArgs::sharedMemory, &KinetoArgs::deviceType,    &KinetoArgs::deviceId,
-    &KinetoArgs::address,    &KinetoArgs::totalAllocated, &KinetoArgs::totalReserved, &KinetoArgs::inMsgNelems,
-    &KinetoArgs::outMsgNelems, &KinetoArgs::groupSize,
+    &KinetoArgs::externalId,
+    &KinetoArgs::correlation,
+    &KinetoArgs::device,
+    &KinetoArgs::context,
+    &KinetoArgs::stream,
+    &KinetoArgs::sequence,
+    &KinetoArgs::fwdThread,
+    &KinetoArgs::bytes,
+    &KinetoArgs::registers,
+    &KinetoArgs::sharedMemory,
+    &KinetoArgs::deviceType,
+    &KinetoArgs::deviceId,
+    &KinetoArgs::address,
+    &KinetoArgs::totalAllocated,
+    &KinetoArgs::totalReserved,
+    &KinetoArgs::inMsgNelems,
+    &KinetoArgs::outMsgNelems,
+    &KinetoArgs::groupSize,
 };
 inline constexpr OptInt (KinetoArgs::*kKinetoArgTriples[])[3] = { &KinetoArgs::grid, &KinetoArgs::block };
 inline constexpr std::string_view KinetoArgs::*kKinetoArgTexts[] = {
-    &KinetoArgs::syncKind,       &KinetoArgs::inputDims,        &KinetoArgs::inputTypes,
-    &KinetoArgs::inputStrides,   &KinetoArgs::labelName,        &KinetoArgs::collectiveName,
-    &KinetoArgs::dtype,          &KinetoArgs::processGroupName, &KinetoArgs::processGroupDesc,
+    &KinetoArgs::syncKind,
+    &KinetoArgs::inputDims,
+    &KinetoArgs::inputTypes,
+    &KinetoArgs::inputStrides,
+    &KinetoArgs::labelName,
+    &KinetoArgs::collectiveName,
+    &KinetoArgs::dtype,
+    &KinetoArgs::processGroupName,
+    &KinetoArgs::processGroupDesc,
     &KinetoArgs::processGroupRanks,
 };
 
@@ -81,25 +105,32 @@ private:
 // both parsers (parseKinetoEventFast and the simdjson path). Kind::None: a key the mapper does not use.
 struct KinetoArgField
 {
-    enum class Kind { None, Int, Triple, String, RawArray };
+    enum class Kind
+    {
+        None,
+        Int,
+        Triple,
+        String,
+        RawArray
+    };
     Kind kind = Kind::None;
-    OptInt* integer = nullptr;     // Int; Triple: the first of three
+    OptInt* integer = nullptr; // Int; Triple: the first of three
     std::string_view* text = nullptr; // String, RawArray
 };
 KinetoArgField kinetoArgField(KinetoArgs& args, std::string_view key);
 
 struct KinetoRecord
 {
-    std::string_view json;        // as read (the example for kineto.resynchronized and kineto.invalid_utf8)
-    bool suspect = false;         // the splitter resynchronised inside it
-    bool invalidUtf8 = false;     // repaired before parsing
-    std::string_view badJson;     // non-empty: the record is not mapped; the example for kineto.bad_json_record
-    int argsIdsOutOfRange = 0;    // ids in args beyond int64 (kineto.id_out_of_range, once per args object)
+    std::string_view json; // as read (the example for kineto.resynchronized and kineto.invalid_utf8)
+    bool suspect = false; // the splitter resynchronised inside it
+    bool invalidUtf8 = false; // repaired before parsing
+    std::string_view badJson; // non-empty: the record is not mapped; the example for kineto.bad_json_record
+    int argsIdsOutOfRange = 0; // ids in args beyond int64 (kineto.id_out_of_range, once per args object)
     std::string_view ph, cat, name, tsToken, durToken;
     bool hasPid = false, hasTid = false;
-    RawId pid, tid;               // a tid "stream 7" (legacy GPU lanes) is read as the number 7
+    RawId pid, tid; // a tid "stream 7" (legacy GPU lanes) is read as the number 7
     OptInt flowId;
-    std::string_view flowIdText;  // a flow id given as a string (used when flowId is empty)
+    std::string_view flowIdText; // a flow id given as a string (used when flowId is empty)
     bool hasFlowIdText = false;
     bool flowIdOutOfRange = false;
     // The string ids (pid, tid, flow id; "?" for an unreadable pid or tid) in the order they were read, so the

@@ -8,18 +8,15 @@ namespace placescope::nsys {
 
 Status NsysImport::importKernels()
 {
-    PLACESCOPE_ASSIGN_OR_RETURN(
-        NsysTable t, openTable("CUPTI_ACTIVITY_KIND_KERNEL",
-                                     { { "start" }, { "end" }, { "deviceId" }, { "contextId" }, { "streamId" },
-                                       { "correlationId" }, { "globalPid" }, { "demangledName", true },
-                                       { "shortName", true }, { "gridX" }, { "gridY" }, { "gridZ" }, { "blockX" },
-                                       { "blockY" }, { "blockZ" }, { "registersPerThread" },
-                                       { "staticSharedMemory" }, { "dynamicSharedMemory" },
-                                       { "localMemoryPerThread" }, { "localMemoryTotal" },
-                                       { "sharedMemoryExecuted" }, { "launchType" }, { "cacheConfig" },
-                                       { "gridId" }, { "graphNodeId" }, { "greenContextId" },
-                                       { "mangledName", true }, { "sharedMemoryLimitConfig" } },
-                                     "start"));
+    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable t,
+        openTable("CUPTI_ACTIVITY_KIND_KERNEL",
+            { { "start" }, { "end" }, { "deviceId" }, { "contextId" }, { "streamId" }, { "correlationId" },
+                { "globalPid" }, { "demangledName", true }, { "shortName", true }, { "gridX" }, { "gridY" },
+                { "gridZ" }, { "blockX" }, { "blockY" }, { "blockZ" }, { "registersPerThread" },
+                { "staticSharedMemory" }, { "dynamicSharedMemory" }, { "localMemoryPerThread" }, { "localMemoryTotal" },
+                { "sharedMemoryExecuted" }, { "launchType" }, { "cacheConfig" }, { "gridId" }, { "graphNodeId" },
+                { "greenContextId" }, { "mangledName", true }, { "sharedMemoryLimitConfig" } },
+            "start"));
     while (t.next()) {
         PLACESCOPE_RETURN_IF_ERROR(tick());
         if (!validInterval(t.integer(0), t.integer(1), "CUPTI_ACTIVITY_KIND_KERNEL"))
@@ -46,10 +43,9 @@ Status NsysImport::importKernels()
             m_writer.internString(*mangled, t.integer(26));
             k.mangledName = std::move(*mangled);
         }
-        OptInt* fields[] = { &k.gridX, &k.gridY, &k.gridZ, &k.blockX, &k.blockY, &k.blockZ,
-                             &k.registersPerThread, &k.staticSharedMemory, &k.dynamicSharedMemory,
-                             &k.localMemoryPerThread, &k.localMemoryTotal, &k.sharedMemoryExecuted,
-                             &k.launchType, &k.cacheConfig, &k.gridId, &k.graphNodeId };
+        OptInt* fields[] = { &k.gridX, &k.gridY, &k.gridZ, &k.blockX, &k.blockY, &k.blockZ, &k.registersPerThread,
+            &k.staticSharedMemory, &k.dynamicSharedMemory, &k.localMemoryPerThread, &k.localMemoryTotal,
+            &k.sharedMemoryExecuted, &k.launchType, &k.cacheConfig, &k.gridId, &k.graphNodeId };
         for (int i = 0; i < 16; ++i)
             *fields[i] = t.integer(9 + i);
         m_writer.add(std::move(k));
@@ -59,14 +55,12 @@ Status NsysImport::importKernels()
 
 Status NsysImport::importMemcpys()
 {
-    PLACESCOPE_ASSIGN_OR_RETURN(
-        NsysTable t, openTable("CUPTI_ACTIVITY_KIND_MEMCPY",
-                                     { { "start" }, { "end" }, { "deviceId" }, { "contextId" }, { "streamId" },
-                                       { "correlationId" }, { "globalPid" }, { "bytes" }, { "copyKind" },
-                                       { "srcKind" }, { "dstKind" }, { "srcDeviceId" }, { "dstDeviceId" },
-                                       { "srcContextId" }, { "dstContextId" }, { "graphNodeId" },
-                                       { "greenContextId" } },
-                                     "start"));
+    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable t,
+        openTable("CUPTI_ACTIVITY_KIND_MEMCPY",
+            { { "start" }, { "end" }, { "deviceId" }, { "contextId" }, { "streamId" }, { "correlationId" },
+                { "globalPid" }, { "bytes" }, { "copyKind" }, { "srcKind" }, { "dstKind" }, { "srcDeviceId" },
+                { "dstDeviceId" }, { "srcContextId" }, { "dstContextId" }, { "graphNodeId" }, { "greenContextId" } },
+            "start"));
     while (t.next()) {
         PLACESCOPE_RETURN_IF_ERROR(tick());
         if (!validInterval(t.integer(0), t.integer(1), "CUPTI_ACTIVITY_KIND_MEMCPY"))
@@ -100,12 +94,11 @@ Status NsysImport::importMemcpys()
 
 Status NsysImport::importMemsets()
 {
-    PLACESCOPE_ASSIGN_OR_RETURN(
-        NsysTable t, openTable("CUPTI_ACTIVITY_KIND_MEMSET",
-                                     { { "start" }, { "end" }, { "deviceId" }, { "contextId" }, { "streamId" },
-                                       { "correlationId" }, { "globalPid" }, { "value" }, { "bytes" },
-                                       { "memKind" }, { "graphNodeId" }, { "greenContextId" } },
-                                     "start"));
+    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable t,
+        openTable("CUPTI_ACTIVITY_KIND_MEMSET",
+            { { "start" }, { "end" }, { "deviceId" }, { "contextId" }, { "streamId" }, { "correlationId" },
+                { "globalPid" }, { "value" }, { "bytes" }, { "memKind" }, { "graphNodeId" }, { "greenContextId" } },
+            "start"));
     while (t.next()) {
         PLACESCOPE_RETURN_IF_ERROR(tick());
         if (!validInterval(t.integer(0), t.integer(1), "CUPTI_ACTIVITY_KIND_MEMSET"))
@@ -134,12 +127,11 @@ Status NsysImport::importMemsets()
 
 Status NsysImport::importSyncs()
 {
-    PLACESCOPE_ASSIGN_OR_RETURN(
-        NsysTable t, openTable("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
-                                     { { "start" }, { "end" }, { "deviceId" }, { "contextId" }, { "streamId" },
-                                       { "correlationId" }, { "globalPid" }, { "syncType" }, { "eventId" },
-                                       { "greenContextId" } },
-                                     "start"));
+    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable t,
+        openTable("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+            { { "start" }, { "end" }, { "deviceId" }, { "contextId" }, { "streamId" }, { "correlationId" },
+                { "globalPid" }, { "syncType" }, { "eventId" }, { "greenContextId" } },
+            "start"));
     while (t.next()) {
         PLACESCOPE_RETURN_IF_ERROR(tick());
         if (!validInterval(t.integer(0), t.integer(1), "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"))
@@ -165,20 +157,17 @@ Status NsysImport::importSyncs()
 
 Status NsysImport::importGpuMemory()
 {
-    PLACESCOPE_ASSIGN_OR_RETURN(
-        NsysTable t, openTable("CUDA_GPU_MEMORY_USAGE_EVENTS",
-                                     { { "start" }, { "globalPid" }, { "deviceId" }, { "contextId" },
-                                       { "address" }, { "pc" }, { "bytes" }, { "memKind" },
-                                       { "memoryOperationType" }, { "correlationId" },
-                                       { "localMemoryPoolAddress" }, { "localMemoryPoolReleaseThreshold" },
-                                       { "localMemoryPoolSize" }, { "localMemoryPoolUtilizedSize" } },
-                                     "start"));
+    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable t,
+        openTable("CUDA_GPU_MEMORY_USAGE_EVENTS",
+            { { "start" }, { "globalPid" }, { "deviceId" }, { "contextId" }, { "address" }, { "pc" }, { "bytes" },
+                { "memKind" }, { "memoryOperationType" }, { "correlationId" }, { "localMemoryPoolAddress" },
+                { "localMemoryPoolReleaseThreshold" }, { "localMemoryPoolSize" }, { "localMemoryPoolUtilizedSize" } },
+            "start"));
     while (t.next()) {
         PLACESCOPE_RETURN_IF_ERROR(tick());
         if (!t.integer(0) || !t.integer(6)) {
             m_writer.countProblem("nsys.bad_memory_event", ProblemSeverity::DataLoss,
-                                  "GPU memory usage rows without a time or a size were skipped",
-                                  "CUDA_GPU_MEMORY_USAGE_EVENTS");
+                "GPU memory usage rows without a time or a size were skipped", "CUDA_GPU_MEMORY_USAGE_EVENTS");
             continue;
         }
         GpuMemoryEvent m;

@@ -32,9 +32,11 @@ class NsysImport
 {
 public:
     NsysImport(SqliteDb& db, TraceWriter& writer, const ImportOptions& options, uint64_t fileBytes)
-        : m_db(db), m_writer(writer), m_options(options), m_fileBytes(fileBytes)
-    {
-    }
+        : m_db(db)
+        , m_writer(writer)
+        , m_options(options)
+        , m_fileBytes(fileBytes)
+    { }
 
     Status run();
 
@@ -45,8 +47,8 @@ private:
     std::string name(const NsysTable& table, int column, const char* what);
     OptInt process(OptInt globalPid);
     // NsysTable::open with text in a number column counted as a problem (kNotANumber, example table.column).
-    Result<NsysTable> openTable(const std::string& table, const std::vector<NsysTable::Column>& columns,
-                                const std::string& orderBy = {});
+    Result<NsysTable> openTable(
+        const std::string& table, const std::vector<NsysTable::Column>& columns, const std::string& orderBy = {});
     int64_t thread(int64_t globalTid);
 
     Status importMeta();

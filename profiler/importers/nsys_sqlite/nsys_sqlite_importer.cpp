@@ -8,22 +8,29 @@
 #include "profiler/importers/nsys_sqlite/nsys_import.h"
 #include "profiler/store/trace_file.h"
 
-#include <utility>
 #include <filesystem>
 #include <map>
+#include <utility>
 
 namespace placescope {
 namespace nsys {
 
 namespace {
 constexpr const char* kViewInsteadOfTable = "nsys.view_instead_of_table";
-constexpr const char* kViewInsteadOfTableHelp =
-    "The export has a view where Nsight Systems writes a table. A view can compute anything (and may never end), so "
-    "it was not read: its events are missing. Export again with nsys export, or make it a table.";
+constexpr const char* kViewInsteadOfTableHelp
+    = "The export has a view where Nsight Systems writes a table. A view can compute anything (and may never end), so "
+      "it was not read: its events are missing. Export again with nsys export, or make it a table.";
 constexpr const char* kActivityTables[] = {
-    "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
-    "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_DRIVER", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
-    "NVTX_EVENTS", "CUDA_GPU_MEMORY_USAGE_EVENTS", "PROFILER_OVERHEAD", "OSRT_API",
+    "CUPTI_ACTIVITY_KIND_KERNEL",
+    "CUPTI_ACTIVITY_KIND_MEMCPY",
+    "CUPTI_ACTIVITY_KIND_MEMSET",
+    "CUPTI_ACTIVITY_KIND_RUNTIME",
+    "CUPTI_ACTIVITY_KIND_DRIVER",
+    "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+    "NVTX_EVENTS",
+    "CUDA_GPU_MEMORY_USAGE_EVENTS",
+    "PROFILER_OVERHEAD",
+    "OSRT_API",
 };
 } // namespace
 
@@ -74,8 +81,8 @@ bool NsysImport::validInterval(std::optional<int64_t> start, std::optional<int64
     if (start && end && *end >= *start)
         return true;
     m_writer.countProblem(kBadInterval, ProblemSeverity::DataLoss, kBadIntervalHelp,
-                          std::string(table) + " start=" + (start ? std::to_string(*start) : "NULL")
-                              + " end=" + (end ? std::to_string(*end) : "NULL"));
+        std::string(table) + " start=" + (start ? std::to_string(*start) : "NULL")
+            + " end=" + (end ? std::to_string(*end) : "NULL"));
     return false;
 }
 
@@ -85,13 +92,13 @@ std::string NsysImport::name(const NsysTable& table, int column, const char* wha
         m_writer.internString(*text, table.integer(column)); // under the export's id
         return *text;
     }
-    m_writer.countProblem(kMissingName, ProblemSeverity::Info, kMissingNameHelp,
-                          std::string(what) + " id=" + table.text(column));
+    m_writer.countProblem(
+        kMissingName, ProblemSeverity::Info, kMissingNameHelp, std::string(what) + " id=" + table.text(column));
     return "[unknown]";
 }
 
-Result<NsysTable> NsysImport::openTable(const std::string& table, const std::vector<NsysTable::Column>& columns,
-                                         const std::string& orderBy)
+Result<NsysTable> NsysImport::openTable(
+    const std::string& table, const std::vector<NsysTable::Column>& columns, const std::string& orderBy)
 {
     PLACESCOPE_ASSIGN_OR_RETURN(NsysTable opened, NsysTable::open(m_db, table, columns, orderBy));
     opened.onNotNumber([this, table](const std::string& column) {
@@ -119,11 +126,12 @@ Status NsysImport::importMeta()
 {
     m_writer.setMeta("source_format", "nsys_sqlite");
     if (m_db.hasTable("META_DATA_EXPORT")) {
-        PLACESCOPE_ASSIGN_OR_RETURN(auto stmt, m_db.prepare("SELECT name, value FROM META_DATA_EXPORT WHERE name"
-                                                            " IN ('EXPORT_SCHEMA_VERSION', 'EXPORT_PRODUCT_VERSION')"));
+        PLACESCOPE_ASSIGN_OR_RETURN(auto stmt,
+            m_db.prepare("SELECT name, value FROM META_DATA_EXPORT WHERE name"
+                         " IN ('EXPORT_SCHEMA_VERSION', 'EXPORT_PRODUCT_VERSION')"));
         while (stmt.step()) {
-            std::string key = stmt.columnText(0) == "EXPORT_SCHEMA_VERSION" ? "nsys_export_version"
-                                                                             : "nsys_product_version";
+            std::string key
+                = stmt.columnText(0) == "EXPORT_SCHEMA_VERSION" ? "nsys_export_version" : "nsys_product_version";
             m_writer.setMeta(key, stmt.columnText(1));
         }
         PLACESCOPE_RETURN_IF_ERROR(stmt.status());
@@ -135,8 +143,8 @@ Status NsysImport::importMeta()
         if (m_options.inputIndex == 0 && exportMeta.text(0).rfind("EXPORT_", 0) == 0)
             m_writer.addExportMeta(exportMeta.text(0), exportMeta.text(1));
     PLACESCOPE_RETURN_IF_ERROR(exportMeta.status());
-    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable start, openTable("TARGET_INFO_SESSION_START_TIME",
-                                                                  { { "utcEpochNs" }, { "localTime" } }));
+    PLACESCOPE_ASSIGN_OR_RETURN(
+        NsysTable start, openTable("TARGET_INFO_SESSION_START_TIME", { { "utcEpochNs" }, { "localTime" } }));
     if (start.next())
         if (auto epoch = start.integer(0)) {
             m_writer.setMeta("trace_base_time_ns", std::to_string(*epoch));
@@ -151,35 +159,34 @@ Status NsysImport::importMeta()
 // processes.
 Status NsysImport::importRunDescription()
 {
-    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable details, openTable("ANALYSIS_DETAILS",
-                                                                    { { "globalVid" }, { "startTime" }, { "stopTime" } }));
+    PLACESCOPE_ASSIGN_OR_RETURN(
+        NsysTable details, openTable("ANALYSIS_DETAILS", { { "globalVid" }, { "startTime" }, { "stopTime" } }));
     if (details.next() && details.integer(1) && details.integer(2))
         m_writer.setAnalysisSpan(
             AnalysisSpan { details.integer(0).value_or(kLocalVmId), *details.integer(1), *details.integer(2) });
     PLACESCOPE_RETURN_IF_ERROR(details.status());
 
     PLACESCOPE_ASSIGN_OR_RETURN(NsysTable diagnostics,
-                                openTable("DIAGNOSTIC_EVENT",
-                                                { { "timestamp" }, { "timestampType" }, { "source" }, { "severity" },
-                                                  { "text" }, { "globalPid" } }));
+        openTable("DIAGNOSTIC_EVENT",
+            { { "timestamp" }, { "timestampType" }, { "source" }, { "severity" }, { "text" }, { "globalPid" } }));
     while (diagnostics.next())
         m_writer.add(DiagnosticEvent { diagnostics.integer(0).value_or(0), diagnostics.integer(1).value_or(0),
-                                       diagnostics.integer(2).value_or(0), diagnostics.integer(3).value_or(0),
-                                       diagnostics.text(4), diagnostics.integer(5) });
+            diagnostics.integer(2).value_or(0), diagnostics.integer(3).value_or(0), diagnostics.text(4),
+            diagnostics.integer(5) });
     PLACESCOPE_RETURN_IF_ERROR(diagnostics.status());
 
-    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable facts, openTable("TARGET_INFO_SYSTEM_ENV",
-                                                                  { { "globalVid" }, { "name" }, { "value" } }));
+    PLACESCOPE_ASSIGN_OR_RETURN(
+        NsysTable facts, openTable("TARGET_INFO_SYSTEM_ENV", { { "globalVid" }, { "name" }, { "value" } }));
     while (facts.next())
         m_writer.add(SystemFact { facts.text(1), facts.text(2), facts.integer(0).value_or(kLocalVmId) });
     PLACESCOPE_RETURN_IF_ERROR(facts.status());
 
-    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable processes,
-                                openTable("PROCESSES", { { "globalPid" }, { "pid" }, { "name" } }));
+    PLACESCOPE_ASSIGN_OR_RETURN(
+        NsysTable processes, openTable("PROCESSES", { { "globalPid" }, { "pid" }, { "name" } }));
     while (processes.next())
         if (auto globalPid = processes.integer(0))
             m_writer.addProcessName(ProcessInfo { *globalPid, processes.integer(1).value_or(pidOfGlobalId(*globalPid)),
-                                                  std::nullopt, processes.text(2), {} });
+                std::nullopt, processes.text(2), {} });
     return processes.status();
 }
 
@@ -188,65 +195,58 @@ Status NsysImport::importRunDescription()
 Status NsysImport::importContextsAndStreams()
 {
     PLACESCOPE_ASSIGN_OR_RETURN(NsysTable contexts,
-                                openTable("TARGET_INFO_CUDA_CONTEXT_INFO",
-                                                { { "nullStreamId" }, { "hwId" }, { "vmId" }, { "processId" },
-                                                  { "deviceId" }, { "contextId" }, { "parentContextId" },
-                                                  { "isGreenContext" } }));
+        openTable("TARGET_INFO_CUDA_CONTEXT_INFO",
+            { { "nullStreamId" }, { "hwId" }, { "vmId" }, { "processId" }, { "deviceId" }, { "contextId" },
+                { "parentContextId" }, { "isGreenContext" } }));
     while (contexts.next()) {
         if (!contexts.integer(3) || !contexts.integer(4) || !contexts.integer(5))
             continue;
         m_writer.add(CudaContextInfo { contexts.integer(0).value_or(0), contexts.integer(1).value_or(0),
-                                       contexts.integer(2).value_or(1), *contexts.integer(3), *contexts.integer(4),
-                                       *contexts.integer(5), contexts.integer(6), contexts.integer(7) });
+            contexts.integer(2).value_or(1), *contexts.integer(3), *contexts.integer(4), *contexts.integer(5),
+            contexts.integer(6), contexts.integer(7) });
     }
     PLACESCOPE_RETURN_IF_ERROR(contexts.status());
     PLACESCOPE_ASSIGN_OR_RETURN(NsysTable streams,
-                                openTable("TARGET_INFO_CUDA_STREAM",
-                                                { { "streamId" }, { "hwId" }, { "vmId" }, { "processId" },
-                                                  { "contextId" }, { "priority" }, { "flag" } }));
+        openTable("TARGET_INFO_CUDA_STREAM",
+            { { "streamId" }, { "hwId" }, { "vmId" }, { "processId" }, { "contextId" }, { "priority" }, { "flag" } }));
     while (streams.next()) {
         if (!streams.integer(0) || !streams.integer(3) || !streams.integer(4))
             continue;
-        m_writer.add(CudaStreamInfo { *streams.integer(0), streams.integer(1).value_or(0), streams.integer(2).value_or(1),
-                                      *streams.integer(3), *streams.integer(4), streams.integer(5).value_or(0),
-                                      streams.integer(6).value_or(0) });
+        m_writer.add(CudaStreamInfo { *streams.integer(0), streams.integer(1).value_or(0),
+            streams.integer(2).value_or(1), *streams.integer(3), *streams.integer(4), streams.integer(5).value_or(0),
+            streams.integer(6).value_or(0) });
     }
     return streams.status();
 }
 
 Status NsysImport::importGpus()
 {
-    PLACESCOPE_ASSIGN_OR_RETURN(
-        NsysTable t, openTable("TARGET_INFO_GPU",
-                                     { { "id" }, { "name" }, { "busLocation" }, { "uuid" }, { "totalMemory" },
-                                       { "memoryBandwidth" }, { "clockRate" }, { "smCount" }, { "l2CacheSize" },
-                                       { "computeMajor" }, { "computeMinor" }, { "maxThreadsPerBlock" },
-                                       { "maxRegistersPerBlock" }, { "maxShmemPerBlock" },
-                                       { "maxShmemPerBlockOptin" }, { "maxShmemPerSm" }, { "maxRegistersPerSm" },
-                                       { "threadsPerWarp" }, { "maxWarpsPerSm" }, { "asyncEngines" },
-                                       { "constantMemory" }, { "maxBlocksPerSm" }, { "maxBlockDimX" },
-                                       { "maxBlockDimY" }, { "maxBlockDimZ" }, { "maxGridDimX" }, { "maxGridDimY" },
-                                       { "maxGridDimZ" }, { "smMajor" }, { "smMinor" }, { "isDiscrete" },
-                                       { "vmId" }, { "chipName" }, { "pwGpuId" }, { "luid" }, { "revision" },
-                                       { "nodeMask" }, { "maxIPC" }, { "ctxswDevPath" }, { "ctrlDevPath" },
-                                       { "cuDevice" } },
-                                     "id"));
+    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable t,
+        openTable("TARGET_INFO_GPU",
+            { { "id" }, { "name" }, { "busLocation" }, { "uuid" }, { "totalMemory" }, { "memoryBandwidth" },
+                { "clockRate" }, { "smCount" }, { "l2CacheSize" }, { "computeMajor" }, { "computeMinor" },
+                { "maxThreadsPerBlock" }, { "maxRegistersPerBlock" }, { "maxShmemPerBlock" },
+                { "maxShmemPerBlockOptin" }, { "maxShmemPerSm" }, { "maxRegistersPerSm" }, { "threadsPerWarp" },
+                { "maxWarpsPerSm" }, { "asyncEngines" }, { "constantMemory" }, { "maxBlocksPerSm" }, { "maxBlockDimX" },
+                { "maxBlockDimY" }, { "maxBlockDimZ" }, { "maxGridDimX" }, { "maxGridDimY" }, { "maxGridDimZ" },
+                { "smMajor" }, { "smMinor" }, { "isDiscrete" }, { "vmId" }, { "chipName" }, { "pwGpuId" }, { "luid" },
+                { "revision" }, { "nodeMask" }, { "maxIPC" }, { "ctxswDevPath" }, { "ctrlDevPath" }, { "cuDevice" } },
+            "id"));
     while (t.next()) {
         GpuInfo gpu;
         gpu.id = t.integer(0).value_or(0);
         gpu.name = t.text(1);
         gpu.busLocation = t.text(2);
         gpu.uuid = t.text(3);
-        OptInt* fields[] = { &gpu.totalMemory, &gpu.memoryBandwidth, &gpu.clockRate, &gpu.smCount,
-                             &gpu.l2CacheSize, &gpu.computeMajor, &gpu.computeMinor, &gpu.maxThreadsPerBlock,
-                             &gpu.maxRegistersPerBlock, &gpu.maxShmemPerBlock, &gpu.maxShmemPerBlockOptin,
-                             &gpu.maxShmemPerSm, &gpu.maxRegistersPerSm, &gpu.threadsPerWarp, &gpu.maxWarpsPerSm,
-                             &gpu.asyncEngines };
+        OptInt* fields[] = { &gpu.totalMemory, &gpu.memoryBandwidth, &gpu.clockRate, &gpu.smCount, &gpu.l2CacheSize,
+            &gpu.computeMajor, &gpu.computeMinor, &gpu.maxThreadsPerBlock, &gpu.maxRegistersPerBlock,
+            &gpu.maxShmemPerBlock, &gpu.maxShmemPerBlockOptin, &gpu.maxShmemPerSm, &gpu.maxRegistersPerSm,
+            &gpu.threadsPerWarp, &gpu.maxWarpsPerSm, &gpu.asyncEngines };
         for (int i = 0; i < 16; ++i)
             *fields[i] = t.integer(4 + i);
         OptInt* more[] = { &gpu.constantMemory, &gpu.maxBlocksPerSm, &gpu.maxBlockDimX, &gpu.maxBlockDimY,
-                           &gpu.maxBlockDimZ,   &gpu.maxGridDimX,    &gpu.maxGridDimY,  &gpu.maxGridDimZ,
-                           &gpu.smMajor,        &gpu.smMinor,        &gpu.isDiscrete,   &gpu.vmId };
+            &gpu.maxBlockDimZ, &gpu.maxGridDimX, &gpu.maxGridDimY, &gpu.maxGridDimZ, &gpu.smMajor, &gpu.smMinor,
+            &gpu.isDiscrete, &gpu.vmId };
         for (int i = 0; i < 12; ++i)
             *more[i] = t.integer(20 + i);
         gpu.chipName = t.text(32);
@@ -268,12 +268,11 @@ Status NsysImport::importGpus()
 // property names (numMultiprocessors, computeCapabilityMajor...).
 Status NsysImport::importEarlyGpuTable()
 {
-    PLACESCOPE_ASSIGN_OR_RETURN(
-        NsysTable t, openTable("TARGET_INFO_CUDA_GPU",
-                                     { { "deviceId" }, { "id" }, { "name" }, { "busLocation" }, { "uuid" },
-                                       { "totalMemory" }, { "numMultiprocessors" }, { "computeCapabilityMajor" },
-                                       { "computeCapabilityMinor" }, { "numThreadsPerWarp" },
-                                       { "maxWarpsPerMultiprocessor" }, { "l2CacheSize" } }));
+    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable t,
+        openTable("TARGET_INFO_CUDA_GPU",
+            { { "deviceId" }, { "id" }, { "name" }, { "busLocation" }, { "uuid" }, { "totalMemory" },
+                { "numMultiprocessors" }, { "computeCapabilityMajor" }, { "computeCapabilityMinor" },
+                { "numThreadsPerWarp" }, { "maxWarpsPerMultiprocessor" }, { "l2CacheSize" } }));
     while (t.next()) {
         GpuInfo gpu;
         gpu.id = t.integer(0).value_or(t.integer(1).value_or(0));
@@ -308,10 +307,10 @@ Status NsysImport::importApiCalls(const char* table, std::optional<ApiClass> for
 {
     std::set<int64_t> driverClasses = driverEventClasses();
     PLACESCOPE_ASSIGN_OR_RETURN(NsysTable t,
-                                openTable(table,
-                                                { { "start" }, { "end" }, { "eventClass" }, { "globalTid" },
-                                                  { "correlationId" }, { "nameId", true }, { "returnValue" } },
-                                                "start"));
+        openTable(table,
+            { { "start" }, { "end" }, { "eventClass" }, { "globalTid" }, { "correlationId" }, { "nameId", true },
+                { "returnValue" } },
+            "start"));
     while (t.next()) {
         PLACESCOPE_RETURN_IF_ERROR(tick());
         if (!validInterval(t.integer(0), t.integer(1), table))
@@ -324,8 +323,8 @@ Status NsysImport::importApiCalls(const char* table, std::optional<ApiClass> for
         r.start = *t.integer(0);
         r.end = *t.integer(1);
         OptInt eventClass = t.integer(2);
-        r.eventClass = forcedClass.value_or(eventClass && driverClasses.count(*eventClass) ? ApiClass::Driver
-                                                                                           : ApiClass::Runtime);
+        r.eventClass = forcedClass.value_or(
+            eventClass && driverClasses.count(*eventClass) ? ApiClass::Driver : ApiClass::Runtime);
         r.globalTid = thread(*t.integer(3));
         r.correlationId = t.integer(4);
         r.name = name(t, 5, "API call nameId");
@@ -340,11 +339,10 @@ Status NsysImport::importApiCalls(const char* table, std::optional<ApiClass> for
 Status NsysImport::importOsRuntime()
 {
     PLACESCOPE_ASSIGN_OR_RETURN(NsysTable t,
-                                openTable("OSRT_API",
-                                                { { "start" }, { "end" }, { "eventClass" }, { "globalTid" },
-                                                  { "nameId", true }, { "returnValue" }, { "nestingLevel" },
-                                                  { "callchainId" } },
-                                                "start"));
+        openTable("OSRT_API",
+            { { "start" }, { "end" }, { "eventClass" }, { "globalTid" }, { "nameId", true }, { "returnValue" },
+                { "nestingLevel" }, { "callchainId" } },
+            "start"));
     while (t.next()) {
         PLACESCOPE_RETURN_IF_ERROR(tick());
         if (!validInterval(t.integer(0), t.integer(1), "OSRT_API"))
@@ -365,12 +363,11 @@ Status NsysImport::importOsRuntime()
 
 Status NsysImport::importNvtx()
 {
-    PLACESCOPE_ASSIGN_OR_RETURN(
-        NsysTable t, openTable("NVTX_EVENTS",
-                                     { { "start" }, { "end" }, { "eventType" }, { "rangeId" }, { "category" },
-                                       { "color" }, { "text" }, { "textId", true }, { "globalTid" },
-                                       { "domainId" } },
-                                     "start"));
+    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable t,
+        openTable("NVTX_EVENTS",
+            { { "start" }, { "end" }, { "eventType" }, { "rangeId" }, { "category" }, { "color" }, { "text" },
+                { "textId", true }, { "globalTid" }, { "domainId" } },
+            "start"));
     while (t.next()) {
         PLACESCOPE_RETURN_IF_ERROR(tick());
         OptInt start = t.integer(0);
@@ -405,10 +402,8 @@ Status NsysImport::importNvtx()
 Status NsysImport::importOverhead()
 {
     PLACESCOPE_ASSIGN_OR_RETURN(NsysTable t,
-                                openTable("PROFILER_OVERHEAD",
-                                                { { "start" }, { "end" }, { "globalTid" }, { "nameId", true },
-                                                  { "returnValue" } },
-                                                "start"));
+        openTable("PROFILER_OVERHEAD",
+            { { "start" }, { "end" }, { "globalTid" }, { "nameId", true }, { "returnValue" } }, "start"));
     while (t.next()) {
         PLACESCOPE_RETURN_IF_ERROR(tick());
         if (!validInterval(t.integer(0), t.integer(1), "PROFILER_OVERHEAD"))
@@ -428,15 +423,14 @@ Status NsysImport::importOverhead()
 Status NsysImport::importProcessesAndThreads()
 {
     std::map<int64_t, std::string> processNames;
-    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable processes,
-                                openTable("PROCESSES", { { "globalPid" }, { "name" } }));
+    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable processes, openTable("PROCESSES", { { "globalPid" }, { "name" } }));
     while (processes.next())
         if (auto gpid = processes.integer(0))
             processNames[*gpid] = processes.text(1);
     PLACESCOPE_RETURN_IF_ERROR(processes.status());
     std::map<int64_t, std::pair<std::string, OptInt>> threadNames; // name and priority
-    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable names, openTable("ThreadNames",
-                                                                  { { "globalTid" }, { "nameId", true }, { "priority" } }));
+    PLACESCOPE_ASSIGN_OR_RETURN(
+        NsysTable names, openTable("ThreadNames", { { "globalTid" }, { "nameId", true }, { "priority" } }));
     while (names.next())
         if (auto gtid = names.integer(0); gtid && names.string(1)) {
             m_writer.internString(*names.string(1), names.integer(1));
@@ -487,7 +481,7 @@ Status importNsysSqlite(const std::string& path, TraceWriter& writer, const Impo
     nsys::NsysImport import(db, writer, options, error ? 0 : bytes);
     PLACESCOPE_RETURN_IF_ERROR(import.run());
     writer.setMeta("source_file",
-                   std::filesystem::path(options.sourceName.empty() ? path : options.sourceName).filename().string());
+        std::filesystem::path(options.sourceName.empty() ? path : options.sourceName).filename().string());
     return Status::ok();
 }
 

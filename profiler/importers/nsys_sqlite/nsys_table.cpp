@@ -19,8 +19,8 @@ std::set<std::string> tableColumns(SqliteDb& db, const std::string& table)
     return columns;
 }
 
-Result<NsysTable> NsysTable::open(SqliteDb& db, const std::string& table, const std::vector<Column>& columns,
-                                  const std::string& orderBy)
+Result<NsysTable> NsysTable::open(
+    SqliteDb& db, const std::string& table, const std::vector<Column>& columns, const std::string& orderBy)
 {
     NsysTable result;
     result.m_present = tableColumns(db, table);

@@ -32,8 +32,8 @@ public:
 
     // Prepares SELECT over `columns` (missing ones as NULL). `orderBy` is applied only when all of its
     // columns exist. Fails only on SQLite errors; a missing table gives exists() == false.
-    static Result<NsysTable> open(SqliteDb& db, const std::string& table, const std::vector<Column>& columns,
-                                  const std::string& orderBy = {});
+    static Result<NsysTable> open(
+        SqliteDb& db, const std::string& table, const std::vector<Column>& columns, const std::string& orderBy = {});
 
     bool exists() const { return m_exists; }
     bool has(const std::string& column) const { return m_present.count(column) > 0; }

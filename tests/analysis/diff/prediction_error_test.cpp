@@ -9,10 +9,10 @@
 #include "analysis/diff/diff_format.h"
 #include "analysis/diff/diff_report.h"
 #include "analysis/trace/kernel_class.h"
-#include "whatif/prediction_file.h"
 #include "profiler/importers/importer.h"
 #include "tests/analysis/findings/trace_builder.h"
 #include "tests/whatif/replay/whatif_fixture.h"
+#include "whatif/prediction_file.h"
 
 #include <nlohmann/json.hpp>
 
@@ -71,17 +71,23 @@ TEST(KernelClass, NamesFromRealTracesFallInTheirClass)
 {
     const std::map<std::string, GpuWorkClass> expected {
         { "ampere_sgemm_32x32_sliced1x4_tn", GpuWorkClass::Gemm },
-        { "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_256x64_16x4_nn_align4>(cutlass_80_tensorop_s1688gemm_256x64_16x4_nn_align4::Params)", GpuWorkClass::Gemm },
+        { "void "
+          "cutlass::Kernel<cutlass_80_tensorop_s1688gemm_256x64_16x4_nn_align4>(cutlass_80_tensorop_s1688gemm_256x64_"
+          "16x4_nn_align4::Params)",
+            GpuWorkClass::Gemm },
         { "cudnn_ampere_scudnn_128x64_relu_xregs_large_nn_v1", GpuWorkClass::Convolution },
         { "volta_scudnn_128x128_stridedB_splitK_small_nn_v1", GpuWorkClass::Convolution },
         { "sm80_xmma_fprop_implicit_gemm_indexed_tf32f32_tf32f32_f32_nhwckrsc_nchw", GpuWorkClass::Convolution },
-        { "void cudnn::detail::dgrad_engine<float, 512, 6, 5, 3, 3, 3, false>(int, int, int, float const*)", GpuWorkClass::Convolution },
-        { kConv, GpuWorkClass::Convolution },
-        { kNccl, GpuWorkClass::Communication },
-        { "void cudnn::ops::nchwToNhwcKernel<float, float, float, false, true, (cudnnKernelDataType_t)2>()", GpuWorkClass::LayoutConversion },
-        { "void cudnn::bn_bw_1C11_kernel_new<float, float, float2, 512, true, 1>(float, float)", GpuWorkClass::Normalization },
+        { "void cudnn::detail::dgrad_engine<float, 512, 6, 5, 3, 3, 3, false>(int, int, int, float const*)",
+            GpuWorkClass::Convolution },
+        { kConv, GpuWorkClass::Convolution }, { kNccl, GpuWorkClass::Communication },
+        { "void cudnn::ops::nchwToNhwcKernel<float, float, float, false, true, (cudnnKernelDataType_t)2>()",
+            GpuWorkClass::LayoutConversion },
+        { "void cudnn::bn_bw_1C11_kernel_new<float, float, float2, 512, true, 1>(float, float)",
+            GpuWorkClass::Normalization },
         { kElementwise, GpuWorkClass::Elementwise },
-        { "void at::native::unrolled_elementwise_kernel<at::native::direct_copy_kernel_cuda>()", GpuWorkClass::Elementwise },
+        { "void at::native::unrolled_elementwise_kernel<at::native::direct_copy_kernel_cuda>()",
+            GpuWorkClass::Elementwise },
         { "void at::native::reduce_kernel<128, 4, at::native::ReduceOp<float> >()", GpuWorkClass::OtherKernel },
         { "void clover::par_ranged2d_kernel<advec_mom_kernel(int, int, int, int)>()", GpuWorkClass::OtherKernel },
         { "void at::native::convert_kernel<float>()", GpuWorkClass::OtherKernel }, // a type conversion, not a conv
@@ -98,7 +104,7 @@ TEST(PredictionErrorPerClass, SyntheticPairByHand)
 {
     TraceBuilder before("class_before"), after("class_after");
     writeRun(before, 100, 20); // GEMM 100 us, elementwise 20 us
-    writeRun(after, 60, 25);   // the change got the GEMMs to 60 us; the elementwise kernels grew to 25 us
+    writeRun(after, 60, 25); // the change got the GEMMs to 60 us; the elementwise kernels grew to 25 us
     before.analyze();
     after.analyze();
     // The prediction: GEMMs twice as fast (kernels:volta_sgemm=x0.5), written as whatif -o writes it.
@@ -123,10 +129,8 @@ TEST(PredictionErrorPerClass, SyntheticPairByHand)
         int64_t count, predictedNs, measuredNs;
     };
     const Expected expected[] = { { "GEMM", 40, 40 * 50 * kUs, 40 * 60 * kUs },
-                                  { "convolution", 20, 20 * 200 * kUs, 20 * 200 * kUs },
-                                  { "communication", 4, 4 * 300 * kUs, 4 * 300 * kUs },
-                                  { "elementwise", 32, 32 * 20 * kUs, 32 * 25 * kUs },
-                                  { "memcpy", 4, 4 * 50 * kUs, 4 * 50 * kUs } };
+        { "convolution", 20, 20 * 200 * kUs, 20 * 200 * kUs }, { "communication", 4, 4 * 300 * kUs, 4 * 300 * kUs },
+        { "elementwise", 32, 32 * 20 * kUs, 32 * 25 * kUs }, { "memcpy", 4, 4 * 50 * kUs, 4 * 50 * kUs } };
     ASSERT_EQ(e.classes.size(), std::size(expected)) << renderDiffText(*diff);
     for (size_t i = 0; i < std::size(expected); ++i) {
         const PredictionError::Class& c = e.classes[i]; // in the classification's order
@@ -138,11 +142,11 @@ TEST(PredictionErrorPerClass, SyntheticPairByHand)
         EXPECT_EQ(c.wholePredictedNs, expected[i].predictedNs) << c.name; // every op ran inside a step
         EXPECT_EQ(c.wholeMeasuredNs, expected[i].measuredNs) << c.name;
     }
-    EXPECT_DOUBLE_EQ(PredictionError::relative(classRow(e, "GEMM")->predictedNs, classRow(e, "GEMM")->measuredNs),
-                     -1.0 / 6.0);
-    EXPECT_DOUBLE_EQ(PredictionError::relative(classRow(e, "elementwise")->predictedNs,
-                                               classRow(e, "elementwise")->measuredNs),
-                     -0.2);
+    EXPECT_DOUBLE_EQ(
+        PredictionError::relative(classRow(e, "GEMM")->predictedNs, classRow(e, "GEMM")->measuredNs), -1.0 / 6.0);
+    EXPECT_DOUBLE_EQ(
+        PredictionError::relative(classRow(e, "elementwise")->predictedNs, classRow(e, "elementwise")->measuredNs),
+        -0.2);
 
     // The JSON carries the same rows in integer nanoseconds, with the error and its sign.
     const auto json = nlohmann::json::parse(renderDiffJson(*diff));
@@ -208,7 +212,8 @@ protected:
     {
         s_dir = std::filesystem::temp_directory_path() / ("ps_class_error_" + std::to_string(::getpid()));
         std::filesystem::create_directories(s_dir);
-        const std::string raw = std::string(PLACESCOPE_DATA_DIR) + "/traces/kineto_resnet50_v100_legacy2021.pt.trace.json.gz";
+        const std::string raw
+            = std::string(PLACESCOPE_DATA_DIR) + "/traces/kineto_resnet50_v100_legacy2021.pt.trace.json.gz";
         auto imported = importTraces({ raw }, path("resnet.sqlite"), ImportOptions {});
         ASSERT_TRUE(imported.isOk()) << imported.status().message();
         std::filesystem::copy_file(path("resnet.sqlite"), path("resnet_after.sqlite"));
@@ -280,7 +285,8 @@ TEST_F(PredictionErrorRealPair, ElementwiseHalvedEveryOtherClassUnchanged)
     for (const auto& c : whatif["compare"]["classes"]) {
         const PredictionError::Class* row = classRow(e, c["class"].get<std::string>());
         ASSERT_NE(row, nullptr) << c["class"];
-        EXPECT_NEAR(c["relative_error"].get<double>(), PredictionError::relative(row->predictedNs, row->measuredNs), 1e-3)
+        EXPECT_NEAR(
+            c["relative_error"].get<double>(), PredictionError::relative(row->predictedNs, row->measuredNs), 1e-3)
             << c["class"];
         ++compared;
     }

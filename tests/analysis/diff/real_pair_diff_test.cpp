@@ -45,8 +45,8 @@ std::filesystem::path DiffRealPair::s_dir;
 // name -> (count, ns) from the independent parser.
 std::map<std::string, std::pair<int64_t, int64_t>> referenceKernels(const std::string& file)
 {
-    const std::string command = "python3 " + std::string(PLACESCOPE_SOURCE_DIR)
-        + "/tests/analysis/diff/kernels_by_name.py " + rawTrace(file);
+    const std::string command
+        = "python3 " + std::string(PLACESCOPE_SOURCE_DIR) + "/tests/analysis/diff/kernels_by_name.py " + rawTrace(file);
     std::map<std::string, std::pair<int64_t, int64_t>> out;
     FILE* pipe = ::popen(command.c_str(), "r");
     if (!pipe)
@@ -98,7 +98,7 @@ TEST_F(DiffRealPair, KernelsByNameMatchAnIndependentParser)
         countA += ra.first;
         countB += rb.first;
     }
-    EXPECT_EQ(countA, 79);   // kineto_ref.py's kernel_count for each file
+    EXPECT_EQ(countA, 79); // kineto_ref.py's kernel_count for each file
     EXPECT_EQ(countB, 8772);
     // Different GPUs are allowed, with a note.
     bool noted = false;
@@ -130,7 +130,7 @@ TEST_F(DiffRealPair, EachSideEqualsStatsAndAnalyze)
         ASSERT_EQ(diff->kernels.whole.size(), stats->kernels.rows.size());
         for (const KernelSummaryRow& row : stats->kernels.rows) {
             const auto it = std::find_if(diff->kernels.whole.begin(), diff->kernels.whole.end(),
-                                         [&](const DeltaRow& r) { return r.name == row.name; });
+                [&](const DeltaRow& r) { return r.name == row.name; });
             ASSERT_NE(it, diff->kernels.whole.end()) << row.name;
             EXPECT_EQ(it->countA, row.time.count);
             EXPECT_EQ(it->nsA, row.time.totalNs);

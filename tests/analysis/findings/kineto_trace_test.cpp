@@ -23,7 +23,8 @@ struct Imported
 {
     explicit Imported(const std::string& file, const std::string& folder = std::string(PLACESCOPE_DATA_DIR) + "/traces")
     {
-        dir = std::filesystem::temp_directory_path() / ("ps_findings_kineto_" + std::to_string(::getpid()) + "_" + file);
+        dir = std::filesystem::temp_directory_path()
+            / ("ps_findings_kineto_" + std::to_string(::getpid()) + "_" + file);
         std::filesystem::create_directories(dir);
         std::string path = (dir / "run.sqlite").string();
         auto imported = importTraces({ folder + "/" + file }, path, ImportOptions {});
@@ -70,7 +71,7 @@ void expectLayout(const AnalysisReport& report, int64_t count, int64_t ns, int64
     EXPECT_EQ(f->evidence[0].count, count);
     EXPECT_NEAR(static_cast<double>(f->evidence[0].totalNs), static_cast<double>(ns), static_cast<double>(count));
     EXPECT_NEAR(static_cast<double>(f->evidence.back().totalNs), static_cast<double>(kernelNs),
-                static_cast<double>(kernelCount)); // "all kernels"
+        static_cast<double>(kernelCount)); // "all kernels"
 }
 
 TEST(FindingsKinetoTraces, AlexNetLayoutShareAndPageableCopies)

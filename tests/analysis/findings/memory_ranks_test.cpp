@@ -77,8 +77,8 @@ TEST(FindingsRules, StragglerAndExposedCommunication)
             int64_t compute = pid == 100 ? 5 * kMs : 8 * kMs;
             t.step(n, s, s + 10 * kMs, pid);
             t.kernel(s, s + compute, kGemm, s - kMs, 5 * kUs, pid, pid / 100 - 1);
-            t.kernel(s + compute, s + 10 * kMs, "ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)", s - kMs, 5 * kUs,
-                     pid, pid / 100 - 1, 20);
+            t.kernel(s + compute, s + 10 * kMs, "ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)", s - kMs,
+                5 * kUs, pid, pid / 100 - 1, 20);
         }
     }
     auto report = t.analyze();

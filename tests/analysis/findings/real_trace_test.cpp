@@ -15,7 +15,8 @@ class RealTrace
 public:
     explicit RealTrace(const std::string& file)
     {
-        m_dir = std::filesystem::temp_directory_path() / ("ps_findings_real_" + std::to_string(::getpid()) + "_" + file);
+        m_dir
+            = std::filesystem::temp_directory_path() / ("ps_findings_real_" + std::to_string(::getpid()) + "_" + file);
         std::filesystem::create_directories(m_dir);
         m_path = (m_dir / "run.sqlite").string();
         auto imported = importTraces({ dataPath(file) }, m_path, ImportOptions {});
@@ -88,7 +89,8 @@ TEST(FindingsRealTraces, NsysCloverLeafCopiesAgreeWithRawSql)
     int64_t syncCopies = rawInt(file,
         "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId "
         "JOIN CUPTI_ACTIVITY_KIND_MEMCPY m ON m.correlationId = r.correlationId "
-        "WHERE s.value LIKE 'cudaMemcpy%' AND s.value NOT LIKE '%Async%' AND NOT (m.copyKind = 1 AND m.bytes <= 65536)");
+        "WHERE s.value LIKE 'cudaMemcpy%' AND s.value NOT LIKE '%Async%' AND NOT (m.copyKind = 1 AND m.bytes <= "
+        "65536)");
     const Finding* sync = findRule(report, "copies.synchronous");
     ASSERT_NE(sync, nullptr) << ruleIds(report);
     const Evidence* e = evidenceStarting(*sync, "synchronous cudaMemcpy");
@@ -100,8 +102,9 @@ TEST(FindingsRealTraces, NsysCloverLeafCopiesAgreeWithRawSql)
     EXPECT_EQ(report.layoutKernelCount, 0);
     ASSERT_EQ(report.topKernels.size(), 10u);
     EXPECT_EQ(report.topKernels[0].totalNs,
-              rawInt(file, "SELECT SUM(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL GROUP BY demangledName "
-                           "ORDER BY 1 DESC LIMIT 1"));
+        rawInt(file,
+            "SELECT SUM(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL GROUP BY demangledName "
+            "ORDER BY 1 DESC LIMIT 1"));
     // CloverLeaf is plain fp32 CUDA code with no GEMM/conv library kernels: no Tensor Core finding.
     EXPECT_EQ(findRule(report, "tensor_cores"), nullptr);
     for (const auto& finding : report.findings)

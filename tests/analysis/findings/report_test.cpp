@@ -41,7 +41,7 @@ TEST(FindingsReport, JsonCarriesEveryFinding)
     for (size_t i = 0; i < report.findings.size(); ++i) {
         EXPECT_EQ(doc["findings"][i]["rule"], report.findings[i].ruleId);
         EXPECT_NEAR(doc["findings"][i]["saving"]["per_step_ms"].get<double>(), report.findings[i].saving.perStepMs,
-                    1e-4 * (1 + report.findings[i].saving.perStepMs));
+            1e-4 * (1 + report.findings[i].saving.perStepMs));
         EXPECT_FALSE(doc["findings"][i]["fix"]["onnxruntime"].get<std::string>().empty());
     }
     EXPECT_EQ(doc["kernels"]["layout_conversion_count"], 3);

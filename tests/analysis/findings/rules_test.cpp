@@ -132,7 +132,8 @@ TEST(FindingsRules, SynchronousCopiesAndSmallHtoDExcluded)
     t.kernel(0, kMs, kGemm, 0);
     // Host blocked 3 ms for a 1 ms DtoH copy; a 4 KB synchronous HtoD is below nsys's 64 KB cut.
     t.copy(2 * kMs, 3 * kMs, CopyKind::DtoH, 1 << 20, MemKind::Pinned, "cudaMemcpy", 0, 3 * kMs);
-    t.copy(5 * kMs, 5 * kMs + 10 * kUs, CopyKind::HtoD, 4096, MemKind::Pinned, "cudaMemcpy", 4 * kMs, 5 * kMs + 20 * kUs);
+    t.copy(
+        5 * kMs, 5 * kMs + 10 * kUs, CopyKind::HtoD, 4096, MemKind::Pinned, "cudaMemcpy", 4 * kMs, 5 * kMs + 20 * kUs);
     auto report = t.analyze();
     const Finding* f = findRule(report, "copies.synchronous");
     ASSERT_NE(f, nullptr) << ruleIds(report);
@@ -207,8 +208,8 @@ TEST(FindingsRules, OrtCpuNodesInCudaSession)
     auto report = t.analyze();
     const Finding* f = findRule(report, "placement.cpu_fallback");
     ASSERT_NE(f, nullptr) << ruleIds(report);
-    EXPECT_EQ(f->evidence[0].count, 1);                  // the CPU node
-    EXPECT_EQ(f->evidence[1].count, 1);                  // MemcpyToHost
+    EXPECT_EQ(f->evidence[0].count, 1); // the CPU node
+    EXPECT_EQ(f->evidence[1].count, 1); // MemcpyToHost
     EXPECT_NEAR(f->saving.perStepMs, 2.05, 1e-6);
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Step detection (recorded, annotation ranges, repeating kernel pattern, whole trace) and interval arithmetic.
-#include "analysis/trace/intervals.h"
 #include "analysis/render/report_writer.h"
+#include "analysis/trace/intervals.h"
 #include "tests/analysis/findings/trace_builder.h"
 
 namespace placescope::testing {

@@ -60,8 +60,8 @@ public:
         m_writer->add(p);
     }
     // A kernel and the launch call that asked for it (launch at `launchNs`, 5 us long unless given).
-    void kernel(int64_t startNs, int64_t endNs, const std::string& name, int64_t launchNs, int64_t launchDurNs = 5 * kUs,
-                int64_t pid = kPid, int64_t device = 0, int64_t stream = 7)
+    void kernel(int64_t startNs, int64_t endNs, const std::string& name, int64_t launchNs,
+        int64_t launchDurNs = 5 * kUs, int64_t pid = kPid, int64_t device = 0, int64_t stream = 7)
     {
         KernelEvent k;
         k.start = startNs;
@@ -74,8 +74,8 @@ public:
         m_writer->add(k);
         api(launchNs, launchNs + launchDurNs, "cudaLaunchKernel", m_correlation, pid);
     }
-    void api(int64_t startNs, int64_t endNs, const std::string& name, OptInt correlation = std::nullopt,
-             int64_t pid = kPid)
+    void api(
+        int64_t startNs, int64_t endNs, const std::string& name, OptInt correlation = std::nullopt, int64_t pid = kPid)
     {
         RuntimeEvent r;
         r.start = startNs;
@@ -87,7 +87,7 @@ public:
     }
     // A copy and its API call; returns the correlation id.
     int64_t copy(int64_t startNs, int64_t endNs, CopyKind kind, int64_t bytes, MemKind host,
-                 const std::string& apiName = "cudaMemcpyAsync", int64_t apiStart = -1, int64_t apiEnd = -1)
+        const std::string& apiName = "cudaMemcpyAsync", int64_t apiStart = -1, int64_t apiEnd = -1)
     {
         MemcpyEvent c;
         c.start = startNs;
@@ -101,11 +101,12 @@ public:
         c.srcKind = static_cast<int64_t>(kind == CopyKind::DtoD ? MemKind::Device : toDevice ? host : MemKind::Device);
         c.dstKind = static_cast<int64_t>(kind == CopyKind::DtoD ? MemKind::Device : toDevice ? MemKind::Device : host);
         m_writer->add(c);
-        api(apiStart < 0 ? startNs - 10 * kUs : apiStart, apiEnd < 0 ? startNs - 5 * kUs : apiEnd, apiName, m_correlation);
+        api(apiStart < 0 ? startNs - 10 * kUs : apiStart, apiEnd < 0 ? startNs - 5 * kUs : apiEnd, apiName,
+            m_correlation);
         return m_correlation;
     }
     void hostOp(int64_t startNs, int64_t endNs, const std::string& name, const std::string& category = "cpu_op",
-                const std::string& inputDims = {}, const std::string& extra = {})
+        const std::string& inputDims = {}, const std::string& extra = {})
     {
         FrameworkOp op;
         op.start = startNs;

@@ -21,7 +21,7 @@ TEST(NcclCollective, BusBandwidthFactorsAreNcclTestsOnes)
     EXPECT_DOUBLE_EQ(*busBandwidthFactor("Broadcast", -1), 1.0); // needs no rank count
     EXPECT_DOUBLE_EQ(*busBandwidthFactor("Reduce", 16), 1.0);
     EXPECT_FALSE(busBandwidthFactor("AllReduce", -1).has_value()); // group size not recorded
-    EXPECT_FALSE(busBandwidthFactor("SendRecv", 2).has_value());   // not in PERFORMANCE.md's summary
+    EXPECT_FALSE(busBandwidthFactor("SendRecv", 2).has_value()); // not in PERFORMANCE.md's summary
 }
 
 TEST(NcclCollective, MessageIsTheLargerSideInBytes)
@@ -67,19 +67,20 @@ protected:
         b.gpu(0, "Test GPU", 16LL << 30, 8);
         // Two all-reduces of 1,000,000 floats (4 MB each), 40 us each: 8 MB in 80 us = 100 GB/s; bus x 2*3/4 = 150.
         collective(0, message("allreduce", 1000000, 1000000, "Float", 4), { { 10 * kUs, 50 * kUs, kAllReduce } });
-        collective(60 * kUs, message("allreduce", 1000000, 1000000, "Float", 4), { { 70 * kUs, 110 * kUs, kAllReduce } });
+        collective(
+            60 * kUs, message("allreduce", 1000000, 1000000, "Float", 4), { { 70 * kUs, 110 * kUs, kAllReduce } });
         // An all-gather into 1,000,000 bf16 (2 MB) in 20 us: 100 GB/s; bus x 3/4 = 75.
         collective(115 * kUs, message("_allgather_base", 250000, 1000000, "BFloat16", 4),
-                   { { 120 * kUs, 140 * kUs, kAllGather } });
+            { { 120 * kUs, 140 * kUs, kAllGather } });
         // A reduce-scatter of 1,000,000 halves (2 MB) in 10 us: 200 GB/s; bus x 3/4 = 150.
         collective(145 * kUs, message("_reduce_scatter_base", 1000000, 250000, "Half", 4),
-                   { { 150 * kUs, 160 * kUs, kReduceScatter } });
+            { { 150 * kUs, 160 * kUs, kReduceScatter } });
         // A broadcast of 1000 longs (8000 B) in 1 us: 8 GB/s, bus x 1.
         collective(165 * kUs, message("broadcast", 1000, 1000, "Long", 4), { { 170 * kUs, 171 * kUs, kBroadcast } });
         // An all-to-all of 1000 floats run as two SendRecv kernels on two streams, together 180-184 us: one
         // collective of 4000 B in 4 us = 1 GB/s; bus x 3/4 = 0.75.
         collective(175 * kUs, message("all_to_all", 1000, 1000, "Float", 4),
-                   { { 180 * kUs, 182 * kUs, kSendRecv }, { 181 * kUs, 184 * kUs, kSendRecv, 15 } });
+            { { 180 * kUs, 182 * kUs, kSendRecv }, { 181 * kUs, 184 * kUs, kSendRecv, 15 } });
         // An all-reduce kernel no op describes: counted, without a size.
         b.kernel(200 * kUs, 230 * kUs, kAllReduce, 190 * kUs, 5 * kUs, kPid, 0, 14);
         ++s_kernels;
@@ -178,9 +179,9 @@ TEST_F(CollectivesOnBuiltTrace, BytesAndBandwidthsFollowNcclTests)
         int64_t bytes;
         double alg, bus;
     };
-    for (const Expected& e : { Expected { "AllGather", 2000000, 100.0, 75.0 },
-                               Expected { "ReduceScatter", 2000000, 200.0, 150.0 },
-                               Expected { "Broadcast", 8000, 8.0, 8.0 }, Expected { "AllToAll", 4000, 1.0, 0.75 } }) {
+    for (const Expected& e :
+        { Expected { "AllGather", 2000000, 100.0, 75.0 }, Expected { "ReduceScatter", 2000000, 200.0, 150.0 },
+            Expected { "Broadcast", 8000, 8.0, 8.0 }, Expected { "AllToAll", 4000, 1.0, 0.75 } }) {
         const size_t r = rowOf(t, e.kind, e.bytes);
         ASSERT_LT(r, t.rows.size()) << e.kind;
         EXPECT_EQ(integer(t, r, "count"), 1) << e.kind;
@@ -215,12 +216,12 @@ TEST_F(CollectivesOnBuiltTrace, AKernelNoOpDescribesIsCountedWithoutSizes)
 // -> {kind|dtype|ranks|bytes: [count, total_ns, bytes, bus_gbps]}
 TEST(CollectivesOnRealTrace, AgreeWithTheRawJsonKernelArgs)
 {
-    const std::filesystem::path dir = std::filesystem::temp_directory_path()
-        / ("ps_reports_nccl_" + std::to_string(::getpid()));
+    const std::filesystem::path dir
+        = std::filesystem::temp_directory_path() / ("ps_reports_nccl_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     const std::string path = (dir / "nccl.sqlite").string();
-    auto imported = importTraces({ std::string(PLACESCOPE_DATA_DIR) + "/traces/hta_nccl_a100_rank0of2_layout.json.gz" },
-                                 path, ImportOptions {});
+    auto imported = importTraces(
+        { std::string(PLACESCOPE_DATA_DIR) + "/traces/hta_nccl_a100_rank0of2_layout.json.gz" }, path, ImportOptions {});
     ASSERT_TRUE(imported.isOk()) << imported.status().message();
     auto db = openTrace(path);
     ASSERT_TRUE(db.isOk());
@@ -254,7 +255,7 @@ TEST(CollectivesOnRealTrace, AgreeWithTheRawJsonKernelArgs)
         EXPECT_EQ(integer(t, r, "count"), expected->second.count) << key;
         // The importer rounds start and end to ns, the reference the duration: 1 ns apart per kernel at most.
         EXPECT_NEAR(static_cast<double>(integer(t, r, "total_ns")), static_cast<double>(expected->second.ns),
-                    static_cast<double>(expected->second.count))
+            static_cast<double>(expected->second.count))
             << key;
         EXPECT_EQ(integer(t, r, "bytes"), expected->second.bytes) << key;
         EXPECT_NEAR(real(t, r, "bus_gbps"), expected->second.bus, expected->second.bus * 1e-5) << key;

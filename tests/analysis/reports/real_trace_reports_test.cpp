@@ -20,12 +20,12 @@ class RealTraceReports : public ::testing::Test
 protected:
     static void SetUpTestSuite()
     {
-        s_dir = new std::filesystem::path(std::filesystem::temp_directory_path()
-                                          / ("ps_reports_real_" + std::to_string(::getpid())));
+        s_dir = new std::filesystem::path(
+            std::filesystem::temp_directory_path() / ("ps_reports_real_" + std::to_string(::getpid())));
         std::filesystem::create_directories(*s_dir);
         s_path = new std::string((*s_dir / "v100.sqlite").string());
         auto imported = importTraces({ std::string(PLACESCOPE_DATA_DIR) + "/traces/hta_v100_rank1of2_memory.json.gz" },
-                                     *s_path, ImportOptions {});
+            *s_path, ImportOptions {});
         ASSERT_TRUE(imported.isOk()) << imported.status().message();
     }
     static void TearDownTestSuite()
@@ -52,8 +52,7 @@ protected:
         return value.isOk() ? value.value() : INT64_MIN;
     }
     // Sum of an integer column over the rows that `keep` accepts (empty cells count 0).
-    template <typename Keep>
-    static int64_t sumOf(const ReportTable& t, const std::string& key, Keep keep)
+    template <typename Keep> static int64_t sumOf(const ReportTable& t, const std::string& key, Keep keep)
     {
         const size_t c = t.column(key);
         EXPECT_LT(c, t.columns.size()) << key;
@@ -85,12 +84,12 @@ TEST_F(RealTraceReports, KernelLaunchAgreesWithSqlJoins)
     ASSERT_GT(t.rows.size(), 10U);
     EXPECT_EQ(sumOf(t, "kernels"), sql("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
     EXPECT_EQ(sumOf(t, "kernel_total_ns"), sql("SELECT SUM(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
-    EXPECT_EQ(sumOf(t, "launched"),
-              sql(std::string("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k WHERE ") + kLaunched));
+    EXPECT_EQ(
+        sumOf(t, "launched"), sql(std::string("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k WHERE ") + kLaunched));
     EXPECT_EQ(sumOf(t, "shorter_than_launch"),
-              sql("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON "
-                  "r.correlationId = k.correlationId AND r.globalTid / 16777216 = k.globalPid / 16777216 "
-                  "WHERE k.end - k.start < r.end - r.start"));
+        sql("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON "
+            "r.correlationId = k.correlationId AND r.globalTid / 16777216 = k.globalPid / 16777216 "
+            "WHERE k.end - k.start < r.end - r.start"));
     // The longest launch delay of the all-reduce kernels, by SQL.
     size_t nccl = t.rows.size();
     for (size_t r = 0; r < t.rows.size(); ++r)
@@ -98,9 +97,9 @@ TEST_F(RealTraceReports, KernelLaunchAgreesWithSqlJoins)
             nccl = r;
     ASSERT_LT(nccl, t.rows.size());
     EXPECT_EQ(std::get<int64_t>(t.rows[nccl][t.column("launch_delay_max_ns")]),
-              sql("SELECT MAX(k.start - r.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r "
-                  "ON r.correlationId = k.correlationId JOIN StringIds s ON s.id = k.demangledName "
-                  "WHERE s.value LIKE 'ncclKernel_AllReduce%'"));
+        sql("SELECT MAX(k.start - r.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r "
+            "ON r.correlationId = k.correlationId JOIN StringIds s ON s.id = k.demangledName "
+            "WHERE s.value LIKE 'ncclKernel_AllReduce%'"));
 }
 
 // Figures of the raw JSON from the stdlib-only parser, independent of the importer:
@@ -116,9 +115,8 @@ TEST_F(RealTraceReports, AgreesWithTheRawJsonParser)
     EXPECT_EQ(sumOf(queue, "ops"), 19370 + 2040 + 880);
     const ReportTable bandwidth = run("bandwidth");
     const size_t op = bandwidth.column("operation");
-    const int64_t copies = sumOf(bandwidth, "bytes", [&](const auto& row) {
-        return std::get<std::string>(row[op]).rfind("Memcpy", 0) == 0;
-    });
+    const int64_t copies = sumOf(
+        bandwidth, "bytes", [&](const auto& row) { return std::get<std::string>(row[op]).rfind("Memcpy", 0) == 0; });
     EXPECT_NEAR(static_cast<double>(copies), 5892787600.0, static_cast<double>(bandwidth.rows.size()));
 }
 
@@ -130,9 +128,9 @@ TEST_F(RealTraceReports, QueueCountsEveryLaunchedOpOfEachStream)
         const int64_t stream = std::get<int64_t>(row[t.column("stream")]);
         const std::string where = " k WHERE k.streamId = " + std::to_string(stream) + " AND " + kLaunched;
         EXPECT_EQ(std::get<int64_t>(row[t.column("ops")]),
-                  sql("SELECT (SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL" + where
-                      + ") + (SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY" + where
-                      + ") + (SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_MEMSET" + where + ")"))
+            sql("SELECT (SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL" + where
+                + ") + (SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY" + where
+                + ") + (SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_MEMSET" + where + ")"))
             << "stream " << stream;
         EXPECT_GE(std::get<int64_t>(row[t.column("max")]), 1);
     }
@@ -150,10 +148,10 @@ TEST_F(RealTraceReports, IdleRowsCoverEveryGpuOpAndAddUp)
     EXPECT_EQ(sumOf(t, "ops", deviceRows), ops);
     for (const auto& row : t.rows) {
         EXPECT_EQ(std::get<int64_t>(row[t.column("busy_ns")]) + std::get<int64_t>(row[t.column("idle_ns")]),
-                  std::get<int64_t>(row[t.column("span_ns")]));
+            std::get<int64_t>(row[t.column("span_ns")]));
         EXPECT_EQ(std::get<int64_t>(row[t.column("host_wait_ns")]) + std::get<int64_t>(row[t.column("kernel_wait_ns")])
-                      + std::get<int64_t>(row[t.column("other_ns")]),
-                  std::get<int64_t>(row[t.column("idle_ns")]));
+                + std::get<int64_t>(row[t.column("other_ns")]),
+            std::get<int64_t>(row[t.column("idle_ns")]));
     }
 }
 
@@ -176,7 +174,7 @@ TEST_F(RealTraceReports, StepsAddUpToAnalyzesDeviceBreakdown)
     for (int c = 0; c < kIdleCauseCount; ++c)
         causes += d.idleCauseNs[c];
     EXPECT_EQ(sumOf(t, "host_bound_ns") + sumOf(t, "input_bound_ns") + sumOf(t, "sync_wait_ns") + sumOf(t, "other_ns"),
-              causes);
+        causes);
     EXPECT_EQ(sumOf(t, "other_ns"), d.idleCauseNs[static_cast<int>(IdleCause::Other)]);
     EXPECT_EQ(sumOf(t, "step_ns"), sql("SELECT SUM(end - start) FROM PS_STEPS"));
 }
@@ -185,8 +183,9 @@ TEST_F(RealTraceReports, OverlapCountsEveryAllReduce)
 {
     const ReportTable t = run("overlap");
     // NCCL kernels run one at a time on their stream, so their union is their summed duration.
-    EXPECT_EQ(sumOf(t, "comm_ns"), sql("SELECT SUM(k.end - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s "
-                                       "ON s.id = k.demangledName WHERE s.value LIKE 'nccl%'"));
+    EXPECT_EQ(sumOf(t, "comm_ns"),
+        sql("SELECT SUM(k.end - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s "
+            "ON s.id = k.demangledName WHERE s.value LIKE 'nccl%'"));
     EXPECT_EQ(sumOf(t, "overlapped_ns") + sumOf(t, "exposed_comm_ns"), sumOf(t, "comm_ns"));
 }
 
@@ -199,11 +198,11 @@ TEST_F(RealTraceReports, AnnotationsCountEachRecordFunctionRange)
             row = r;
     ASSERT_LT(row, t.rows.size());
     EXPECT_EQ(std::get<int64_t>(t.rows[row][t.column("count")]),
-              sql("SELECT COUNT(*) FROM PS_FRAMEWORK_OPS o JOIN StringIds s ON s.id = o.nameId "
-                  "WHERE o.category = 'user_annotation' AND s.value = 'nccl:all_reduce'"));
+        sql("SELECT COUNT(*) FROM PS_FRAMEWORK_OPS o JOIN StringIds s ON s.id = o.nameId "
+            "WHERE o.category = 'user_annotation' AND s.value = 'nccl:all_reduce'"));
     EXPECT_EQ(std::get<int64_t>(t.rows[row][t.column("total_ns")]),
-              sql("SELECT SUM(o.end - o.start) FROM PS_FRAMEWORK_OPS o JOIN StringIds s ON s.id = o.nameId "
-                  "WHERE o.category = 'user_annotation' AND s.value = 'nccl:all_reduce'"));
+        sql("SELECT SUM(o.end - o.start) FROM PS_FRAMEWORK_OPS o JOIN StringIds s ON s.id = o.nameId "
+            "WHERE o.category = 'user_annotation' AND s.value = 'nccl:all_reduce'"));
 }
 
 TEST_F(RealTraceReports, BandwidthMovesEveryCopysBytes)
@@ -212,10 +211,11 @@ TEST_F(RealTraceReports, BandwidthMovesEveryCopysBytes)
     const size_t op = t.column("operation");
     const int64_t rows = static_cast<int64_t>(t.rows.size());
     // Each bucket rounds its share to whole bytes: the totals agree within one byte per bucket.
-    const int64_t dtod = sumOf(t, "bytes", [&](const auto& row) { return std::get<std::string>(row[op]) == "Memcpy DtoD"; });
+    const int64_t dtod
+        = sumOf(t, "bytes", [&](const auto& row) { return std::get<std::string>(row[op]) == "Memcpy DtoD"; });
     EXPECT_NEAR(static_cast<double>(dtod),
-                static_cast<double>(sql("SELECT SUM(bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind = 8")),
-                static_cast<double>(rows));
+        static_cast<double>(sql("SELECT SUM(bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind = 8")),
+        static_cast<double>(rows));
     EXPECT_GT(dtod, 0);
 }
 

@@ -15,10 +15,8 @@ ReportTable sample()
 {
     ReportTable t;
     t.title = "Sample";
-    t.columns = { { "stream", "Stream", ColumnKind::Count },
-                  { "mean_ns", "Mean", ColumnKind::Ns },
-                  { "ratio", "Ratio", ColumnKind::Real },
-                  { "name", "Name", ColumnKind::Text } };
+    t.columns = { { "stream", "Stream", ColumnKind::Count }, { "mean_ns", "Mean", ColumnKind::Ns },
+        { "ratio", "Ratio", ColumnKind::Real }, { "name", "Name", ColumnKind::Text } };
     t.rows.push_back({ int64_t { 7 }, int64_t { 1500 }, 0.25, std::string("a, \"quoted\" name") });
     t.rows.push_back({ int64_t { 14 }, ReportCell(), ReportCell(), std::string("plain") });
     t.notes.push_back("a note");
@@ -45,7 +43,7 @@ TEST(ReportTable, JsonIsAListOfRowObjectsInColumnOrder)
 TEST(ReportTable, CsvHasAHeaderOfKeysAndQuotesFields)
 {
     EXPECT_EQ(renderTable(sample(), TableFormat::Csv),
-              "stream,mean_ns,ratio,name\n7,1500,0.25,\"a, \"\"quoted\"\" name\"\n14,,,plain\n");
+        "stream,mean_ns,ratio,name\n7,1500,0.25,\"a, \"\"quoted\"\" name\"\n14,,,plain\n");
 }
 
 TEST(ReportTable, TextFormatsDurationsAndPrintsNotes)
@@ -69,8 +67,8 @@ TEST(ReportTable, FormatNamesParse)
 
 TEST(ReportRegistry, EveryReportOfTheIssueIsListedOnce)
 {
-    for (const char* name : { "kernel_launch", "kernel_launches", "idle", "queue", "queue_timeline", "steps", "bandwidth", "memory",
-                              "annotations", "overlap", "sequences", "collectives", "counters" }) {
+    for (const char* name : { "kernel_launch", "kernel_launches", "idle", "queue", "queue_timeline", "steps",
+             "bandwidth", "memory", "annotations", "overlap", "sequences", "collectives", "counters" }) {
         const ReportInfo* report = findReport(name);
         ASSERT_NE(report, nullptr) << name;
         EXPECT_EQ(report->name, name);
@@ -82,13 +80,14 @@ TEST(ReportRegistry, EveryReportOfTheIssueIsListedOnce)
 
 TEST(KernelNames, AnonymousNamespacesAndTemplatesAreShortened)
 {
-    EXPECT_EQ(shortKernelName("void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous "
-                              "namespace)::TensorListMetadata<2>, float>(T1, T2)"),
-              "multi_tensor_apply_kernel");
+    EXPECT_EQ(
+        shortKernelName("void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous "
+                        "namespace)::TensorListMetadata<2>, float>(T1, T2)"),
+        "multi_tensor_apply_kernel");
     EXPECT_EQ(shortKernelName("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
                               "at::detail::Array<char*, 1> >(int, at::native::FillFunctor<float>, "
                               "at::detail::Array<char*, 1>)"),
-              "vectorized_elementwise_kernel");
+        "vectorized_elementwise_kernel");
     EXPECT_EQ(shortKernelName("volta_sgemm_128x64_nn"), "volta_sgemm_128x64_nn");
 }
 

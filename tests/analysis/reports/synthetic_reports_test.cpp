@@ -246,7 +246,7 @@ TEST_F(ReportsOnBuiltTrace, QueueLengthIsTheTimeWeightedCountOfLaunchedUnfinishe
     const size_t row = intAt(t, 0, "stream") == 7 ? 0 : 1;
     EXPECT_EQ(intAt(t, row, "ops"), 5);
     EXPECT_EQ(intAt(t, row, "span_ns"), 175 * kUs); // first launch (5 us) to the copy's end (180 us)
-    EXPECT_EQ(intAt(t, row, "max"), 2);             // K2 and K3 between 36 and 42 us
+    EXPECT_EQ(intAt(t, row, "max"), 2); // K2 and K3 between 36 and 42 us
     EXPECT_EQ(intAt(t, row, "max_at_ns"), 36 * kUs);
     // 1 op for 15 + 6 + 8 + 40 + 20 us, 2 ops for 6 us: 101 us of op-time over 175 us.
     EXPECT_NEAR(realAt(t, row, "mean"), 101.0 / 175.0, 1e-9);
@@ -411,8 +411,8 @@ TEST_F(ReportsOnBuiltTrace, SequencesOfAnOpNameTakeEveryKernelLaunchedInsideItsO
     EXPECT_EQ(textAt(t, 0, "op"), "forward");
     EXPECT_EQ(intAt(t, 0, "kernels"), 3);
     EXPECT_EQ(textAt(t, 0, "sequence").substr(0, 20), "ncclKernel_AllReduce");
-    EXPECT_NE(textAt(t, 0, "sequence").find(" -> multi_tensor_apply_kernel -> multi_tensor_apply_kernel"),
-              std::string::npos);
+    EXPECT_NE(
+        textAt(t, 0, "sequence").find(" -> multi_tensor_apply_kernel -> multi_tensor_apply_kernel"), std::string::npos);
     EXPECT_EQ(intAt(t, 0, "kernel_total_ns"), 30 * kUs + 10 * kUs + 2 * kUs);
     EXPECT_EQ(intAt(t, 0, "op_total_ns"), 33 * kUs);
     // "o" matches "forward" and "aten::foo"; aten::foo runs inside forward, so only forward starts a sequence.

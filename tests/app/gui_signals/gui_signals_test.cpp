@@ -48,9 +48,8 @@ protected:
         std::vector<std::string> argv { std::string(PLACESCOPE_BIN_DIR) + "/placescope-gui" };
         argv.insert(argv.end(), args.begin(), args.end());
         std::vector<std::string> env { "QT_QPA_PLATFORM=offscreen", "TMPDIR=" + (m_root / "tmp").string(),
-                                       "XDG_RUNTIME_DIR=" + (m_root / "runtime").string(),
-                                       "XDG_CONFIG_HOME=" + (m_root / "config").string(),
-                                       "HOME=" + (m_root / "config").string() };
+            "XDG_RUNTIME_DIR=" + (m_root / "runtime").string(), "XDG_CONFIG_HOME=" + (m_root / "config").string(),
+            "HOME=" + (m_root / "config").string() };
         if (const char* path = std::getenv("PATH"))
             env.push_back(std::string("PATH=") + path);
         std::vector<char*> rawArgs, rawEnv;
@@ -149,8 +148,8 @@ TEST_F(GuiSignalsTest, OpeningAWalTraceCreatesNothingBesideIt)
     const fs::path source = m_root / "logs" / "source.json.gz";
     fs::copy_file(std::string(PLACESCOPE_DATA_DIR) + "/traces/hta_benchmark_simple_add_trace.json.gz", source);
     const fs::path trace = m_root / "in" / "run.sqlite";
-    const testing::CliRun imported =
-        testing::runPlacescope({ "import", source.string(), "-o", trace.string(), "-q" }, m_root / "logs");
+    const testing::CliRun imported
+        = testing::runPlacescope({ "import", source.string(), "-o", trace.string(), "-q" }, m_root / "logs");
     ASSERT_EQ(imported.exitCode, 0) << imported.err;
     {
         auto db = SqliteDb::open(trace.string(), SqliteDb::Mode::ReadWrite);

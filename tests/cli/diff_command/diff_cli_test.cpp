@@ -34,10 +34,13 @@ protected:
         s_dir = fs::temp_directory_path() / ("ps_diff_cli_" + std::to_string(::getpid()));
         fs::create_directories(s_dir);
         const std::string traces = std::string(PLACESCOPE_DATA_DIR) + "/traces/";
-        ASSERT_EQ(run({ "import", traces + "hta_alexnet_a100_1rank.json.gz", "-o", path("alexnet.sqlite"), "-q" }).exitCode, 0);
-        ASSERT_EQ(run({ "import", traces + "kineto_resnet50_v100_legacy2021.pt.trace.json.gz", "-o", path("resnet.sqlite"), "-q" })
+        ASSERT_EQ(
+            run({ "import", traces + "hta_alexnet_a100_1rank.json.gz", "-o", path("alexnet.sqlite"), "-q" }).exitCode,
+            0);
+        ASSERT_EQ(run({ "import", traces + "kineto_resnet50_v100_legacy2021.pt.trace.json.gz", "-o",
+                          path("resnet.sqlite"), "-q" })
                       .exitCode,
-                  0);
+            0);
     }
     static void TearDownTestSuite() { fs::remove_all(s_dir); }
 
@@ -67,10 +70,11 @@ TEST_F(DiffCli, NotATraceIsOneLineAndExitOne)
 
 TEST_F(DiffCli, UsageErrorsExitTwo)
 {
-    EXPECT_EQ(run({ "diff", path("alexnet.sqlite") }).exitCode, 2);                               // one side only
+    EXPECT_EQ(run({ "diff", path("alexnet.sqlite") }).exitCode, 2); // one side only
     EXPECT_EQ(run({ "diff", path("alexnet.sqlite"), path("resnet.sqlite"), "--by", "layer" }).exitCode, 2);
     EXPECT_EQ(run({ "diff", path("alexnet.sqlite"), path("resnet.sqlite"), "--step", "1", "--all-steps" }).exitCode, 2);
-    expectOneLine(run({ "diff", path("alexnet.sqlite"), path("resnet.sqlite"), "--format", "pdf" }), 2, "unknown format");
+    expectOneLine(
+        run({ "diff", path("alexnet.sqlite"), path("resnet.sqlite"), "--format", "pdf" }), 2, "unknown format");
     expectOneLine(run({ "diff", path("alexnet.sqlite"), path("resnet.sqlite"), "--step", "5" }), 2, "--step 5");
 }
 
@@ -85,7 +89,8 @@ TEST_F(DiffCli, OutputNamingEitherTraceIsRefused)
 
 TEST_F(DiffCli, PredictedTraceIsAValidSide)
 {
-    ASSERT_EQ(run({ "whatif", path("alexnet.sqlite"), "--edit", "no-sync", "-o", path("predicted.sqlite") }).exitCode, 0);
+    ASSERT_EQ(
+        run({ "whatif", path("alexnet.sqlite"), "--edit", "no-sync", "-o", path("predicted.sqlite") }).exitCode, 0);
     const CliRun r = run({ "diff", path("alexnet.sqlite"), path("predicted.sqlite"), "--format", "json" });
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto json = nlohmann::json::parse(r.out);
@@ -103,7 +108,8 @@ TEST_F(DiffCli, GpuPatternStepsKeepTheirKernelsAfterNoSync)
     // of the GPU, so attributing kernels by launch time would move every one of them out of the steps.
     const std::string nsys = std::string(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite";
     ASSERT_EQ(run({ "import", nsys, "-o", path("clover.sqlite"), "-q" }).exitCode, 0);
-    ASSERT_EQ(run({ "whatif", path("clover.sqlite"), "--edit", "no-sync", "-o", path("clover_pred.sqlite") }).exitCode, 0);
+    ASSERT_EQ(
+        run({ "whatif", path("clover.sqlite"), "--edit", "no-sync", "-o", path("clover_pred.sqlite") }).exitCode, 0);
     const CliRun r = run({ "diff", path("clover.sqlite"), path("clover_pred.sqlite"), "--format", "json" });
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto json = nlohmann::json::parse(r.out);
@@ -120,9 +126,10 @@ TEST_F(DiffCli, PredictionAgainstAMeasuredRunReportsTheError)
     // of another name, as a new measurement would be). The diff names the prediction and gives its error.
     const std::string nsys = std::string(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite";
     ASSERT_EQ(run({ "import", nsys, "-o", path("clover_src.sqlite"), "-q" }).exitCode, 0);
-    ASSERT_EQ(run({ "whatif", path("clover_src.sqlite"), "--edit", "no-sync", "-o", path("clover_nosync.sqlite"), "-q" })
-                  .exitCode,
-              0);
+    ASSERT_EQ(
+        run({ "whatif", path("clover_src.sqlite"), "--edit", "no-sync", "-o", path("clover_nosync.sqlite"), "-q" })
+            .exitCode,
+        0);
     fs::copy_file(path("clover_src.sqlite"), path("clover_after.sqlite"), fs::copy_options::overwrite_existing);
 
     CliRun r = run({ "diff", path("clover_nosync.sqlite"), path("clover_after.sqlite"), "--format", "json" });
@@ -149,7 +156,8 @@ TEST_F(DiffCli, PredictionAgainstAMeasuredRunReportsTheError)
         EXPECT_EQ(step["error_ns"], pair["ns_a"].get<int64_t>() - pair["ns_b"].get<int64_t>());
     }
     // whatif --compare measures the same error with the replay's own step rule: they agree within 0.1 point.
-    r = run({ "whatif", path("clover_src.sqlite"), "--edit", "no-sync", "--compare", path("clover_after.sqlite"), "--json" });
+    r = run({ "whatif", path("clover_src.sqlite"), "--edit", "no-sync", "--compare", path("clover_after.sqlite"),
+        "--json" });
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const double whatifError = nlohmann::json::parse(r.out)["compare"]["prediction_step_error"];
     EXPECT_NEAR(error["mean_step"]["relative_error"].get<double>(), whatifError, 1e-3);
@@ -176,9 +184,10 @@ TEST_F(DiffCli, PredictionErrorPerClassInEveryFormat)
 {
     // AlexNet on an A100 predicted with its cuBLAS sgemm kernels twice as fast, against the measured run (a copy under
     // another name): the GEMM class carries the error, every other class none.
-    ASSERT_EQ(run({ "whatif", path("alexnet.sqlite"), "--edit", "kernels:sgemm=x0.5", "-o", path("alex_gemm.sqlite"), "-q" })
-                  .exitCode,
-              0);
+    ASSERT_EQ(
+        run({ "whatif", path("alexnet.sqlite"), "--edit", "kernels:sgemm=x0.5", "-o", path("alex_gemm.sqlite"), "-q" })
+            .exitCode,
+        0);
     fs::copy_file(path("alexnet.sqlite"), path("alex_after.sqlite"), fs::copy_options::overwrite_existing);
     CliRun r = run({ "diff", path("alex_gemm.sqlite"), path("alex_after.sqlite"), "--format", "json" });
     ASSERT_EQ(r.exitCode, 0) << r.err;
@@ -215,7 +224,7 @@ TEST_F(DiffCli, PredictionErrorPerClassInEveryFormat)
 
     // whatif --compare gives the error per class too, and --by class is a grouping like the others.
     r = run({ "whatif", path("alexnet.sqlite"), "--edit", "kernels:sgemm=x0.5", "--compare", path("alex_after.sqlite"),
-              "--json" });
+        "--json" });
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto compare = nlohmann::json::parse(r.out)["compare"]["classes"];
     ASSERT_FALSE(compare.empty());
@@ -240,8 +249,8 @@ std::map<std::string, std::vector<std::pair<double, bool>>> analyzeSavings(const
     for (const auto& f : json["findings"]) {
         const auto& saving = f["saving"];
         const bool simulated = saving.contains("simulated_ms");
-        out[f["rule"].get<std::string>()].push_back({ simulated ? saving["simulated_ms"].get<double>() : saving["per_step_ms"].get<double>(),
-                                   simulated });
+        out[f["rule"].get<std::string>()].push_back(
+            { simulated ? saving["simulated_ms"].get<double>() : saving["per_step_ms"].get<double>(), simulated });
     }
     return out;
 }
@@ -250,7 +259,9 @@ TEST_F(DiffCli, SimulateComparesFindingsOnTheSavingsAnalyzeReports)
 {
     const std::string nsys = std::string(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite";
     ASSERT_EQ(run({ "import", nsys, "-o", path("sim_src.sqlite"), "-q" }).exitCode, 0);
-    ASSERT_EQ(run({ "whatif", path("sim_src.sqlite"), "--edit", "no-sync", "-o", path("sim_nosync.sqlite"), "-q" }).exitCode, 0);
+    ASSERT_EQ(
+        run({ "whatif", path("sim_src.sqlite"), "--edit", "no-sync", "-o", path("sim_nosync.sqlite"), "-q" }).exitCode,
+        0);
     const CliRun analyzeA = run({ "analyze", path("sim_src.sqlite"), "--format", "json" });
     const CliRun analyzeB = run({ "analyze", path("sim_nosync.sqlite"), "--format", "json" });
     ASSERT_EQ(analyzeA.exitCode, 0) << analyzeA.err;

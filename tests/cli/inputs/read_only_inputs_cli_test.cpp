@@ -98,8 +98,8 @@ protected:
     }
 
     // Every reading command on `trace` (`other` for diff), each checked for exit 0; their outputs go to the logs.
-    void readWithEveryCommand(const std::string& trace, const std::string& other,
-                              const std::vector<std::string>& prefix = {})
+    void readWithEveryCommand(
+        const std::string& trace, const std::string& other, const std::vector<std::string>& prefix = {})
     {
         const std::string out = m_logs.string() + "/";
         const std::vector<std::vector<std::string>> commands = {
@@ -201,10 +201,11 @@ TEST_F(ReadOnlyInputsCliTest, ReadOnlyFolderAsNobody)
     fs::copy_file(m_trace, path("run.sqlite"));
     for (const auto& entry : fs::directory_iterator(m_dir))
         fs::permissions(entry.path(), fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
-    fs::permissions(m_dir, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read
-                               | fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
+    fs::permissions(m_dir,
+        fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read | fs::perms::group_exec
+            | fs::perms::others_read | fs::perms::others_exec);
     const std::vector<std::string> expected { "live.sqlite", "live.sqlite-shm", "live.sqlite-wal", "run.sqlite",
-                                              "wal.sqlite" };
+        "wal.sqlite" };
     ASSERT_EQ(names(m_dir), expected);
     readWithEveryCommand(path("wal.sqlite"), path("run.sqlite"), prefix);
     readWithEveryCommand(path("run.sqlite"), path("wal.sqlite"), prefix);

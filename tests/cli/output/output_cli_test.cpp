@@ -86,7 +86,8 @@ protected:
     }
 
     // A copy of a small Kineto trace as the input, so the test may check it byte for byte.
-    std::string copyInput(const std::string& name, const std::string& source = "traces/hta_benchmark_simple_add_trace.json.gz")
+    std::string copyInput(
+        const std::string& name, const std::string& source = "traces/hta_benchmark_simple_add_trace.json.gz")
     {
         fs::copy_file(data(source), path(name));
         return path(name);
@@ -95,8 +96,8 @@ protected:
     std::string importedTrace(const std::string& name)
     {
         const std::string input = (m_logs / "source.json.gz").string();
-        fs::copy_file(data("traces/hta_benchmark_simple_add_trace.json.gz"), input,
-                      fs::copy_options::overwrite_existing);
+        fs::copy_file(
+            data("traces/hta_benchmark_simple_add_trace.json.gz"), input, fs::copy_options::overwrite_existing);
         CliRun imported = run({ "import", input, "-o", path(name), "-q" });
         EXPECT_EQ(imported.exitCode, 0) << imported.err;
         return path(name);
@@ -153,7 +154,7 @@ TEST_F(OutputCliTest, ImportRefusesOutputThatIsTheInput)
     const std::string input = copyInput("in.json.gz");
     const std::string before = readFile(input);
     expectRefused(run({ "import", input, "-o", input }),
-                  "^placescope import: -o .*in.json.gz is the input .*in.json.gz: refusing to overwrite it");
+        "^placescope import: -o .*in.json.gz is the input .*in.json.gz: refusing to overwrite it");
     EXPECT_EQ(readFile(input), before);
     EXPECT_EQ(names(), std::vector<std::string> { "in.json.gz" });
 }
@@ -204,7 +205,7 @@ TEST_F(OutputCliTest, ExportRefusesOutputThatIsTheTrace)
     const std::string trace = importedTrace("run.sqlite");
     const std::string before = readFile(trace);
     expectRefused(run({ "export", trace, "-o", m_dir.string() + "/./run.sqlite" }),
-                  "^placescope export: -o .*/\\./run.sqlite is the input .*run.sqlite: refusing");
+        "^placescope export: -o .*/\\./run.sqlite is the input .*run.sqlite: refusing");
     EXPECT_EQ(readFile(trace), before);
     EXPECT_EQ(names(), std::vector<std::string> { "run.sqlite" });
 }
@@ -233,7 +234,7 @@ TEST_F(OutputCliTest, PlaceRefusesOutputThatIsTheModel)
     const std::string model = copyInput("model.onnx", "models/mnist.onnx");
     const std::string before = readFile(model);
     expectRefused(run({ "place", "--model", model, "-o", m_dir.string() + "/./model.onnx" }),
-                  "^placescope place: -o .*model.onnx is the input");
+        "^placescope place: -o .*model.onnx is the input");
     EXPECT_EQ(readFile(model), before);
     EXPECT_EQ(names(), std::vector<std::string> { "model.onnx" });
 }
@@ -254,7 +255,7 @@ TEST_F(OutputCliTest, WhatIfRefusesOutputThatIsTheTrace)
     const std::string before = readFile(trace);
     ASSERT_EQ(::link(trace.c_str(), path("same.sqlite").c_str()), 0);
     expectRefused(run({ "whatif", trace, "--edit", "pinned", "-o", path("same.sqlite") }),
-                  "^placescope whatif: -o .*same.sqlite is the input");
+        "^placescope whatif: -o .*same.sqlite is the input");
     EXPECT_EQ(readFile(trace), before);
     EXPECT_EQ(names(), (std::vector<std::string> { "run.sqlite", "same.sqlite" }));
 }
@@ -266,7 +267,7 @@ TEST_F(OutputCliTest, ImportRefusesAFifo)
     const std::string input = copyInput("in.json.gz");
     ASSERT_EQ(::mkfifo(path("out.fifo").c_str(), 0644), 0);
     expectRefused(run({ "import", input, "-o", path("out.fifo") }),
-                  "^placescope import: -o .*out.fifo is a FIFO \\(named pipe\\), not a regular file: refusing");
+        "^placescope import: -o .*out.fifo is a FIFO \\(named pipe\\), not a regular file: refusing");
     EXPECT_TRUE(isFifo(path("out.fifo")));
     EXPECT_EQ(names(), (std::vector<std::string> { "in.json.gz", "out.fifo" }));
 }
@@ -293,7 +294,7 @@ TEST_F(OutputCliTest, PlaceRefusesAFifo)
 {
     ASSERT_EQ(::mkfifo(path("out.fifo").c_str(), 0644), 0);
     expectRefused(run({ "place", "--model", data("models/mnist.onnx"), "-o", path("out.fifo") }),
-                  "^placescope place: -o .*out.fifo is a FIFO");
+        "^placescope place: -o .*out.fifo is a FIFO");
     EXPECT_TRUE(isFifo(path("out.fifo")));
     EXPECT_EQ(names(), std::vector<std::string> { "out.fifo" });
 }
@@ -324,7 +325,7 @@ TEST_F(OutputCliTest, ImportRefusesACharacterDevice)
     if (::mknod(path("null").c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0)
         GTEST_SKIP() << "cannot create a device node here (not root, or nodev): " << std::strerror(errno);
     expectRefused(run({ "import", input, "-o", path("null") }),
-                  "^placescope import: -o .*null is a character device, not a regular file: refusing");
+        "^placescope import: -o .*null is a character device, not a regular file: refusing");
     EXPECT_TRUE(isCharacterDevice(path("null")));
     EXPECT_TRUE(isCharacterDevice("/dev/null"));
     EXPECT_EQ(names(), (std::vector<std::string> { "in.json.gz", "null" }));
@@ -348,8 +349,9 @@ TEST_F(OutputCliTest, ImportRemovesAStaleWalOfTheOutput)
         // out.sqlite leaves. Applied to the new file, it would overwrite its pages.
         auto other = SqliteDb::open((m_logs / "other.sqlite").string(), SqliteDb::Mode::Create);
         ASSERT_TRUE(other.isOk());
-        ASSERT_TRUE(other->exec("PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0;"
-                                "CREATE TABLE stale(x); INSERT INTO stale VALUES (zeroblob(100000));")
+        ASSERT_TRUE(other
+                        ->exec("PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0;"
+                               "CREATE TABLE stale(x); INSERT INTO stale VALUES (zeroblob(100000));")
                         .isOk());
         fs::copy_file((m_logs / "other.sqlite-wal").string(), out + "-wal");
         fs::copy_file((m_logs / "other.sqlite-shm").string(), out + "-shm");
@@ -377,7 +379,7 @@ TEST_F(OutputCliTest, TwoImportsToOnePathBothTellTheTruth)
     const int64_t largeKernels = count(path("large.sqlite"), kernels);
     ASSERT_NE(smallKernels, largeKernels);
     const std::vector<std::string> expectedNames { "large.json.gz", "large.sqlite", "out.sqlite", "small.json.gz",
-                                                   "small.sqlite" };
+        "small.sqlite" };
     for (int round = 0; round < 4; ++round) {
         pid_t a = start({ "import", small, "-o", path("out.sqlite") }, 1);
         pid_t b = start({ "import", large, "-o", path("out.sqlite") }, 2);
@@ -399,8 +401,9 @@ TEST_F(OutputCliTest, ImportIntoAFolderTheUserCannotWrite)
 {
     const std::string input = copyInput("in.json.gz");
     fs::create_directories(m_dir / "readonly");
-    fs::permissions(m_dir / "readonly", fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read
-                                            | fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
+    fs::permissions(m_dir / "readonly",
+        fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read | fs::perms::group_exec
+            | fs::perms::others_read | fs::perms::others_exec);
     // root writes anywhere: run as nobody then.
     std::vector<std::string> prefix;
     if (::geteuid() == 0) {
@@ -416,7 +419,7 @@ TEST_F(OutputCliTest, ImportIntoAFolderTheUserCannotWrite)
     }
     const std::string out = path("readonly/x.sqlite");
     expectRefused(run({ "import", input, "-o", out }, prefix),
-                  "^placescope import: cannot write .*readonly/x.sqlite: Permission denied\n$");
+        "^placescope import: cannot write .*readonly/x.sqlite: Permission denied\n$");
     EXPECT_TRUE(fs::is_empty(m_dir / "readonly"));
     EXPECT_EQ(names(), (std::vector<std::string> { "in.json.gz", "readonly" }));
 }

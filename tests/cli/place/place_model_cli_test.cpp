@@ -32,10 +32,7 @@ std::string readFile(const std::string& path)
     return buffer.str();
 }
 
-bool exists(const std::string& path)
-{
-    return std::ifstream(path).good();
-}
+bool exists(const std::string& path) { return std::ifstream(path).good(); }
 
 CliRun runPlace(const std::string& args)
 {
@@ -44,8 +41,8 @@ CliRun runPlace(const std::string& args)
         + ::testing::UnitTest::GetInstance()->current_test_info()->name();
     const std::string outPath = prefix + "_stdout.txt";
     const std::string errPath = prefix + "_stderr.txt";
-    const std::string command = std::string(PLACESCOPE_BIN_DIR) + "/placescope place " + args + " >" + outPath
-        + " 2>" + errPath;
+    const std::string command
+        = std::string(PLACESCOPE_BIN_DIR) + "/placescope place " + args + " >" + outPath + " 2>" + errPath;
     const int status = std::system(command.c_str());
     CliRun run;
     run.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -54,10 +51,7 @@ CliRun runPlace(const std::string& args)
     return run;
 }
 
-std::string model(const std::string& name)
-{
-    return std::string(PLACESCOPE_DATA_DIR) + "/models/" + name;
-}
+std::string model(const std::string& name) { return std::string(PLACESCOPE_DATA_DIR) + "/models/" + name; }
 
 nlohmann::json placeJson(const std::string& args)
 {
@@ -198,8 +192,8 @@ TEST(PlaceModelCliTest, MeasuredStepComesFromTheTracesSteps)
 {
     const std::string trace = ::testing::TempDir() + "/place_sample.sqlite";
     {
-        std::ifstream in(std::string(PLACESCOPE_SOURCE_DIR) + "/resources/samples/resnet50_train_3steps.sqlite",
-            std::ios::binary);
+        std::ifstream in(
+            std::string(PLACESCOPE_SOURCE_DIR) + "/resources/samples/resnet50_train_3steps.sqlite", std::ios::binary);
         std::ofstream out(trace, std::ios::binary);
         out << in.rdbuf(); // a copy in the test's own folder, so nothing the test does touches the sources
     }

@@ -77,8 +77,8 @@ protected:
         ASSERT_EQ(json.exitCode, 0) << json.err;
         std::vector<std::pair<int64_t, double>> expected;
         for (const auto& row : nlohmann::json::parse(json.out))
-            expected.push_back({ row["bucket_start_ns"].get<int64_t>(),
-                                 row[column].is_null() ? -1.0 : row[column].get<double>() });
+            expected.push_back(
+                { row["bucket_start_ns"].get<int64_t>(), row[column].is_null() ? -1.0 : row[column].get<double>() });
         std::vector<std::pair<int64_t, double>> plotted;
         size_t lines = 0;
         for (const Polyline& p : polylines(*s_html)) {

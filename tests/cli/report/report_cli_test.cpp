@@ -19,9 +19,8 @@ namespace fs = std::filesystem;
 using placescope::testing::CliRun;
 using placescope::testing::readFile;
 
-const std::vector<std::string> kReports = { "kernel_launch", "kernel_launches", "idle",      "queue",       "queue_timeline", "steps",
-                                            "bandwidth",     "memory",    "annotations", "overlap",
-                                            "sequences",     "collectives", "counters" };
+const std::vector<std::string> kReports = { "kernel_launch", "kernel_launches", "idle", "queue", "queue_timeline",
+    "steps", "bandwidth", "memory", "annotations", "overlap", "sequences", "collectives", "counters" };
 
 class ReportCli : public ::testing::Test
 {
@@ -31,8 +30,9 @@ protected:
         s_dir = fs::temp_directory_path() / ("ps_report_cli_" + std::to_string(::getpid()));
         fs::create_directories(s_dir);
         const std::string traces = std::string(PLACESCOPE_DATA_DIR) + "/traces/";
-        ASSERT_EQ(run({ "import", traces + "hta_alexnet_a100_1rank.json.gz", "-o", path("alexnet.sqlite"), "-q" }).exitCode,
-                  0);
+        ASSERT_EQ(
+            run({ "import", traces + "hta_alexnet_a100_1rank.json.gz", "-o", path("alexnet.sqlite"), "-q" }).exitCode,
+            0);
     }
     static void TearDownTestSuite() { fs::remove_all(s_dir); }
 
@@ -90,8 +90,8 @@ TEST_F(ReportCli, KernelLaunchJsonRowsHaveIntegerNanoseconds)
         EXPECT_EQ(row["name"].get<std::string>().find('('), std::string::npos) << row["name"]; // shortened
         kernels += row["kernels"].get<int64_t>();
     }
-    const CliRun count = run({ "query", path("alexnet.sqlite"), "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL",
-                               "--no-header" });
+    const CliRun count
+        = run({ "query", path("alexnet.sqlite"), "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL", "--no-header" });
     ASSERT_EQ(count.exitCode, 0) << count.err;
     EXPECT_EQ(std::to_string(kernels) + "\n", count.out);
 }
@@ -114,7 +114,7 @@ TEST_F(ReportCli, SequencesTakeAnOpNameAndAMinimumLength)
 {
     // Every occurrence of a sequence launched inside aten::conv2d has at least 2 kernels, and the op column names it.
     const CliRun r = run({ "report", "sequences", path("alexnet.sqlite"), "--op", "aten::conv2d", "--min-length", "2",
-                           "--format", "json", "-q" });
+        "--format", "json", "-q" });
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const nlohmann::json rows = nlohmann::json::parse(r.out);
     ASSERT_FALSE(rows.empty());
@@ -123,13 +123,13 @@ TEST_F(ReportCli, SequencesTakeAnOpNameAndAMinimumLength)
         EXPECT_GE(row["kernels"].get<int64_t>(), 2);
     }
     const CliRun longer = run({ "report", "sequences", path("alexnet.sqlite"), "--op", "aten::conv2d", "--min-length",
-                                "1000", "--format", "json", "-q" });
+        "1000", "--format", "json", "-q" });
     ASSERT_EQ(longer.exitCode, 0) << longer.err;
     EXPECT_TRUE(nlohmann::json::parse(longer.out).empty());
     expectOneLine(run({ "report", "idle", path("alexnet.sqlite"), "--op", "aten::conv2d" }), 2,
-                  "apply to the sequences report only");
+        "apply to the sequences report only");
     expectOneLine(run({ "report", "sequences", path("alexnet.sqlite"), "--min-length", "0" }), 2,
-                  "--min-length must be 1 or more");
+        "--min-length must be 1 or more");
 }
 
 TEST_F(ReportCli, BadInputIsOneLine)
@@ -139,8 +139,8 @@ TEST_F(ReportCli, BadInputIsOneLine)
     EXPECT_NE(unknown.err.find("--list"), std::string::npos);
     EXPECT_NE(unknown.err.find("kernel_launch"), std::string::npos);
     expectOneLine(run({ "report", "idle", path("missing.sqlite") }), 1, "no such trace file");
-    expectOneLine(run({ "report", "idle", std::string(PLACESCOPE_DATA_DIR) + "/traces/SOURCES.md" }), 1,
-                  "not a SQLite database");
+    expectOneLine(
+        run({ "report", "idle", std::string(PLACESCOPE_DATA_DIR) + "/traces/SOURCES.md" }), 1, "not a SQLite database");
     expectOneLine(run({ "report", "idle", path("alexnet.sqlite"), "--step", "999999" }), 2, "out of range");
     expectOneLine(run({ "report", "idle", path("alexnet.sqlite"), "--format", "xml" }), 2, "--format");
     expectOneLine(run({ "report", "idle" }), 2, "give a report name and a trace");

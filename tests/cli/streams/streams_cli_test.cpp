@@ -31,12 +31,18 @@ protected:
     }
     static void TearDownTestSuite() { fs::remove_all(s_dir); }
 
-    static std::string traceFile() { return std::string(PLACESCOPE_DATA_DIR) + "/traces/hta_alexnet_a100_1rank.json.gz"; }
+    static std::string traceFile()
+    {
+        return std::string(PLACESCOPE_DATA_DIR) + "/traces/hta_alexnet_a100_1rank.json.gz";
+    }
     static std::string model() { return std::string(PLACESCOPE_DATA_DIR) + "/models/mnist.onnx"; }
     static std::string path(const std::string& name) { return (s_dir / name).string(); }
     static CliRun run(const std::vector<std::string>& args) { return placescope::testing::runPlacescope(args, s_dir); }
 
-    static size_t lines(const std::string& text) { return static_cast<size_t>(std::count(text.begin(), text.end(), '\n')); }
+    static size_t lines(const std::string& text)
+    {
+        return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+    }
 
     // A success whose data went to stdout and nothing to stderr.
     static void expectDataOnly(const CliRun& r, const std::string& dataHolds)
@@ -142,7 +148,8 @@ TEST_F(StreamsCli, DiffOnStdoutSummaryOnStderr)
     const CliRun toFile = run({ "diff", path("alexnet.sqlite"), path("alexnet.sqlite"), "-o", path("diff.json") });
     expectSummaryLine(toFile, path("diff.json"));
     EXPECT_EQ(toFile.out, "");
-    const CliRun quiet = run({ "diff", path("alexnet.sqlite"), path("alexnet.sqlite"), "-o", path("diff_q.json"), "-q" });
+    const CliRun quiet
+        = run({ "diff", path("alexnet.sqlite"), path("alexnet.sqlite"), "-o", path("diff_q.json"), "-q" });
     EXPECT_EQ(quiet.exitCode, 0) << quiet.err;
     EXPECT_EQ(quiet.out + quiet.err, "");
     expectErrorOnly(run({ "diff", path("alexnet.sqlite"), path("missing.sqlite"), "-q" }));
@@ -158,7 +165,8 @@ TEST_F(StreamsCli, WhatIfPredictionOnStdoutSummaryOnStderr)
     const CliRun toFile = run({ "whatif", path("alexnet.sqlite"), "--edit", "no-sync", "-o", path("pred.sqlite") });
     expectSummaryLine(toFile, path("pred.sqlite"));
     EXPECT_EQ(toFile.out, plain.out);
-    const CliRun quiet = run({ "whatif", path("alexnet.sqlite"), "--edit", "no-sync", "-o", path("pred_q.sqlite"), "-q" });
+    const CliRun quiet
+        = run({ "whatif", path("alexnet.sqlite"), "--edit", "no-sync", "-o", path("pred_q.sqlite"), "-q" });
     EXPECT_EQ(quiet.exitCode, 0) << quiet.err;
     EXPECT_EQ(quiet.err, "");
     EXPECT_EQ(quiet.out, plain.out);
@@ -201,7 +209,7 @@ TEST_F(StreamsCli, DashOIsStandardOutputForEveryDocumentCommand)
         { { "analyze", path("alexnet.sqlite") }, { "analyze", path("alexnet.sqlite"), "-o", "-" } },
         { { "report", "steps", path("alexnet.sqlite") }, { "report", "steps", path("alexnet.sqlite"), "-o", "-" } },
         { { "diff", path("alexnet.sqlite"), path("alexnet.sqlite") },
-          { "diff", path("alexnet.sqlite"), path("alexnet.sqlite"), "-o", "-" } },
+            { "diff", path("alexnet.sqlite"), path("alexnet.sqlite"), "-o", "-" } },
         { { "place", "--model", model(), "--json" }, { "place", "--model", model(), "-o", "-" } },
     };
     const std::vector<std::string> inScratch = { "/usr/bin/env", "-C", s_dir.string() }; // where a file "-" would land

@@ -8,8 +8,8 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <algorithm>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <ctime>
@@ -94,8 +94,9 @@ protected:
     {
         if (!gpuPresent())
             GTEST_SKIP() << "no CUDA GPU on this machine";
-        m_dir = fs::temp_directory_path() / ("placescope_gpu_" + std::to_string(getpid()) + "_"
-                                             + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        m_dir = fs::temp_directory_path()
+            / ("placescope_gpu_" + std::to_string(getpid()) + "_"
+                + ::testing::UnitTest::GetInstance()->current_test_info()->name());
         fs::remove_all(m_dir);
         fs::create_directories(m_dir);
     }
@@ -108,7 +109,7 @@ protected:
     // Runs `placescope capture -o <dir>/<name> --kinds all <options> -- capture_gpu_program <args>`; returns its
     // exit code.
     int capture(const std::string& name, const std::vector<std::string>& programArgs,
-                const std::vector<std::string>& options = {})
+        const std::vector<std::string>& options = {})
     {
         m_trace = (m_dir / name).string();
         std::vector<std::string> args = { binDir() + "/placescope", "capture", "-o", m_trace, "--kinds", "all" };
@@ -137,8 +138,8 @@ protected:
     int64_t copies(int copyKind, int srcKind, int dstKind)
     {
         return query("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind = " + std::to_string(copyKind)
-                     + " AND srcKind = " + std::to_string(srcKind) + " AND dstKind = " + std::to_string(dstKind)
-                     + " AND bytes = " + std::to_string(kCopyBytes));
+            + " AND srcKind = " + std::to_string(srcKind) + " AND dstKind = " + std::to_string(dstKind)
+            + " AND bytes = " + std::to_string(kCopyBytes));
     }
 
     fs::path m_dir;
@@ -155,21 +156,21 @@ TEST_F(CaptureGpuTest, RecordsEveryOperationOfTheProgramExactly)
     EXPECT_EQ(query("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"), kernels);
     EXPECT_EQ(query("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName "
                     "WHERE s.value = 'scaleKernel'"),
-              kScaleLaunches);
+        kScaleLaunches);
     EXPECT_EQ(query("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName "
                     "WHERE s.value = 'addKernel(float*, float, int)'"),
-              kAddLaunches);
+        kAddLaunches);
     // Timestamps are on the host clock, inside the run, and every kernel has its launch call.
     EXPECT_EQ(query("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE start >= " + std::to_string(m_startNs)
-                    + " AND end > start AND end <= " + std::to_string(m_endNs)),
-              kernels);
+                  + " AND end > start AND end <= " + std::to_string(m_endNs)),
+        kernels);
     EXPECT_EQ(query("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId "
                     "WHERE s.value LIKE 'cudaLaunchKernel%'"),
-              kernels);
+        kernels);
     EXPECT_EQ(query("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k WHERE NOT EXISTS (SELECT 1 FROM "
                     "CUPTI_ACTIVITY_KIND_RUNTIME r WHERE r.correlationId = k.correlationId AND r.globalTid / 16777216 "
                     "= k.globalPid / 16777216 AND r.start <= k.start)"),
-              0);
+        0);
     // nsys enum ids: copyKind 1 HtoD, 2 DtoH, 8 DtoD; memory kinds 0 pageable, 1 pinned, 2 device.
     EXPECT_EQ(copies(1, 0, 2), kCopiesHtoDPageable);
     EXPECT_EQ(copies(1, 1, 2), kCopiesHtoDPinned);
@@ -177,13 +178,13 @@ TEST_F(CaptureGpuTest, RecordsEveryOperationOfTheProgramExactly)
     EXPECT_EQ(copies(2, 2, 1), kCopiesDtoHPinned);
     EXPECT_EQ(copies(2, 2, 0), kCopiesDtoHPageable);
     EXPECT_EQ(query("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY"),
-              kCopiesHtoDPageable + kCopiesHtoDPinned + kCopiesDtoD + kCopiesDtoHPinned + kCopiesDtoHPageable);
+        kCopiesHtoDPageable + kCopiesHtoDPinned + kCopiesDtoD + kCopiesDtoHPinned + kCopiesDtoHPageable);
     EXPECT_EQ(query("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_MEMSET WHERE bytes = "
-                    + std::to_string(kDeviceAllocationBytes[1])),
-              kMemsets);
+                  + std::to_string(kDeviceAllocationBytes[1])),
+        kMemsets);
     EXPECT_EQ(query("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_MEMSET WHERE bytes = "
-                    + std::to_string(kDeviceAllocationBytes[2])),
-              kMemsetsAsync);
+                  + std::to_string(kDeviceAllocationBytes[2])),
+        kMemsetsAsync);
     for (int64_t bytes : kDeviceAllocationBytes) {
         std::string where = " FROM CUDA_GPU_MEMORY_USAGE_EVENTS WHERE memKind = 2 AND bytes = " + std::to_string(bytes);
         EXPECT_EQ(query("SELECT COUNT(*)" + where + " AND memoryOperationType = 0"), 1) << bytes;
@@ -193,22 +194,22 @@ TEST_F(CaptureGpuTest, RecordsEveryOperationOfTheProgramExactly)
     EXPECT_EQ(query("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION WHERE syncType = 3"), kStreamSyncs);
     EXPECT_EQ(query("SELECT COUNT(*) FROM NVTX_EVENTS n JOIN StringIds s ON s.id = n.textId WHERE n.eventType = 59 "
                     "AND s.value IN ('setup', 'compute') AND n.end > n.start"),
-              kNvtxRanges);
+        kNvtxRanges);
     EXPECT_EQ(query("SELECT COUNT(*) FROM NVTX_EVENTS n JOIN StringIds s ON s.id = n.textId WHERE n.eventType = 34 "
                     "AND s.value = 'start'"),
-              kNvtxMarks);
+        kNvtxMarks);
     // The 'compute' range holds the 15 launches.
     EXPECT_EQ(query("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId, "
                     "NVTX_EVENTS n JOIN StringIds t ON t.id = n.textId WHERE t.value = 'compute' AND s.value LIKE "
                     "'cudaLaunchKernel%' AND r.start >= n.start AND r.end <= n.end"),
-              kernels);
+        kernels);
     EXPECT_GE(query("SELECT COUNT(*) FROM TARGET_INFO_GPU WHERE name <> '' AND smCount > 0 AND totalMemory > 0"), 1);
     // The columns nsys fills beyond CUPTI's basics, from the device record and the driver's attributes.
     EXPECT_GE(query("SELECT COUNT(*) FROM TARGET_INFO_GPU WHERE busLocation GLOB '[0-9a-f][0-9a-f][0-9a-f][0-9a-f]:*.0'"
                     " AND isDiscrete IN (0, 1) AND constantMemory = 65536 AND maxShmemPerBlockOptin >= maxShmemPerBlock"
                     " AND maxBlockDimX = 1024 AND maxGridDimX = 2147483647 AND maxBlocksPerSm > 0"
                     " AND uuid NOT LIKE 'GPU-%'"),
-              1);
+        1);
     // nsys's context list, from CUPTI's context records: the program's pid, its null stream.
     EXPECT_GE(query("SELECT COUNT(*) FROM TARGET_INFO_CUDA_CONTEXT_INFO WHERE vmId = 1 AND processId > 0"), 1);
     EXPECT_EQ(query("SELECT COUNT(*) FROM PS_PROCESSES WHERE pid > 0"), 1);
@@ -238,8 +239,8 @@ TEST_F(CaptureGpuTest, MergesChildProcessesWithTheirRanks)
     EXPECT_EQ(query("SELECT COUNT(*) FROM PS_PROCESSES"), 3);
     EXPECT_EQ(query("SELECT COUNT(*) FROM PS_PROCESSES WHERE rank IN (1, 2)"), 2);
     EXPECT_EQ(query("SELECT COUNT(DISTINCT globalPid) FROM CUPTI_ACTIVITY_KIND_KERNEL"), 3);
-    EXPECT_EQ(query("SELECT MIN(n) FROM (SELECT COUNT(*) AS n FROM CUPTI_ACTIVITY_KIND_KERNEL GROUP BY globalPid)"),
-              kernels);
+    EXPECT_EQ(
+        query("SELECT MIN(n) FROM (SELECT COUNT(*) AS n FROM CUPTI_ACTIVITY_KIND_KERNEL GROUP BY globalPid)"), kernels);
     // Kernel names are interned once across the parts.
     EXPECT_EQ(query("SELECT COUNT(*) FROM StringIds WHERE value = 'addKernel(float*, float, int)'"), 1);
 }
@@ -256,7 +257,7 @@ TEST_F(CaptureGpuTest, SigkillOfTheProgramLeavesWhatWasFlushed)
 {
     m_trace = (m_dir / "killed.sqlite").string();
     std::vector<std::string> args = { binDir() + "/placescope", "capture", "-o", m_trace, "--",
-                                      binDir() + "/capture_gpu_program", "--sleep", "60" };
+        binDir() + "/capture_gpu_program", "--sleep", "60" };
     pid_t launcher = spawn(args, (m_dir / "stderr.txt").string());
     // Wait until the program's part has all 15 kernels' worth of events flushed (a status file appears).
     pid_t program = 0;

@@ -68,8 +68,8 @@ TEST(MakespanTest, WithinFivePercentOfBruteForceUpToTenOps)
         const double ratio = proposal->objectiveUs / reference;
         worst = std::max(worst, ratio);
         ++compared;
-        EXPECT_LE(ratio, 1.05) << "seed " << seed << " n " << n << " solver " << proposal->objectiveUs << " brute force "
-                               << reference;
+        EXPECT_LE(ratio, 1.05) << "seed " << seed << " n " << n << " solver " << proposal->objectiveUs
+                               << " brute force " << reference;
         EXPECT_GE(proposal->objectiveUs + 1e-6, proposal->lowerBoundUs) << "seed " << seed;
         EXPECT_LE(proposal->lowerBoundUs, reference + 1e-6) << "the lower bound must hold, seed " << seed;
     }
@@ -179,8 +179,8 @@ TEST(MakespanTest, HeftBeatsBothSingleDevicesWhenWorkSplits)
     OpGraph graph;
     graph.devices = { { "cpu", DeviceKind::Cpu, 0 }, { "gpu", DeviceKind::Gpu, 0 } };
     graph.links = { { 0, 1, 10, 10 } };
-    graph.ops = { { "c1", "", { 100, 200 }, {}, 0 }, { "c2", "", { 100, 200 }, {}, 0 }, { "g1", "", { 200, 100 }, {}, 0 },
-        { "g2", "", { 200, 100 }, {}, 0 } };
+    graph.ops = { { "c1", "", { 100, 200 }, {}, 0 }, { "c2", "", { 100, 200 }, {}, 0 },
+        { "g1", "", { 200, 100 }, {}, 0 }, { "g2", "", { 200, 100 }, {}, 0 } };
     graph.edges = { { 0, 1, 1000 }, { 2, 3, 1000 } };
     auto proposal = plan(graph, makespanOptions());
     ASSERT_TRUE(proposal.isOk());
@@ -224,7 +224,8 @@ TEST(MemoryTest, BothObjectivesStayWithinLimitsWhenAPlacementFits)
                 ++constrained;
             } else {
                 EXPECT_FALSE(std::isfinite(reference))
-                    << "seed " << seed << ": brute force fits the limit but plan failed: " << proposal.status().message();
+                    << "seed " << seed
+                    << ": brute force fits the limit but plan failed: " << proposal.status().message();
                 EXPECT_NE(proposal.status().message().find("'gpu'"), std::string::npos);
             }
         }
@@ -234,7 +235,8 @@ TEST(MemoryTest, BothObjectivesStayWithinLimitsWhenAPlacementFits)
 
 TEST(MemoryTest, ImpossibleLimitsNameTheDeviceAndBytes)
 {
-    const std::string devices = R"("devices":[{"name":"cpu","memory_bytes":1000},{"name":"gpu","kind":"gpu","memory_bytes":500}])";
+    const std::string devices
+        = R"("devices":[{"name":"cpu","memory_bytes":1000},{"name":"gpu","kind":"gpu","memory_bytes":500}])";
     // A pinned op alone is larger than its device.
     auto pinned = parsePlacementProblem("{" + devices + R"(,
         "ops":[{"id":"big","cost_us":{"cpu":1,"gpu":1},"pin":"gpu","memory_bytes":800}]})");

@@ -10,8 +10,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <sys/wait.h>
 #include <random>
+#include <sys/wait.h>
 
 namespace placescope {
 namespace {
@@ -65,7 +65,8 @@ TEST(PlannerTest, MakespanBetweenLowerBoundAndSingleDevice)
             for (const PlacementOp& op : graph.ops)
                 feasible = feasible && std::isfinite(op.costUs[d]) && (!op.pin || *op.pin == d);
             if (feasible) {
-                EXPECT_LE(proposal->objectiveUs, simulate(graph, std::vector<int>(graph.ops.size(), d), *order).makespanUs + 1e-6);
+                EXPECT_LE(proposal->objectiveUs,
+                    simulate(graph, std::vector<int>(graph.ops.size(), d), *order).makespanUs + 1e-6);
             }
         }
     }

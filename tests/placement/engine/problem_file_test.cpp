@@ -14,13 +14,13 @@ namespace {
 
 // A two-device problem with `device`, `link`, `op` and `edge` spliced in where each belongs.
 std::string problem(const std::string& gpu = R"({"name":"gpu","kind":"gpu"})",
-                    const std::string& link = R"({"from":"cpu","to":"gpu","latency_us":10,"bandwidth_gbps":12})",
-                    const std::string& costs = R"({"cpu":100,"gpu":10})", const std::string& edgeBytes = "1000",
-                    const std::string& opMemory = "0")
+    const std::string& link = R"({"from":"cpu","to":"gpu","latency_us":10,"bandwidth_gbps":12})",
+    const std::string& costs = R"({"cpu":100,"gpu":10})", const std::string& edgeBytes = "1000",
+    const std::string& opMemory = "0")
 {
-    return R"({"devices":[{"name":"cpu"},)" + gpu + R"(],"links":[)" + link +
-           R"(],"ops":[{"id":"a","cost_us":{"cpu":5,"gpu":50}},{"id":"b","cost_us":)" + costs +
-           R"(,"memory_bytes":)" + opMemory + R"(}],"edges":[{"from":"a","to":"b","bytes":)" + edgeBytes + "}]}";
+    return R"({"devices":[{"name":"cpu"},)" + gpu + R"(],"links":[)" + link
+        + R"(],"ops":[{"id":"a","cost_us":{"cpu":5,"gpu":50}},{"id":"b","cost_us":)" + costs + R"(,"memory_bytes":)"
+        + opMemory + R"(}],"edges":[{"from":"a","to":"b","bytes":)" + edgeBytes + "}]}";
 }
 
 void expectError(const std::string& text, const std::string& expected)
@@ -45,19 +45,19 @@ TEST(ProblemFileValidation, SoundProblemLoadsAndPlans)
 TEST(ProblemFileValidation, NegativeNumbersAreRefused)
 {
     expectError(problem(R"({"name":"gpu","kind":"gpu","memory_bytes":-1})"),
-                "device 'gpu' memory_bytes is -1; a byte count cannot be negative");
+        "device 'gpu' memory_bytes is -1; a byte count cannot be negative");
     expectError(problem(R"({"name":"gpu","kind":"gpu"})", R"({"from":"cpu","to":"gpu","latency_us":-5})"),
-                "link cpu -> gpu latency_us is -5; expected microseconds from 0 to 1e12");
-    expectError(problem(R"({"name":"gpu","kind":"gpu"})", R"({"from":"cpu","to":"gpu"})", "{\"cpu\":100,\"gpu\":10}",
-                        "-1000"),
-                "edge 'a' -> 'b' bytes is -1000; a byte count cannot be negative");
+        "link cpu -> gpu latency_us is -5; expected microseconds from 0 to 1e12");
+    expectError(
+        problem(R"({"name":"gpu","kind":"gpu"})", R"({"from":"cpu","to":"gpu"})", "{\"cpu\":100,\"gpu\":10}", "-1000"),
+        "edge 'a' -> 'b' bytes is -1000; a byte count cannot be negative");
     expectError(problem(R"({"name":"gpu","kind":"gpu"})", R"({"from":"cpu","to":"gpu"})", "{\"cpu\":-3,\"gpu\":10}"),
-                "op 'b' cost_us.cpu is -3");
-    expectError(problem(R"({"name":"gpu","kind":"gpu"})", R"({"from":"cpu","to":"gpu"})", "{\"cpu\":1,\"gpu\":10}",
-                        "0", "-8"),
-                "op 'b' memory_bytes is -8");
+        "op 'b' cost_us.cpu is -3");
+    expectError(
+        problem(R"({"name":"gpu","kind":"gpu"})", R"({"from":"cpu","to":"gpu"})", "{\"cpu\":1,\"gpu\":10}", "0", "-8"),
+        "op 'b' memory_bytes is -8");
     expectError(problem(R"({"name":"gpu","kind":"gpu"})", R"({"from":"cpu","to":"gpu","bandwidth_gbps":0})"),
-                "bandwidth_gbps is 0; expected a positive number");
+        "bandwidth_gbps is 0; expected a positive number");
 }
 
 TEST(ProblemFileValidation, HugeOrFractionalByteCountsAreRefused)

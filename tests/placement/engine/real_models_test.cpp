@@ -83,10 +83,12 @@ TEST_P(RealModelsTest, SolversBeatTheSimplePlacements)
     EXPECT_LE(makespan->objectiveUs, heftUs * (1 + 1e-9));
     for (const std::vector<int>& single : { gpu, cpu }) {
         EXPECT_LE(makespan->objectiveUs, simulate(graph, single, topo).makespanUs * (1 + 1e-9));
-        EXPECT_LE(makespan->objectiveUs, simulate(graph, single, scheduler.bottomLevelOrder(single, topo)).makespanUs * (1 + 1e-9));
+        EXPECT_LE(makespan->objectiveUs,
+            simulate(graph, single, scheduler.bottomLevelOrder(single, topo)).makespanUs * (1 + 1e-9));
     }
     EXPECT_GE(makespan->objectiveUs * (1 + 1e-9), makespan->lowerBoundUs);
-    std::printf("%s: %zu ops; sum %.1f us (all-GPU %.1f, all-CPU %.1f); makespan %.1f us (HEFT %.1f, bound %.1f) in %.3f s\n",
+    std::printf(
+        "%s: %zu ops; sum %.1f us (all-GPU %.1f, all-CPU %.1f); makespan %.1f us (HEFT %.1f, bound %.1f) in %.3f s\n",
         std::filesystem::path(GetParam()).filename().c_str(), graph.ops.size(), sum->objectiveUs,
         simulate(graph, gpu, topo).sumUs, simulate(graph, cpu, topo).sumUs, makespan->objectiveUs, heftUs,
         makespan->lowerBoundUs, seconds);
@@ -114,7 +116,7 @@ TEST_P(RealModelsTest, TightGpuMemoryIsRespectedOrNamed)
             std::filesystem::path(GetParam()).filename().c_str(), objective == Objective::Sum ? "sum" : "makespan",
             static_cast<long long>(graph.devices[1].memoryBytes), static_cast<long long>(allGpuPeak),
             proposal.isOk() ? ("GPU peak " + std::to_string(proposal->timeline.peakMemoryBytes[1]) + ", "
-                                  + (proposal->notes.empty() ? std::string("no notes") : proposal->notes.front()))
+                + (proposal->notes.empty() ? std::string("no notes") : proposal->notes.front()))
                                   .c_str()
                             : proposal.status().message().c_str());
         if (proposal.isOk())
@@ -125,8 +127,8 @@ TEST_P(RealModelsTest, TightGpuMemoryIsRespectedOrNamed)
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, RealModelsTest, ::testing::ValuesIn(modelFiles()),
-    [](const ::testing::TestParamInfo<std::string>& info) {
+INSTANTIATE_TEST_SUITE_P(
+    Models, RealModelsTest, ::testing::ValuesIn(modelFiles()), [](const ::testing::TestParamInfo<std::string>& info) {
         std::string name = std::filesystem::path(info.param).stem().string();
         for (char& c : name)
             if (!std::isalnum(static_cast<unsigned char>(c)))

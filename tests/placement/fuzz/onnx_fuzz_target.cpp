@@ -38,7 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         }
         for (int output : graph->ops[i].outputs)
             require(output >= 0 && output < values && graph->values[output].producer == static_cast<int>(i),
-                    "an op's output names another producer");
+                "an op's output names another producer");
     }
     for (const std::string& note : graph->notes)
         require(note.find('\n') == std::string::npos, "a note spans lines");

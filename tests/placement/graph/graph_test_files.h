@@ -12,15 +12,9 @@
 
 namespace placescope::test {
 
-inline std::string modelPath(const std::string& name)
-{
-    return std::string(PLACESCOPE_DATA_DIR) + "/models/" + name;
-}
+inline std::string modelPath(const std::string& name) { return std::string(PLACESCOPE_DATA_DIR) + "/models/" + name; }
 
-inline std::string tracePath(const std::string& name)
-{
-    return std::string(PLACESCOPE_DATA_DIR) + "/traces/" + name;
-}
+inline std::string tracePath(const std::string& name) { return std::string(PLACESCOPE_DATA_DIR) + "/traces/" + name; }
 
 class TempFile
 {
@@ -32,8 +26,8 @@ public:
         const auto* suite = ::testing::UnitTest::GetInstance()->current_test_suite();
         const std::string owner = info ? std::string(info->test_suite_name()) + "_" + info->name()
                                        : std::string(suite ? suite->name() : "suite");
-        m_path = (std::filesystem::temp_directory_path() /
-                  ("placescope_graph_" + owner + "_" + std::to_string(::getpid()) + suffix))
+        m_path = (std::filesystem::temp_directory_path()
+            / ("placescope_graph_" + owner + "_" + std::to_string(::getpid()) + suffix))
                      .string();
         std::filesystem::remove(m_path);
     }

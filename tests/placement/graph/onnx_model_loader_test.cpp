@@ -50,7 +50,9 @@ struct ModelCount
     size_t nodes;
 };
 
-class RealModels : public ::testing::TestWithParam<ModelCount> { };
+class RealModels : public ::testing::TestWithParam<ModelCount>
+{
+};
 
 TEST_P(RealModels, LoadsEveryNodeInTopologicalOrder)
 {
@@ -67,14 +69,10 @@ TEST_P(RealModels, LoadsEveryNodeInTopologicalOrder)
 }
 
 INSTANTIATE_TEST_SUITE_P(SourcesMd, RealModels,
-                         ::testing::Values(ModelCount { "light_resnet50.onnx", 415 },
-                                           ModelCount { "light_densenet121.onnx", 1746 },
-                                           ModelCount { "light_inception_v2.onnx", 916 },
-                                           ModelCount { "light_shufflenet.onnx", 446 },
-                                           ModelCount { "mnist.onnx", 12 },
-                                           ModelCount { "ultraface_rfb320.onnx", 126 },
-                                           ModelCount { "fastestdet.onnx", 218 },
-                                           ModelCount { "superres_prepost_op18.onnx", 105 }));
+    ::testing::Values(ModelCount { "light_resnet50.onnx", 415 }, ModelCount { "light_densenet121.onnx", 1746 },
+        ModelCount { "light_inception_v2.onnx", 916 }, ModelCount { "light_shufflenet.onnx", 446 },
+        ModelCount { "mnist.onnx", 12 }, ModelCount { "ultraface_rfb320.onnx", 126 },
+        ModelCount { "fastestdet.onnx", 218 }, ModelCount { "superres_prepost_op18.onnx", 105 }));
 
 TEST(OnnxModelLoader, ResNet50HasItsConvsAndBatchNorms)
 {
@@ -113,7 +111,9 @@ TEST(OnnxModelLoader, ConstantOfShapeFedByAShapeInitializerIsAWeight)
     }
 }
 
-class StaticShapeModels : public ::testing::TestWithParam<const char*> { };
+class StaticShapeModels : public ::testing::TestWithParam<const char*>
+{
+};
 
 TEST_P(StaticShapeModels, EveryActivationHasAStaticShapeAndBytes)
 {
@@ -135,8 +135,8 @@ TEST_P(StaticShapeModels, EveryActivationHasAStaticShapeAndBytes)
     EXPECT_GT(activations, 50);
 }
 
-INSTANTIATE_TEST_SUITE_P(SourcesMd, StaticShapeModels,
-                         ::testing::Values("light_resnet50.onnx", "ultraface_rfb320.onnx", "fastestdet.onnx"));
+INSTANTIATE_TEST_SUITE_P(
+    SourcesMd, StaticShapeModels, ::testing::Values("light_resnet50.onnx", "ultraface_rfb320.onnx", "fastestdet.onnx"));
 
 TEST(OnnxModelLoader, ConvActivationsAreNchwAndBytesFollowTheShape)
 {
@@ -157,8 +157,8 @@ TEST(OnnxModelLoader, ConvActivationsAreNchwAndBytesFollowTheShape)
     EXPECT_EQ(graph->values[firstConv->inputs[1]].layout, DataLayout::None); // weights are not activations
     EXPECT_EQ(firstConv->intAttributes.at("kernel_shape"), (std::vector<int64_t> { 7, 7 }));
     EXPECT_EQ(firstConv->intAttributes.at("strides"), (std::vector<int64_t> { 2, 2 }));
-    bool anyGraphOutput = std::any_of(graph->values.begin(), graph->values.end(),
-                                      [](const ModelValue& value) { return value.isGraphOutput; });
+    bool anyGraphOutput = std::any_of(
+        graph->values.begin(), graph->values.end(), [](const ModelValue& value) { return value.isGraphOutput; });
     EXPECT_TRUE(anyGraphOutput);
 }
 
@@ -172,16 +172,15 @@ TEST(OnnxModelLoader, SuperResolutionKeepsCustomDomainOpsOpaque)
             ++customTypes[op.type];
     EXPECT_FALSE(customTypes.empty());
     EXPECT_TRUE(customTypes.count("DecodeImage")) << "custom ops keep their own type";
-    bool noted = std::any_of(graph->notes.begin(), graph->notes.end(), [](const std::string& note) {
-        return note.find("com.microsoft.extensions") != std::string::npos;
-    });
+    bool noted = std::any_of(graph->notes.begin(), graph->notes.end(),
+        [](const std::string& note) { return note.find("com.microsoft.extensions") != std::string::npos; });
     EXPECT_TRUE(noted);
 }
 
 // ---- models built with the protobuf API ----
 
-void addTensorInfo(onnx::ValueInfoProto* info, const std::string& name, int elementType,
-                   const std::vector<int64_t>& shape)
+void addTensorInfo(
+    onnx::ValueInfoProto* info, const std::string& name, int elementType, const std::vector<int64_t>& shape)
 {
     info->set_name(name);
     auto* tensor = info->mutable_type()->mutable_tensor_type();
@@ -192,7 +191,7 @@ void addTensorInfo(onnx::ValueInfoProto* info, const std::string& name, int elem
 }
 
 onnx::NodeProto* addNode(onnx::GraphProto* graph, const std::string& type, const std::string& name,
-                         const std::vector<std::string>& inputs, const std::vector<std::string>& outputs)
+    const std::vector<std::string>& inputs, const std::vector<std::string>& outputs)
 {
     auto* node = graph->add_node();
     node->set_op_type(type);
@@ -369,9 +368,8 @@ TEST(OnnxModelLoader, ShapeInferenceFailureIsANoteNotAnError)
     auto loaded = parseOnnxModel(serialized(model), "conflict");
     ASSERT_TRUE(loaded) << loaded.status().message();
     EXPECT_EQ(loaded->ops.size(), 1u);
-    bool noted = std::any_of(loaded->notes.begin(), loaded->notes.end(), [](const std::string& note) {
-        return note.find("shape inference") != std::string::npos;
-    });
+    bool noted = std::any_of(loaded->notes.begin(), loaded->notes.end(),
+        [](const std::string& note) { return note.find("shape inference") != std::string::npos; });
     EXPECT_TRUE(noted);
 }
 
@@ -430,7 +428,7 @@ TEST(OnnxModelLoader, AnInputNobodyProducesIsAnError)
     addNode(graph, "Add", "add", { "x", "ghost" }, { "y" });
     addTensorInfo(graph->add_output(), "y", onnx::TensorProto_DataType_FLOAT, { 4 });
     expectOneLineError(parseOnnxModel(serialized(model), "ghost.onnx"),
-                       "ghost.onnx: node 'add' (Add) reads 'ghost', which no node, graph input or initializer produces");
+        "ghost.onnx: node 'add' (Add) reads 'ghost', which no node, graph input or initializer produces");
 }
 
 TEST(OnnxModelLoader, ATensorProducedTwiceIsAnError)
@@ -448,7 +446,7 @@ TEST(OnnxModelLoader, ATensorProducedTwiceIsAnError)
     addTensorInfo(g->add_input(), "w", onnx::TensorProto_DataType_FLOAT, { 4 });
     addNode(g, "Relu", "r", { "x" }, { "w" });
     expectOneLineError(parseOnnxModel(serialized(overInput), "over_input.onnx"),
-                       "'w' is produced twice, by node 'r' (Relu) and by a graph input or initializer");
+        "'w' is produced twice, by node 'r' (Relu) and by a graph input or initializer");
 }
 
 // If(cond) { then: If(cond) { ... depth levels ... Relu(x) }, else: Neg(x) }: each level is a node, an attribute

@@ -3,8 +3,8 @@
 // with the profiler's importer, then read back.
 #include "placement/graph/trace_ops_graph.h"
 
-#include "graph_test_files.h"
 #include "analysis/trace/trace_data.h"
+#include "graph_test_files.h"
 #include "profiler/importers/importer.h"
 #include "profiler/store/trace_file.h"
 
@@ -85,8 +85,8 @@ TEST_F(AlexNetTrace, OpsChainInProgramOrder)
         ASSERT_EQ(graph->ops[i].outputs.size(), 1u);
     }
     EXPECT_EQ(withoutProducer, 1) << "one host thread: only its first op starts the chain";
-    const bool hasOutput = std::any_of(graph->values.begin(), graph->values.end(),
-                                       [](const ModelValue& value) { return value.isGraphOutput; });
+    const bool hasOutput = std::any_of(
+        graph->values.begin(), graph->values.end(), [](const ModelValue& value) { return value.isGraphOutput; });
     EXPECT_TRUE(hasOutput);
 }
 
@@ -105,9 +105,8 @@ TEST_F(AlexNetTrace, EachOpNamesItsOccurrenceInsideTheChosenPass)
     const HostRange* pass = nullptr;
     for (const HostRange& range : trace->hostRanges)
         if (range.category == "user_annotation" && range.globalTid == front.traceGlobalTid
-            && trace->name(range.nameId).find("|forward]") != std::string::npos
-            && range.startNs <= front.traceStartNs && front.traceStartNs < range.endNs
-            && (!pass || range.endNs - range.startNs < pass->endNs - pass->startNs))
+            && trace->name(range.nameId).find("|forward]") != std::string::npos && range.startNs <= front.traceStartNs
+            && front.traceStartNs < range.endNs && (!pass || range.endNs - range.startNs < pass->endNs - pass->startNs))
             pass = &range;
     ASSERT_NE(pass, nullptr) << "the first op lies in no annotated pass";
     // Of the two passes the step chooser takes the shorter, warm one.
@@ -117,12 +116,14 @@ TEST_F(AlexNetTrace, EachOpNamesItsOccurrenceInsideTheChosenPass)
         ASSERT_GE(op.traceStartNs, 0) << op.name;
         EXPECT_GE(op.traceStartNs, pass->startNs) << op.name;
         EXPECT_LT(op.traceStartNs, pass->endNs) << op.name;
-        EXPECT_TRUE(occurrences.insert({ op.traceGlobalTid, op.traceStartNs }).second) << op.name << " shares its occurrence";
+        EXPECT_TRUE(occurrences.insert({ op.traceGlobalTid, op.traceStartNs }).second)
+            << op.name << " shares its occurrence";
         // The occurrence is a framework op of that name on that thread at that time.
-        const bool recorded = std::any_of(trace->hostRanges.begin(), trace->hostRanges.end(), [&](const HostRange& range) {
-            return range.globalTid == op.traceGlobalTid && range.startNs == op.traceStartNs && range.category == "cpu_op"
-                && trace->name(range.nameId) == op.type;
-        });
+        const bool recorded
+            = std::any_of(trace->hostRanges.begin(), trace->hostRanges.end(), [&](const HostRange& range) {
+                  return range.globalTid == op.traceGlobalTid && range.startNs == op.traceStartNs
+                      && range.category == "cpu_op" && trace->name(range.nameId) == op.type;
+              });
         EXPECT_TRUE(recorded) << op.name;
     }
 }

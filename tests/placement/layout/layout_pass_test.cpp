@@ -16,8 +16,8 @@ constexpr int kGpu = 1;
 class GraphBuilder
 {
 public:
-    int value(const std::string& name, std::vector<int64_t> shape, const std::string& dtype = "float32",
-        bool weight = false)
+    int value(
+        const std::string& name, std::vector<int64_t> shape, const std::string& dtype = "float32", bool weight = false)
     {
         ModelValue v;
         v.name = name;
@@ -33,8 +33,8 @@ public:
         graph.values.push_back(v);
         return static_cast<int>(graph.values.size()) - 1;
     }
-    int op(const std::string& name, const std::string& type, std::vector<int> inputs, std::vector<int> outputs,
-        int device)
+    int op(
+        const std::string& name, const std::string& type, std::vector<int> inputs, std::vector<int> outputs, int device)
     {
         ModelOp o;
         o.name = name;
@@ -140,8 +140,8 @@ TEST(LayoutPassTest, CpuPoolRegionFlipsToNhwcWhenThatIsCheaper)
     EXPECT_EQ(result.added[0].to, DataLayout::Nhwc);
     EXPECT_EQ(result.added[1].value, p1);
     EXPECT_EQ(result.added[1].to, DataLayout::Nchw);
-    EXPECT_NEAR(result.baselineUs, transposeUs(b.graph.values[x].bytes + 2 * b.graph.values[p0].bytes
-        + b.graph.values[p1].bytes, 50), 1e-9);
+    EXPECT_NEAR(result.baselineUs,
+        transposeUs(b.graph.values[x].bytes + 2 * b.graph.values[p0].bytes + b.graph.values[p1].bytes, 50), 1e-9);
     EXPECT_GT(result.savingUs, 0.0);
     EXPECT_NE(result.regions[0].reason.find("MaxPool on CPU"), std::string::npos) << result.regions[0].reason;
 }

@@ -30,7 +30,7 @@ TEST(EngineEstimatorTest, FallbackComparesTheFrameworkDefaultWithTheProposal)
 {
     EnginePlacementEstimator estimator("ort");
     FallbackQuery query { model("superres_prepost_op18.onnx"), { "DecodeImage", "aten::split" }, 500'000, 200'000,
-                          1 << 20, "NVIDIA A100-SXM4-80GB" };
+        1 << 20, "NVIDIA A100-SXM4-80GB" };
     auto estimate = estimator.estimateFallback(query);
     ASSERT_TRUE(estimate.has_value());
     EXPECT_GE(estimate->savingMsPerStep, 0.0);

@@ -51,8 +51,7 @@ struct Fixture
         g.devices = { { "cpu", DeviceKind::Cpu, 0 }, { "NVIDIA Test GPU", DeviceKind::Gpu, 0 } };
         g.links = { { 0, 1, 10, 10 }, { 1, 0, 10, 10 } };
         g.ops = { { "decode", "DecodeImage", { 800, kNoKernel }, std::nullopt, 0 },
-            { "conv", "Conv", { 9000, 40 }, std::nullopt, 0 },
-            { "nms", "NonMaxSuppression", { 50, 30 }, kCpu, 0 } };
+            { "conv", "Conv", { 9000, 40 }, std::nullopt, 0 }, { "nms", "NonMaxSuppression", { 50, 30 }, kCpu, 0 } };
         g.edges = { { 0, 1, 600000 }, { 1, 2, 3000000 } };
         placement.graphOpOfModelOp = { 0, -1, 1, 2 };
         placement.modelOpOfGraphOp = { 0, 2, 3 };

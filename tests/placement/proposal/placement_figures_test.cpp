@@ -72,7 +72,8 @@ TEST(PlacementFigures, SavingLineRoundsAndSaysNoSaving)
     EXPECT_EQ(savingLine("framework default", 143020.0 - 2.91e-11, 143020.0), "no saving vs framework default");
     EXPECT_EQ(savingLine("framework default", 513.8, 345.0), "saving vs framework default: 169 us (32.9 %)");
     EXPECT_EQ(savingLine("framework default", 3000.0, 1800.0), "saving vs framework default: 1.20 ms (40.0 %)");
-    EXPECT_EQ(savingLine("all on the GPU", 100.0, 103.0), "no saving vs all on the GPU (the proposal is 3.00 us longer)");
+    EXPECT_EQ(
+        savingLine("all on the GPU", 100.0, 103.0), "no saving vs all on the GPU (the proposal is 3.00 us longer)");
     EXPECT_EQ(savingLine("framework default", -1, 10), "saving vs framework default: n/a");
     EXPECT_EQ(objectiveKey(Objective::Makespan), std::string("makespan"));
 }

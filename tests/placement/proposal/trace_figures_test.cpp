@@ -29,10 +29,12 @@ protected:
     static void SetUpTestSuite()
     {
         s_path = new std::string((std::filesystem::temp_directory_path()
-            / ("placescope_trace_figures_" + std::to_string(::getpid()) + ".sqlite")).string());
+            / ("placescope_trace_figures_" + std::to_string(::getpid()) + ".sqlite"))
+                                     .string());
         std::filesystem::remove(*s_path);
         auto imported = importTraces(
-            { std::string(PLACESCOPE_DATA_DIR) + "/traces/kineto_resnet50_v100_legacy2021.pt.trace.json.gz" }, *s_path, {});
+            { std::string(PLACESCOPE_DATA_DIR) + "/traces/kineto_resnet50_v100_legacy2021.pt.trace.json.gz" }, *s_path,
+            {});
         ASSERT_TRUE(imported) << imported.status().message();
         auto graph = modelGraphFromTrace(*s_path);
         ASSERT_TRUE(graph) << graph.status().message();
@@ -55,8 +57,8 @@ protected:
         return placement ? std::move(placement).value() : PlacementModel {};
     }
 
-    static PlacementFigures figures(const PlacementModel& placement, Objective objective,
-        std::vector<std::pair<int, int>> pins = {})
+    static PlacementFigures figures(
+        const PlacementModel& placement, Objective objective, std::vector<std::pair<int, int>> pins = {})
     {
         PlanOptions options;
         options.objective = objective;
@@ -92,7 +94,8 @@ TEST_F(ResNetTraceFigures, AllCpuDoesNotDependOnTheTargetGpu)
         // Op by op: the CPU column is the same table whatever the GPU.
         ASSERT_EQ(other.graph.ops.size(), v100.graph.ops.size());
         for (size_t op = 0; op < other.graph.ops.size(); ++op)
-            ASSERT_EQ(other.graph.ops[op].costUs[0], v100.graph.ops[op].costUs[0]) << gpu << " " << other.graph.ops[op].id;
+            ASSERT_EQ(other.graph.ops[op].costUs[0], v100.graph.ops[op].costUs[0])
+                << gpu << " " << other.graph.ops[op].id;
     }
 }
 

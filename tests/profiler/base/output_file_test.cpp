@@ -29,14 +29,17 @@ protected:
     {
         m_dir = fs::temp_directory_path()
             / ("ps_output_file_" + std::to_string(::getpid()) + "_"
-               + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+                + ::testing::UnitTest::GetInstance()->current_test_info()->name());
         fs::remove_all(m_dir);
         fs::create_directories(m_dir);
     }
     void TearDown() override { fs::remove_all(m_dir); }
 
     std::string path(const std::string& name) const { return (m_dir / name).string(); }
-    static void write(const std::string& file, const std::string& text) { std::ofstream(file, std::ios::binary) << text; }
+    static void write(const std::string& file, const std::string& text)
+    {
+        std::ofstream(file, std::ios::binary) << text;
+    }
     static std::string read(const std::string& file)
     {
         std::ifstream in(file, std::ios::binary);
@@ -106,7 +109,7 @@ TEST_F(OutputFileTest, RefusesAnInputByAnyName)
     fs::create_symlink(path("in.json"), path("soft.json"));
     fs::create_directories(m_dir / "sub");
     for (const std::string& out : { path("in.json"), m_dir.string() + "/./in.json", m_dir.string() + "/sub/../in.json",
-                                     path("hard.json"), path("soft.json") }) {
+             path("hard.json"), path("soft.json") }) {
         Status checked = checkOutputPath(out, { path("in.json") });
         ASSERT_FALSE(checked.isOk()) << out;
         EXPECT_NE(checked.message().find("is the input"), std::string::npos) << checked.message();
@@ -121,7 +124,7 @@ TEST_F(OutputFileTest, RefusesWhatIsNotARegularFile)
     ASSERT_EQ(::mkfifo(path("fifo").c_str(), 0600), 0);
     fs::create_directories(m_dir / "folder");
     for (const auto& [out, kind] : { std::pair<std::string, std::string> { path("fifo"), "a FIFO" },
-                                     { path("folder"), "a directory" }, { "/dev/null", "a character device" } }) {
+             { path("folder"), "a directory" }, { "/dev/null", "a character device" } }) {
         auto output = OutputFile::create(out);
         ASSERT_FALSE(output.isOk()) << out;
         EXPECT_NE(output.status().message().find(kind), std::string::npos) << output.status().message();

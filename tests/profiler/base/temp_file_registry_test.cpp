@@ -23,8 +23,9 @@ class TempFileRegistryTest : public ::testing::Test
 protected:
     void SetUp() override
     {
-        m_dir = fs::temp_directory_path() / ("ps_temp_registry_" + std::to_string(::getpid()) + "_"
-                                             + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        m_dir = fs::temp_directory_path()
+            / ("ps_temp_registry_" + std::to_string(::getpid()) + "_"
+                + ::testing::UnitTest::GetInstance()->current_test_info()->name());
         fs::remove_all(m_dir);
         fs::create_directories(m_dir);
     }
@@ -71,7 +72,7 @@ TEST_F(TempFileRegistryTest, AStoppedWriterLeavesNothing)
                           std::raise(signal);
                       },
                       signal),
-                  signal);
+            signal);
         EXPECT_TRUE(files().empty()) << "signal " << signal << " left " << (files().empty() ? "" : files().front());
     }
 }
@@ -95,7 +96,7 @@ TEST_F(TempFileRegistryTest, AReleasedPartStaysForItsFinisher)
                       file->release(); // the capture's crash-safe part: another process finishes it
                   },
                   SIGTERM),
-              SIGTERM);
+        SIGTERM);
     EXPECT_EQ(files().size(), 1u);
 }
 

@@ -77,7 +77,7 @@ TEST(Units, AxisLabelsFollowTheTickStep)
     EXPECT_EQ(formatAxisNanoseconds(1.2346e9, 1e5), "1234600 us");
     EXPECT_EQ(formatAxisNanoseconds(1500, 500), "1500 ns");
     EXPECT_EQ(formatAxisNanoseconds(0.5, 0.1), "0.5 ns"); // below a ns step, decimals
-    EXPECT_EQ(formatAxisNanoseconds(-1e-6, 2e7), "0 ms");  // an origin a float error below zero has no sign
+    EXPECT_EQ(formatAxisNanoseconds(-1e-6, 2e7), "0 ms"); // an origin a float error below zero has no sign
     EXPECT_EQ(formatAxisNanoseconds(-2e7, 2e7), "-20 ms");
 }
 

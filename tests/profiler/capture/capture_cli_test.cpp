@@ -103,8 +103,8 @@ TEST_F(CaptureCliTest, AProgramExiting3IsNotTakenForTheCapturesOwnFailure)
 {
     EXPECT_EQ(run({ "capture", "-o", m_trace, "--", "sh", "-c", "exit 3" }), 3) << m_stderr;
     EXPECT_EQ(lines(), 1) << m_stderr;
-    EXPECT_NE(m_stderr.find("sh exited with status 3 (capture exits with it) and nothing was traced; "),
-              std::string::npos)
+    EXPECT_NE(
+        m_stderr.find("sh exited with status 3 (capture exits with it) and nothing was traced; "), std::string::npos)
         << m_stderr;
     EXPECT_TRUE(dirIsEmpty());
     EXPECT_EQ(run({ "capture", "-o", m_trace, "--", "true" }), kExitNoTrace) << m_stderr;

@@ -52,7 +52,7 @@ protected:
     pid_t start(const std::vector<std::string>& program)
     {
         std::vector<std::string> args { std::string(PLACESCOPE_BIN_DIR) + "/placescope", "capture", "-o",
-                                        (m_dir / "run.sqlite").string(), "--" };
+            (m_dir / "run.sqlite").string(), "--" };
         args.insert(args.end(), program.begin(), program.end());
         std::vector<char*> argv;
         for (std::string& arg : args)
@@ -112,8 +112,7 @@ protected:
     }
 
     // Waits (at most 30 s) until `ready` holds.
-    template <typename Ready>
-    static bool waitFor(Ready ready)
+    template <typename Ready> static bool waitFor(Ready ready)
     {
         for (int i = 0; i < 300; ++i) {
             if (ready())
@@ -162,8 +161,7 @@ TEST_F(CaptureSignalsTest, SignalWhileWaitingForATracedChildRemovesThePartsFolde
         // waits for it after the program ended. The program's last act is the `ended` mark beside the output.
         const std::string ended = (m_dir / "ended").string();
         const pid_t capture = start({ "/bin/sh", "-c",
-                                      "sleep 30 & echo '0 0 0 0' > \"$" + std::string(kEnvPartsDir)
-                                          + "/status-$!\"; touch '" + ended + "'" });
+            "sleep 30 & echo '0 0 0 0' > \"$" + std::string(kEnvPartsDir) + "/status-$!\"; touch '" + ended + "'" });
         ASSERT_TRUE(waitFor([&] { return fs::exists(ended); }));
         std::this_thread::sleep_for(1s); // capture notices the program's end within 50 ms
         const std::vector<fs::path> folders = partsFolders();

@@ -20,8 +20,7 @@ namespace placescope::capture::testing {
 class RecordBuffer
 {
 public:
-    template <typename Record>
-    void add(const Record& record)
+    template <typename Record> void add(const Record& record)
     {
         static_assert(sizeof(Record) % 8 == 0, "CUPTI records are 8-byte multiples");
         const auto* bytes = reinterpret_cast<const uint8_t*>(&record);
@@ -79,7 +78,7 @@ inline CUpti_ActivityKernel10 kernelRecord(const char* name, uint64_t start, uin
 }
 
 inline CUpti_ActivityAPI apiRecord(CUpti_ActivityKind kind, uint32_t cbid, uint64_t start, uint64_t end,
-                                   uint32_t correlationId, uint32_t pid, uint32_t tid)
+    uint32_t correlationId, uint32_t pid, uint32_t tid)
 {
     CUpti_ActivityAPI r {};
     r.kind = kind;

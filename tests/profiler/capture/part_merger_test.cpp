@@ -107,15 +107,18 @@ TEST_F(PartMergerTest, MergesPartsWithOneStringTableAndTheirRanks)
     EXPECT_EQ(count("SELECT COUNT(*) FROM (SELECT value FROM StringIds GROUP BY value HAVING COUNT(*) > 1)"), 0);
     // Every kernel still names what its part said, through the output's ids.
     EXPECT_EQ(count("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName "
-                    "WHERE (k.globalPid = " + std::to_string(makeGlobalPid(200)) + " AND s.value IN ('k2(int)', 'k3()')) "
-                    "OR (k.globalPid = " + std::to_string(makeGlobalPid(100)) + " AND s.value IN ('k1(float*)', 'k2(int)'))"),
-              4);
+                    "WHERE (k.globalPid = "
+                  + std::to_string(makeGlobalPid(200))
+                  + " AND s.value IN ('k2(int)', 'k3()')) "
+                    "OR (k.globalPid = "
+                  + std::to_string(makeGlobalPid(100)) + " AND s.value IN ('k1(float*)', 'k2(int)'))"),
+        4);
     EXPECT_EQ(count("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName "
                     "WHERE s.value = 'k3'"),
-              1);
+        1);
     EXPECT_EQ(count("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON "
                     "r.correlationId = k.correlationId AND r.globalTid / 16777216 = k.globalPid / 16777216"),
-              4);
+        4);
     EXPECT_EQ(count("SELECT rank FROM PS_PROCESSES WHERE pid = 200"), 1);
     EXPECT_EQ(count("SELECT rank FROM PS_PROCESSES WHERE pid = 100"), 0);
     EXPECT_EQ(count("SELECT COUNT(*) FROM TARGET_INFO_GPU"), 1);
@@ -129,13 +132,15 @@ TEST_F(PartMergerTest, MergesPartsWithOneStringTableAndTheirRanks)
     EXPECT_EQ(count("SELECT COUNT(*) FROM PROCESSES WHERE pid IN (100, 200)"), 2);
     EXPECT_EQ(count("SELECT COUNT(*) FROM ANALYSIS_DETAILS WHERE duration = stopTime - startTime AND duration > 0"), 1);
     // Its description of itself, once (not once per part).
-    EXPECT_EQ(queryText(m_output, "SELECT group_concat(value) FROM META_DATA_EXPORT WHERE name IN"
-                                  " ('EXPORT_PRODUCT_NAME', 'EXPORT_SCHEMA_VERSION')"),
-              "Placescope,3.13.2");
+    EXPECT_EQ(queryText(m_output,
+                  "SELECT group_concat(value) FROM META_DATA_EXPORT WHERE name IN"
+                  " ('EXPORT_PRODUCT_NAME', 'EXPORT_SCHEMA_VERSION')"),
+        "Placescope,3.13.2");
     char host[256] = {};
     ASSERT_EQ(gethostname(host, sizeof host - 1), 0);
-    EXPECT_EQ(queryText(m_output, "SELECT value FROM TARGET_INFO_SYSTEM_ENV WHERE name = 'Hostname' AND nameEnum = 619"),
-              host);
+    EXPECT_EQ(
+        queryText(m_output, "SELECT value FROM TARGET_INFO_SYSTEM_ENV WHERE name = 'Hostname' AND nameEnum = 619"),
+        host);
 }
 
 // Capture times are CLOCK_REALTIME ns: the session starts at the epoch, so utcEpochNs + start is UTC (rows copied in
@@ -146,7 +151,7 @@ TEST_F(PartMergerTest, RealtimeTimesGiveASessionStartAtTheEpoch)
     const int64_t shift = 1700000000000000000;
     ASSERT_TRUE(mergeParts({ { part, {}, shift } }, m_output).isOk());
     EXPECT_EQ(queryText(m_output, "SELECT utcEpochNs || ' ' || utcTime FROM TARGET_INFO_SESSION_START_TIME"),
-              "0 1970-01-01T00:00:00");
+        "0 1970-01-01T00:00:00");
     EXPECT_EQ(count("SELECT startTime FROM ANALYSIS_DETAILS"), shift + 10); // the op at 10 ns is the first event
 }
 
@@ -160,8 +165,8 @@ TEST_F(PartMergerTest, UnreadablePartIsSkippedAndCounted)
     EXPECT_EQ(summary->partsMerged, 1);
     ASSERT_EQ(summary->partsSkipped.size(), 1u);
     EXPECT_NE(summary->partsSkipped[0].find("part-300"), std::string::npos);
-    EXPECT_EQ(count("SELECT count FROM PS_PROBLEMS WHERE kind = 'capture.part_unreadable' AND severity = 'data_loss'"),
-              1);
+    EXPECT_EQ(
+        count("SELECT count FROM PS_PROBLEMS WHERE kind = 'capture.part_unreadable' AND severity = 'data_loss'"), 1);
     EXPECT_EQ(count("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"), 1);
 }
 

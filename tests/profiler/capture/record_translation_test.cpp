@@ -61,8 +61,8 @@ TEST_F(RecordTranslationTest, CuptiWalksEveryRecordOfTheBuffer)
     RecordBuffer records;
     for (uint32_t i = 0; i < 100; ++i)
         records.add(kernelRecord("_Z6kernelPfi", 1000 + i * 10, 1005 + i * 10, i));
-    records.add(apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 10, 20, 1,
-                          kPid, kTid));
+    records.add(
+        apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 10, 20, 1, kPid, kTid));
     EXPECT_EQ(records.size(), 100 * 216 + 40u); // CUDA 13.0 sizes: Kernel10 216 B, API 40 B
     EXPECT_EQ(translate(records), 101u);
     EXPECT_EQ(count("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"), 100);
@@ -83,9 +83,9 @@ TEST_F(RecordTranslationTest, KernelRecordBecomesAKernelRowOnTheHostClock)
     EXPECT_EQ(count("SELECT localMemoryTotal FROM CUPTI_ACTIVITY_KIND_KERNEL"), 4096);
     EXPECT_EQ(count("SELECT launchType FROM CUPTI_ACTIVITY_KIND_KERNEL"), 1); // nsys: 1 Regular
     EXPECT_EQ(text("SELECT s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName"),
-              "void at::native::elementwise_kernel<128, 4>(int, int)");
+        "void at::native::elementwise_kernel<128, 4>(int, int)");
     EXPECT_EQ(text("SELECT s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName"),
-              "elementwise_kernel");
+        "elementwise_kernel");
 }
 
 TEST_F(RecordTranslationTest, CopiesSetsAndAllocationsUseNsysEnumIds)
@@ -147,22 +147,23 @@ TEST_F(RecordTranslationTest, CopiesSetsAndAllocationsUseNsysEnumIds)
     EXPECT_EQ(translate(records), 6u);
 
     // nsys ENUM_CUDA_MEMCPY_OPER 1 HtoD / 10 PtoP; ENUM_CUDA_MEM_KIND 0 Pageable, 2 Device, 7 Unknown.
-    EXPECT_EQ(count("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind = 1 AND srcKind = 0 AND dstKind = 2 "
-                    "AND bytes = 1048576 AND start = 1100 AND streamId = 3"),
-              1);
+    EXPECT_EQ(
+        count("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind = 1 AND srcKind = 0 AND dstKind = 2 "
+              "AND bytes = 1048576 AND start = 1100 AND streamId = 3"),
+        1);
     EXPECT_EQ(count("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind = 10 AND srcDeviceId = 0 AND "
                     "dstDeviceId = 1"),
-              1);
+        1);
     EXPECT_EQ(text("SELECT e.label FROM CUPTI_ACTIVITY_KIND_MEMCPY m JOIN ENUM_CUDA_MEM_KIND e ON e.id = m.srcKind "
                    "WHERE m.copyKind = 1"),
-              "Pageable");
+        "Pageable");
     EXPECT_EQ(count("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_MEMSET WHERE memKind = 2 AND bytes = 2048"), 1);
     // ENUM_CUDA_DEV_MEM_EVENT_OPER: 0 allocation, 1 deallocation (CUPTI: 1, 2).
     EXPECT_EQ(count("SELECT COUNT(*) FROM CUDA_GPU_MEMORY_USAGE_EVENTS WHERE memoryOperationType = 0 AND memKind = 2 "
                     "AND start = 1050 AND bytes = 2097152 AND address = 139637976727552"),
-              1);
-    EXPECT_EQ(count("SELECT COUNT(*) FROM CUDA_GPU_MEMORY_USAGE_EVENTS WHERE memoryOperationType = 1 AND start = 1900"),
-              1);
+        1);
+    EXPECT_EQ(
+        count("SELECT COUNT(*) FROM CUDA_GPU_MEMORY_USAGE_EVENTS WHERE memoryOperationType = 1 AND start = 1900"), 1);
     EXPECT_EQ(count("SELECT localMemoryPoolSize FROM CUDA_GPU_MEMORY_USAGE_EVENTS WHERE memKind = 7"), 64 << 20);
     EXPECT_EQ(count("SELECT COUNT(*) FROM CUDA_GPU_MEMORY_USAGE_EVENTS WHERE localMemoryPoolSize IS NULL"), 2);
 }
@@ -170,28 +171,29 @@ TEST_F(RecordTranslationTest, CopiesSetsAndAllocationsUseNsysEnumIds)
 TEST_F(RecordTranslationTest, ApiCallsGetCuptisNamesAndTheirThread)
 {
     RecordBuffer records;
-    records.add(apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 100, 150, 9,
-                          kPid, kTid));
-    records.add(apiRecord(CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 200, 260, 10, kPid, kTid));
+    records.add(apiRecord(
+        CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 100, 150, 9, kPid, kTid));
+    records.add(
+        apiRecord(CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 200, 260, 10, kPid, kTid));
     records.add(apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, 99999, 300, 310, 11, kPid, kTid + 1));
     records.add(kernelRecord("_Z1kv", 400, 500, 10));
     translate(records);
     EXPECT_EQ(text("SELECT s.value FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId "
                    "WHERE correlationId = 9"),
-              "cudaLaunchKernel_v7000");
+        "cudaLaunchKernel_v7000");
     EXPECT_EQ(text("SELECT s.value FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId "
                    "WHERE correlationId = 10 AND eventClass = 1"),
-              "cuLaunchKernel");
+        "cuLaunchKernel");
     EXPECT_EQ(text("SELECT s.value FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId "
                    "WHERE correlationId = 11"),
-              "runtime API 99999");
-    EXPECT_EQ(count("SELECT globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE correlationId = 9"),
-              makeGlobalTid(kPid, kTid));
+        "runtime API 99999");
+    EXPECT_EQ(
+        count("SELECT globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE correlationId = 9"), makeGlobalTid(kPid, kTid));
     EXPECT_EQ(count("SELECT COUNT(*) FROM PS_THREADS"), 2);
     // The kernel joins the driver call that launched it.
     EXPECT_EQ(count("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON "
                     "r.correlationId = k.correlationId WHERE r.eventClass = 1"),
-              1);
+        1);
 }
 
 TEST_F(RecordTranslationTest, NvtxMarkersArePairedIntoRanges)
@@ -216,15 +218,16 @@ TEST_F(RecordTranslationTest, NvtxMarkersArePairedIntoRanges)
     marker(CUPTI_ACTIVITY_FLAG_MARKER_END, 1, 200, nullptr, kTid);
     marker(CUPTI_ACTIVITY_FLAG_MARKER_START, 4, 210, "io", kTid);
     marker(CUPTI_ACTIVITY_FLAG_MARKER_END, 4, 290, nullptr, kTid + 1); // ended on another thread
-    marker(CUPTI_ACTIVITY_FLAG_MARKER_END, 9, 300, nullptr, kTid);     // its start was never seen
+    marker(CUPTI_ACTIVITY_FLAG_MARKER_END, 9, 300, nullptr, kTid); // its start was never seen
     marker(CUPTI_ACTIVITY_FLAG_MARKER_START, 5, 310, "never ends", kTid);
     translate(records);
     EXPECT_EQ(count("SELECT COUNT(*) FROM NVTX_EVENTS"), 4);
     // The text is inline in NVTX_EVENTS.text, where nsys puts it and scripts read it.
-    EXPECT_EQ(count("SELECT end - start FROM NVTX_EVENTS WHERE text = 'forward' AND eventType = 59 AND textId IS NULL"),
-              100);
+    EXPECT_EQ(
+        count("SELECT end - start FROM NVTX_EVENTS WHERE text = 'forward' AND eventType = 59 AND textId IS NULL"), 100);
     EXPECT_EQ(count("SELECT start FROM NVTX_EVENTS WHERE text = 'conv1'"), 110 + kOffset);
-    EXPECT_EQ(count("SELECT COUNT(*) FROM NVTX_EVENTS WHERE text = 'checkpoint' AND eventType = 34 AND end IS NULL"), 1);
+    EXPECT_EQ(
+        count("SELECT COUNT(*) FROM NVTX_EVENTS WHERE text = 'checkpoint' AND eventType = 34 AND end IS NULL"), 1);
     EXPECT_EQ(count("SELECT eventType FROM NVTX_EVENTS WHERE text = 'io'"), 60);
     EXPECT_EQ(count("SELECT count FROM PS_PROBLEMS WHERE kind = 'capture.nvtx_unpaired_end'"), 1);
     EXPECT_EQ(text("SELECT example FROM PS_PROBLEMS WHERE kind = 'capture.nvtx_open_range'"), "never ends");
@@ -274,7 +277,7 @@ TEST_F(RecordTranslationTest, SyncOverheadCorrelationDeviceAndThreadNames)
     device.numMultiprocessors = 132;
     device.globalMemorySize = 85017493504ull;
     device.globalMemoryBandwidth = 3352320000ull; // KB/s
-    device.coreClockRate = 1980000;               // kHz
+    device.coreClockRate = 1980000; // kHz
     device.computeCapabilityMajor = 9;
     device.l2CacheSize = 52428800;
     device.uuid.bytes[0] = static_cast<char>(0xab);
@@ -291,18 +294,20 @@ TEST_F(RecordTranslationTest, SyncOverheadCorrelationDeviceAndThreadNames)
     translate(records);
     EXPECT_EQ(count("SELECT deviceId FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION WHERE syncType = 3 AND streamId = 7 "
                     "AND eventId = 4294967295 AND start = 1010"),
-              3);
+        3);
     // No stream and no event as nsys writes them: CUPTI's all-ones id, never NULL.
-    EXPECT_EQ(count("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION WHERE syncType = 4 AND streamId = 4294967295"),
-              1);
-    EXPECT_EQ(count("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION WHERE streamId IS NULL OR eventId IS NULL"),
-              0);
+    EXPECT_EQ(
+        count("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION WHERE syncType = 4 AND streamId = 4294967295"),
+        1);
+    EXPECT_EQ(
+        count("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION WHERE streamId IS NULL OR eventId IS NULL"), 0);
     EXPECT_EQ(text("SELECT e.label FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION s JOIN ENUM_CUPTI_SYNC_TYPE e "
                    "ON e.id = s.syncType WHERE s.syncType = 3"),
-              "Stream sync");
+        "Stream sync");
     EXPECT_EQ(count("SELECT externalId FROM PS_EXTERNAL_CORRELATION WHERE correlationId = 12 AND externalKind = 3"),
-              123456789012ll);
-    EXPECT_EQ(text("SELECT s.value FROM PROFILER_OVERHEAD o JOIN StringIds s ON s.id = o.nameId"), "CUPTI buffer flush");
+        123456789012ll);
+    EXPECT_EQ(
+        text("SELECT s.value FROM PROFILER_OVERHEAD o JOIN StringIds s ON s.id = o.nameId"), "CUPTI buffer flush");
     EXPECT_EQ(count("SELECT globalTid FROM PROFILER_OVERHEAD"), makeGlobalTid(kPid, kTid));
     EXPECT_EQ(count("SELECT COUNT(*) FROM TARGET_INFO_GPU"), 1);
     EXPECT_EQ(count("SELECT memoryBandwidth FROM TARGET_INFO_GPU"), 3352320000000ll);
@@ -311,7 +316,7 @@ TEST_F(RecordTranslationTest, SyncOverheadCorrelationDeviceAndThreadNames)
     // Without a driver to ask, the driver's columns stay unknown.
     EXPECT_EQ(text("SELECT IFNULL(busLocation, 'none') || (constantMemory IS NULL) FROM TARGET_INFO_GPU"), "none1");
     EXPECT_EQ(text("SELECT name FROM TARGET_INFO_GPU WHERE id = 3 AND smCount = 132 AND computeMajor = 9"),
-              "NVIDIA H100 80GB HBM3");
+        "NVIDIA H100 80GB HBM3");
     EXPECT_EQ(text("SELECT name FROM PS_THREADS"), "data loader");
 }
 
@@ -320,14 +325,16 @@ TEST_F(RecordTranslationTest, SyncOverheadCorrelationDeviceAndThreadNames)
 // the export's values in every column CUPTI or the driver reports.
 TEST_F(RecordTranslationTest, GpuRowMatchesNsysForTheSameGpu)
 {
-    const std::string exportPath = std::string(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite";
+    const std::string exportPath
+        = std::string(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite";
     auto nsys = SqliteDb::open(exportPath, SqliteDb::Mode::ReadOnly);
     ASSERT_TRUE(nsys.isOk());
-    auto row = nsys->prepare("SELECT name, smCount, totalMemory, memoryBandwidth, clockRate, l2CacheSize, threadsPerWarp,"
-                             " asyncEngines, maxIPC, maxWarpsPerSm, maxBlocksPerSm, maxShmemPerSm, maxRegistersPerSm,"
-                             " maxRegistersPerBlock, maxShmemPerBlock, maxThreadsPerBlock, maxBlockDimX, maxBlockDimY,"
-                             " maxBlockDimZ, maxGridDimX, maxGridDimY, maxGridDimZ, computeMajor, computeMinor"
-                             " FROM TARGET_INFO_GPU WHERE id = 0");
+    auto row
+        = nsys->prepare("SELECT name, smCount, totalMemory, memoryBandwidth, clockRate, l2CacheSize, threadsPerWarp,"
+                        " asyncEngines, maxIPC, maxWarpsPerSm, maxBlocksPerSm, maxShmemPerSm, maxRegistersPerSm,"
+                        " maxRegistersPerBlock, maxShmemPerBlock, maxThreadsPerBlock, maxBlockDimX, maxBlockDimY,"
+                        " maxBlockDimZ, maxGridDimX, maxGridDimY, maxGridDimZ, computeMajor, computeMinor"
+                        " FROM TARGET_INFO_GPU WHERE id = 0");
     ASSERT_TRUE(row.isOk() && row->step());
     const std::string name = row->columnText(0);
     auto u = [&](int column) { return static_cast<uint32_t>(row->columnInt(column)); };
@@ -358,16 +365,14 @@ TEST_F(RecordTranslationTest, GpuRowMatchesNsysForTheSameGpu)
     device.maxGridDimZ = u(21);
     device.computeCapabilityMajor = u(22);
     device.computeCapabilityMinor = u(23);
-    const unsigned char uuid[16] = { 0xcf, 0x6b, 0x97, 0xc0, 0xbf, 0x53, 0xa3, 0x9e,
-                                     0xfe, 0xbd, 0x95, 0x32, 0x19, 0x0b, 0x57, 0x66 };
+    const unsigned char uuid[16]
+        = { 0xcf, 0x6b, 0x97, 0xc0, 0xbf, 0x53, 0xa3, 0x9e, 0xfe, 0xbd, 0x95, 0x32, 0x19, 0x0b, 0x57, 0x66 };
     std::memcpy(device.uuid.bytes, uuid, sizeof uuid);
     // What cuDeviceGetAttribute answers for that A100 (PCI 0000:c1:00.0).
     m_api.deviceAttributes = { { { 0, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID }, 0 },
-                               { { 0, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID }, 0xc1 },
-                               { { 0, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID }, 0 },
-                               { { 0, CU_DEVICE_ATTRIBUTE_INTEGRATED }, 0 },
-                               { { 0, CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY }, 65536 },
-                               { { 0, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN }, 166912 } };
+        { { 0, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID }, 0xc1 }, { { 0, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID }, 0 },
+        { { 0, CU_DEVICE_ATTRIBUTE_INTEGRATED }, 0 }, { { 0, CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY }, 65536 },
+        { { 0, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN }, 166912 } };
     RecordBuffer records;
     records.add(device);
     translate(records);
@@ -377,19 +382,20 @@ TEST_F(RecordTranslationTest, GpuRowMatchesNsysForTheSameGpu)
     ASSERT_TRUE(ours->exec("ATTACH DATABASE '" + exportPath + "' AS nsys").isOk());
     // Every column but those no public CUDA or CUPTI call reports (chipName, revision, smMajor/smMinor, the export's
     // own ids and device paths).
-    const char* columns = "vmId, id, name, busLocation, isDiscrete, l2CacheSize, totalMemory, memoryBandwidth, clockRate,"
-                          " smCount, uuid, constantMemory, maxIPC, maxRegistersPerBlock, maxShmemPerBlock,"
-                          " maxShmemPerBlockOptin, maxShmemPerSm, maxRegistersPerSm, threadsPerWarp, asyncEngines,"
-                          " maxWarpsPerSm, maxBlocksPerSm, maxThreadsPerBlock, maxBlockDimX, maxBlockDimY, maxBlockDimZ,"
-                          " maxGridDimX, maxGridDimY, maxGridDimZ, computeMajor, computeMinor";
-    auto differing = ours->queryInt(std::string("SELECT COUNT(*) FROM (SELECT ") + columns + " FROM main.TARGET_INFO_GPU"
-                                    + " EXCEPT SELECT " + columns + " FROM nsys.TARGET_INFO_GPU WHERE id = 0)");
+    const char* columns
+        = "vmId, id, name, busLocation, isDiscrete, l2CacheSize, totalMemory, memoryBandwidth, clockRate,"
+          " smCount, uuid, constantMemory, maxIPC, maxRegistersPerBlock, maxShmemPerBlock,"
+          " maxShmemPerBlockOptin, maxShmemPerSm, maxRegistersPerSm, threadsPerWarp, asyncEngines,"
+          " maxWarpsPerSm, maxBlocksPerSm, maxThreadsPerBlock, maxBlockDimX, maxBlockDimY, maxBlockDimZ,"
+          " maxGridDimX, maxGridDimY, maxGridDimZ, computeMajor, computeMinor";
+    auto differing = ours->queryInt(std::string("SELECT COUNT(*) FROM (SELECT ") + columns
+        + " FROM main.TARGET_INFO_GPU" + " EXCEPT SELECT " + columns + " FROM nsys.TARGET_INFO_GPU WHERE id = 0)");
     ASSERT_TRUE(differing.isOk()) << differing.status().message();
     EXPECT_EQ(differing.value(), 0);
     EXPECT_EQ(count("SELECT COUNT(*) FROM TARGET_INFO_GPU WHERE busLocation = '0000:c1:00.0' AND maxBlockDimZ = 64"
                     " AND maxGridDimX = 2147483647 AND maxBlocksPerSm = 32 AND constantMemory = 65536"
                     " AND smMajor IS NULL"),
-              1);
+        1);
 }
 
 // CUDA contexts as nsys lists them (TARGET_INFO_CUDA_CONTEXT_INFO): the plain pid, machine 1, the context's null
@@ -414,9 +420,10 @@ TEST_F(RecordTranslationTest, ContextsAreListedAsNsysListsThem)
     translate(records);
     auto db = SqliteDb::open(m_path, SqliteDb::Mode::ReadOnly);
     ASSERT_TRUE(db.isOk());
-    auto rows = db->prepare("SELECT group_concat(r, ' ') FROM (SELECT nullStreamId || ',' || hwId || ',' || vmId || ','"
-                            " || processId || ',' || deviceId || ',' || contextId || ',' || IFNULL(parentContextId, '-')"
-                            " || ',' || IFNULL(isGreenContext, '-') AS r FROM TARGET_INFO_CUDA_CONTEXT_INFO ORDER BY contextId)");
+    auto rows = db->prepare(
+        "SELECT group_concat(r, ' ') FROM (SELECT nullStreamId || ',' || hwId || ',' || vmId || ','"
+        " || processId || ',' || deviceId || ',' || contextId || ',' || IFNULL(parentContextId, '-')"
+        " || ',' || IFNULL(isGreenContext, '-') AS r FROM TARGET_INFO_CUDA_CONTEXT_INFO ORDER BY contextId)");
     ASSERT_TRUE(rows.isOk() && rows->step());
     EXPECT_EQ(rows->columnText(0), "7,0,1,4242,0,1,-,- 13,0,1,4242,2,5,1,1");
 }
@@ -441,10 +448,11 @@ TEST_F(RecordTranslationTest, StreamsAreListedAsNsysListsThem)
     translate(records);
     auto db = SqliteDb::open(m_path, SqliteDb::Mode::ReadOnly);
     ASSERT_TRUE(db.isOk());
-    auto rows = db->prepare("SELECT group_concat(r, ' ') FROM (SELECT s.streamId || ',' || s.hwId || ',' || s.vmId || ','"
-                            " || s.processId || ',' || s.contextId || ',' || s.priority || ',' || e.label AS r"
-                            " FROM TARGET_INFO_CUDA_STREAM s JOIN ENUM_CUPTI_STREAM_TYPE e ON e.id = s.flag"
-                            " ORDER BY s.streamId)");
+    auto rows
+        = db->prepare("SELECT group_concat(r, ' ') FROM (SELECT s.streamId || ',' || s.hwId || ',' || s.vmId || ','"
+                      " || s.processId || ',' || s.contextId || ',' || s.priority || ',' || e.label AS r"
+                      " FROM TARGET_INFO_CUDA_STREAM s JOIN ENUM_CUPTI_STREAM_TYPE e ON e.id = s.flag"
+                      " ORDER BY s.streamId)");
     ASSERT_TRUE(rows.isOk() && rows->step());
     EXPECT_EQ(rows->columnText(0), "7,0,1,4242,1,0,Null stream 15,0,1,4242,1,4294967291,Default stream");
 }
@@ -452,11 +460,11 @@ TEST_F(RecordTranslationTest, StreamsAreListedAsNsysListsThem)
 TEST_F(RecordTranslationTest, CaptureWindowZeroTimestampsAndUnknownKindsAreCountedNotWritten)
 {
     RecordBuffer records;
-    records.add(kernelRecord("_Z6beforev", 100, 200, 1));   // host 1100: before the window
-    records.add(kernelRecord("_Z6insidev", 5000, 6000, 2));  // host 6000
+    records.add(kernelRecord("_Z6beforev", 100, 200, 1)); // host 1100: before the window
+    records.add(kernelRecord("_Z6insidev", 5000, 6000, 2)); // host 6000
     records.add(kernelRecord("_Z5afterv", 20000, 21000, 3)); // host 21000: after it
-    records.add(kernelRecord("_Z4zerov", 0, 0, 4));          // "timestamp could not be collected"
-    CUpti_ActivityMemoryPool3 pool {};                       // a kind this version does not translate
+    records.add(kernelRecord("_Z4zerov", 0, 0, 4)); // "timestamp could not be collected"
+    CUpti_ActivityMemoryPool3 pool {}; // a kind this version does not translate
     pool.kind = CUPTI_ACTIVITY_KIND_MEMORY_POOL;
     records.add(pool);
     TranslatorOptions options;
@@ -464,11 +472,12 @@ TEST_F(RecordTranslationTest, CaptureWindowZeroTimestampsAndUnknownKindsAreCount
     options.windowEndNs = 10000;
     EXPECT_EQ(translate(records, options), 5u);
     EXPECT_EQ(count("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"), 1);
-    EXPECT_EQ(text("SELECT s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName"), "inside");
-    EXPECT_EQ(count("SELECT count FROM PS_PROBLEMS WHERE kind = 'capture.zero_timestamp' AND severity = 'data_loss'"),
-              1);
-    EXPECT_EQ(text("SELECT example FROM PS_PROBLEMS WHERE kind = 'capture.unknown_record_kind'"),
-              "CUpti_ActivityKind 50");
+    EXPECT_EQ(
+        text("SELECT s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName"), "inside");
+    EXPECT_EQ(
+        count("SELECT count FROM PS_PROBLEMS WHERE kind = 'capture.zero_timestamp' AND severity = 'data_loss'"), 1);
+    EXPECT_EQ(
+        text("SELECT example FROM PS_PROBLEMS WHERE kind = 'capture.unknown_record_kind'"), "CUpti_ActivityKind 50");
 }
 
 } // namespace

@@ -16,8 +16,7 @@ inline std::filesystem::path freshTestDir()
 {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
     std::filesystem::path dir = std::filesystem::temp_directory_path()
-                                / ("placescope_capture_" + std::to_string(getpid()) + "_" + info->test_suite_name()
-                                   + "_" + info->name());
+        / ("placescope_capture_" + std::to_string(getpid()) + "_" + info->test_suite_name() + "_" + info->name());
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     return dir;

@@ -44,8 +44,7 @@ RecordBuffer kernels(int count, uint32_t firstCorrelation)
     return records;
 }
 
-template <typename Predicate>
-bool waitFor(Predicate done, int timeoutMs = 5000)
+template <typename Predicate> bool waitFor(Predicate done, int timeoutMs = 5000)
 {
     for (int waited = 0; waited < timeoutMs; waited += 10) {
         if (done())
@@ -98,7 +97,7 @@ TEST_F(TracerTest, WritesBuffersIntoItsPartAndFinishesItOnStop)
     ASSERT_TRUE(api.deliver(kernels(20, 100))); // a full buffer handed over on a program thread
     RecordBuffer calls;
     calls.add(apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 10, 20, 1,
-                        static_cast<uint32_t>(getpid()), 77));
+        static_cast<uint32_t>(getpid()), 77));
     api.queue(calls);
     tracer.value()->stop();
     EXPECT_GE(api.flushes, 1);
@@ -147,9 +146,10 @@ TEST_F(TracerTest, DroppedRecordsAreCountedInTheProblemsAndTheStatus)
     tracer.value()->stop();
     int64_t dropped = tracer.value()->droppedRecords();
     EXPECT_GE(dropped, 5);
-    EXPECT_EQ(queryInt(partFile(), "SELECT count FROM PS_PROBLEMS WHERE kind = 'capture.dropped_records' AND severity "
-                                   "= 'data_loss'"),
-              dropped);
+    EXPECT_EQ(queryInt(partFile(),
+                  "SELECT count FROM PS_PROBLEMS WHERE kind = 'capture.dropped_records' AND severity "
+                  "= 'data_loss'"),
+        dropped);
     EXPECT_EQ(readStatusFiles(m_config.partsDir).at(0).droppedRecords, dropped);
 }
 

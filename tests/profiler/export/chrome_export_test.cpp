@@ -23,7 +23,8 @@
 namespace placescope {
 namespace {
 
-const std::string kCloverleaf = std::string(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite";
+const std::string kCloverleaf
+    = std::string(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite";
 
 class ChromeExportTest : public ::testing::Test
 {
@@ -32,7 +33,7 @@ protected:
     {
         m_dir = std::filesystem::temp_directory_path()
             / ("ps_export_" + std::to_string(::getpid()) + "_"
-               + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+                + ::testing::UnitTest::GetInstance()->current_test_info()->name());
         std::filesystem::create_directories(m_dir);
         m_trace = (m_dir / "trace.sqlite").string();
         m_json = (m_dir / "trace.json").string();
@@ -167,7 +168,8 @@ TEST_F(ChromeExportTest, EveryKindFromTraceWriter)
         cudaAlloc.bytes = 2048;
         w.add(cudaAlloc);
         w.add(FlowEvent { 11, "ac2g", 1900, gtid, std::nullopt, std::nullopt, 2000, std::nullopt, 0, 7 });
-        w.add(FlowEvent { 3, "fwdbwd", 1800, gtid, std::nullopt, std::nullopt, 2600, gtid, std::nullopt, std::nullopt });
+        w.add(
+            FlowEvent { 3, "fwdbwd", 1800, gtid, std::nullopt, std::nullopt, 2600, gtid, std::nullopt, std::nullopt });
         w.add(ThreadInfo { gtid, makeGlobalPid(4242), 4243, "main thread" });
         w.add(ProcessInfo { makeGlobalPid(4242), 4242, 3, "python", "" });
         ASSERT_TRUE(w.commit().isOk());
@@ -184,7 +186,7 @@ TEST_F(ChromeExportTest, EveryKindFromTraceWriter)
     EXPECT_EQ(counts["i/nvtx"], 1);
     EXPECT_EQ(counts["i/cpu_instant_event"], 1);
     EXPECT_EQ(counts["C/memory"], 2); // framework allocated/reserved + CUDA allocations
-    EXPECT_EQ(counts["s/ac2g"], 1);   // recorded flows only: none derived on top
+    EXPECT_EQ(counts["s/ac2g"], 1); // recorded flows only: none derived on top
     EXPECT_EQ(counts["f/fwdbwd"], 1);
     EXPECT_EQ(doc["distributedInfo"]["rank"], 3);
     for (const auto& e : doc["traceEvents"]) {

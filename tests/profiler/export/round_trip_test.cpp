@@ -23,21 +23,27 @@ std::map<std::string, std::string> fingerprint(SqliteDb& db)
 {
     static const std::pair<const char*, const char*> kQueries[] = {
         { "kernels", "SELECT COUNT(*) || '|' || COALESCE(SUM(end - start), 0) FROM CUPTI_ACTIVITY_KIND_KERNEL" },
-        { "kernel names", "SELECT COALESCE(SUM(length(s.value) * (k.end - k.start)), 0) FROM CUPTI_ACTIVITY_KIND_KERNEL k"
-                          " JOIN StringIds s ON s.id = k.demangledName" },
-        { "memcpys", "SELECT COUNT(*) || '|' || COALESCE(SUM(end - start), 0) || '|' || COALESCE(SUM(bytes), 0)"
-                     " FROM CUPTI_ACTIVITY_KIND_MEMCPY" },
-        { "memcpy kinds", "SELECT COALESCE(group_concat(k, ','), '') FROM (SELECT copyKind || ':' || srcKind || ':' ||"
-                          " dstKind || '=' || COUNT(*) AS k FROM CUPTI_ACTIVITY_KIND_MEMCPY GROUP BY copyKind, srcKind,"
-                          " dstKind ORDER BY 1)" },
-        { "memsets", "SELECT COUNT(*) || '|' || COALESCE(SUM(end - start), 0) || '|' || COALESCE(SUM(bytes), 0)"
-                     " FROM CUPTI_ACTIVITY_KIND_MEMSET" },
-        { "api calls", "SELECT COUNT(*) || '|' || COALESCE(SUM(end - start), 0) || '|' || COALESCE(SUM(eventClass), 0)"
-                       " FROM CUPTI_ACTIVITY_KIND_RUNTIME" },
+        { "kernel names",
+            "SELECT COALESCE(SUM(length(s.value) * (k.end - k.start)), 0) FROM CUPTI_ACTIVITY_KIND_KERNEL k"
+            " JOIN StringIds s ON s.id = k.demangledName" },
+        { "memcpys",
+            "SELECT COUNT(*) || '|' || COALESCE(SUM(end - start), 0) || '|' || COALESCE(SUM(bytes), 0)"
+            " FROM CUPTI_ACTIVITY_KIND_MEMCPY" },
+        { "memcpy kinds",
+            "SELECT COALESCE(group_concat(k, ','), '') FROM (SELECT copyKind || ':' || srcKind || ':' ||"
+            " dstKind || '=' || COUNT(*) AS k FROM CUPTI_ACTIVITY_KIND_MEMCPY GROUP BY copyKind, srcKind,"
+            " dstKind ORDER BY 1)" },
+        { "memsets",
+            "SELECT COUNT(*) || '|' || COALESCE(SUM(end - start), 0) || '|' || COALESCE(SUM(bytes), 0)"
+            " FROM CUPTI_ACTIVITY_KIND_MEMSET" },
+        { "api calls",
+            "SELECT COUNT(*) || '|' || COALESCE(SUM(end - start), 0) || '|' || COALESCE(SUM(eventClass), 0)"
+            " FROM CUPTI_ACTIVITY_KIND_RUNTIME" },
         { "framework ops", "SELECT COUNT(*) || '|' || COALESCE(SUM(end - start), 0) FROM PS_FRAMEWORK_OPS" },
         { "memory events", "SELECT COUNT(*) || '|' || COALESCE(SUM(bytes), 0) FROM PS_MEMORY_EVENTS" },
-        { "launch links", "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r"
-                          " ON r.correlationId = k.correlationId" },
+        { "launch links",
+            "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r"
+            " ON r.correlationId = k.correlationId" },
     };
     std::map<std::string, std::string> result;
     for (const auto& [kind, sql] : kQueries) {
@@ -56,7 +62,7 @@ protected:
     {
         m_dir = std::filesystem::temp_directory_path()
             / ("ps_roundtrip_" + std::to_string(::getpid()) + "_"
-               + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+                + ::testing::UnitTest::GetInstance()->current_test_info()->name());
         std::filesystem::create_directories(m_dir);
     }
     void TearDown() override { std::filesystem::remove_all(m_dir); }
@@ -64,8 +70,8 @@ protected:
     std::string path(const char* name) { return (m_dir / name).string(); }
 
     // trace -> JSON -> trace; returns both fingerprints.
-    void roundTrip(const std::string& first, std::map<std::string, std::string>& before,
-                   std::map<std::string, std::string>& after)
+    void roundTrip(
+        const std::string& first, std::map<std::string, std::string>& before, std::map<std::string, std::string>& after)
     {
         auto db = openTrace(first);
         ASSERT_TRUE(db.isOk()) << db.status().message();
@@ -159,8 +165,8 @@ TEST_F(RoundTripTest, FromTraceWriter)
             alloc.totalAllocated = 1024 * i;
             alloc.totalReserved = 1 << 20;
             w.add(alloc);
-            w.add(FlowEvent { 100 + i, "ac2g", launch.start, gtid, std::nullopt, std::nullopt, base + 2001,
-                              std::nullopt, 0, 7 });
+            w.add(FlowEvent {
+                100 + i, "ac2g", launch.start, gtid, std::nullopt, std::nullopt, base + 2001, std::nullopt, 0, 7 });
         }
         ASSERT_TRUE(w.commit().isOk());
     }

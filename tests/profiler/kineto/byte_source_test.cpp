@@ -25,8 +25,8 @@ std::string fileBytes(const std::string& path)
 
 std::string writeTemp(const std::string& name, const std::string& bytes)
 {
-    std::string path = (std::filesystem::temp_directory_path() / ("byte_source_" + std::to_string(::getpid()) + name))
-                           .string();
+    std::string path
+        = (std::filesystem::temp_directory_path() / ("byte_source_" + std::to_string(::getpid()) + name)).string();
     std::ofstream(path, std::ios::binary) << bytes;
     return path;
 }

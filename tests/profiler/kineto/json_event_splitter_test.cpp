@@ -24,8 +24,10 @@ struct Cut
 Cut split(const std::string& text, size_t chunk)
 {
     Cut cut;
-    JsonEventSplitter splitter(JsonEventSplitter::Handler {
-        [&](std::string_view key, std::string_view raw) { cut.members.push_back(std::string(key) + "=" + std::string(raw)); },
+    JsonEventSplitter splitter(JsonEventSplitter::Handler { [&](std::string_view key, std::string_view raw) {
+                                                               cut.members.push_back(
+                                                                   std::string(key) + "=" + std::string(raw));
+                                                           },
         [&](std::string_view event, bool suspect) {
             cut.events.emplace_back(event);
             cut.suspect.push_back(suspect);
@@ -39,13 +41,16 @@ Cut split(const std::string& text, size_t chunk)
 TEST(JsonEventSplitterTest, SameEventsForEveryChunkSize)
 {
     const std::string longName(70, 'k'); // spans several 16-byte blocks
-    const std::string text = "{\n  \"schemaVersion\": 1,\n  \"deviceProperties\": [ {\"id\": 0, \"name\": \"V100\"} ],\n"
-                             "  \"traceEvents\": [\n"
-                             "  {\n    \"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"" + longName + "\", \"pid\": 0,\n"
-                             "    \"ts\": 1669783687467795.5, \"dur\": 3,\n    \"args\": {\"grid\": [1, 2, 3]}\n  },\n"
-                             "  {\"ph\": \"i\", \"name\": \"quote \\\" brace } bracket ] comma , backslash \\\\\", \"ts\": 1},\n"
-                             "  {\"ph\": \"M\", \"name\": \"thread_name\", \"args\": {\"name\": \"a\\\\\"}}\n"
-                             "  ],\n  \"traceName\": \"x\"\n}\n";
+    const std::string text
+        = "{\n  \"schemaVersion\": 1,\n  \"deviceProperties\": [ {\"id\": 0, \"name\": \"V100\"} ],\n"
+          "  \"traceEvents\": [\n"
+          "  {\n    \"ph\": \"X\", \"cat\": \"kernel\", \"name\": \""
+        + longName
+        + "\", \"pid\": 0,\n"
+          "    \"ts\": 1669783687467795.5, \"dur\": 3,\n    \"args\": {\"grid\": [1, 2, 3]}\n  },\n"
+          "  {\"ph\": \"i\", \"name\": \"quote \\\" brace } bracket ] comma , backslash \\\\\", \"ts\": 1},\n"
+          "  {\"ph\": \"M\", \"name\": \"thread_name\", \"args\": {\"name\": \"a\\\\\"}}\n"
+          "  ],\n  \"traceName\": \"x\"\n}\n";
     Cut whole = split(text, text.size());
     ASSERT_EQ(whole.events.size(), 3u);
     EXPECT_EQ(whole.events[0].front(), '{');
@@ -53,9 +58,9 @@ TEST(JsonEventSplitterTest, SameEventsForEveryChunkSize)
     EXPECT_NE(whole.events[0].find(longName), std::string::npos);
     EXPECT_NE(whole.events[1].find("backslash \\\\\""), std::string::npos);
     EXPECT_EQ(whole.events[2], "{\"ph\": \"M\", \"name\": \"thread_name\", \"args\": {\"name\": \"a\\\\\"}}");
-    EXPECT_EQ(whole.members, (std::vector<std::string> { "schemaVersion=1",
-                                                          "deviceProperties=[ {\"id\": 0, \"name\": \"V100\"} ]",
-                                                          "traceName=\"x\"" }));
+    EXPECT_EQ(whole.members,
+        (std::vector<std::string> {
+            "schemaVersion=1", "deviceProperties=[ {\"id\": 0, \"name\": \"V100\"} ]", "traceName=\"x\"" }));
     EXPECT_TRUE(whole.closed);
     for (size_t chunk : { 1u, 2u, 3u, 7u, 15u, 16u, 17u, 31u, 64u, 100u }) {
         Cut pieces = split(text, chunk);
@@ -94,7 +99,7 @@ TEST(JsonEventSplitterTest, BlockScanCutsWhereTheByteScanDoes)
     for (int shift = 0; shift < 70; ++shift) {
         const std::string pad(static_cast<size_t>(shift), 'p');
         text += "{\"name\": \"" + pad + "a } ] { [ \\\" \\\\\", \"args\": {\"grid\": [1, [2, 3]], \"s\": \"" + pad
-                + "}\"}, \"x\": {}},\n";
+            + "}\"}, \"x\": {}},\n";
         text += "{\"name\": \"" + pad + "\\\\\\\\\", \"args\": {\"t\": \"]]]}}}\"}},\n";
         if (shift % 10 == 3)
             text += "{\"name\": \"" + pad + "broken\n\"},\n"; // raw newline in a string: resynchronised

@@ -22,9 +22,9 @@ class KinetoDroppedEvents : public ::testing::Test
 protected:
     void SetUp() override
     {
-        m_dir = std::filesystem::temp_directory_path() /
-                ("ps_kineto_dropped_" + std::to_string(::getpid()) + "_" +
-                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        m_dir = std::filesystem::temp_directory_path()
+            / ("ps_kineto_dropped_" + std::to_string(::getpid()) + "_"
+                + ::testing::UnitTest::GetInstance()->current_test_info()->name());
         std::filesystem::remove_all(m_dir);
         std::filesystem::create_directories(m_dir);
     }
@@ -85,8 +85,11 @@ TEST_F(KinetoDroppedEvents, BeginEndPairsBecomeNestedOpsAndKernels)
 {"ph":"B","cat":"kernel","name":"k","pid":0,"tid":7,"ts":30,"args":{"stream":7,"device":0}},
 {"ph":"E","cat":"kernel","name":"k","pid":0,"tid":7,"ts":34})");
     auto op = [&](const std::string& column, const std::string& name) {
-        return queryInt(out, "SELECT " + column + " FROM PS_FRAMEWORK_OPS o JOIN StringIds s ON s.id = o.nameId "
-                             "WHERE s.value = '" + name + "'");
+        return queryInt(out,
+            "SELECT " + column
+                + " FROM PS_FRAMEWORK_OPS o JOIN StringIds s ON s.id = o.nameId "
+                  "WHERE s.value = '"
+                + name + "'");
     };
     EXPECT_EQ(op("o.start", "outer"), 10000);
     EXPECT_EQ(op("o.end", "outer"), 20000);
@@ -112,10 +115,12 @@ TEST_F(KinetoDroppedEvents, ArgsOfAnEndAreMergedIntoItsBegin)
 {"ph":"B","cat":"kernel","name":"k","pid":0,"tid":7,"ts":30},
 {"ph":"E","cat":"kernel","name":"k","pid":0,"tid":7,"ts":34,"args":{"stream":9,"device":0,"grid":[4,1,1]}})");
     auto op = [&](const std::string& column) {
-        return queryText(out, "SELECT " + column + " FROM PS_FRAMEWORK_OPS o JOIN StringIds s ON s.id = o.nameId "
-                              "WHERE s.value = 'op'");
+        return queryText(out,
+            "SELECT " + column
+                + " FROM PS_FRAMEWORK_OPS o JOIN StringIds s ON s.id = o.nameId "
+                  "WHERE s.value = 'op'");
     };
-    EXPECT_EQ(op("o.externalId"), "8");     // given by both: the E's
+    EXPECT_EQ(op("o.externalId"), "8"); // given by both: the E's
     EXPECT_EQ(op("o.sequenceNumber"), "3"); // the B's alone
     EXPECT_EQ(op("o.inputDims"), "[[2,3]]"); // the E's alone
     EXPECT_EQ(op("o.inputTypes"), "[\"float\"]");
@@ -153,12 +158,14 @@ TEST_F(KinetoDroppedEvents, NulInANameIsReplacedNotTruncated)
     std::string out = import(std::string(kAnchor) + R"(,
 {"ph":"X","cat":"cpu_op","name":"aten::a\u0000b","pid":100,"tid":1,"ts":10,"dur":1})");
     // length() of the stored text: a NUL would make SQLite's text functions see "aten::a" (7).
-    EXPECT_EQ(queryText(out, "SELECT s.value FROM PS_FRAMEWORK_OPS o JOIN StringIds s ON s.id = o.nameId "
-                             "WHERE o.start = 10000"),
-              "aten::a?b");
-    EXPECT_EQ(queryInt(out, "SELECT length(s.value) FROM PS_FRAMEWORK_OPS o JOIN StringIds s ON s.id = o.nameId "
-                            "WHERE o.start = 10000"),
-              9);
+    EXPECT_EQ(queryText(out,
+                  "SELECT s.value FROM PS_FRAMEWORK_OPS o JOIN StringIds s ON s.id = o.nameId "
+                  "WHERE o.start = 10000"),
+        "aten::a?b");
+    EXPECT_EQ(queryInt(out,
+                  "SELECT length(s.value) FROM PS_FRAMEWORK_OPS o JOIN StringIds s ON s.id = o.nameId "
+                  "WHERE o.start = 10000"),
+        9);
     EXPECT_EQ(problems(out, "kineto.nul_in_text"), 1);
 }
 
@@ -167,7 +174,7 @@ TEST_F(KinetoDroppedEvents, BytesAfterTheDocumentAreCounted)
     std::string out = import(kAnchor, "\n{\"traceEvents\":[]}\n");
     EXPECT_EQ(problems(out, "kineto.trailing_data"), 1);
     EXPECT_EQ(queryText(out, "SELECT example FROM PS_PROBLEMS WHERE kind = 'kineto.trailing_data'"),
-              "18 bytes, beginning {\"traceEvents\":[]}");
+        "18 bytes, beginning {\"traceEvents\":[]}");
     std::string zeros = import(kAnchor, std::string(3, '\0'));
     EXPECT_EQ(problems(zeros, "kineto.trailing_data"), 1);
     std::string blanks = import(kAnchor, "\n \t\n");
@@ -183,7 +190,7 @@ TEST_F(KinetoDroppedEvents, TheSameInputTwiceIsRefused)
         auto summary = importTraces({ input, second }, out, {});
         ASSERT_FALSE(summary.isOk()) << second;
         EXPECT_NE(summary.status().message().find(second == input ? "is given twice" : "are the same file"),
-                  std::string::npos)
+            std::string::npos)
             << summary.status().message();
         EXPECT_FALSE(std::filesystem::exists(out));
     }
@@ -207,8 +214,8 @@ TEST_F(KinetoDroppedEvents, TheSameInputTwiceIsRefused)
 TEST(KinetoDroppedEventsRealTraces, NoFalseAlarms)
 {
     for (const char* name : { "hta_alexnet_a100_1rank.json.gz", "kineto_resnet50_v100_legacy2021.pt.trace.json.gz" }) {
-        std::string out = (std::filesystem::temp_directory_path() /
-                           ("ps_kineto_dropped_real_" + std::to_string(::getpid()) + ".sqlite"))
+        std::string out = (std::filesystem::temp_directory_path()
+            / ("ps_kineto_dropped_real_" + std::to_string(::getpid()) + ".sqlite"))
                               .string();
         std::filesystem::remove(out);
         auto summary = importTraces({ std::string(PLACESCOPE_DATA_DIR) + "/traces/" + name }, out, {});

@@ -20,7 +20,8 @@ namespace {
 // simdjson's raw tokens keep the blanks after them; ours end with the number. Both read the same.
 std::string_view trimmed(std::string_view token)
 {
-    while (!token.empty() && (token.back() == ' ' || token.back() == '\n' || token.back() == '\r' || token.back() == '\t'))
+    while (
+        !token.empty() && (token.back() == ' ' || token.back() == '\n' || token.back() == '\r' || token.back() == '\t'))
         token.remove_suffix(1);
     return token;
 }
@@ -59,13 +60,27 @@ void expectSameRecord(const KinetoRecord& fast, const KinetoRecord& general, con
     const KinetoArgs& a = fast.args;
     const KinetoArgs& b = general.args;
     const std::vector<std::pair<OptInt, OptInt>> ints = {
-        { a.externalId, b.externalId },   { a.correlation, b.correlation },       { a.device, b.device },
-        { a.context, b.context },         { a.stream, b.stream },                 { a.sequence, b.sequence },
-        { a.fwdThread, b.fwdThread },     { a.bytes, b.bytes },                   { a.registers, b.registers },
-        { a.sharedMemory, b.sharedMemory }, { a.deviceType, b.deviceType },       { a.deviceId, b.deviceId },
-        { a.address, b.address },         { a.totalAllocated, b.totalAllocated }, { a.totalReserved, b.totalReserved },
-        { a.grid[0], b.grid[0] },         { a.grid[1], b.grid[1] },               { a.grid[2], b.grid[2] },
-        { a.block[0], b.block[0] },       { a.block[1], b.block[1] },             { a.block[2], b.block[2] },
+        { a.externalId, b.externalId },
+        { a.correlation, b.correlation },
+        { a.device, b.device },
+        { a.context, b.context },
+        { a.stream, b.stream },
+        { a.sequence, b.sequence },
+        { a.fwdThread, b.fwdThread },
+        { a.bytes, b.bytes },
+        { a.registers, b.registers },
+        { a.sharedMemory, b.sharedMemory },
+        { a.deviceType, b.deviceType },
+        { a.deviceId, b.deviceId },
+        { a.address, b.address },
+        { a.totalAllocated, b.totalAllocated },
+        { a.totalReserved, b.totalReserved },
+        { a.grid[0], b.grid[0] },
+        { a.grid[1], b.grid[1] },
+        { a.grid[2], b.grid[2] },
+        { a.block[0], b.block[0] },
+        { a.block[1], b.block[1] },
+        { a.block[2], b.block[2] },
     };
     for (size_t i = 0; i < ints.size(); ++i)
         EXPECT_EQ(ints[i].first, ints[i].second) << "int arg " << i << " of " << event;
@@ -105,10 +120,10 @@ TEST(KinetoFastParseTest, ReadsEveryEventOfTheRealTracesAsSimdjsonDoes)
         ASSERT_TRUE(source.isOk()) << source.status().message();
         int events = 0, taken = 0;
         JsonEventSplitter splitter(JsonEventSplitter::Handler { [](std::string_view, std::string_view) {},
-                                                                [&](std::string_view event, bool) {
-                                                                    ++events;
-                                                                    taken += compareOn(parser, std::string(event));
-                                                                } });
+            [&](std::string_view event, bool) {
+                ++events;
+                taken += compareOn(parser, std::string(event));
+            } });
         std::vector<char> chunk(1 << 16);
         for (;;) {
             auto read = (*source)->read(chunk.data(), chunk.size());
@@ -162,23 +177,23 @@ TEST(KinetoFastParseTest, LeavesTheRestToSimdjson)
 {
     KinetoRecordParser parser;
     const std::vector<std::string> leftToSimdjson = {
-        R"({"ph": "X", "name": "say \"hi\"", "pid": 1, "ts": 1})",          // an escape
+        R"({"ph": "X", "name": "say \"hi\"", "pid": 1, "ts": 1})", // an escape
         "{\"ph\": \"X\", \"name\": \"caf\xC3\xA9\", \"pid\": 1, \"ts\": 1}", // non-ASCII
-        "{\"ph\": \"X\", \"name\": \"bad \xFF\", \"pid\": 1, \"ts\": 1}",    // invalid UTF-8
-        R"({"ph": "X", "pid": 1.0, "ts": 1})",                             // a float pid
-        R"({"ph": "X", "pid": -0, "ts": 1})",                              // "-0"
-        R"({"ph": "X", "pid": 9223372036854775808, "ts": 1})",             // beyond int64
-        R"({"ph": "X", "pid": 1, "ts": "12"})",                            // a string timestamp
-        R"({"ph": 5, "pid": 1, "ts": 1})",                                 // ph not a string
-        R"({"ph": "X", "pid": 1, "ts": 1, "args": {"device": 1.5}})",      // a float where an int is read
-        R"({"ph": "X", "pid": 1, "ts": 1, "args": {"grid": "80,1,1"}})",   // grid not an array
-        R"({"ph": "X", "pid": 1, "ts": 01})",                              // a leading zero
-        R"({"ph": "X", "pid": 1, "ts": 1,})",                              // a trailing comma
-        R"({"ph": "X" "pid": 1})",                                         // a missing comma
-        R"({"ph": "X", "pid": 1} trailing)",                               // text after the object
-        R"({"ph": "X", "pid": 1, "x": tru})",                              // a broken literal
-        R"([1, 2])",                                                       // not an object
-        "{\"ph\": \"X\", \"pid\": 1,\f\"ts\": 1}",                         // a form feed is not JSON space
+        "{\"ph\": \"X\", \"name\": \"bad \xFF\", \"pid\": 1, \"ts\": 1}", // invalid UTF-8
+        R"({"ph": "X", "pid": 1.0, "ts": 1})", // a float pid
+        R"({"ph": "X", "pid": -0, "ts": 1})", // "-0"
+        R"({"ph": "X", "pid": 9223372036854775808, "ts": 1})", // beyond int64
+        R"({"ph": "X", "pid": 1, "ts": "12"})", // a string timestamp
+        R"({"ph": 5, "pid": 1, "ts": 1})", // ph not a string
+        R"({"ph": "X", "pid": 1, "ts": 1, "args": {"device": 1.5}})", // a float where an int is read
+        R"({"ph": "X", "pid": 1, "ts": 1, "args": {"grid": "80,1,1"}})", // grid not an array
+        R"({"ph": "X", "pid": 1, "ts": 01})", // a leading zero
+        R"({"ph": "X", "pid": 1, "ts": 1,})", // a trailing comma
+        R"({"ph": "X" "pid": 1})", // a missing comma
+        R"({"ph": "X", "pid": 1} trailing)", // text after the object
+        R"({"ph": "X", "pid": 1, "x": tru})", // a broken literal
+        R"([1, 2])", // not an object
+        "{\"ph\": \"X\", \"pid\": 1,\f\"ts\": 1}", // a form feed is not JSON space
         "",
     };
     for (const std::string& event : leftToSimdjson)

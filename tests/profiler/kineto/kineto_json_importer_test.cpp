@@ -63,7 +63,8 @@ TEST(KinetoTimestamps, FloatMicrosecondsToExactNanoseconds)
 TEST(KinetoImporter, AlexnetMatchesReferenceFigures)
 {
     std::string out = (tempDir() / "alexnet.sqlite").string();
-    auto summary = importTraces({ std::string(PLACESCOPE_DATA_DIR) + "/traces/hta_alexnet_a100_1rank.json.gz" }, out, {});
+    auto summary
+        = importTraces({ std::string(PLACESCOPE_DATA_DIR) + "/traces/hta_alexnet_a100_1rank.json.gz" }, out, {});
     ASSERT_TRUE(summary.isOk()) << summary.status().message();
     EXPECT_EQ(queryInt(out, "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"), 79);
     EXPECT_EQ(queryInt(out, "SELECT SUM(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL"), 10692000);
@@ -90,7 +91,9 @@ TEST(KinetoImporter, PitfallsAreCountedAndImportGoesOn)
 {"ph":"X","cat":"kernel","name":"k1","pid":0,"tid":"stream 7","ts":1000.001,"dur":2.5,"args":{"correlation":5}},
 {"ph":"X","cat":"kernel","name":"k2","pid":0,"tid":"stream 7","ts":1001.000,"dur":2,"args":{"correlation":18446744073709551616}},
 {"ph":"X","cat":"cpu_op","name":"bad"quote","pid":"host","tid":1,"ts":1,"dur":1},
-{"ph":"X","cat":"cpu_op","name":"op)" "\xff\xfe" R"(","pid":"host","tid":1,"ts":1,"dur":1},
+{"ph":"X","cat":"cpu_op","name":"op)"
+                       "\xff\xfe"
+                       R"(","pid":"host","tid":1,"ts":1,"dur":1},
 {"ph":"s","cat":"ac2g","id":9,"pid":"host","tid":1,"ts":1}
 ]})";
     std::string out = (tempDir() / "pitfalls.sqlite").string();
@@ -149,7 +152,7 @@ TEST(KinetoImporter, BadInputsFailWithoutOutput)
         std::ofstream(gz, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
     }
     for (const std::string& input : { writeFile("empty.json", ""), writeFile("notjson.json", "hello world"),
-                                       writeFile("noevents.json", "{\"a\": 1}"), tempDir().string(), gz }) {
+             writeFile("noevents.json", "{\"a\": 1}"), tempDir().string(), gz }) {
         auto summary = importTraces({ input }, out, {});
         EXPECT_FALSE(summary.isOk()) << input;
         if (!summary.isOk()) {

@@ -24,7 +24,7 @@ protected:
     {
         m_dir = std::filesystem::temp_directory_path()
             / ("ps_kineto_kept_" + std::to_string(::getpid()) + "_"
-               + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+                + ::testing::UnitTest::GetInstance()->current_test_info()->name());
         std::filesystem::create_directories(m_dir);
         m_out = (m_dir / "out.sqlite").string();
     }
@@ -51,27 +51,29 @@ protected:
 
 TEST_F(KinetoKeptData, NcclCollectiveMetadataOfTheRealTrace)
 {
-    ASSERT_TRUE(importTraces({ std::string(PLACESCOPE_DATA_DIR) + "/traces/hta_nccl_a100_rank0of2_layout.json.gz" },
-                             m_out, {})
-                    .isOk());
+    ASSERT_TRUE(
+        importTraces({ std::string(PLACESCOPE_DATA_DIR) + "/traces/hta_nccl_a100_rank0of2_layout.json.gz" }, m_out, {})
+            .isOk());
     // 27 record_param_comms ops carry it in the file (python3 -c: events with args 'Collective name', cat cpu_op).
-    EXPECT_EQ(text("SELECT COUNT(*) FROM PS_FRAMEWORK_OPS WHERE json_extract(extra, '$.\"Collective name\"') IS NOT NULL"),
-              "27");
+    EXPECT_EQ(
+        text("SELECT COUNT(*) FROM PS_FRAMEWORK_OPS WHERE json_extract(extra, '$.\"Collective name\"') IS NOT NULL"),
+        "27");
     // The first one, field by field as in the JSON.
     EXPECT_EQ(text("SELECT extra FROM PS_FRAMEWORK_OPS WHERE json_extract(extra, '$.\"Collective name\"') IS NOT NULL"
                    " ORDER BY start LIMIT 1"),
-              "{\"Collective name\":\"broadcast\",\"In msg nelems\":53120,\"Out msg nelems\":53120,"
-              "\"Group size\":2,\"dtype\":\"Float\",\"Process Group Name\":\"0\","
-              "\"Process Group Description\":\"default_pg\",\"Process Group Ranks\":\"[0, 1]\"}");
+        "{\"Collective name\":\"broadcast\",\"In msg nelems\":53120,\"Out msg nelems\":53120,"
+        "\"Group size\":2,\"dtype\":\"Float\",\"Process Group Name\":\"0\","
+        "\"Process Group Description\":\"default_pg\",\"Process Group Ranks\":\"[0, 1]\"}");
     // Each of the 21 NCCL kernels reaches its collective through its launch (correlation -> external id -> op); the
     // kernels' own args name 15 allreduce and 6 broadcast.
-    EXPECT_EQ(text("SELECT group_concat(c || ':' || n, ' ') FROM (SELECT json_extract(o.extra, '$.\"Collective name\"') c,"
-                   " COUNT(DISTINCT k.rowid) n FROM CUPTI_ACTIVITY_KIND_KERNEL k"
-                   " JOIN StringIds s ON s.id = k.demangledName"
-                   " JOIN PS_EXTERNAL_CORRELATION x ON x.correlationId = k.correlationId"
-                   " JOIN PS_FRAMEWORK_OPS o ON o.externalId = x.externalId"
-                   " WHERE s.value LIKE 'nccl%' AND o.extra IS NOT NULL GROUP BY c ORDER BY c)"),
-              "allreduce:15 broadcast:6");
+    EXPECT_EQ(
+        text("SELECT group_concat(c || ':' || n, ' ') FROM (SELECT json_extract(o.extra, '$.\"Collective name\"') c,"
+             " COUNT(DISTINCT k.rowid) n FROM CUPTI_ACTIVITY_KIND_KERNEL k"
+             " JOIN StringIds s ON s.id = k.demangledName"
+             " JOIN PS_EXTERNAL_CORRELATION x ON x.correlationId = k.correlationId"
+             " JOIN PS_FRAMEWORK_OPS o ON o.externalId = x.externalId"
+             " WHERE s.value LIKE 'nccl%' AND o.extra IS NOT NULL GROUP BY c ORDER BY c)"),
+        "allreduce:15 broadcast:6");
 }
 
 // gpu_user_annotation ranges keep their device and stream (pid and tid in the JSON): of the file's 30, 21 are on
@@ -79,18 +81,19 @@ TEST_F(KinetoKeptData, NcclCollectiveMetadataOfTheRealTrace)
 // python3 over the JSON counts them.
 TEST_F(KinetoKeptData, GpuAnnotationsKeepTheirStream)
 {
-    ASSERT_TRUE(importTraces({ std::string(PLACESCOPE_DATA_DIR) + "/traces/hta_nccl_a100_rank0of2_layout.json.gz" },
-                             m_out, {})
-                    .isOk());
+    ASSERT_TRUE(
+        importTraces({ std::string(PLACESCOPE_DATA_DIR) + "/traces/hta_nccl_a100_rank0of2_layout.json.gz" }, m_out, {})
+            .isOk());
     EXPECT_EQ(text("SELECT group_concat(deviceId || '/' || streamId || ':' || n, ' ') FROM (SELECT deviceId, streamId,"
                    " COUNT(*) n FROM PS_GPU_ANNOTATIONS GROUP BY 1, 2 ORDER BY 2)"),
-              "0/7:9 0/40:21");
-    EXPECT_EQ(text("SELECT COUNT(*) FROM PS_GPU_ANNOTATIONS a JOIN CUPTI_ACTIVITY_KIND_KERNEL k ON k.deviceId = a.deviceId"
-                   " AND k.streamId = a.streamId AND k.start >= a.start AND k.end <= a.end"),
-              "939");
+        "0/7:9 0/40:21");
+    EXPECT_EQ(
+        text("SELECT COUNT(*) FROM PS_GPU_ANNOTATIONS a JOIN CUPTI_ACTIVITY_KIND_KERNEL k ON k.deviceId = a.deviceId"
+             " AND k.streamId = a.streamId AND k.start >= a.start AND k.end <= a.end"),
+        "939");
     EXPECT_EQ(text("SELECT COUNT(*) FROM PS_GPU_ANNOTATIONS a JOIN StringIds s ON s.id = a.nameId"
                    " WHERE s.value = '## backward ##' AND a.externalId IS NOT NULL"),
-              text("SELECT COUNT(*) FROM NVTX_EVENTS WHERE text = '## backward ##'"));
+        text("SELECT COUNT(*) FROM NVTX_EVENTS WHERE text = '## backward ##'"));
 }
 
 TEST_F(KinetoKeptData, NcclMetadataOfCompleteAndBeginEndEvents)
@@ -106,11 +109,12 @@ TEST_F(KinetoKeptData, NcclMetadataOfCompleteAndBeginEndEvents)
       {"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 40, "dur": 5, "args": {}}
     ]})");
     ASSERT_TRUE(importTraces({ path }, m_out, {}).isOk());
-    EXPECT_EQ(text("SELECT json_extract(extra, '$.\"Out msg nelems\"') || ' ' || json_extract(extra, '$.dtype') || ' '"
-                   " || json_extract(extra, '$.\"Process Group Description\"') FROM PS_FRAMEWORK_OPS WHERE externalId = 3"),
-              "256 BFloat16 tp");
+    EXPECT_EQ(
+        text("SELECT json_extract(extra, '$.\"Out msg nelems\"') || ' ' || json_extract(extra, '$.dtype') || ' '"
+             " || json_extract(extra, '$.\"Process Group Description\"') FROM PS_FRAMEWORK_OPS WHERE externalId = 3"),
+        "256 BFloat16 tp");
     EXPECT_EQ(text("SELECT extra FROM PS_FRAMEWORK_OPS WHERE externalId = 4"),
-              "{\"Collective name\":\"broadcast\",\"In msg nelems\":8,\"dtype\":\"Int\"}");
+        "{\"Collective name\":\"broadcast\",\"In msg nelems\":8,\"dtype\":\"Int\"}");
     EXPECT_EQ(text("SELECT COALESCE(extra, 'NULL') FROM PS_FRAMEWORK_OPS WHERE start = 40000"), "NULL");
 }
 
@@ -139,11 +143,11 @@ TEST_F(KinetoKeptData, ProfilerRangeCountersReachTheirOps)
                    " JOIN PS_EXTERNAL_CORRELATION x ON x.correlationId = c.correlationId"
                    " JOIN PS_FRAMEWORK_OPS o ON o.externalId = x.externalId JOIN StringIds s ON s.id = o.nameId"
                    " ORDER BY c.start, c.metric)"),
-              "aten::conv2d smsp__sass_thread_inst_executed_op_fadd_pred_on.sum=86114304.0; "
-              "aten::conv2d smsp__sass_thread_inst_executed_op_ffma_pred_on.sum=1024.0; "
-              "aten::add smsp__sass_thread_inst_executed_op_fadd_pred_on.sum=4096.5");
+        "aten::conv2d smsp__sass_thread_inst_executed_op_fadd_pred_on.sum=86114304.0; "
+        "aten::conv2d smsp__sass_thread_inst_executed_op_ffma_pred_on.sum=1024.0; "
+        "aten::add smsp__sass_thread_inst_executed_op_fadd_pred_on.sum=4096.5");
     EXPECT_EQ(text("SELECT s.value FROM PS_COUNTERS c JOIN StringIds s ON s.id = c.nameId ORDER BY c.start LIMIT 1"),
-              "fft2d_r2c_32x32");
+        "fft2d_r2c_32x32");
     EXPECT_EQ(text("SELECT COUNT(*) FROM PS_PROBLEMS WHERE kind LIKE 'kineto.counter%'"), "0");
 }
 
@@ -160,7 +164,7 @@ TEST_F(KinetoKeptData, CountersWithoutAsManyLaunchesStayUnlinked)
     ASSERT_TRUE(importTraces({ path }, m_out, {}).isOk());
     EXPECT_EQ(text("SELECT COUNT(*) || ' ' || COUNT(correlationId) FROM PS_COUNTERS"), "2 0");
     EXPECT_EQ(text("SELECT count || ' ' || example FROM PS_PROBLEMS WHERE kind = 'kineto.counter_ranges_unlinked'"),
-              "1 2 ranges, 1 cudaLaunchKernel calls");
+        "1 2 ranges, 1 cudaLaunchKernel calls");
 }
 
 // The 2021 legacy files quote their API calls' tids ("25738") and give their launch flows the number 25738: one
@@ -168,21 +172,21 @@ TEST_F(KinetoKeptData, CountersWithoutAsManyLaunchesStayUnlinked)
 // name the file gives it.
 TEST_F(KinetoKeptData, LegacyLaunchFlowsStartOnTheirApiCallsThread)
 {
-    ASSERT_TRUE(importTraces({ std::string(PLACESCOPE_DATA_DIR) + "/traces/kineto_resnet50_v100_legacy2021.pt.trace.json.gz" },
-                             m_out, {})
+    ASSERT_TRUE(importTraces(
+        { std::string(PLACESCOPE_DATA_DIR) + "/traces/kineto_resnet50_v100_legacy2021.pt.trace.json.gz" }, m_out, {})
                     .isOk());
     const std::string flows = text("SELECT COUNT(*) FROM PS_FLOWS");
     EXPECT_EQ(flows, "9096");
     EXPECT_EQ(text("SELECT COUNT(*) FROM PS_FLOWS f JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = f.id"
                    " AND r.globalTid = f.fromGlobalTid AND r.start = f.fromTs"),
-              flows);
+        flows);
     EXPECT_EQ(text("SELECT group_concat(name, ',') FROM (SELECT DISTINCT t.name FROM CUPTI_ACTIVITY_KIND_RUNTIME r"
                    " JOIN PS_THREADS t ON t.globalTid = r.globalTid ORDER BY t.name)"),
-              "thread 25738 (python),thread 25772 (python)");
+        "thread 25738 (python),thread 25772 (python)");
     // The thread ids are the OS's, not ids made up for text.
     EXPECT_EQ(text("SELECT group_concat(tid, ',') FROM (SELECT DISTINCT globalTid % 16777216 AS tid"
                    " FROM CUPTI_ACTIVITY_KIND_RUNTIME ORDER BY tid)"),
-              "25738,25772");
+        "25738,25772");
 }
 
 // The recording host and CUDA driver become TARGET_INFO_SYSTEM_ENV rows under nsys's names and ids where the trace
@@ -190,7 +194,8 @@ TEST_F(KinetoKeptData, LegacyLaunchFlowsStartOnTheirApiCallsThread)
 // never stored, and a trace without them gets no facts, least of all the importing machine's.
 TEST_F(KinetoKeptData, RecordingHostIsASystemFactNeverTheEnvironment)
 {
-    const std::string path = writeJson(R"json({"schemaVersion": 1, "hostname": "trainer-07", "cuda_driver_version": 12020,
+    const std::string path
+        = writeJson(R"json({"schemaVersion": 1, "hostname": "trainer-07", "cuda_driver_version": 12020,
         "env": {"WANDB_API_KEY": "hunter2-secret"}, "command_line": "python train.py --token hunter2-secret",
         "deviceProperties": [{"id": 0, "name": "NVIDIA A100-SXM4-80GB", "totalGlobalMem": 85899345920}],
         "traceEvents": [
@@ -201,7 +206,7 @@ TEST_F(KinetoKeptData, RecordingHostIsASystemFactNeverTheEnvironment)
     ASSERT_TRUE(importTraces({ path }, m_out, {}).isOk());
     EXPECT_EQ(text("SELECT group_concat(name || '(' || nameEnum || ')=' || value, ' ') FROM"
                    " (SELECT * FROM TARGET_INFO_SYSTEM_ENV ORDER BY nameEnum)"),
-              "CudaDriverVersion(611)=12020 Hostname(619)=trainer-07");
+        "CudaDriverVersion(611)=12020 Hostname(619)=trainer-07");
     EXPECT_EQ(text("SELECT group_concat(DISTINCT hostname) FROM PS_PROCESSES"), "trainer-07");
     std::ifstream file(m_out, std::ios::binary);
     const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());

@@ -32,8 +32,9 @@ class SpooledInputTest : public ::testing::Test
 protected:
     void SetUp() override
     {
-        m_dir = fs::temp_directory_path() / ("ps_spooled_" + std::to_string(::getpid()) + "_"
-                                             + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        m_dir = fs::temp_directory_path()
+            / ("ps_spooled_" + std::to_string(::getpid()) + "_"
+                + ::testing::UnitTest::GetInstance()->current_test_info()->name());
         fs::remove_all(m_dir);
         fs::create_directories(m_dir);
     }
@@ -90,8 +91,8 @@ TEST_F(SpooledInputTest, ImportingThroughAFifoGivesTheSameTraceAsTheFile)
     auto imported = importTraces({ fifo }, piped, ImportOptions {});
     feeder.join();
     ASSERT_TRUE(imported.isOk()) << imported.status().message();
-    for (const char* sql : { "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL", "SELECT SUM(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL",
-                             "SELECT COUNT(*) FROM PS_FRAMEWORK_OPS" }) {
+    for (const char* sql : { "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL",
+             "SELECT SUM(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL", "SELECT COUNT(*) FROM PS_FRAMEWORK_OPS" }) {
         auto a = openTrace(direct), b = openTrace(piped);
         ASSERT_TRUE(a.isOk() && b.isOk());
         EXPECT_EQ(a->queryInt(sql).value(), b->queryInt(sql).value()) << sql;

@@ -19,9 +19,9 @@ TEST(ImportSummary, TheSameExportGivesTheSameEventCountOnEveryRun)
     std::set<uint64_t> counts;
     for (int run = 0; run < 6; ++run) {
         const std::string output = (dir / ("run" + std::to_string(run) + ".sqlite")).string();
-        auto summary = importTraces(
-            { std::string(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite" }, output,
-            ImportOptions {});
+        auto summary
+            = importTraces({ std::string(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite" },
+                output, ImportOptions {});
         ASSERT_TRUE(summary.isOk()) << summary.status().message();
         counts.insert(summary->events);
     }

@@ -19,7 +19,8 @@
 namespace placescope {
 namespace {
 
-const std::string kCloverleaf = std::string(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite";
+const std::string kCloverleaf
+    = std::string(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite";
 const std::string kQueries = std::string(PLACESCOPE_DATA_DIR) + "/nsys_queries";
 
 std::string readFile(const std::filesystem::path& path)
@@ -55,7 +56,7 @@ protected:
     {
         m_dir = std::filesystem::temp_directory_path()
             / ("ps_nsysq_" + std::to_string(::getpid()) + "_"
-               + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+                + ::testing::UnitTest::GetInstance()->current_test_info()->name());
         std::filesystem::create_directories(m_dir);
         m_out = (m_dir / "ours.sqlite").string();
     }
@@ -98,22 +99,24 @@ TEST_F(NsysQueryCompat, RawIdsAndNamesAreTheExports)
     SqliteDb ours = openPlain(m_out);
     // The CUDA process as nsys serializes it: VM 1 in bits 48+, pid 1701896 in bits 24-47.
     EXPECT_EQ(rowsOf(ours, "SELECT DISTINCT globalPid FROM CUPTI_ACTIVITY_KIND_KERNEL"),
-              std::vector<std::string> { std::to_string((int64_t(1) << 48) + int64_t(1701896) * 16777216) });
+        std::vector<std::string> { std::to_string((int64_t(1) << 48) + int64_t(1701896) * 16777216) });
     EXPECT_EQ(rowsOf(ours, "SELECT globalPid, pid FROM PS_PROCESSES"),
-              std::vector<std::string> { "310028053512192|1701896" });
+        std::vector<std::string> { "310028053512192|1701896" });
     // Every string id our rows use names the same text as in the export.
     ASSERT_TRUE(ours.exec("ATTACH DATABASE '" + kCloverleaf + "' AS nsys").isOk()) << ours.lastError();
-    EXPECT_EQ(rowsOf(ours, "SELECT COUNT(*) FROM StringIds s JOIN nsys.StringIds n ON n.id = s.id AND n.value <> s.value"),
-              std::vector<std::string> { "0" });
-    EXPECT_EQ(rowsOf(ours, "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k"
-                           " WHERE k.demangledName NOT IN (SELECT id FROM nsys.StringIds)"),
-              std::vector<std::string> { "0" });
+    EXPECT_EQ(
+        rowsOf(ours, "SELECT COUNT(*) FROM StringIds s JOIN nsys.StringIds n ON n.id = s.id AND n.value <> s.value"),
+        std::vector<std::string> { "0" });
+    EXPECT_EQ(rowsOf(ours,
+                  "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k"
+                  " WHERE k.demangledName NOT IN (SELECT id FROM nsys.StringIds)"),
+        std::vector<std::string> { "0" });
     // ThreadNames: every row of the export, raw ids and priority included.
     const std::vector<std::string> exportThreads
         = rowsOf(ours, "SELECT nameId, priority, globalTid FROM nsys.ThreadNames ORDER BY globalTid, nameId");
     EXPECT_EQ(exportThreads.size(), 6u);
-    EXPECT_EQ(rowsOf(ours, "SELECT nameId, priority, globalTid FROM ThreadNames ORDER BY globalTid, nameId"),
-              exportThreads);
+    EXPECT_EQ(
+        rowsOf(ours, "SELECT nameId, priority, globalTid FROM ThreadNames ORDER BY globalTid, nameId"), exportThreads);
 }
 
 // nsys names every thread it saw, also those with no row in a table we import (a thread with only OS runtime calls,
@@ -142,16 +145,17 @@ TEST_F(NsysQueryCompat, NamedThreadsWithoutEventsKeepTheirRows)
                 deviceId INTEGER NOT NULL, contextId INTEGER, streamId INTEGER NOT NULL, correlationId INTEGER,
                 globalPid INTEGER, demangledName INTEGER NOT NULL, shortName INTEGER NOT NULL);
             INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (40, 90, 0, 1, 7, 1, 281546145660928, 4, 4);
-        )sql").isOk());
+        )sql")
+                        .isOk());
     }
     ASSERT_TRUE(importTraces({ exportPath }, m_out, {}).isOk());
     SqliteDb original = openPlain(exportPath);
     SqliteDb ours = openPlain(m_out);
     const std::string names = "SELECT t.globalTid, t.priority, s.value FROM ThreadNames t JOIN StringIds s"
                               " ON s.id = t.nameId ORDER BY t.globalTid";
-    EXPECT_EQ(rowsOf(ours, names), (std::vector<std::string> { "281546145665170|20|python",
-                                                               "281546145665178|20|dataloader",
-                                                               "281546145665179|10|pt_autograd_0" }));
+    EXPECT_EQ(rowsOf(ours, names),
+        (std::vector<std::string> {
+            "281546145665170|20|python", "281546145665178|20|dataloader", "281546145665179|10|pt_autograd_0" }));
     EXPECT_EQ(rowsOf(ours, names), rowsOf(original, names));
     // Placescope's own thread list keeps the threads that have events.
     EXPECT_EQ(rowsOf(ours, "SELECT tid, name FROM PS_THREADS"), std::vector<std::string> { "4242|python" });
@@ -163,13 +167,13 @@ TEST_F(NsysQueryCompat, SystemFactsOnlyNeverTheEnvironment)
     SqliteDb original = openPlain(kCloverleaf);
     SqliteDb ours = openPlain(m_out);
     std::vector<std::string> names = rowsOf(ours, "SELECT DISTINCT name FROM TARGET_INFO_SYSTEM_ENV ORDER BY name");
-    EXPECT_EQ(names, (std::vector<std::string> { "CpuArchitecture", "CpuCores", "CpuDescription", "CpuSpeedMhz",
-                                                 "CudaDriverVersion", "HardwarePlatform", "Hostname",
-                                                 "NvDriverVersion", "OsDescription", "SoftwarePlatform",
-                                                 "SoftwareReleaseVersion" }));
+    EXPECT_EQ(names,
+        (std::vector<std::string> { "CpuArchitecture", "CpuCores", "CpuDescription", "CpuSpeedMhz", "CudaDriverVersion",
+            "HardwarePlatform", "Hostname", "NvDriverVersion", "OsDescription", "SoftwarePlatform",
+            "SoftwareReleaseVersion" }));
     // The export has many more rows there (install paths, capabilities...).
     EXPECT_GT(std::stoi(rowsOf(original, "SELECT COUNT(*) FROM TARGET_INFO_SYSTEM_ENV")[0]),
-              std::stoi(rowsOf(ours, "SELECT COUNT(*) FROM TARGET_INFO_SYSTEM_ENV")[0]) + 50);
+        std::stoi(rowsOf(ours, "SELECT COUNT(*) FROM TARGET_INFO_SYSTEM_ENV")[0]) + 50);
 }
 
 // An nsys-shaped export with NVTX ranges both ways nsys stores text: inline (`text`) and registered (`textId`).
@@ -198,7 +202,8 @@ TEST_F(NsysQueryCompat, NvtxTextStaysWhereNsysPutsIt)
                 deviceId INTEGER NOT NULL, contextId INTEGER, streamId INTEGER NOT NULL, correlationId INTEGER,
                 globalPid INTEGER, demangledName INTEGER NOT NULL, shortName INTEGER NOT NULL);
             INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (40, 90, 0, 1, 7, 1, 281475681353728, 11, 11);
-        )sql").isOk());
+        )sql")
+                        .isOk());
     }
     ASSERT_TRUE(importTraces({ exportPath }, m_out, {}).isOk());
     SqliteDb original = openPlain(exportPath);
@@ -224,12 +229,13 @@ TEST_F(NsysQueryCompat, NvtxTextStaysWhereNsysPutsIt)
     }
     EXPECT_GE(nvtxQueries, 1);
     EXPECT_EQ(rowsOf(ours, "SELECT utcEpochNs, utcTime FROM TARGET_INFO_SESSION_START_TIME"),
-              std::vector<std::string> { "1700000000000000000|2023-11-14T22:13:20" });
+        std::vector<std::string> { "1700000000000000000|2023-11-14T22:13:20" });
     // Tables only for the data the export had, as nsys: no memcpys, memsets, syncs, GPU memory or overhead.
-    EXPECT_EQ(rowsOf(ours, "SELECT name FROM sqlite_master WHERE type = 'table' AND (name LIKE 'CUPTI_ACTIVITY_KIND_%'"
-                           " OR name IN ('NVTX_EVENTS', 'CUDA_GPU_MEMORY_USAGE_EVENTS', 'PROFILER_OVERHEAD'))"
-                           " ORDER BY name"),
-              (std::vector<std::string> { "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS" }));
+    EXPECT_EQ(rowsOf(ours,
+                  "SELECT name FROM sqlite_master WHERE type = 'table' AND (name LIKE 'CUPTI_ACTIVITY_KIND_%'"
+                  " OR name IN ('NVTX_EVENTS', 'CUDA_GPU_MEMORY_USAGE_EVENTS', 'PROFILER_OVERHEAD'))"
+                  " ORDER BY name"),
+        (std::vector<std::string> { "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS" }));
     // Placescope's own readers still see every schema table (empty stand-ins of the connection).
     auto trace = openTrace(m_out);
     ASSERT_TRUE(trace.isOk()) << trace.status().message();
@@ -243,33 +249,33 @@ TEST_F(NsysQueryCompat, QueriesRunOnAKinetoImport)
                     .isOk());
     SqliteDb ours = openPlain(m_out);
     for (const char* name : { "kern_sum.sql", "kern_base_sum.sql", "api_sum.sql", "mem_time_sum.sql", "gpu_trace.sql",
-                              "launch_to_kernel.sql", "analysis_span.sql", "processes.sql", "utc_times.sql",
-                              "activity_tables.sql", "sync_rows.sql", "sync_sum.sql", "thread_names.sql",
-                              "pipit_cuda_api.sql", "pipit_kernels.sql", "pipit_memcpys.sql", "pipit_syncs.sql",
-                              "nsys2prv_kernels.sql", "nsys2prv_memcpy.sql", "nsys_cuda_gpu_trace.sql",
-                              "nsys_kern_exec_trace.sql", "nsys_gpu_sum.sql", "export_schema.sql" }) {
+             "launch_to_kernel.sql", "analysis_span.sql", "processes.sql", "utc_times.sql", "activity_tables.sql",
+             "sync_rows.sql", "sync_sum.sql", "thread_names.sql", "pipit_cuda_api.sql", "pipit_kernels.sql",
+             "pipit_memcpys.sql", "pipit_syncs.sql", "nsys2prv_kernels.sql", "nsys2prv_memcpy.sql",
+             "nsys_cuda_gpu_trace.sql", "nsys_kern_exec_trace.sql", "nsys_gpu_sum.sql", "export_schema.sql" }) {
         std::vector<std::string> rows = rowsOf(ours, readFile(std::filesystem::path(kQueries) / name));
         ASSERT_FALSE(rows.empty()) << name;
         EXPECT_EQ(rows[0].rfind("error: ", 0), std::string::npos) << name << ": " << rows[0];
     }
     // The file names its writer and the nsys export schema whose names it follows (not nsys as the product).
     EXPECT_EQ(rowsOf(ours, "SELECT name, value FROM META_DATA_EXPORT ORDER BY name"),
-              (std::vector<std::string> { "EXPORT_PRODUCT_NAME|Placescope", "EXPORT_SCHEMA_VERSION|3.13.2",
-                                          "EXPORT_SCHEMA_VERSION_MAJOR|3", "EXPORT_SCHEMA_VERSION_MICRO|2",
-                                          "EXPORT_SCHEMA_VERSION_MINOR|13" }));
+        (std::vector<std::string> { "EXPORT_PRODUCT_NAME|Placescope", "EXPORT_SCHEMA_VERSION|3.13.2",
+            "EXPORT_SCHEMA_VERSION_MAJOR|3", "EXPORT_SCHEMA_VERSION_MICRO|2", "EXPORT_SCHEMA_VERSION_MINOR|13" }));
     // NVTX queries on a Kineto trace whose GPU annotations (DistributedDataParallel.forward, nccl:broadcast...)
     // become NVTX ranges: 30 of them in the NCCL rank's file.
     const std::string nccl = (m_dir / "nccl.sqlite").string();
-    ASSERT_TRUE(importTraces({ std::string(PLACESCOPE_DATA_DIR) + "/traces/hta_nccl_a100_rank0of2_layout.json.gz" }, nccl,
-                             {})
-                    .isOk());
+    ASSERT_TRUE(
+        importTraces({ std::string(PLACESCOPE_DATA_DIR) + "/traces/hta_nccl_a100_rank0of2_layout.json.gz" }, nccl, {})
+            .isOk());
     SqliteDb ncclDb = openPlain(nccl);
-    std::vector<std::string> nvtxRows = rowsOf(ncclDb, readFile(std::filesystem::path(kQueries) / "nvtx/pipit_nvtx.sql"));
+    std::vector<std::string> nvtxRows
+        = rowsOf(ncclDb, readFile(std::filesystem::path(kQueries) / "nvtx/pipit_nvtx.sql"));
     ASSERT_EQ(nvtxRows.size(), 30u);
     EXPECT_EQ(nvtxRows[0].rfind("error: ", 0), std::string::npos) << nvtxRows[0];
     // Every nsys-named event table in the file has rows.
-    for (const std::string& table : rowsOf(ours, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT"
-                                                 " LIKE 'PS_%' AND name NOT LIKE 'ENUM_%' AND name <> 'StringIds'"))
+    for (const std::string& table : rowsOf(ours,
+             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT"
+             " LIKE 'PS_%' AND name NOT LIKE 'ENUM_%' AND name <> 'StringIds'"))
         EXPECT_EQ(rowsOf(ours, "SELECT EXISTS (SELECT 1 FROM \"" + table + "\")"), std::vector<std::string> { "1" })
             << table;
 }

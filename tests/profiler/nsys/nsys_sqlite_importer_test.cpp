@@ -16,7 +16,8 @@
 namespace placescope {
 namespace {
 
-const std::string kCloverleaf = std::string(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite";
+const std::string kCloverleaf
+    = std::string(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite";
 
 class NsysImporterTest : public ::testing::Test
 {
@@ -25,7 +26,7 @@ protected:
     {
         m_dir = std::filesystem::temp_directory_path()
             / ("ps_nsys_" + std::to_string(::getpid()) + "_"
-               + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+                + ::testing::UnitTest::GetInstance()->current_test_info()->name());
         std::filesystem::create_directories(m_dir);
         m_out = (m_dir / "out.sqlite").string();
     }
@@ -60,9 +61,10 @@ TEST_F(NsysImporterTest, CloverleafCountsMatchTheExport)
     ASSERT_TRUE(db.isOk()) << db.status().message();
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"), 1312);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY"), 279);
-    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY m JOIN ENUM_CUDA_MEM_KIND e ON e.id = m.srcKind"
-                         " WHERE e.name = 'CUDA_MEMOPR_MEMORY_KIND_PAGEABLE'"),
-              254);
+    EXPECT_EQ(count(*db,
+                  "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY m JOIN ENUM_CUDA_MEM_KIND e ON e.id = m.srcKind"
+                  " WHERE e.name = 'CUDA_MEMOPR_MEMORY_KIND_PAGEABLE'"),
+        254);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME"), 3048);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE eventClass = 1"), 1);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"), 1312);
@@ -72,12 +74,14 @@ TEST_F(NsysImporterTest, CloverleafCountsMatchTheExport)
     // Figures straight from the export, independent of the importer.
     auto original = SqliteDb::open(kCloverleaf, SqliteDb::Mode::ReadOnly);
     ASSERT_TRUE(original.isOk());
-    for (const char* table : { "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_RUNTIME" }) {
+    for (const char* table :
+        { "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_RUNTIME" }) {
         std::string sql = std::string("SELECT SUM(end - start) FROM ") + table;
         EXPECT_EQ(count(*db, sql), count(*original, sql)) << table;
     }
-    const std::string byName = "SELECT COUNT(DISTINCT s.value) || ':' || SUM(k.end - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k"
-                               " JOIN StringIds s ON s.id = k.shortName WHERE s.value LIKE '%advec%'";
+    const std::string byName
+        = "SELECT COUNT(DISTINCT s.value) || ':' || SUM(k.end - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k"
+          " JOIN StringIds s ON s.id = k.shortName WHERE s.value LIKE '%advec%'";
     auto ours = db->prepare(byName);
     auto theirs = original->prepare(byName);
     ASSERT_TRUE(ours->step() && theirs->step());
@@ -92,13 +96,15 @@ TEST_F(NsysImporterTest, CloverleafCountsMatchTheExport)
     // Serialized ids: the one CUDA process and its threads, named.
     EXPECT_EQ(count(*db, "SELECT pid FROM PS_PROCESSES WHERE name = 'cuda-cloverleaf'"), 1701896);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM PS_PROCESSES"), 1);
-    EXPECT_EQ(count(*db, "SELECT COUNT(DISTINCT globalTid / 0x1000000 % 0x1000000) FROM CUPTI_ACTIVITY_KIND_RUNTIME"), 1);
+    EXPECT_EQ(
+        count(*db, "SELECT COUNT(DISTINCT globalTid / 0x1000000 % 0x1000000) FROM CUPTI_ACTIVITY_KIND_RUNTIME"), 1);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM PS_THREADS WHERE name = 'cuda-cloverleaf'"), 1);
     auto meta = db->prepare("SELECT group_concat(key || '=' || value, ';') FROM PS_META WHERE key IN"
                             " ('source_format', 'nsys_export_version', 'source_file')");
     ASSERT_TRUE(meta->step());
-    EXPECT_EQ(meta->columnText(0), "nsys_export_version=3.13.2;source_file=pipit_cloverleaf_a100_nsys_sanitized.sqlite;"
-                                   "source_format=nsys_sqlite");
+    EXPECT_EQ(meta->columnText(0),
+        "nsys_export_version=3.13.2;source_file=pipit_cloverleaf_a100_nsys_sanitized.sqlite;"
+        "source_format=nsys_sqlite");
 }
 
 TEST_F(NsysImporterTest, NeverCopiesEnvironmentArgumentsOrProgramOutput)
@@ -111,7 +117,8 @@ TEST_F(NsysImporterTest, NeverCopiesEnvironmentArgumentsOrProgramOutput)
         "  OR name LIKE '%WORKING_DIR%' OR name LIKE '%USER_NAME%') AND length(value) > 3"
         " UNION SELECT s.value FROM ProcessStreams p JOIN StringIds s ON s.id IN (p.filenameId, p.contentId)"
         " WHERE length(s.value) > 3"
-        " UNION SELECT value FROM META_DATA_EXPORT WHERE name IN ('EXPORT_HOST', 'EXPORT_USER', 'EXPORT_PARAM_INPUT_PATH')");
+        " UNION SELECT value FROM META_DATA_EXPORT WHERE name IN ('EXPORT_HOST', 'EXPORT_USER', "
+        "'EXPORT_PARAM_INPUT_PATH')");
     ASSERT_TRUE(secrets.isOk());
     std::set<std::string> values;
     while (secrets->step())
@@ -155,7 +162,8 @@ TEST_F(NsysImporterTest, OlderSchemaWithMissingColumnsAndTables)
     auto db = openTrace(m_out);
     ASSERT_TRUE(db.isOk());
     EXPECT_EQ(count(*db, "SELECT SUM(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL"), 250);
-    auto shortName = db->prepare("SELECT s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName");
+    auto shortName
+        = db->prepare("SELECT s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName");
     ASSERT_TRUE(shortName->step());
     EXPECT_EQ(shortName->columnText(0), "gemm"); // derived, the old export has no shortName column
     EXPECT_EQ(count(*db, "SELECT bytes FROM CUPTI_ACTIVITY_KIND_MEMSET WHERE memKind = 2"), 4096);
@@ -163,14 +171,16 @@ TEST_F(NsysImporterTest, OlderSchemaWithMissingColumnsAndTables)
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM NVTX_EVENTS WHERE text IN ('step 1', 'mark') AND textId IS NULL"), 2);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM NVTX_EVENTS WHERE end IS NULL AND eventType = 34"), 1);
     EXPECT_EQ(count(*db, "SELECT bytes FROM CUDA_GPU_MEMORY_USAGE_EVENTS"), 1048576);
-    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN CUPTI_ACTIVITY_KIND_KERNEL k"
-                         " ON k.correlationId = r.correlationId AND k.globalPid = r.globalTid / 0x1000000 * 0x1000000"),
-              1);
+    EXPECT_EQ(count(*db,
+                  "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN CUPTI_ACTIVITY_KIND_KERNEL k"
+                  " ON k.correlationId = r.correlationId AND k.globalPid = r.globalTid / 0x1000000 * 0x1000000"),
+        1);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM PS_THREADS WHERE tid = 43 AND name = 'main'"), 1);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM PS_META WHERE key = 'nsys_export_version'"), 0);
-    EXPECT_EQ(count(*db, "SELECT smCount * 10 + computeMajor FROM TARGET_INFO_GPU WHERE id = 0"
-                         " AND name = 'Tesla V100-SXM2-32GB'"),
-              807);
+    EXPECT_EQ(count(*db,
+                  "SELECT smCount * 10 + computeMajor FROM TARGET_INFO_GPU WHERE id = 0"
+                  " AND name = 'Tesla V100-SXM2-32GB'"),
+        807);
 }
 
 TEST_F(NsysImporterTest, BadRowsAreCountedAndSkipped)
@@ -192,9 +202,10 @@ TEST_F(NsysImporterTest, BadRowsAreCountedAndSkipped)
     EXPECT_EQ(count(*db, "SELECT count FROM PS_PROBLEMS WHERE kind = 'nsys.missing_lane'"), 1);
     EXPECT_EQ(count(*db, "SELECT count FROM PS_PROBLEMS WHERE kind = 'nsys.missing_name'"), 1);
     EXPECT_EQ(count(*db, "SELECT count FROM PS_PROBLEMS WHERE kind = 'nsys.missing_thread'"), 1);
-    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName"
-                         " WHERE s.value = '[unknown]'"),
-              1);
+    EXPECT_EQ(count(*db,
+                  "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName"
+                  " WHERE s.value = '[unknown]'"),
+        1);
     EXPECT_EQ(summary->problems, 5u);
 }
 

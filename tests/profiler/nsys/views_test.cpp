@@ -22,8 +22,9 @@ class ViewsTest : public ::testing::Test
 protected:
     void SetUp() override
     {
-        m_dir = fs::temp_directory_path() / ("ps_views_" + std::to_string(::getpid()) + "_"
-                                             + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        m_dir = fs::temp_directory_path()
+            / ("ps_views_" + std::to_string(::getpid()) + "_"
+                + ::testing::UnitTest::GetInstance()->current_test_info()->name());
         fs::remove_all(m_dir);
         fs::create_directories(m_dir);
     }
@@ -40,7 +41,8 @@ TEST_F(ViewsTest, AnNsysExportWithAnEndlessViewImportsWithoutIt)
         ASSERT_TRUE(db.isOk());
         ASSERT_TRUE(db->exec("ALTER TABLE CUPTI_ACTIVITY_KIND_MEMCPY RENAME TO copies").isOk());
         ASSERT_TRUE(db->exec(std::string("CREATE VIEW CUPTI_ACTIVITY_KIND_MEMCPY AS ") + kEndlessRows
-                             + "SELECT * FROM copies, c").isOk());
+                          + "SELECT * FROM copies, c")
+                        .isOk());
     }
     const std::string output = (m_dir / "trace.sqlite").string();
     auto imported = importTraces({ input.string() }, output, ImportOptions {});
@@ -55,15 +57,16 @@ TEST_F(ViewsTest, AnNsysExportWithAnEndlessViewImportsWithoutIt)
 TEST_F(ViewsTest, ATraceWithAViewForATableIsRefused)
 {
     const std::string trace = (m_dir / "trace.sqlite").string();
-    ASSERT_TRUE(importTraces({ std::string(PLACESCOPE_DATA_DIR) + "/traces/hta_alexnet_a100_1rank.json.gz" }, trace,
-                             ImportOptions {})
+    ASSERT_TRUE(importTraces(
+        { std::string(PLACESCOPE_DATA_DIR) + "/traces/hta_alexnet_a100_1rank.json.gz" }, trace, ImportOptions {})
                     .isOk());
     {
         auto db = SqliteDb::open(trace, SqliteDb::Mode::ReadWrite);
         ASSERT_TRUE(db.isOk());
         ASSERT_TRUE(db->exec("DROP TABLE CUPTI_ACTIVITY_KIND_MEMSET").isOk());
         ASSERT_TRUE(db->exec(std::string("CREATE VIEW CUPTI_ACTIVITY_KIND_MEMSET AS ") + kEndlessRows
-                             + "SELECT x AS start, x AS end FROM c").isOk());
+                          + "SELECT x AS start, x AS end FROM c")
+                        .isOk());
         // A view of the user's own, under a name the schema does not use, is fine.
         ASSERT_TRUE(db->exec("CREATE VIEW my_kernels AS SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL").isOk());
     }

@@ -19,7 +19,8 @@
 namespace placescope {
 namespace {
 
-const std::string kCloverleaf = std::string(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite";
+const std::string kCloverleaf
+    = std::string(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite";
 
 class TraceStatsTest : public ::testing::Test
 {
@@ -28,7 +29,7 @@ protected:
     {
         m_dir = std::filesystem::temp_directory_path()
             / ("ps_stats_" + std::to_string(::getpid()) + "_"
-               + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+                + ::testing::UnitTest::GetInstance()->current_test_info()->name());
         std::filesystem::create_directories(m_dir);
         m_path = (m_dir / "trace.sqlite").string();
     }

@@ -54,7 +54,8 @@ protected:
 
 TEST_F(BatchedInsertTest, SqlRepeatsTheRowTemplate)
 {
-    EXPECT_EQ(multiRowInsertSql("INSERT INTO t (a, b)", "(?,1,?)", 3), "INSERT INTO t (a, b) VALUES (?,1,?),(?,1,?),(?,1,?)");
+    EXPECT_EQ(
+        multiRowInsertSql("INSERT INTO t (a, b)", "(?,1,?)", 3), "INSERT INTO t (a, b) VALUES (?,1,?),(?,1,?),(?,1,?)");
     EXPECT_EQ(countParameters("(?,1,?)"), 2);
 }
 

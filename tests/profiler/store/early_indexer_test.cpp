@@ -36,9 +36,9 @@ FrameworkOp op(int64_t i)
 
 TEST(EarlyIndexerTest, AQuietTableIsIndexedBeforeCommitAndRowsAddedLaterAreIndexedToo)
 {
-    const std::string path = (std::filesystem::temp_directory_path()
-                              / ("early_indexer_" + std::to_string(::getpid()) + ".sqlite"))
-                                 .string();
+    const std::string path
+        = (std::filesystem::temp_directory_path() / ("early_indexer_" + std::to_string(::getpid()) + ".sqlite"))
+              .string();
     std::filesystem::remove(path);
     auto writer = TraceWriter::create(path);
     ASSERT_TRUE(writer.isOk()) << writer.status().message();
@@ -57,10 +57,12 @@ TEST(EarlyIndexerTest, AQuietTableIsIndexedBeforeCommitAndRowsAddedLaterAreIndex
         (*writer)->add(std::move(call));
     }
     std::set<std::string> early;
-    ASSERT_TRUE((*writer)->withConnection([&](SqliteDb& db) {
-        early = indexNames(db);
-        return Status::ok();
-    }).isOk());
+    ASSERT_TRUE((*writer)
+                    ->withConnection([&](SqliteDb& db) {
+                        early = indexNames(db);
+                        return Status::ok();
+                    })
+                    .isOk());
     EXPECT_TRUE(early.count("idx_ops_thread_time"));
     EXPECT_FALSE(early.count("idx_runtime_thread_time")); // still growing when last looked at
 
@@ -77,10 +79,11 @@ TEST(EarlyIndexerTest, AQuietTableIsIndexedBeforeCommitAndRowsAddedLaterAreIndex
     // Both the early rows and the late ones are found through the index.
     EXPECT_EQ(*db->queryInt("SELECT count(*) FROM PS_FRAMEWORK_OPS INDEXED BY idx_ops_thread_time WHERE globalTid = 2"
                             " AND start >= 0"),
-              (ops + 100) / 2);
+        (ops + 100) / 2);
     EXPECT_EQ(*db->queryInt("SELECT count(*) FROM PS_FRAMEWORK_OPS INDEXED BY idx_ops_thread_time WHERE globalTid = 1"
-                            " AND start >= " + std::to_string(ops * 10)),
-              50);
+                            " AND start >= "
+                  + std::to_string(ops * 10)),
+        50);
     db->close();
     std::filesystem::remove(path);
 }

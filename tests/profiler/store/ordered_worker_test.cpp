@@ -8,10 +8,10 @@
 
 #include <array>
 #include <atomic>
-#include <memory>
-#include <string>
 #include <chrono>
 #include <filesystem>
+#include <memory>
+#include <string>
 #include <thread>
 #include <unistd.h>
 #include <vector>

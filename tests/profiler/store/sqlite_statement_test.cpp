@@ -21,8 +21,13 @@ TEST(SqliteStatementTest, NullAndValueBindsAlternateCorrectlyAcrossExecutions)
     ASSERT_TRUE(insert.isOk());
     // Each pattern follows the one before it: value->NULL, NULL->NULL, NULL->value, value->value.
     const std::vector<std::pair<std::optional<int64_t>, std::optional<std::string>>> rows = {
-        { std::nullopt, std::nullopt }, { 5, "x" }, { std::nullopt, std::nullopt }, { std::nullopt, std::nullopt },
-        { 7, std::nullopt },            { 8, "y" }, { std::nullopt, "z" },
+        { std::nullopt, std::nullopt },
+        { 5, "x" },
+        { std::nullopt, std::nullopt },
+        { std::nullopt, std::nullopt },
+        { 7, std::nullopt },
+        { 8, "y" },
+        { std::nullopt, "z" },
     };
     for (size_t i = 0; i < rows.size(); ++i) {
         insert->bind(1, static_cast<int64_t>(i));
@@ -88,10 +93,9 @@ TEST(SqliteStatementTest, RepeatedIntegersAreSkippedOnlyWhileTheParameterHoldsTh
     row([&] { insert->bind(2, int64_t { 6 }); });
     insert->reset();
     row([&] { insert->bind(2, int64_t { 6 }); }); // NULL after reset(): bound anew
-    row([] {});                                   // and kept for the next row
-    const std::vector<std::string> expected = { "integer 5", "integer 5", "text 5",      "integer 5",
-                                                "null ",     "integer 5", "real 5.5",    "integer 5",
-                                                "integer 6", "integer 6", "integer 6" };
+    row([] {}); // and kept for the next row
+    const std::vector<std::string> expected = { "integer 5", "integer 5", "text 5", "integer 5", "null ", "integer 5",
+        "real 5.5", "integer 5", "integer 6", "integer 6", "integer 6" };
     auto read = db->prepare("SELECT typeof(v) || ' ' || COALESCE(v, '') FROM t ORDER BY n");
     ASSERT_TRUE(read.isOk());
     std::vector<std::string> got;

@@ -21,7 +21,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kNsysExport = std::string(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite";
+const std::string kNsysExport
+    = std::string(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite";
 
 class TraceIdentity : public ::testing::Test
 {
@@ -92,7 +93,8 @@ TEST_F(TraceIdentity, NsysExportsStillImportAndAreToldApartFromTraces)
     // nsys-style SQL runs unchanged on the imported trace (the stamp is header data, not a table).
     auto trace = openTrace(importedTrace());
     ASSERT_TRUE(trace.isOk());
-    auto kernels = trace->queryInt("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName");
+    auto kernels
+        = trace->queryInt("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName");
     ASSERT_TRUE(kernels.isOk());
     EXPECT_EQ(*kernels, 1312); // README: 1,312 kernels in the sample
 }
@@ -112,14 +114,16 @@ TEST_F(TraceIdentity, TracesWrittenBeforeTheStampStillOpen)
 TEST_F(TraceIdentity, AnotherApplicationsFileIsNamedAsSuch)
 {
     // A GeoPackage: application_id 'GPKG', even with a table named like ours.
-    const std::string file = sqliteFile("map.gpkg", "PRAGMA application_id=1196444487; CREATE TABLE PS_META(key, value);");
+    const std::string file
+        = sqliteFile("map.gpkg", "PRAGMA application_id=1196444487; CREATE TABLE PS_META(key, value);");
     const std::string error = openError(file);
-    EXPECT_NE(error.find("is a SQLite file of another application (application_id 0x47504B47 ('GPKG'))"),
-              std::string::npos)
+    EXPECT_NE(
+        error.find("is a SQLite file of another application (application_id 0x47504B47 ('GPKG'))"), std::string::npos)
         << error;
     auto imported = importTraces({ file }, path("out.sqlite"), ImportOptions {});
     ASSERT_FALSE(imported.isOk());
-    EXPECT_NE(imported.status().message().find("another application"), std::string::npos) << imported.status().message();
+    EXPECT_NE(imported.status().message().find("another application"), std::string::npos)
+        << imported.status().message();
     EXPECT_FALSE(fs::exists(path("out.sqlite")));
 }
 

@@ -17,7 +17,7 @@ protected:
     {
         m_dir = std::filesystem::temp_directory_path()
             / ("ps_writer_" + std::to_string(::getpid()) + "_"
-               + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+                + ::testing::UnitTest::GetInstance()->current_test_info()->name());
         std::filesystem::create_directories(m_dir);
         m_path = (m_dir / "trace.sqlite").string();
     }
@@ -121,7 +121,9 @@ TEST_F(TraceWriterTest, FlushedPartialFileIsReadable)
     ASSERT_TRUE((*writer)->flush().isOk());
     auto db = SqliteDb::open((*writer)->partialPath(), SqliteDb::Mode::ReadOnly);
     ASSERT_TRUE(db.isOk());
-    EXPECT_EQ(*db->queryInt("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE globalTid / 16777216 % 16777216 = 42"), 1);
+    EXPECT_EQ(
+        *db->queryInt("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE globalTid / 16777216 % 16777216 = 42"),
+        1);
 }
 
 TEST_F(TraceWriterTest, OpenRefusesNonTraces)
@@ -168,9 +170,9 @@ TEST_F(TraceWriterTest, RunDescriptionIdsAndNoEmptyTables)
     {
         auto writer = TraceWriter::create(m_path);
         ASSERT_TRUE(writer.isOk()) << writer.status().message();
-        EXPECT_EQ((*writer)->internString("gemm", 700), 700);      // a free preferred id is taken
-        EXPECT_EQ((*writer)->internString("other", 700), 0);       // a taken one is not
-        EXPECT_EQ((*writer)->internString("gemm", 5), 700);        // a known string keeps its id
+        EXPECT_EQ((*writer)->internString("gemm", 700), 700); // a free preferred id is taken
+        EXPECT_EQ((*writer)->internString("other", 700), 0); // a taken one is not
+        EXPECT_EQ((*writer)->internString("gemm", 5), 700); // a known string keeps its id
         KernelEvent kernel;
         kernel.start = 1000;
         kernel.end = 1500;
@@ -195,21 +197,23 @@ TEST_F(TraceWriterTest, RunDescriptionIdsAndNoEmptyTables)
     EXPECT_EQ(*db->queryInt("SELECT demangledName FROM CUPTI_ACTIVITY_KIND_KERNEL"), 700);
     EXPECT_EQ(*db->queryInt("SELECT greenContextId FROM CUPTI_ACTIVITY_KIND_KERNEL"), 3);
     EXPECT_EQ(*db->queryInt("SELECT globalPid FROM PROCESSES WHERE pid = 42 AND name = 'python'"),
-              (int64_t(1) << 48) + 42 * 16777216);
+        (int64_t(1) << 48) + 42 * 16777216);
     EXPECT_EQ(*db->queryInt("SELECT duration * 10000 + startTime FROM ANALYSIS_DETAILS"), 600 * 10000 + 900);
-    EXPECT_EQ(*db->queryInt("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME WHERE utcTime = '2023-11-14T22:13:20'"),
-              1700000000000000000);
+    EXPECT_EQ(
+        *db->queryInt("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME WHERE utcTime = '2023-11-14T22:13:20'"),
+        1700000000000000000);
     EXPECT_EQ(*db->queryInt("SELECT COUNT(*) FROM TARGET_INFO_SYSTEM_ENV WHERE name = 'Hostname' AND nameEnum = 619"
                             " AND value = 'node7'"),
-              1);
+        1);
     EXPECT_EQ(*db->queryInt("SELECT COUNT(*) FROM TARGET_INFO_SYSTEM_ENV"), 1);
-    EXPECT_EQ(*db->queryInt("SELECT COUNT(*) FROM DIAGNOSTIC_EVENT d JOIN ENUM_DIAGNOSTIC_SOURCE_TYPE s ON s.id = d.source"
-                            " WHERE s.name = 'Analysis' AND d.severity = 2 AND d.text LIKE 'test.bad_row: a row was"
-                            " skipped (2 times; first: row 3)'"),
-              1);
+    EXPECT_EQ(
+        *db->queryInt("SELECT COUNT(*) FROM DIAGNOSTIC_EVENT d JOIN ENUM_DIAGNOSTIC_SOURCE_TYPE s ON s.id = d.source"
+                      " WHERE s.name = 'Analysis' AND d.severity = 2 AND d.text LIKE 'test.bad_row: a row was"
+                      " skipped (2 times; first: row 3)'"),
+        1);
     // No memcpys, memsets, syncs, NVTX, GPUs: no such tables, as in an nsys export.
     for (const char* table : { "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET", "NVTX_EVENTS",
-                               "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "TARGET_INFO_GPU", "ThreadNames" })
+             "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "TARGET_INFO_GPU", "ThreadNames" })
         EXPECT_FALSE(db->hasTable(table)) << table;
     EXPECT_TRUE(db->hasTable("CUPTI_ACTIVITY_KIND_KERNEL"));
     // Placescope's readers see them all, empty.
@@ -227,16 +231,16 @@ TEST_F(TraceWriterTest, EnumTablesHaveNsysNames)
     auto db = SqliteDb::open(m_path, SqliteDb::Mode::ReadOnly);
     ASSERT_TRUE(db.isOk());
     // The names nsys 2024.5 writes (the CloverLeaf export's rows).
-    EXPECT_EQ(*db->queryInt("SELECT COUNT(*) FROM ENUM_CUDA_MEMCPY_OPER WHERE (id, name, label) IN (VALUES"
-                            " (1, 'CUDA_MEMCPY_KIND_HTOD', 'Host-to-Device'), (10, 'CUDA_MEMCPY_KIND_PTOP', 'Peer-to-Peer'))"),
-              2);
+    EXPECT_EQ(*db->queryInt(
+                  "SELECT COUNT(*) FROM ENUM_CUDA_MEMCPY_OPER WHERE (id, name, label) IN (VALUES"
+                  " (1, 'CUDA_MEMCPY_KIND_HTOD', 'Host-to-Device'), (10, 'CUDA_MEMCPY_KIND_PTOP', 'Peer-to-Peer'))"),
+        2);
     EXPECT_EQ(*db->queryInt("SELECT id FROM ENUM_CUPTI_SYNC_TYPE WHERE label = 'Stream wait sync'"), 2);
     EXPECT_EQ(*db->queryInt("SELECT id FROM ENUM_NSYS_EVENT_CLASS WHERE name = 'TRACE_PROCESS_EVENT_CUDA_DRIVER'"), 1);
     EXPECT_EQ(*db->queryInt("SELECT COUNT(*) FROM ENUM_NSYS_EVENT_TYPE WHERE name = label AND id IN (34, 59, 60)"), 3);
     for (const char* table : { "ENUM_CUDA_KERNEL_LAUNCH_TYPE", "ENUM_CUDA_FUNC_CACHE_CONFIG",
-                               "ENUM_CUDA_SHARED_MEM_LIMIT_CONFIG", "ENUM_CUDA_UNIF_MEM_MIGRATION",
-                               "ENUM_DIAGNOSTIC_SEVERITY_LEVEL", "ENUM_DIAGNOSTIC_SOURCE_TYPE",
-                               "ENUM_DIAGNOSTIC_TIMESTAMP_SOURCE" })
+             "ENUM_CUDA_SHARED_MEM_LIMIT_CONFIG", "ENUM_CUDA_UNIF_MEM_MIGRATION", "ENUM_DIAGNOSTIC_SEVERITY_LEVEL",
+             "ENUM_DIAGNOSTIC_SOURCE_TYPE", "ENUM_DIAGNOSTIC_TIMESTAMP_SOURCE" })
         EXPECT_GT(*db->queryInt(std::string("SELECT COUNT(*) FROM ") + table), 1) << table;
 }
 

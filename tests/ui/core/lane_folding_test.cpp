@@ -17,8 +17,9 @@ LaneRow randomRow(size_t n, uint32_t seed, int64_t maxGap, int64_t maxDuration)
     for (size_t i = 0; i < n; ++i) {
         t += static_cast<int64_t>(rng() % static_cast<uint64_t>(maxGap));
         // Mostly tiny events with a few long ones, like kernels on a stream.
-        const int64_t duration = rng() % 50 == 0 ? static_cast<int64_t>(rng() % static_cast<uint64_t>(maxDuration * 100))
-                                                 : 1 + static_cast<int64_t>(rng() % static_cast<uint64_t>(maxDuration));
+        const int64_t duration = rng() % 50 == 0
+            ? static_cast<int64_t>(rng() % static_cast<uint64_t>(maxDuration * 100))
+            : 1 + static_cast<int64_t>(rng() % static_cast<uint64_t>(maxDuration));
         row.push(t, t + duration, static_cast<uint32_t>(i % 7), static_cast<uint32_t>(i), 0, EventKind::Kernel);
         t += duration;
     }
@@ -87,7 +88,7 @@ TEST(LaneFolding, WholeViewFoldsToAboutOneItemPerFewPixels)
 TEST(LaneFolding, WideEventsAreDrawnOnTheirOwn)
 {
     LaneRow row;
-    row.push(0, 1000, 0, 0, 0, EventKind::Kernel);    // 100 px
+    row.push(0, 1000, 0, 0, 0, EventKind::Kernel); // 100 px
     row.push(1000, 1001, 1, 1, 0, EventKind::Kernel); // narrow
     row.push(1002, 1003, 1, 2, 0, EventKind::Kernel); // narrow, folds with the one before
     row.push(1010, 2000, 2, 3, 0, EventKind::Kernel); // wide again
@@ -118,8 +119,10 @@ TEST(LaneFolding, FirstVisibleEventIsFoundByBinarySearch)
 TEST(LaneRows, NestedRangesGetTheirDepth)
 {
     std::vector<PendingEvent> events = {
-        { 0, 100, 0, 0, 0, EventKind::FrameworkOp },  { 10, 50, 1, 1, 0, EventKind::FrameworkOp },
-        { 20, 30, 2, 2, 0, EventKind::FrameworkOp },  { 60, 90, 3, 3, 0, EventKind::FrameworkOp },
+        { 0, 100, 0, 0, 0, EventKind::FrameworkOp },
+        { 10, 50, 1, 1, 0, EventKind::FrameworkOp },
+        { 20, 30, 2, 2, 0, EventKind::FrameworkOp },
+        { 60, 90, 3, 3, 0, EventKind::FrameworkOp },
         { 120, 130, 4, 4, 0, EventKind::FrameworkOp },
     };
     Lane lane;

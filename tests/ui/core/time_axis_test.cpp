@@ -13,7 +13,9 @@ struct MappingCase
     double expectedX;
 };
 
-class TimeAxisMapping : public ::testing::TestWithParam<MappingCase> { };
+class TimeAxisMapping : public ::testing::TestWithParam<MappingCase>
+{
+};
 
 TEST_P(TimeAxisMapping, TimeToPixelAndBack)
 {
@@ -25,11 +27,10 @@ TEST_P(TimeAxisMapping, TimeToPixelAndBack)
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, TimeAxisMapping,
-                         ::testing::Values(MappingCase { 0, 1.0, 0, 0.0 }, MappingCase { 0, 1.0, 500, 500.0 },
-                                           MappingCase { 1000, 10.0, 6000, 500.0 },
-                                           MappingCase { 1000, 10.0, 0, -100.0 },
-                                           MappingCase { 1'700'000'000'000'000'000, 1e6, 1'700'000'000'500'000'000, 500.0 },
-                                           MappingCase { 0, 0.5, 100, 200.0 }));
+    ::testing::Values(MappingCase { 0, 1.0, 0, 0.0 }, MappingCase { 0, 1.0, 500, 500.0 },
+        MappingCase { 1000, 10.0, 6000, 500.0 }, MappingCase { 1000, 10.0, 0, -100.0 },
+        MappingCase { 1'700'000'000'000'000'000, 1e6, 1'700'000'000'500'000'000, 500.0 },
+        MappingCase { 0, 0.5, 100, 200.0 }));
 
 TEST(TimeAxis, FitShowsTheRangeAcrossTheWidth)
 {

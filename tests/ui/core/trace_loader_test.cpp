@@ -31,7 +31,7 @@ TEST(TraceLoader, CancelStopsTheLoad)
 {
     CancelToken cancel;
     cancel.cancel();
-    auto loaded = loadTrace(std::string(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite", {},
-                            &cancel);
+    auto loaded = loadTrace(
+        std::string(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite", {}, &cancel);
     EXPECT_FALSE(loaded.isOk());
 }

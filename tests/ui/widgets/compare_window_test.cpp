@@ -15,10 +15,10 @@
 
 #include <QAbstractItemModelTester>
 #include <QImage>
-#include <QMenuBar>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMenuBar>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -112,7 +112,8 @@ private slots:
         window.showStepRows(false);
         expectSameRows(*window.kernelModel(), cli.value("kernels").toArray(), "whole trace");
         window.showStepRows(true);
-        const QJsonArray compared = cli.value("steps").toObject().value("kernels").toObject().value("compared").toArray();
+        const QJsonArray compared
+            = cli.value("steps").toObject().value("kernels").toObject().value("compared").toArray();
         if (!compared.isEmpty())
             expectSameRows(*window.kernelModel(), compared, "compared steps");
         else
@@ -125,7 +126,7 @@ private slots:
         QVERIFY(window.currentTab() != "Prediction error");
         for (int i = 0; i < window.findingModel()->rowCount(); ++i)
             QCOMPARE(window.findingModel()->rowAt(i)[0].toString(),
-                     cli.value("findings").toArray()[i].toObject().value("status").toString());
+                cli.value("findings").toArray()[i].toObject().value("status").toString());
     }
 
     // A prediction against a measured run: the window's prediction error is `placescope diff --format json`'s
@@ -137,16 +138,19 @@ private slots:
         // another name stands for the run measured after the change.
         const QString predicted = m_dir.filePath("clover_advec.sqlite"), after = m_dir.filePath("clover_after.sqlite");
         int code = -1;
-        runCli({ "whatif", m_clover, "--edit", "no-sync", "--edit", "kernels:advec=x0.5", "-o", predicted, "-q" }, &code);
+        runCli(
+            { "whatif", m_clover, "--edit", "no-sync", "--edit", "kernels:advec=x0.5", "-o", predicted, "-q" }, &code);
         QCOMPARE(code, 0);
         QFile::remove(after);
         QVERIFY(QFile::copy(m_clover, after));
 
         CompareWindow window;
-        QAbstractItemModelTester tester(window.predictionModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(
+            window.predictionModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         window.compare(predicted, after);
         QVERIFY2(window.waitForResult(180000), qPrintable(window.lastError()));
-        const QJsonObject cli = QJsonDocument::fromJson(runCli({ "diff", predicted, after, "--format", "json" })).object();
+        const QJsonObject cli
+            = QJsonDocument::fromJson(runCli({ "diff", predicted, after, "--format", "json" })).object();
         QVERIFY(cli.contains("prediction_error"));
         const QJsonObject error = cli.value("prediction_error").toObject();
 
@@ -166,7 +170,7 @@ private slots:
             expected.push_back({ c.toObject().value("class").toString() + ", compared steps", c.toObject() });
         for (const QJsonValue& c : classes)
             expected.push_back({ c.toObject().value("class").toString() + ", whole trace",
-                                 c.toObject().value("whole_trace").toObject() });
+                c.toObject().value("whole_trace").toObject() });
 
         const PredictionErrorModel& model = *window.predictionModel();
         QCOMPARE(model.rowCount(), static_cast<int>(expected.size()));
@@ -194,10 +198,11 @@ private slots:
         window.setSimulateSavings(true);
         window.compare(m_clover, m_predicted);
         QVERIFY2(window.waitForResult(180000), qPrintable(window.lastError()));
-        const QJsonArray cli = QJsonDocument::fromJson(runCli({ "diff", m_clover, m_predicted, "--simulate", "--format", "json" }))
-                                   .object()
-                                   .value("findings")
-                                   .toArray();
+        const QJsonArray cli
+            = QJsonDocument::fromJson(runCli({ "diff", m_clover, m_predicted, "--simulate", "--format", "json" }))
+                  .object()
+                  .value("findings")
+                  .toArray();
         QCOMPARE(window.findingModel()->rowCount(), cli.size());
         QVERIFY(cli.size() > 0);
         int simulated = 0;
@@ -212,10 +217,11 @@ private slots:
             const QString shown = window.findingModel()->index(i, 2).data().toString();
             QCOMPARE(shown, TableModel::formatCell(row[2], CellFormat::Saving));
             QVERIFY2(shown == "no saving" || shown.endsWith(" ns") || shown.endsWith(" us") || shown.endsWith(" ms")
-                         || shown.endsWith(" s"),
-                     qPrintable(shown));
+                    || shown.endsWith(" s"),
+                qPrintable(shown));
             simulated += f.value("simulated_a").toBool() || f.value("simulated_b").toBool();
-            QCOMPARE(row[4].toString().contains("simulated"), f.value("simulated_a").toBool() || f.value("simulated_b").toBool());
+            QCOMPARE(row[4].toString().contains("simulated"),
+                f.value("simulated_a").toBool() || f.value("simulated_b").toBool());
         }
         QVERIFY(simulated > 0);
     }
@@ -276,7 +282,7 @@ private slots:
         const TimeAxis& axis = window.axis()->axis();
         QVERIFY(axis.xForTime(a.stepStartNs[1] - window.viewA()->originNs()) >= 0);
         QCOMPARE(axis.xForTime(a.stepStartNs[1] - window.viewA()->originNs()),
-                 axis.xForTime(b.stepStartNs[1] - window.viewB()->originNs()));
+            axis.xForTime(b.stepStartNs[1] - window.viewB()->originNs()));
         window.alignOnStep(99); // past the steps: the traces' first events
         QCOMPARE(window.alignedStep(), -1);
         QCOMPARE(window.viewA()->originNs(), a.opened.trace->firstNs);
@@ -285,7 +291,7 @@ private slots:
         const double before = window.axis()->axis().nsPerPixel();
         const QPoint at(CompareLanesView::kLabelWidth + 200, 40);
         QWheelEvent wheel(at, window.viewB()->mapToGlobal(at), QPoint(), QPoint(0, 240), Qt::NoButton, Qt::NoModifier,
-                          Qt::NoScrollPhase, false);
+            Qt::NoScrollPhase, false);
         QApplication::sendEvent(window.viewB(), &wheel);
         QVERIFY(window.axis()->axis().nsPerPixel() < before);
         const int64_t start = window.axis()->axis().viewStartNs();
@@ -314,7 +320,8 @@ private slots:
 
         const QString png = m_dir.filePath("compare.png");
         QProcess gui;
-        gui.start(QString(PLACESCOPE_BIN_DIR) + "/placescope-gui", { m_clover, "--compare", m_predicted, "--screenshot", png });
+        gui.start(QString(PLACESCOPE_BIN_DIR) + "/placescope-gui",
+            { m_clover, "--compare", m_predicted, "--screenshot", png });
         QVERIFY(gui.waitForFinished(180000));
         QCOMPARE(gui.exitCode(), 0);
         QVERIFY2(gui.readAllStandardOutput().contains("compare: "), "the screenshot run names what it compared");
@@ -329,7 +336,7 @@ private slots:
         QVERIFY(colours.size() > 20);
 
         gui.start(QString(PLACESCOPE_BIN_DIR) + "/placescope-gui",
-                  { m_clover, "--compare", m_dir.filePath("missing.sqlite"), "--screenshot", png });
+            { m_clover, "--compare", m_dir.filePath("missing.sqlite"), "--screenshot", png });
         QVERIFY(gui.waitForFinished(180000));
         QCOMPARE(gui.exitCode(), 2);
         QVERIFY(gui.readAllStandardError().contains("--compare: "));

@@ -3,21 +3,21 @@
 #include "ui/graph/graph_layout.h"
 #include "ui/graphview/graph_view.h"
 #include "ui/models/table_model.h"
-#include "ui/timeline/timeline_view.h"
 #include "ui/placement/placement_session.h"
+#include "ui/timeline/timeline_view.h"
 #include "ui/window/main_window.h"
 
 #include <QAbstractItemModelTester>
 #include <QDir>
+#include <QGraphicsScene>
 #include <QImage>
 #include <QLabel>
-#include <QTextBrowser>
 #include <QProcess>
+#include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTemporaryDir>
+#include <QTextBrowser>
 #include <QUndoStack>
-#include <QSignalSpy>
-#include <QGraphicsScene>
 #include <QtTest>
 
 #include <algorithm>
@@ -31,7 +31,7 @@ using placescope::ModelOp;
 namespace {
 const QString kNsysTrace = QString(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite";
 const QString kResNetV100 = QString(PLACESCOPE_DATA_DIR) + "/traces/kineto_resnet50_v100_legacy2021.pt.trace.json.gz";
-}
+} // namespace
 
 class MainWindowTest : public QObject
 {
@@ -90,7 +90,8 @@ private slots:
         const int64_t before = window.timeline()->axis().viewStartNs();
         const double scaleBefore = window.timeline()->axis().nsPerPixel();
         window.selectFinding(0);
-        QVERIFY(window.timeline()->axis().viewStartNs() != before || window.timeline()->axis().nsPerPixel() != scaleBefore);
+        QVERIFY(
+            window.timeline()->axis().viewStartNs() != before || window.timeline()->axis().nsPerPixel() != scaleBefore);
     }
 
     void searchSelectsMatchingEventsInTimeOrder()
@@ -105,7 +106,8 @@ private slots:
         auto first = timeline->selectedEvent();
         QVERIFY(first);
         const LaneRow& row1 = timeline->trace()->lanes[first->lane].rows[first->row];
-        QVERIFY(QString::fromStdString(timeline->trace()->names[row1.nameIndex[first->index]]).contains("memcpy", Qt::CaseInsensitive));
+        QVERIFY(QString::fromStdString(timeline->trace()->names[row1.nameIndex[first->index]])
+                    .contains("memcpy", Qt::CaseInsensitive));
         QVERIFY(timeline->findNext("memcpy", true));
         auto second = timeline->selectedEvent();
         const LaneRow& row2 = timeline->trace()->lanes[second->lane].rows[second->row];
@@ -125,7 +127,7 @@ private slots:
         const QPoint at(TimelineView::kHeaderWidth + 300, 60);
         const int64_t before = timeline->axis().timeForX(300);
         QWheelEvent wheel(at, timeline->mapToGlobal(at), QPoint(), QPoint(0, 480), Qt::NoButton, Qt::ControlModifier,
-                          Qt::NoScrollPhase, false); // Perfetto: Ctrl+wheel zooms
+            Qt::NoScrollPhase, false); // Perfetto: Ctrl+wheel zooms
         QApplication::sendEvent(timeline, &wheel);
         QVERIFY(std::abs(timeline->axis().timeForX(300) - before) <= timeline->axis().nsPerPixel() + 1);
         const double zoomed = timeline->axis().nsPerPixel();
@@ -147,8 +149,9 @@ private slots:
         QSignalSpy spy(timeline, &TimelineView::rangeSelected);
         const int y = TimelineView::kRulerHeight + 5;
         QTest::mousePress(timeline, Qt::LeftButton, Qt::ShiftModifier, QPoint(TimelineView::kHeaderWidth + 10, y));
-        QMouseEvent move(QEvent::MouseMove, QPointF(timeline->width() - 40, y), timeline->mapToGlobal(QPointF(timeline->width() - 40, y)),
-                         Qt::LeftButton, Qt::LeftButton, Qt::ShiftModifier);
+        QMouseEvent move(QEvent::MouseMove, QPointF(timeline->width() - 40, y),
+            timeline->mapToGlobal(QPointF(timeline->width() - 40, y)), Qt::LeftButton, Qt::LeftButton,
+            Qt::ShiftModifier);
         QApplication::sendEvent(timeline, &move);
         QTest::mouseRelease(timeline, Qt::LeftButton, Qt::ShiftModifier, QPoint(timeline->width() - 40, y));
         QCOMPARE(spy.count(), 1);
@@ -175,7 +178,7 @@ private slots:
             const bool ok = window.waitForOpen(120000);
             if (file.fileName().endsWith("_et.json.gz")) {
                 QVERIFY2(!ok && !window.lastError().isEmpty() && !window.lastError().contains('\n'),
-                         qPrintable(file.fileName()));
+                    qPrintable(file.fileName()));
                 continue;
             }
             QVERIFY2(ok, qPrintable(file.fileName() + ": " + window.lastError()));
@@ -238,9 +241,10 @@ private slots:
         QCOMPARE(match.matchedOps, size_t(0));
         auto* warning = window.findChild<QLabel*>("modelMatchWarning");
         QVERIFY(warning && warning->isVisible());
-        QVERIFY2(warning->text().startsWith("Warning") &&
-                     warning->text().contains(QString("none of the model's %1 ops ran in this trace").arg(match.comparedOps)),
-                 qPrintable(warning->text()));
+        QVERIFY2(warning->text().startsWith("Warning")
+                && warning->text().contains(
+                    QString("none of the model's %1 ops ran in this trace").arg(match.comparedOps)),
+            qPrintable(warning->text()));
         QVERIFY(window.timeline()->trace()->eventCount > 0);
         const int convNode = window.graphView()->selectByName("Conv");
         QVERIFY(convNode >= 0);
@@ -248,7 +252,8 @@ private slots:
         emit window.graphView()->nodeSelected("Conv"); // what a click on the node emits
         QVERIFY(!window.timeline()->selectedEvent()); // no event named like it is picked instead
         const QString details = window.findChild<QTextBrowser*>("eventDetails")->toPlainText();
-        QVERIFY2(details.contains("kernel_shape") && details.contains("did not run in this trace"), qPrintable(details));
+        QVERIFY2(
+            details.contains("kernel_shape") && details.contains("did not run in this trace"), qPrintable(details));
         // Timeline -> graph goes through the same occurrences: a kernel selects no MNIST node.
         QVERIFY(window.timeline()->findNext("sgemm", true));
         QVERIFY(window.timeline()->selectedEvent());
@@ -274,12 +279,14 @@ private slots:
         QVERIFY2(!match.mismatch(), match.summary().c_str());
         auto* warning = window.findChild<QLabel*>("modelMatchWarning");
         QVERIFY(warning->isVisible() && !warning->text().startsWith("Warning"));
-        QVERIFY2(warning->text().contains(QString("%1 of the model's %2 ops ran").arg(match.matchedOps).arg(match.comparedOps)),
-                 qPrintable(warning->text()));
+        QVERIFY2(warning->text().contains(
+                     QString("%1 of the model's %2 ops ran").arg(match.matchedOps).arg(match.comparedOps)),
+            qPrintable(warning->text()));
         const ModelGraph* model = graph->model();
         int conv = -1;
         for (size_t i = 0; i < model->ops.size() && conv < 0; ++i)
-            if (model->ops[i].type == "Conv" && match.occurrences[i].size() >= 2 && graph->selectModelOp(static_cast<int>(i)))
+            if (model->ops[i].type == "Conv" && match.occurrences[i].size() >= 2
+                && graph->selectModelOp(static_cast<int>(i)))
                 conv = static_cast<int>(i);
         QVERIFY(conv >= 0);
         TimelineView* timeline = window.timeline();
@@ -292,7 +299,7 @@ private slots:
             QCOMPARE(row.kind[selected->index], EventKind::FrameworkOp);
             QCOMPARE(row.startNs[selected->index], match.occurrences[static_cast<size_t>(conv)][click].startNs);
             QCOMPARE(trace.lanes[static_cast<size_t>(selected->lane)].globalTid,
-                     match.occurrences[static_cast<size_t>(conv)][click].globalTid);
+                match.occurrences[static_cast<size_t>(conv)][click].globalTid);
             const QString name = QString::fromStdString(trace.names[row.nameIndex[selected->index]]);
             QVERIFY2(name.startsWith("aten::conv") || name.contains("convolution"), qPrintable(name));
             QVERIFY(!timeline->linkedEvents().empty());
@@ -367,7 +374,7 @@ private slots:
         QVERIFY(firstEvent);
         const auto launched = timeline->launchedWork(*firstEvent);
         auto kernel = std::find_if(launched.begin(), launched.end(),
-                                   [&](const auto& flow) { return kindOf(flow.second) == EventKind::Kernel; });
+            [&](const auto& flow) { return kindOf(flow.second) == EventKind::Kernel; });
         QVERIFY(kernel != launched.end());
         QVERIFY(graph->selectModelOp(convs.back()));
         timeline->selectEvent(kernel->second, true);
@@ -386,7 +393,8 @@ private slots:
         QProcess gui;
         // A trace and a model: the placement panel and the predicted lanes are in the picture too.
         gui.start(QString(PLACESCOPE_BIN_DIR) + "/placescope-gui",
-                  { kNsysTrace, "--model", QString(PLACESCOPE_DATA_DIR) + "/models/light_resnet50.onnx", "--screenshot", png });
+            { kNsysTrace, "--model", QString(PLACESCOPE_DATA_DIR) + "/models/light_resnet50.onnx", "--screenshot",
+                png });
         QVERIFY(gui.waitForFinished(120000));
         const QString out = QString::fromLocal8Bit(gui.readAllStandardOutput() + gui.readAllStandardError());
         QVERIFY2(gui.exitCode() == 0, qPrintable(out));

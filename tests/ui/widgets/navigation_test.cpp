@@ -13,21 +13,21 @@
 #include <QAbstractItemModelTester>
 #include <QDialog>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMimeData>
-#include <QFileInfo>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QScrollBar>
-#include <QTemporaryDir>
-#include <QStatusBar>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QStatusBar>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTextBlock>
 #include <QTextBrowser>
 #include <QtTest>
@@ -84,7 +84,8 @@ bool clickLink(QTextBrowser* browser, const QString& prefix, QString* href = nul
 QString nameOf(const TimelineView& timeline, const TimelineView::EventRef& ref, bool full)
 {
     const LaneRow& row = timeline.rowOf(ref);
-    return QString::fromStdString(timeline.trace()->names[full ? row.fullNameIndex[ref.index] : row.nameIndex[ref.index]]);
+    return QString::fromStdString(
+        timeline.trace()->names[full ? row.fullNameIndex[ref.index] : row.nameIndex[ref.index]]);
 }
 
 } // namespace
@@ -170,14 +171,14 @@ private slots:
         const double scale = timeline->axis().nsPerPixel();
         const int64_t start = timeline->axis().viewStartNs();
         QWheelEvent wheel(at, timeline->mapToGlobal(at), QPoint(), QPoint(0, -240), Qt::NoButton, Qt::NoModifier,
-                          Qt::NoScrollPhase, false);
+            Qt::NoScrollPhase, false);
         QApplication::sendEvent(timeline, &wheel);
         QVERIFY(vbar->value() > 0); // scrolled down the lanes
         QCOMPARE(timeline->axis().nsPerPixel(), scale);
         QCOMPARE(timeline->axis().viewStartNs(), start);
         const int64_t underCursor = timeline->axis().timeForX(200);
-        QWheelEvent ctrlWheel(at, timeline->mapToGlobal(at), QPoint(), QPoint(0, 240), Qt::NoButton, Qt::ControlModifier,
-                              Qt::NoScrollPhase, false);
+        QWheelEvent ctrlWheel(at, timeline->mapToGlobal(at), QPoint(), QPoint(0, 240), Qt::NoButton,
+            Qt::ControlModifier, Qt::NoScrollPhase, false);
         QApplication::sendEvent(timeline, &ctrlWheel);
         QVERIFY(timeline->axis().nsPerPixel() < scale);
         QVERIFY(std::abs(timeline->axis().timeForX(200) - underCursor) <= timeline->axis().nsPerPixel() + 1);
@@ -185,7 +186,7 @@ private slots:
         timeline->setWheelZooms(true);
         const double zoomed = timeline->axis().nsPerPixel();
         QWheelEvent plain(at, timeline->mapToGlobal(at), QPoint(), QPoint(0, 240), Qt::NoButton, Qt::NoModifier,
-                          Qt::NoScrollPhase, false);
+            Qt::NoScrollPhase, false);
         QApplication::sendEvent(timeline, &plain);
         QVERIFY(timeline->axis().nsPerPixel() < zoomed);
         timeline->setWheelZooms(false);
@@ -230,7 +231,7 @@ private slots:
         QVERIFY(help);
         const QList<QAction*> helpActions = help->actions();
         QVERIFY(std::any_of(helpActions.begin(), helpActions.end(),
-                            [](QAction* a) { return a->shortcut() == QKeySequence(Qt::Key_W); }));
+            [](QAction* a) { return a->shortcut() == QKeySequence(Qt::Key_W); }));
         auto* view = window.menuBar()->findChild<QMenu*>("menu_view");
         QVERIFY(view);
         QStringList toggles;
@@ -255,7 +256,8 @@ private slots:
         auto* proxy = qobject_cast<QSortFilterProxyModel*>(kernels->model());
         int templated = -1;
         for (int r = 0; r < proxy->rowCount() && templated < 0; ++r)
-            if (proxy->index(r, 0).data().toString().contains('<') && proxy->index(r, 1).data(TableModel::kRawRole).toLongLong() > 1)
+            if (proxy->index(r, 0).data().toString().contains('<')
+                && proxy->index(r, 1).data(TableModel::kRawRole).toLongLong() > 1)
                 templated = r;
         QVERIFY(templated >= 0);
         const QString name = proxy->index(templated, 0).data().toString();
@@ -270,7 +272,8 @@ private slots:
         // Framed on screen.
         const LaneRow& row = timeline->rowOf(*selected);
         QVERIFY(timeline->axis().viewStartNs() <= row.startNs[selected->index]);
-        QVERIFY(timeline->axis().viewEndNs(timeline->width() - TimelineView::kHeaderWidth) >= row.endNs[selected->index]);
+        QVERIFY(
+            timeline->axis().viewEndNs(timeline->width() - TimelineView::kHeaderWidth) >= row.endNs[selected->index]);
         // Enter on the same row walks to the next instance, later in time.
         QTest::keyClick(kernels, Qt::Key_Return);
         const auto next = timeline->selectedEvent();
@@ -287,10 +290,11 @@ private slots:
         QCOMPARE(list->model()->rowCount(), static_cast<int>(count));
         const double maxNs = proxy->index(templated, 5).data(TableModel::kRawRole).toDouble();
         QCOMPARE(list->model()->index(0, 1).data(TableModel::kRawRole).toDouble(), maxNs);
-        QCOMPARE(list->model()->index(0, 1).data().toString(), QString::fromStdString(placescope::formatNanoseconds(maxNs)));
+        QCOMPARE(
+            list->model()->index(0, 1).data().toString(), QString::fromStdString(placescope::formatNanoseconds(maxNs)));
         for (int r = 1; r < list->model()->rowCount(); ++r)
             QVERIFY(list->model()->index(r, 1).data(TableModel::kRawRole).toDouble()
-                    <= list->model()->index(r - 1, 1).data(TableModel::kRawRole).toDouble());
+                <= list->model()->index(r - 1, 1).data(TableModel::kRawRole).toDouble());
         clickRow(list, 0);
         const auto longest = timeline->selectedEvent();
         QVERIFY(longest);
@@ -316,12 +320,12 @@ private slots:
         QVERIFY2(text.contains(nameOf(*timeline, *kernel, false)), qPrintable(text));
         QVERIFY2(text.contains(nameOf(*timeline, *kernel, true)), qPrintable(text)); // full name too
         QVERIFY2(text.contains(QString::fromStdString(placescope::formatNanoseconds(row.durationNs(kernel->index)))),
-                 qPrintable(text));
-        QVERIFY2(text.contains(QString::fromStdString(placescope::formatNanoseconds(row.startNs[kernel->index]
-                                                                                     - timeline->trace()->firstNs))),
-                 qPrintable(text));
+            qPrintable(text));
+        QVERIFY2(text.contains(QString::fromStdString(
+                     placescope::formatNanoseconds(row.startNs[kernel->index] - timeline->trace()->firstNs))),
+            qPrintable(text));
         for (const char* key : { "Grid", "Block", "Registers per thread", "Shared memory", "Correlation id", "stream",
-                                 "Launched by", "Launching op and its callers" })
+                 "Launched by", "Launching op and its callers" })
             QVERIFY2(text.contains(key), qPrintable(QString(key) + " missing in:\n" + text));
         QVERIFY(text.contains(QString::number(row.correlationId[kernel->index])));
 
@@ -352,9 +356,10 @@ private slots:
         QCOMPARE(nameOf(*timeline, *op, false), QString("aten::conv2d"));
         const QString opText = details->toPlainText();
         QVERIFY2(opText.contains("GPU work launched (") && opText.contains("External id") && opText.contains("cpu_op"),
-                 qPrintable(opText));
+            qPrintable(opText));
         QVERIFY(clickLink(details, "event:"));
-        QCOMPARE(timeline->trace()->lanes[static_cast<size_t>(timeline->selectedEvent()->lane)].group, Lane::Group::Device);
+        QCOMPARE(
+            timeline->trace()->lanes[static_cast<size_t>(timeline->selectedEvent()->lane)].group, Lane::Group::Device);
     }
 
     void aRangeSelectionShowsATablePerName()
@@ -371,8 +376,8 @@ private slots:
         const int y = TimelineView::kRulerHeight + 5;
         QTest::mousePress(timeline, Qt::LeftButton, Qt::ShiftModifier, QPoint(TimelineView::kHeaderWidth + 10, y));
         QMouseEvent move(QEvent::MouseMove, QPointF(timeline->width() - 40, y),
-                         timeline->mapToGlobal(QPointF(timeline->width() - 40, y)), Qt::LeftButton, Qt::LeftButton,
-                         Qt::ShiftModifier);
+            timeline->mapToGlobal(QPointF(timeline->width() - 40, y)), Qt::LeftButton, Qt::LeftButton,
+            Qt::ShiftModifier);
         QApplication::sendEvent(timeline, &move);
         QTest::mouseRelease(timeline, Qt::LeftButton, Qt::ShiftModifier, QPoint(timeline->width() - 40, y));
         auto* details = window.findChild<QTextBrowser*>("eventDetails");
@@ -398,13 +403,14 @@ private slots:
         QVERIFY(findings && findings->model()->rowCount() > 1);
         for (int r = 1; r < findings->model()->rowCount(); ++r)
             QVERIFY(findings->model()->index(r, 2).data(TableModel::kRawRole).toDouble()
-                    <= findings->model()->index(r - 1, 2).data(TableModel::kRawRole).toDouble());
+                <= findings->model()->index(r - 1, 2).data(TableModel::kRawRole).toDouble());
         auto* pane = window.findChild<QTextBrowser*>("findingDetails");
         QVERIFY(pane && pane->isVisible());
         clickRow(findings, 0);
         const QString text = pane->toPlainText();
         QVERIFY2(text.contains(findings->model()->index(0, 0).data().toString()), qPrintable(text));
-        QVERIFY2(text.contains("Saving:") && (text.contains("Fix (PyTorch)") || text.contains("Fix (")), qPrintable(text));
+        QVERIFY2(
+            text.contains("Saving:") && (text.contains("Fix (PyTorch)") || text.contains("Fix (")), qPrintable(text));
         // An evidence link zooms the timeline to its events.
         window.timeline()->zoomToFit();
         const double fitted = window.timeline()->axis().nsPerPixel();
@@ -442,7 +448,8 @@ private slots:
         {
             auto db = placescope::SqliteDb::open(copy.toStdString(), placescope::SqliteDb::Mode::ReadWrite);
             QVERIFY(db.isOk());
-            QVERIFY(db.value().exec("UPDATE TARGET_INFO_GPU SET totalMemory = " + std::to_string(peak * 100 / 95)).isOk());
+            QVERIFY(
+                db.value().exec("UPDATE TARGET_INFO_GPU SET totalMemory = " + std::to_string(peak * 100 / 95)).isOk());
         }
         MainWindow window;
         window.resize(1400, 900);
@@ -476,14 +483,17 @@ private slots:
         QVERIFY(x > 0 && x < timeline->width() - TimelineView::kHeaderWidth);
         const int top = timeline->counterTop(mark->series);
         QVERIFY2(top >= TimelineView::kRulerHeight && top + TimelineView::kCounterHeight <= timeline->height(),
-                 qPrintable(QString("track at %1 in a %2 px view").arg(top).arg(timeline->height())));
+            qPrintable(QString("track at %1 in a %2 px view").arg(top).arg(timeline->height())));
         const QString status = window.statusBar()->findChild<QLabel*>()->text();
-        QVERIFY2(status.contains(QString::fromStdString(series.title)) && status.contains(formatBytes(peak)), qPrintable(status));
+        QVERIFY2(status.contains(QString::fromStdString(series.title)) && status.contains(formatBytes(peak)),
+            qPrintable(status));
         // The marker is drawn: the highlight colour at the peak's point.
         const QImage image = timeline->grab().toImage();
         const double scale = (TimelineView::kCounterHeight - 4) / static_cast<double>(series.maxBytes);
-        const QPoint at(TimelineView::kHeaderWidth + static_cast<int>(x), top + TimelineView::kCounterHeight - 2 - static_cast<int>(peak * scale));
-        QCOMPARE(image.pixelColor(at * image.devicePixelRatio()).rgb(), timeline->palette().color(QPalette::Highlight).rgb());
+        const QPoint at(TimelineView::kHeaderWidth + static_cast<int>(x),
+            top + TimelineView::kCounterHeight - 2 - static_cast<int>(peak * scale));
+        QCOMPARE(image.pixelColor(at * image.devicePixelRatio()).rgb(),
+            timeline->palette().color(QPalette::Highlight).rgb());
         // Esc clears it.
         timeline->clearSelection();
         QVERIFY(!timeline->selectedCounter());
@@ -520,8 +530,10 @@ private slots:
                 continue;
             QCOMPARE(lane.group, Lane::Group::Device);
             QVERIFY(l > 0);
-            QVERIFY2(title.startsWith(QString::fromStdString(trace.lanes[static_cast<size_t>(l - 1)].title).section(" (", 0, 0) + " annotations"),
-                     qPrintable(title + " after " + QString::fromStdString(trace.lanes[static_cast<size_t>(l - 1)].title)));
+            QVERIFY2(title.startsWith(
+                         QString::fromStdString(trace.lanes[static_cast<size_t>(l - 1)].title).section(" (", 0, 0)
+                         + " annotations"),
+                qPrintable(title + " after " + QString::fromStdString(trace.lanes[static_cast<size_t>(l - 1)].title)));
             shown += static_cast<int64_t>(lane.eventCount());
             if (title.startsWith("GPU 0 stream 7 annotations"))
                 annotations = l;
@@ -584,20 +596,25 @@ private slots:
             QCOMPARE(timeline->laneTop(annotations), TimelineView::kRulerHeight);
         }
         bar->setValue(0);
-        QVERIFY(timeline->laneTop(0) >= TimelineView::kRulerHeight + TimelineView::kRowHeight); // the others start below it
+        QVERIFY(
+            timeline->laneTop(0) >= TimelineView::kRulerHeight + TimelineView::kRowHeight); // the others start below it
         // A click in the pinned band selects the pinned lane's event, not the one scrolled under it.
         bar->setValue(bar->maximum() / 2);
         const LaneRow& row = trace.lanes[static_cast<size_t>(annotations)].rows[0];
         timeline->showRange(row.startNs[0], row.endNs[0]);
-        const int x = TimelineView::kHeaderWidth + static_cast<int>(timeline->axis().xForTime((row.startNs[0] + row.endNs[0]) / 2));
+        const int x = TimelineView::kHeaderWidth
+            + static_cast<int>(timeline->axis().xForTime((row.startNs[0] + row.endNs[0]) / 2));
         QTest::mouseClick(timeline, Qt::LeftButton, {}, QPoint(x, TimelineView::kRulerHeight + 8));
         QVERIFY(timeline->selectedEvent());
         QCOMPARE(timeline->selectedEvent()->lane, annotations);
         QCOMPARE(timeline->selectedEvent()->index, 0u);
         // Its pin is drawn: the highlight colour at the pin's head in the lane's header.
         const QImage image = timeline->grab().toImage();
-        QCOMPARE(image.pixelColor(QPoint(TimelineView::kHeaderWidth - 10, TimelineView::kRulerHeight + 6) * image.devicePixelRatio()).rgb(),
-                 timeline->palette().color(QPalette::Highlight).rgb());
+        QCOMPARE(image
+                     .pixelColor(QPoint(TimelineView::kHeaderWidth - 10, TimelineView::kRulerHeight + 6)
+                         * image.devicePixelRatio())
+                     .rgb(),
+            timeline->palette().color(QPalette::Highlight).rgb());
         timeline->setLanePinned(annotations, false);
         QVERIFY(timeline->pinnedLanes().empty());
         QVERIFY(timeline->laneTop(annotations) > timeline->laneTop(annotations - 1));
@@ -620,18 +637,23 @@ private slots:
             CellFormat format;
         };
         const std::vector<Column> columns = {
-            { "Kernels", 1, "Count", CellFormat::Count }, { "Kernels", 2, "Total", CellFormat::Duration },
-            { "Kernels", 3, "Avg", CellFormat::Duration }, { "Kernels", 5, "Max", CellFormat::Duration },
-            { "Copies", 3, "Total", CellFormat::Duration }, { "Copies", 4, "Size", CellFormat::Bytes },
-            { "Ops", 1, "Count", CellFormat::Count }, { "Ops", 2, "CPU total", CellFormat::Duration },
-            { "Ops", 5, "CPU avg", CellFormat::Duration }, { "Findings", 2, "Saving/step", CellFormat::Saving },
+            { "Kernels", 1, "Count", CellFormat::Count },
+            { "Kernels", 2, "Total", CellFormat::Duration },
+            { "Kernels", 3, "Avg", CellFormat::Duration },
+            { "Kernels", 5, "Max", CellFormat::Duration },
+            { "Copies", 3, "Total", CellFormat::Duration },
+            { "Copies", 4, "Size", CellFormat::Bytes },
+            { "Ops", 1, "Count", CellFormat::Count },
+            { "Ops", 2, "CPU total", CellFormat::Duration },
+            { "Ops", 5, "CPU avg", CellFormat::Duration },
+            { "Findings", 2, "Saving/step", CellFormat::Saving },
         };
         // Kernels open sorted by total time, largest first (nsys stats' order).
         QTableView* byTotal = tableOf(window, "Kernels");
         QCOMPARE(byTotal->horizontalHeader()->sortIndicatorSection(), 2);
         QCOMPARE(byTotal->horizontalHeader()->sortIndicatorOrder(), Qt::DescendingOrder);
         QVERIFY(byTotal->model()->index(0, 2).data(TableModel::kRawRole).toDouble()
-                >= byTotal->model()->index(1, 2).data(TableModel::kRawRole).toDouble());
+            >= byTotal->model()->index(1, 2).data(TableModel::kRawRole).toDouble());
         int textOrderDiffers = 0;
         for (const Column& c : columns) {
             QTableView* view = tableOf(window, c.table);
@@ -645,18 +667,24 @@ private slots:
                 const QString shown = model->index(r, c.column).data().toString();
                 QString expected;
                 switch (c.format) {
-                case CellFormat::Count: expected = QString::fromStdString(placescope::withThousands(raw.toLongLong())); break;
-                case CellFormat::Bytes: expected = QString::fromStdString(placescope::formatBytes(raw.toLongLong())); break;
-                case CellFormat::Saving:
-                    expected = std::fabs(raw.toDouble()) < 1.0 ? QString("no saving")
-                                                               : QString::fromStdString(placescope::formatNanoseconds(raw.toDouble()));
+                case CellFormat::Count:
+                    expected = QString::fromStdString(placescope::withThousands(raw.toLongLong()));
                     break;
-                default: expected = QString::fromStdString(placescope::formatNanoseconds(raw.toDouble()));
+                case CellFormat::Bytes:
+                    expected = QString::fromStdString(placescope::formatBytes(raw.toLongLong()));
+                    break;
+                case CellFormat::Saving:
+                    expected = std::fabs(raw.toDouble()) < 1.0
+                        ? QString("no saving")
+                        : QString::fromStdString(placescope::formatNanoseconds(raw.toDouble()));
+                    break;
+                default:
+                    expected = QString::fromStdString(placescope::formatNanoseconds(raw.toDouble()));
                 }
                 QCOMPARE(shown, expected);
                 if (r > 0) {
                     QVERIFY2(raw.toDouble() <= model->index(r - 1, c.column).data(TableModel::kRawRole).toDouble(),
-                             qPrintable(c.table + " " + c.header));
+                        qPrintable(c.table + " " + c.header));
                     textOrderDiffers += shown > model->index(r - 1, c.column).data().toString();
                 }
             }
@@ -726,10 +754,13 @@ private slots:
         // The samples' step function at the time under the cursor.
         const CounterSeries& series = trace.counters.front();
         const int64_t t = timeline->axis().timeForX(300);
-        const size_t i = static_cast<size_t>(std::upper_bound(series.timeNs.begin(), series.timeNs.end(), t) - series.timeNs.begin()) - 1;
+        const size_t i = static_cast<size_t>(
+                             std::upper_bound(series.timeNs.begin(), series.timeNs.end(), t) - series.timeNs.begin())
+            - 1;
         QVERIFY2(text.contains("allocated " + formatBytes(series.allocatedBytes[i])), qPrintable(text));
         QVERIFY2(text.contains("reserved " + formatBytes(series.reservedBytes[i])), qPrintable(text));
-        QVERIFY(timeline->counterTooltip(QPoint(at.x(), TimelineView::kRulerHeight + 5)).isEmpty()); // a lane, not the counter
+        QVERIFY(timeline->counterTooltip(QPoint(at.x(), TimelineView::kRulerHeight + 5))
+                    .isEmpty()); // a lane, not the counter
     }
 
     void aTruncatedTraceSaysItOpenedInPart()
@@ -765,8 +796,9 @@ private slots:
         QVERIFY(conv >= 0);
         emit window.graphView()->nodeSelected("Conv"); // what a click on the node emits
         const QString text = window.findChild<QTextBrowser*>("eventDetails")->toPlainText();
-        QVERIFY2(text.contains("Type") && text.contains("Conv") && text.contains("Inputs") && text.contains("kernel_shape"),
-                 qPrintable(text));
+        QVERIFY2(
+            text.contains("Type") && text.contains("Conv") && text.contains("Inputs") && text.contains("kernel_shape"),
+            qPrintable(text));
         QVERIFY2(text.contains("No trace is open"), qPrintable(text));
     }
 };

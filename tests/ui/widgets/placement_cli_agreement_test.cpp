@@ -64,7 +64,10 @@ void compareFigures(const PlacementPlan& plan, const CliRun& cli, const QString&
         const auto it = cli.objectiveUs.find(name);
         QVERIFY2(it != cli.objectiveUs.end(), qPrintable(what + ": the CLI gives no " + name));
         QVERIFY2(us > 0 && qFuzzyCompare(us, it->second),
-            qPrintable(QString("%1 %2: GUI %3 us, CLI %4 us").arg(what, name).arg(us, 0, 'g', 17).arg(it->second, 0, 'g', 17)));
+            qPrintable(QString("%1 %2: GUI %3 us, CLI %4 us")
+                           .arg(what, name)
+                           .arg(us, 0, 'g', 17)
+                           .arg(it->second, 0, 'g', 17)));
     }
 }
 
@@ -104,7 +107,8 @@ private slots:
                 QVERIFY2(session.waitForPlan(120000), qPrintable(file.fileName() + ": " + session.lastError()));
                 QCOMPARE(session.plan()->objective, objective);
                 compareFigures(*session.plan(),
-                    runCli({ "place", "--model", file.absoluteFilePath(), "--objective", objectiveArg(objective), "--json" }),
+                    runCli({ "place", "--model", file.absoluteFilePath(), "--objective", objectiveArg(objective),
+                        "--json" }),
                     file.fileName() + " " + objectiveArg(objective));
             }
         }
@@ -122,14 +126,15 @@ private slots:
         const int op = graphOpNamed(session, "post_process_8");
         QVERIFY(op >= 0);
         const int device = 1 - session.deviceOf(op); // wherever the proposal does not put it
-        QVERIFY(std::isfinite(session.inputs()->placement->graph.ops[static_cast<size_t>(op)].costUs[static_cast<size_t>(device)]));
+        QVERIFY(std::isfinite(
+            session.inputs()->placement->graph.ops[static_cast<size_t>(op)].costUs[static_cast<size_t>(device)]));
         session.pinOp(op, device);
         for (Objective objective : { Objective::Sum, Objective::Makespan }) {
             session.setObjective(objective);
             QVERIFY2(session.waitForPlan(120000), qPrintable(session.lastError()));
             compareFigures(*session.plan(),
-                runCli({ "place", "--model", model, "--gpu", "h100", "--objective", objectiveArg(objective), "--json", "--pin",
-                    QString("post_process_8=") + (device == 0 ? "cpu" : "gpu") }),
+                runCli({ "place", "--model", model, "--gpu", "h100", "--objective", objectiveArg(objective), "--json",
+                    "--pin", QString("post_process_8=") + (device == 0 ? "cpu" : "gpu") }),
                 "superres pinned " + objectiveArg(objective));
         }
     }
@@ -141,7 +146,8 @@ private slots:
         QTemporaryDir dir;
         const QString trace = dir.filePath("rn50.sqlite");
         QProcess import;
-        import.start(kCli, { "import", kData + "/traces/kineto_resnet50_v100_legacy2021.pt.trace.json.gz", "-o", trace });
+        import.start(
+            kCli, { "import", kData + "/traces/kineto_resnet50_v100_legacy2021.pt.trace.json.gz", "-o", trace });
         QVERIFY(import.waitForFinished(120000));
         QVERIFY2(import.exitCode() == 0, import.readAllStandardError().constData());
 
@@ -156,7 +162,8 @@ private slots:
             session->setObjective(objective);
             QVERIFY2(session->waitForPlan(120000), qPrintable(session->lastError()));
             compareFigures(*session->plan(),
-                runCli({ "place", "--model", trace, "--trace", trace, "--objective", objectiveArg(objective), "--json" }),
+                runCli(
+                    { "place", "--model", trace, "--trace", trace, "--objective", objectiveArg(objective), "--json" }),
                 "rn50 trace GPU " + objectiveArg(objective));
             QVERIFY(session->plan()->proposalUs <= session->plan()->allGpuUs * (1 + 1e-9));
             if (objective == Objective::Sum) {
@@ -174,7 +181,8 @@ private slots:
         session->setCostOptions(t4);
         QVERIFY2(session->waitForPlan(120000), qPrintable(session->lastError()));
         QVERIFY2(qFuzzyCompare(session->plan()->allCpuUs, allCpu),
-            qPrintable(QString("all-CPU %1 us on T4 vs %2 us on the trace's GPU").arg(session->plan()->allCpuUs).arg(allCpu)));
+            qPrintable(
+                QString("all-CPU %1 us on T4 vs %2 us on the trace's GPU").arg(session->plan()->allCpuUs).arg(allCpu)));
         const int conv = graphOpNamed(*session, "aten::conv2d#0");
         QVERIFY(conv >= 0);
         session->setObjective(Objective::Sum);
@@ -201,7 +209,8 @@ private slots:
         session.openModel(kData + "/models/superres_prepost_op18.onnx");
         QVERIFY(session.waitForPlan(120000));
         QCOMPARE(panel.objectiveBox()->currentText(), QString("sum"));
-        QVERIFY2(panel.summaryText().contains("sum objective: ops and transfers one after another"), qPrintable(panel.summaryText()));
+        QVERIFY2(panel.summaryText().contains("sum objective: ops and transfers one after another"),
+            qPrintable(panel.summaryText()));
         const double sumUs = session.plan()->proposalUs;
         QCOMPARE(panel.chart()->entries().front().us, sumUs);
         // Choosing makespan in the box re-plans; the bars and the summary follow.
@@ -212,7 +221,8 @@ private slots:
         QCOMPARE(session.plan()->objective, Objective::Makespan);
         QCOMPARE(panel.chart()->entries().front().us, session.plan()->proposalUs);
         QVERIFY(session.plan()->proposalUs < sumUs); // CPU and GPU overlap
-        QVERIFY2(panel.summaryText().contains("makespan objective: CPU and GPU overlap"), qPrintable(panel.summaryText()));
+        QVERIFY2(
+            panel.summaryText().contains("makespan objective: CPU and GPU overlap"), qPrintable(panel.summaryText()));
         QVERIFY2(panel.summaryText().contains("Saving vs framework default: "), qPrintable(panel.summaryText()));
         QVERIFY2(!panel.summaryText().contains("e-0"), qPrintable(panel.summaryText()));
     }

@@ -2,10 +2,10 @@
 // The placement panel, its session and what follows a plan: the per-op table, pins with undo, predicted lanes,
 // graph colours and collapse, selection sync between the graph and the table, the op summary table.
 #include "placement/engine/op_graph.h"
-#include "ui/placement/model_source.h"
 #include "ui/graphview/graph_collapse.h"
 #include "ui/graphview/graph_view.h"
 #include "ui/models/table_model.h"
+#include "ui/placement/model_source.h"
 #include "ui/placement/op_table_model.h"
 #include "ui/placement/placement_panel.h"
 #include "ui/placement/placement_session.h"
@@ -16,15 +16,15 @@
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QComboBox>
-#include <QLabel>
-#include <QMenu>
-#include <QToolButton>
 #include <QDir>
 #include <QFileInfo>
 #include <QGraphicsRectItem>
 #include <QGraphicsScene>
+#include <QLabel>
+#include <QMenu>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QToolButton>
 #include <QUndoStack>
 #include <QtTest>
 
@@ -227,7 +227,8 @@ private slots:
         const int cpu = deviceOfKind(session.inputs()->placement->graph, DeviceKind::Cpu);
         // Through the panel: select the op's row, pin the selection to the CPU.
         const QModelIndex row = panel.proxy()->mapFromSource(panel.opModel()->index(op, 0));
-        panel.table()->selectionModel()->setCurrentIndex(row, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        panel.table()->selectionModel()->setCurrentIndex(
+            row, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         QCOMPARE(panel.pinSelected(cpu), 1);
         QVERIFY(session.busy()); // re-plans in the background
         QVERIFY2(session.waitForPlan(120000), qPrintable(session.lastError()));
@@ -286,7 +287,8 @@ private slots:
                 spans += lane.eventCount();
         }
         QVERIFY2(titles.contains("Predicted: CPU") && titles.contains("Predicted: GPU")
-                     && titles.contains("Predicted: transfers"), qPrintable(titles.join(", ")));
+                && titles.contains("Predicted: transfers"),
+            qPrintable(titles.join(", ")));
         QCOMPARE(spans, session->inputs()->placement->graph.ops.size());
         window.timeline()->repaint();
         QVERIFY(window.timeline()->lastDrawItemCount() > 0);
@@ -331,8 +333,9 @@ private slots:
         // Table -> graph: selecting another row selects its node.
         const int other = (op + 3) % static_cast<int>(session->inputs()->placement->graph.ops.size());
         QTableView* table = window.placementPanel()->table();
-        table->selectionModel()->setCurrentIndex(window.placementPanel()->proxy()->mapFromSource(
-            window.placementPanel()->opModel()->index(other, 0)), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        table->selectionModel()->setCurrentIndex(
+            window.placementPanel()->proxy()->mapFromSource(window.placementPanel()->opModel()->index(other, 0)),
+            QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         QCOMPARE(graph->selectedModelOp(), session->inputs()->placement->modelOpOfGraphOp[static_cast<size_t>(other)]);
     }
 
@@ -377,14 +380,15 @@ private slots:
         const QString id = QString::fromStdString(graph.ops[static_cast<size_t>(op)].id);
         // Table: select the op's row; "Pin to GPU" is disabled and says why, "Pin to CPU" is not.
         panel.table()->selectionModel()->setCurrentIndex(panel.proxy()->mapFromSource(panel.opModel()->index(op, 0)),
-                                                         QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         std::unique_ptr<QMenu> menu(panel.createContextMenu(nullptr));
         QVERIFY(menu);
         QAction* toGpu = actionNamed(menu.get(), "Pin to GPU");
         QAction* toCpu = actionNamed(menu.get(), "Pin to CPU");
         QVERIFY(toGpu && toCpu);
         QVERIFY(!toGpu->isEnabled());
-        QVERIFY2(toGpu->toolTip().contains(id) && toGpu->toolTip().contains("No GPU kernel"), qPrintable(toGpu->toolTip()));
+        QVERIFY2(
+            toGpu->toolTip().contains(id) && toGpu->toolTip().contains("No GPU kernel"), qPrintable(toGpu->toolTip()));
         QCOMPARE(toGpu->statusTip(), toGpu->toolTip());
         QVERIFY(toCpu->isEnabled());
         // Graph: the op's node offers the same.
@@ -403,7 +407,7 @@ private slots:
                 both = static_cast<int>(g);
         QVERIFY(both >= 0);
         panel.table()->selectionModel()->setCurrentIndex(panel.proxy()->mapFromSource(panel.opModel()->index(both, 0)),
-                                                         QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         menu.reset(panel.createContextMenu(nullptr));
         QVERIFY(actionNamed(menu.get(), "Pin to GPU")->isEnabled());
         // Triggering the enabled action pins through the undo stack.
@@ -449,7 +453,7 @@ private slots:
         // and encodes on the CPU and copies across) is predicted faster.
         QVERIFY(session.inputs()->placement->graph.links.at(0).bandwidthGBps > torchUpGBps);
         QVERIFY2(session.plan()->allGpuUs < torchAllGpuUs,
-                 qPrintable(QString("tf %1 us vs torch %2 us").arg(session.plan()->allGpuUs).arg(torchAllGpuUs)));
+            qPrintable(QString("tf %1 us vs torch %2 us").arg(session.plan()->allGpuUs).arg(torchAllGpuUs)));
         // Two changes in a row: only the newest one's result is kept.
         const int ort = panel.frameworkBox()->findData("ort");
         panel.frameworkBox()->setCurrentIndex(0);
@@ -468,10 +472,12 @@ private slots:
         emit panel.gpuBox()->activated(a100);
         QVERIFY(session.waitForPlan(120000));
         QCOMPARE(session.costOptions().gpu, std::string("a100"));
-        QVERIFY2(session.plan()->allGpuUs > allGpuOnH100, qPrintable(QString("A100 %1 us vs H100 %2 us")
-                                                                         .arg(session.plan()->allGpuUs).arg(allGpuOnH100)));
-        QVERIFY2(session.assumptions().filter("GPU: ").join(' ').contains("A100"), qPrintable(session.assumptions().join('\n')));
-        QVERIFY2(panel.assumptionsButton()->toolTip().contains("A100"), qPrintable(panel.assumptionsButton()->toolTip()));
+        QVERIFY2(session.plan()->allGpuUs > allGpuOnH100,
+            qPrintable(QString("A100 %1 us vs H100 %2 us").arg(session.plan()->allGpuUs).arg(allGpuOnH100)));
+        QVERIFY2(session.assumptions().filter("GPU: ").join(' ').contains("A100"),
+            qPrintable(session.assumptions().join('\n')));
+        QVERIFY2(
+            panel.assumptionsButton()->toolTip().contains("A100"), qPrintable(panel.assumptionsButton()->toolTip()));
         QVERIFY(!panel.assumptionsLabel()->isVisibleTo(&panel));
         panel.assumptionsButton()->toggle();
         QVERIFY(panel.assumptionsLabel()->isVisibleTo(&panel));
@@ -497,16 +503,17 @@ private slots:
         const QStringList assumptions = session->assumptions();
         QVERIFY2(assumptions.filter("GPU: ").join(' ').contains("A100"), qPrintable(assumptions.join('\n')));
         QVERIFY2(assumptions.filter("PCIe").size() > 0 && assumptions.filter("no trace").isEmpty(),
-                 qPrintable(assumptions.join('\n')));
+            qPrintable(assumptions.join('\n')));
         PlacementPanel* panel = window.placementPanel();
         QCOMPARE(panel->gpuBox()->currentData().toString(), QString("from-trace"));
         QVERIFY(panel->gpuBox()->itemData(0, Qt::ToolTipRole).toString().contains("A100"));
         QVERIFY(panel->assumptionsButton()->toolTip().contains("PCIe"));
         // The summary says it in one line: the traced GPU, the link fitted to the trace's memcpys.
         const QString summary = panel->summaryText();
-        QVERIFY2(summary.contains(QString::number(session->plan()->proposal.assignment.size()) + " ops"), qPrintable(summary));
+        QVERIFY2(summary.contains(QString::number(session->plan()->proposal.assignment.size()) + " ops"),
+            qPrintable(summary));
         QVERIFY2(summary.contains("Costed for NVIDIA A100") && summary.contains("fitted to the trace's copies"),
-                 qPrintable(summary));
+            qPrintable(summary));
     }
 
     void everyModelIsPlanned()
@@ -531,7 +538,8 @@ private slots:
     void opSummaryListsFrameworkOpsWithTheirKernels()
     {
         MainWindow window;
-        QAbstractItemModelTester tester(window.opSummaryModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(
+            window.opSummaryModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         window.openFile(QString(PLACESCOPE_DATA_DIR) + "/traces/hta_alexnet_a100_1rank.json.gz");
         QVERIFY2(window.waitForOpen(120000), qPrintable(window.lastError()));
         TableModel* ops = window.opSummaryModel();

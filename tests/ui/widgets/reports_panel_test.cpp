@@ -77,8 +77,8 @@ private slots:
         m_window->openFile(kAlexNet);
         QVERIFY2(m_window->waitForOpen(120000), qPrintable(m_window->lastError()));
         QVERIFY(m_window->reportsPanel() != nullptr);
-        m_tester = new QAbstractItemModelTester(m_window->reportsPanel()->model(),
-                                                QAbstractItemModelTester::FailureReportingMode::QtTest, this);
+        m_tester = new QAbstractItemModelTester(
+            m_window->reportsPanel()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest, this);
     }
     void cleanupTestCase() { delete m_window; }
 
@@ -103,10 +103,13 @@ private slots:
                     QVERIFY2(row.contains(key), qPrintable(name + ": no JSON key " + key));
                     const QVariant cell = model->data(model->index(r, c), ReportTableModel::kRawRole);
                     QVERIFY2(sameValue(cell, row.value(key)),
-                             qPrintable(QString("%1 row %2 %3: panel %4, CLI %5")
-                                            .arg(name).arg(r).arg(key, cell.toString(),
-                                                 QString::fromUtf8(QJsonDocument(QJsonArray { row.value(key) })
-                                                                       .toJson(QJsonDocument::Compact)))));
+                        qPrintable(
+                            QString("%1 row %2 %3: panel %4, CLI %5")
+                                .arg(name)
+                                .arg(r)
+                                .arg(key, cell.toString(),
+                                    QString::fromUtf8(
+                                        QJsonDocument(QJsonArray { row.value(key) }).toJson(QJsonDocument::Compact)))));
                 }
                 ++rowsCompared;
             }
@@ -142,7 +145,7 @@ private slots:
         const LaneRow& row = timeline->rowOf(*timeline->selectedEvent());
         QCOMPARE(row.kind[timeline->selectedEvent()->index], EventKind::Kernel);
         QCOMPARE(static_cast<qlonglong>(row.sourceRow[timeline->selectedEvent()->index]),
-                 panel->proxy()->index(3, rowIdColumn).data(ReportTableModel::kRawRole).toLongLong());
+            panel->proxy()->index(3, rowIdColumn).data(ReportTableModel::kRawRole).toLongLong());
         // A kernel name: an instance of it.
         QVERIFY(waitForReport(panel, "kernel_launch"));
         panel->view()->selectRow(0);
@@ -152,9 +155,9 @@ private slots:
         const auto selected = *timeline->selectedEvent();
         QCOMPARE(QString::fromStdString(
                      timeline->trace()->names[timeline->rowOf(selected).fullNameIndex[selected.index] == kSameName
-                                                  ? timeline->rowOf(selected).nameIndex[selected.index]
-                                                  : timeline->rowOf(selected).fullNameIndex[selected.index]]),
-                 name);
+                             ? timeline->rowOf(selected).nameIndex[selected.index]
+                             : timeline->rowOf(selected).fullNameIndex[selected.index]]),
+            name);
         // A time bucket: the view shows that range.
         QVERIFY(waitForReport(panel, "queue_timeline"));
         panel->view()->selectRow(5);
@@ -179,7 +182,8 @@ private slots:
         QVERIFY(!queue.isEmpty());
         for (const QJsonValue& value : queue) {
             const QJsonObject row = value.toObject();
-            const QString suffix = QString("Queue stream %1, GPU %2").arg(row["stream"].toInteger()).arg(row["device"].toInteger());
+            const QString suffix
+                = QString("Queue stream %1, GPU %2").arg(row["stream"].toInteger()).arg(row["device"].toInteger());
             const CounterSeries* track = nullptr;
             for (const CounterSeries& series : trace->counters)
                 if (QString::fromStdString(series.title).startsWith(suffix))
@@ -192,7 +196,8 @@ private slots:
             QCOMPARE(track->maxBytes, row["max"].toInteger());
             double weighted = 0;
             for (size_t i = 0; i + 1 < track->timeNs.size(); ++i)
-                weighted += static_cast<double>(track->allocatedBytes[i]) * static_cast<double>(track->timeNs[i + 1] - track->timeNs[i]);
+                weighted += static_cast<double>(track->allocatedBytes[i])
+                    * static_cast<double>(track->timeNs[i + 1] - track->timeNs[i]);
             const double span = static_cast<double>(track->timeNs.back() - track->timeNs.front());
             QCOMPARE(static_cast<qlonglong>(span), row["span_ns"].toInteger());
             QVERIFY(std::abs(weighted / span - row["mean"].toDouble()) < 1e-9 * (1 + row["mean"].toDouble()));
@@ -217,10 +222,14 @@ private slots:
             QCOMPARE(track->unit, CounterUnit::BytesPerSecond);
             double bytes = 0;
             for (size_t i = 0; i + 1 < track->timeNs.size(); ++i)
-                bytes += static_cast<double>(track->allocatedBytes[i]) / 1e9 * static_cast<double>(track->timeNs[i + 1] - track->timeNs[i]);
+                bytes += static_cast<double>(track->allocatedBytes[i]) / 1e9
+                    * static_cast<double>(track->timeNs[i + 1] - track->timeNs[i]);
             // The report rounds each bucket to whole bytes, the track each rate to whole bytes per second.
             QVERIFY2(std::abs(bytes - expected.first) <= expected.second + 1e-6 * expected.first,
-                     qPrintable(QString("%1: track %2 bytes, report %3").arg(title).arg(bytes, 0, 'f', 0).arg(expected.first, 0, 'f', 0)));
+                qPrintable(QString("%1: track %2 bytes, report %3")
+                               .arg(title)
+                               .arg(bytes, 0, 'f', 0)
+                               .arg(expected.first, 0, 'f', 0)));
         }
     }
 

@@ -4,9 +4,9 @@
 // view, and Ctrl+Z routed to the panel's edit set inside the main window.
 #include "analysis/trace/step_detector.h"
 #include "analysis/trace/trace_data.h"
-#include "whatif/whatif.h"
 #include "profiler/importers/importer.h"
 #include "profiler/store/trace_file.h"
+#include "ui/models/table_model.h"
 #include "ui/placement/step_time_chart.h"
 #include "ui/timeline/timeline_format.h"
 #include "ui/timeline/timeline_view.h"
@@ -14,8 +14,8 @@
 #include "ui/whatif/whatif_lanes_view.h"
 #include "ui/whatif/whatif_panel.h"
 #include "ui/whatif/whatif_session.h"
-#include "ui/models/table_model.h"
 #include "ui/window/main_window.h"
+#include "whatif/whatif.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -24,10 +24,10 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
-#include <QUndoStack>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QUndoGroup>
+#include <QUndoStack>
 #include <QtTest>
 
 #include <memory>
@@ -91,7 +91,8 @@ void verifyShows(const WhatIfPanel& panel, const QString& trace, const std::vect
     saving[0] = saving[0].toUpper();
     QVERIFY2(figures.contains(saving), qPrintable(figures));
     QVERIFY(QString::fromStdString(expected->text).contains(QString::fromStdString(stepSavingText(r))));
-    QVERIFY2(figures.contains("predicted " + formatDuration(static_cast<double>(r.predicted.stepNs))), qPrintable(figures));
+    QVERIFY2(
+        figures.contains("predicted " + formatDuration(static_cast<double>(r.predicted.stepNs))), qPrintable(figures));
     QCOMPARE(panel.outcomeTable()->rowCount(), static_cast<int>(r.edits.size()));
     for (size_t i = 0; i < r.edits.size(); ++i) {
         QCOMPARE(panel.outcomeTable()->item(static_cast<int>(i), 0)->text(), QString::fromStdString(r.edits[i].text));
@@ -121,8 +122,9 @@ private slots:
         QCoreApplication::setApplicationName("ui_whatif_panel_test");
         QVERIFY(m_dir.isValid());
         m_trace = m_dir.filePath("resnet50.sqlite");
-        auto imported = importTraces({ std::string(PLACESCOPE_DATA_DIR) + "/traces/kineto_resnet50_v100_legacy2021.pt.trace.json.gz" },
-                                     m_trace.toStdString(), ImportOptions {});
+        auto imported = importTraces(
+            { std::string(PLACESCOPE_DATA_DIR) + "/traces/kineto_resnet50_v100_legacy2021.pt.trace.json.gz" },
+            m_trace.toStdString(), ImportOptions {});
         QVERIFY2(imported.isOk(), imported.isOk() ? "" : imported.status().message().c_str());
     }
 
@@ -140,14 +142,14 @@ private slots:
         c.inputFactor = 2;
         c.overlapComm = true;
         c.extraEdit = "  no-sync ";
-        const std::vector<std::string> expected { "no-sync:cudaStreamSynchronize", "kernels:gemm=x0.25", "drop:elementwise",
-            "pinned", "launch=x0.1", "input=x2", "overlap-comm", "no-sync" };
+        const std::vector<std::string> expected { "no-sync:cudaStreamSynchronize", "kernels:gemm=x0.25",
+            "drop:elementwise", "pinned", "launch=x0.1", "input=x2", "overlap-comm", "no-sync" };
         QCOMPARE(editTexts(c), expected);
         for (const std::string& text : expected)
             QVERIFY2(parseEdit(text).isOk(), text.c_str());
         // Back from edit texts (--whatif on the command line): every field, and what has none goes to the extra edit.
-        const std::vector<std::string> fromCli { "no-sync:cudaStreamSynchronize", "kernels:gemm=x0.25", "drop:elementwise",
-            "pinned", "launch=x0.1", "input=x2", "overlap-comm", "kernels:gemm=fast" };
+        const std::vector<std::string> fromCli { "no-sync:cudaStreamSynchronize", "kernels:gemm=x0.25",
+            "drop:elementwise", "pinned", "launch=x0.1", "input=x2", "overlap-comm", "kernels:gemm=fast" };
         QCOMPARE(editTexts(controlsFor(fromCli)), fromCli);
         QCOMPARE(controlsFor(fromCli).extraEdit, QString("kernels:gemm=fast"));
     }
@@ -192,7 +194,7 @@ private slots:
         QTableWidget* path = panel.pathTable();
         QVERIFY(path->rowCount() >= 2);
         QCOMPARE(path->item(path->rowCount() - 1, 1)->text(),
-                 formatDuration(static_cast<double>(session.run()->result.replayPath.lengthNs())));
+            formatDuration(static_cast<double>(session.run()->result.replayPath.lengthNs())));
     }
 
     void aMalformedEditShowsItsErrorAndRunsNothing()
@@ -210,7 +212,8 @@ private slots:
         commit(panel.dropRegexEdit(), "(unclosed");
         QVERIFY(!session.busy());
         QVERIFY(panel.errorLabel()->isVisibleTo(&panel));
-        QVERIFY2(panel.errorLabel()->text().contains("is not a regular expression"), qPrintable(panel.errorLabel()->text()));
+        QVERIFY2(
+            panel.errorLabel()->text().contains("is not a regular expression"), qPrintable(panel.errorLabel()->text()));
         QCOMPARE(session.run(), good); // the last good figures stay
         QCOMPARE(shownNs(panel.chart()->entries()[2]), shown);
         QVERIFY(!session.waitForRun(100));
@@ -264,7 +267,8 @@ private slots:
         for (const WhatIfLaneRow& lane : rows.lanes)
             if (lane.predicted.spans.size() > busiest->spans.size())
                 busiest = &lane.predicted;
-        const int64_t from = rows.startNs + (rows.endNs - rows.startNs) / 3, to = from + (rows.endNs - rows.startNs) / 50;
+        const int64_t from = rows.startNs + (rows.endNs - rows.startNs) / 3,
+                      to = from + (rows.endNs - rows.startNs) / 50;
         const auto [first, last] = visibleSpans(*busiest, from, to);
         for (size_t i = 0; i < busiest->spans.size(); ++i) {
             const bool overlaps = busiest->spans[i].endNs > from && busiest->spans[i].startNs < to;
@@ -279,11 +283,11 @@ private slots:
         QVERIFY(view->lastCriticalCount() > 0);
         // Folding: the whole trace on a few hundred pixels draws far fewer rectangles than it has spans.
         QVERIFY2(view->lastDrawCount() < static_cast<int>(measured + predicted) / 4,
-                 qPrintable(QString("%1 rects for %2 spans").arg(view->lastDrawCount()).arg(measured + predicted)));
+            qPrintable(QString("%1 rects for %2 spans").arg(view->lastDrawCount()).arg(measured + predicted)));
         // Zoom in: still draws, on a narrower window.
         const int64_t before = view->viewEndNs() - view->viewStartNs();
-        QWheelEvent wheel(QPointF(view->width() / 2.0, 40), view->mapToGlobal(QPointF(view->width() / 2.0, 40)), QPoint(),
-                          QPoint(0, 600), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QWheelEvent wheel(QPointF(view->width() / 2.0, 40), view->mapToGlobal(QPointF(view->width() / 2.0, 40)),
+            QPoint(), QPoint(0, 600), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
         QCoreApplication::sendEvent(view, &wheel);
         QVERIFY(view->viewEndNs() - view->viewStartNs() < before / 2);
         view->repaint();

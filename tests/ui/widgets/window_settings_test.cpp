@@ -99,7 +99,7 @@ private slots:
         const QString stale = QString("placescope-gui-%1-AbC123").arg(pid);
         const QString live = QString("placescope-gui-%1-XyZ789").arg(QCoreApplication::applicationPid());
         for (const QString& name : { stale, live, QString("placescope-gui-OlD123"), QString("placescope-gui-NeW123"),
-                                     QString("placescope-notes") }) {
+                 QString("placescope-notes") }) {
             QVERIFY(temp.mkpath(name));
             QFile file(temp.filePath(name + "/copy.sqlite"));
             QVERIFY(file.open(QIODevice::WriteOnly));
@@ -108,17 +108,18 @@ private slots:
         QVERIFY(age(temp.filePath("placescope-gui-OlD123"), 2));
         {
             MainWindow window;
-            QVERIFY(!temp.exists(stale));                       // its owner is gone
-            QVERIFY(!temp.exists("placescope-gui-OlD123"));     // an older unnamed copy, untouched for two days
-            QVERIFY(temp.exists(live));                         // a running GUI's (this process)
-            QVERIFY(temp.exists("placescope-gui-NeW123"));      // unnamed but recent: maybe a running older GUI's
-            QVERIFY(temp.exists("placescope-notes"));           // not the GUI's
+            QVERIFY(!temp.exists(stale)); // its owner is gone
+            QVERIFY(!temp.exists("placescope-gui-OlD123")); // an older unnamed copy, untouched for two days
+            QVERIFY(temp.exists(live)); // a running GUI's (this process)
+            QVERIFY(temp.exists("placescope-gui-NeW123")); // unnamed but recent: maybe a running older GUI's
+            QVERIFY(temp.exists("placescope-notes")); // not the GUI's
             // The window's own copies go in a folder named with its pid, removed when it closes.
             window.openFile(kAlexNetJson);
             QVERIFY2(window.waitForOpen(120000), qPrintable(window.lastError()));
             const QString copy = QString::fromStdString(window.timeline()->trace()->path);
-            QVERIFY2(copy.startsWith(temp.filePath(QString("placescope-gui-%1-").arg(QCoreApplication::applicationPid()))),
-                     qPrintable(copy));
+            QVERIFY2(
+                copy.startsWith(temp.filePath(QString("placescope-gui-%1-").arg(QCoreApplication::applicationPid()))),
+                qPrintable(copy));
             m_ownCopy = QFileInfo(copy).absolutePath();
             QVERIFY(QFileInfo::exists(copy));
         }
@@ -137,10 +138,10 @@ private slots:
         QTest::qWait(200);
         QCOMPARE(window.size(), QSize(1366, 768)); // no panel forces the window larger than the screen
         QVERIFY2(window.minimumSizeHint().width() <= 1366 && window.minimumSizeHint().height() <= 768,
-                 qPrintable(QString("%1x%2").arg(window.minimumSizeHint().width()).arg(window.minimumSizeHint().height())));
+            qPrintable(QString("%1x%2").arg(window.minimumSizeHint().width()).arg(window.minimumSizeHint().height())));
         const QSize timeline = window.timeline()->size();
         QVERIFY2(timeline.width() >= 600 && timeline.height() >= 250,
-                 qPrintable(QString("timeline %1x%2").arg(timeline.width()).arg(timeline.height())));
+            qPrintable(QString("timeline %1x%2").arg(timeline.width()).arg(timeline.height())));
         if (qEnvironmentVariableIsSet("PLACESCOPE_TEST_SCREENSHOT"))
             window.grab().save(qEnvironmentVariable("PLACESCOPE_TEST_SCREENSHOT"));
         int shown = 0;
@@ -149,10 +150,15 @@ private slots:
                 continue; // closed, or a tab behind another
             ++shown;
             QVERIFY2(dock->width() >= 250 && dock->height() >= 150,
-                     qPrintable(QString("%1: %2x%3").arg(dock->windowTitle()).arg(dock->width()).arg(dock->height())));
+                qPrintable(QString("%1: %2x%3").arg(dock->windowTitle()).arg(dock->width()).arg(dock->height())));
             const QRect at(dock->mapTo(&window, QPoint(0, 0)), dock->size());
-            QVERIFY2(window.rect().contains(at), qPrintable(QString("%1 at %2,%3 %4x%5").arg(dock->windowTitle()).arg(at.x())
-                                                                 .arg(at.y()).arg(at.width()).arg(at.height())));
+            QVERIFY2(window.rect().contains(at),
+                qPrintable(QString("%1 at %2,%3 %4x%5")
+                               .arg(dock->windowTitle())
+                               .arg(at.x())
+                               .arg(at.y())
+                               .arg(at.width())
+                               .arg(at.height())));
         }
         QVERIFY(shown >= 4); // findings, details, the tables, placement
     }

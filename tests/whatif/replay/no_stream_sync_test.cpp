@@ -43,15 +43,16 @@ protected:
         m_current = (m_dir / "current.sqlite").string();
         m_legacy = (m_dir / "legacy.sqlite").string();
         // AlexNet on an A100 (Kineto): 16 stream syncs, 5 context syncs whose stream Kineto writes as 4294967295.
-        ASSERT_TRUE(importTraces({ std::string(PLACESCOPE_DATA_DIR) + "/traces/hta_alexnet_a100_1rank.json.gz" },
-                                 m_current, {})
-                        .isOk());
+        ASSERT_TRUE(
+            importTraces({ std::string(PLACESCOPE_DATA_DIR) + "/traces/hta_alexnet_a100_1rank.json.gz" }, m_current, {})
+                .isOk());
         std::filesystem::copy_file(m_current, m_legacy);
         auto db = SqliteDb::open(m_legacy, SqliteDb::Mode::ReadWrite);
         ASSERT_TRUE(db.isOk());
-        ASSERT_TRUE(db->exec("UPDATE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION SET streamId = NULL WHERE streamId = 4294967295;"
-                             "UPDATE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION SET eventId = NULL WHERE eventId = 4294967295")
-                        .isOk());
+        ASSERT_TRUE(
+            db->exec("UPDATE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION SET streamId = NULL WHERE streamId = 4294967295;"
+                     "UPDATE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION SET eventId = NULL WHERE eventId = 4294967295")
+                .isOk());
     }
     void TearDown() override { std::filesystem::remove_all(m_dir); }
 
@@ -85,7 +86,7 @@ TEST_F(NoStreamSync, ReadersTakeTheNoStreamIdAsTheyTookNull)
         const SyncWait& a = current->syncWaits[i];
         const SyncWait& b = legacy->syncWaits[i];
         EXPECT_EQ(std::make_tuple(a.startNs, a.endNs, a.globalPid, a.deviceId, a.streamId, a.correlationId, a.syncType),
-                  std::make_tuple(b.startNs, b.endNs, b.globalPid, b.deviceId, b.streamId, b.correlationId, b.syncType));
+            std::make_tuple(b.startNs, b.endNs, b.globalPid, b.deviceId, b.streamId, b.correlationId, b.syncType));
         if (a.syncType == 4) {
             ++contextSyncs;
             EXPECT_EQ(a.streamId, -1);
@@ -103,10 +104,10 @@ TEST_F(NoStreamSync, ReadersTakeTheNoStreamIdAsTheyTookNull)
     WhatIfRun b = runEdits(m_legacy, { "no-sync" });
     EXPECT_GT(a.result.predicted.spanNs, 0);
     EXPECT_EQ(a.result.replay.spanNs, a.result.measured.spanNs);
-    EXPECT_EQ(std::make_tuple(a.result.replay.stepNs, a.result.replay.spanNs, a.result.predicted.stepNs,
-                              a.result.predicted.spanNs),
-              std::make_tuple(b.result.replay.stepNs, b.result.replay.spanNs, b.result.predicted.stepNs,
-                              b.result.predicted.spanNs));
+    EXPECT_EQ(std::make_tuple(
+                  a.result.replay.stepNs, a.result.replay.spanNs, a.result.predicted.stepNs, a.result.predicted.spanNs),
+        std::make_tuple(
+            b.result.replay.stepNs, b.result.replay.spanNs, b.result.predicted.stepNs, b.result.predicted.spanNs));
     WhatIfRun c = runEditsFromStore(m_current, { "no-sync" });
     EXPECT_EQ(c.result.predicted.spanNs, a.result.predicted.spanNs);
 }

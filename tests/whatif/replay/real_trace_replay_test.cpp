@@ -2,9 +2,9 @@
 // The replay must give back every real trace it is built from: step and span within 2 % at the median and 5 % at
 // worst (the bound). On these traces the graph keeps every measured slack, so the replay is exact; the
 // bound is what the test holds it to.
-#include "whatif/prediction_file.h"
 #include "profiler/importers/importer.h"
 #include "tests/whatif/replay/whatif_fixture.h"
+#include "whatif/prediction_file.h"
 
 #include <algorithm>
 #include <cmath>
@@ -35,9 +35,9 @@ void expectSameWhatIf(const WhatIfResult& a, const WhatIfResult& b, const std::s
         const ReplayTask& x = ga.tasks[id];
         const ReplayTask& y = gb.tasks[id];
         ASSERT_TRUE(x.measuredStart == y.measuredStart && x.measuredEnd == y.measuredEnd && x.duration == y.duration
-                    && x.laneGap == y.laneGap && x.launchLag == y.launchLag && x.rowId == y.rowId && x.lane == y.lane
-                    && x.launcher == y.launcher && x.nameId == y.nameId && x.kind == y.kind && x.role == y.role
-                    && ga.linksOf(x).crossPred == gb.linksOf(y).crossPred)
+            && x.laneGap == y.laneGap && x.launchLag == y.launchLag && x.rowId == y.rowId && x.lane == y.lane
+            && x.launcher == y.launcher && x.nameId == y.nameId && x.kind == y.kind && x.role == y.role
+            && ga.linksOf(x).crossPred == gb.linksOf(y).crossPred)
             << file << ": task " << id;
     }
     EXPECT_EQ(a.predictedSchedule.start, b.predictedSchedule.start) << file;
@@ -84,12 +84,13 @@ TEST(WhatIfRealTraces, ReplayReproducesEveryTraceWithSteps)
         auto backwards = [](const std::string& trace) {
             auto db = openTrace(trace);
             EXPECT_TRUE(db.isOk());
-            return db->hasTable("PS_FLOWS") ? db->queryInt("SELECT COUNT(*) FROM PS_FLOWS WHERE toTs < fromTs").value() : 0;
+            return db->hasTable("PS_FLOWS") ? db->queryInt("SELECT COUNT(*) FROM PS_FLOWS WHERE toTs < fromTs").value()
+                                            : 0;
         };
         EXPECT_LE(backwards(predictedPath), backwards(path)) << file;
         std::printf("%-50s step %lld ns replay %lld ns (%+.4f %%), span %+.4f %%, halved kernels: step %lld ns\n",
-                    file.c_str(), static_cast<long long>(r.measured.stepNs), static_cast<long long>(r.replay.stepNs),
-                    100 * r.replayStepError(), 100 * r.replaySpanError(), static_cast<long long>(r.predicted.stepNs));
+            file.c_str(), static_cast<long long>(r.measured.stepNs), static_cast<long long>(r.replay.stepNs),
+            100 * r.replayStepError(), 100 * r.replaySpanError(), static_cast<long long>(r.predicted.stepNs));
     }
     std::filesystem::remove_all(dir);
     ASSERT_EQ(errors.size(), 2 * files.size());

@@ -210,7 +210,7 @@ TEST(WhatIfSynthetic, PinnedCopiesStopBlockingTheHost)
         const int64_t t0 = k * 1000 * kUs;
         // A 64 MB pageable HtoD copy: the call [t0, t0 + 900] returns when the copy [t0 + 10, t0 + 898] ends.
         b.copy(t0 + 10 * kUs, t0 + 898 * kUs, CopyKind::HtoD, 64 << 20, MemKind::Pageable, "cudaMemcpyAsync", t0,
-               t0 + 900 * kUs);
+            t0 + 900 * kUs);
         b.kernel(t0 + 905 * kUs, t0 + 995 * kUs, "gemm", t0 + 901 * kUs);
         b.step(k, t0, t0 + 1000 * kUs);
     }
@@ -225,7 +225,7 @@ TEST(WhatIfSynthetic, PinnedCopiesStopBlockingTheHost)
     for (size_t id = 0; id < g.tasks.size(); ++id)
         if (g.tasks[id].kind == TaskKind::Memcpy) {
             EXPECT_EQ(run.result.predictedSchedule.end[id] - run.result.predictedSchedule.start[id],
-                      std::llround((10.0 + (64 << 20) / 24000.0) * 1000));
+                std::llround((10.0 + (64 << 20) / 24000.0) * 1000));
         }
 }
 
@@ -239,7 +239,9 @@ TEST(WhatIfSynthetic, PredictedTraceFileHoldsThePredictionAndNeverTheInput)
     auto db = openTrace(out);
     ASSERT_TRUE(db.isOk()) << db.status().message();
     EXPECT_EQ(db->queryInt("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL").value(), 3);
-    EXPECT_EQ(db->queryInt("SELECT COUNT(*) FROM PS_META WHERE key = 'predicted_edits' AND value = 'drop:nchwToNhwc'").value(), 1);
+    EXPECT_EQ(db->queryInt("SELECT COUNT(*) FROM PS_META WHERE key = 'predicted_edits' AND value = 'drop:nchwToNhwc'")
+                  .value(),
+        1);
     // The file's own steps give the predicted step back.
     EXPECT_EQ(db->queryInt("SELECT CAST(AVG(end - start) AS INTEGER) FROM PS_STEPS").value(), 325 * kUs);
     WhatIfRun reread = runEdits(out, {});
@@ -343,7 +345,8 @@ TEST(WhatIfSynthetic, AnalyzeShowsTheReplaysSavingForEachFix)
         ++simulated;
         ASSERT_EQ(editForRule(f.ruleId).value_or(""), f.saving.simulatedEdit);
         WhatIfRun run = runEdits(b.path(), { f.saving.simulatedEdit });
-        EXPECT_DOUBLE_EQ(f.saving.simulatedMs, static_cast<double>(run.result.replay.stepNs - run.result.predicted.stepNs) / 1e6)
+        EXPECT_DOUBLE_EQ(
+            f.saving.simulatedMs, static_cast<double>(run.result.replay.stepNs - run.result.predicted.stepNs) / 1e6)
             << f.ruleId;
     }
     EXPECT_GT(simulated, 0) << ruleIds(report);

@@ -3,8 +3,8 @@
 #pragma once
 
 #include "analysis/trace/step_detector.h"
-#include "whatif/whatif.h"
 #include "profiler/store/trace_file.h"
+#include "whatif/whatif.h"
 
 #include <gtest/gtest.h>
 
