@@ -11,7 +11,7 @@ packages=(
   libonnx-dev libprotobuf-dev protobuf-compiler
   libgraphviz-dev graphviz
   qt6-base-dev qt6-base-dev-tools libgl-dev
-  help2man dpkg-dev
+  help2man dpkg-dev clang-format
   clang libclang-rt-14-dev
 )
 missing=()
