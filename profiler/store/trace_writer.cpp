@@ -123,8 +123,8 @@ TraceWriter::~TraceWriter()
 
 template <typename Row> void TraceWriter::queue(BatchedInsert<Row>& table, Row&& row, bool isEvent)
 {
-    auto write = [this, &table](Row&& row) {
-        Status status = table.add(std::move(row));
+    auto write = [this, &table](Row&& queued) {
+        Status status = table.add(std::move(queued));
         if (status.isOk())
             status = m_inserts->indexer.rowsWritten(m_db, 1);
         // A commit every so often writes the file's pages while the parser still runs, instead of all of them

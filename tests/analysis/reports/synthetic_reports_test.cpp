@@ -281,8 +281,9 @@ TEST_F(ReportsOnBuiltTrace, QueueTimelineBucketsTheSameStepFunction)
             EXPECT_EQ(intAt(t, r, "max"), 0);
             EXPECT_EQ(realAt(t, r, "mean"), 0.0);
         }
-        if (intAt(t, r, "stream") == 7 && start <= 38 * kUs && 38 * kUs < start + width)
+        if (intAt(t, r, "stream") == 7 && start <= 38 * kUs && 38 * kUs < start + width) {
             EXPECT_EQ(intAt(t, r, "max"), 2);
+        }
     }
 }
 

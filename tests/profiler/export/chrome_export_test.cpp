@@ -170,7 +170,7 @@ TEST_F(ChromeExportTest, EveryKindFromTraceWriter)
         w.add(FlowEvent { 11, "ac2g", 1900, gtid, std::nullopt, std::nullopt, 2000, std::nullopt, 0, 7 });
         w.add(
             FlowEvent { 3, "fwdbwd", 1800, gtid, std::nullopt, std::nullopt, 2600, gtid, std::nullopt, std::nullopt });
-        w.add(ThreadInfo { gtid, makeGlobalPid(4242), 4243, "main thread" });
+        w.add(ThreadInfo { gtid, makeGlobalPid(4242), 4243, "main thread", {} });
         w.add(ProcessInfo { makeGlobalPid(4242), 4242, 3, "python", "" });
         ASSERT_TRUE(w.commit().isOk());
     }

@@ -116,7 +116,7 @@ TEST_F(RoundTripTest, FromTraceWriter)
         TraceWriter& w = **writer;
         const int64_t gtid = makeGlobalTid(777, 778);
         w.add(ProcessInfo { makeGlobalPid(777), 777, std::nullopt, "python", "" });
-        w.add(ThreadInfo { gtid, makeGlobalPid(777), 778, "main" });
+        w.add(ThreadInfo { gtid, makeGlobalPid(777), 778, "main", {} });
         for (int i = 0; i < 50; ++i) {
             const int64_t base = 1000000 + i * 10007;
             FrameworkOp op;
