@@ -3,6 +3,8 @@
 // plots first (time breakdown per device, utilization over time, memory against capacity, top kernels,
 // layout-conversion share) and the ranked findings as cards.
 #include "analysis/render/report_writer.h"
+
+#include "analysis/findings/saving_text.h"
 #include "analysis/render/svg_charts.h"
 #include "profiler/base/units.h"
 
@@ -25,22 +27,6 @@ svg .grid{stroke:#e7ebee}svg .limit{stroke:#c0392b;stroke-dasharray:5 4}svg .ax{
 table{border-collapse:collapse;font-size:12px;margin:6px 0}td,th{border:1px solid #e1e5e8;padding:3px 7px;text-align:left;vertical-align:top}
 .method{color:#5b6670;font-size:12px}code{font-size:11px}
 </style>)";
-
-std::string savingText(const Finding& f)
-{
-    char buf[160];
-    if (f.saving.perStepMs > 0)
-        std::snprintf(buf, sizeof buf, "%s%s per step (%s)", f.saving.upperBound ? "up to " : "",
-            formatNanoseconds(f.saving.perStepMs * 1e6).c_str(), formatPercent(f.saving.percentOfStep).c_str());
-    else if (f.saving.memoryBytes > 0)
-        std::snprintf(buf, sizeof buf, "%s%s of memory", f.saving.upperBound ? "up to " : "",
-            formatBytes(f.saving.memoryBytes).c_str());
-    else
-        std::snprintf(buf, sizeof buf, "no time saving");
-    if (const std::string simulated = simulatedSavingText(f); !simulated.empty())
-        return std::string(buf) + "; " + simulated;
-    return buf;
-}
 
 std::string breakdownChart(const AnalysisReport& r)
 {
@@ -140,8 +126,9 @@ std::string findingCard(const Finding& f, int rank, int64_t originNs)
 {
     std::string sev(severityName(f.severity));
     std::string s = "<div class='card'><h3><span class='sev " + sev + "'>" + sev + "</span>" + std::to_string(rank)
-        + ". " + htmlEscape(f.title) + "</h3><div class='save'>Saving: " + htmlEscape(savingText(f)) + "</div><p>"
-        + htmlEscape(f.summary) + "</p><table><tr><th>evidence</th><th>count</th><th>total</th><th>examples</th></tr>";
+        + ". " + htmlEscape(f.title) + "</h3><div class='save'>Saving: " + htmlEscape(savingText(f.saving))
+        + "</div><p>" + htmlEscape(f.summary)
+        + "</p><table><tr><th>evidence</th><th>count</th><th>total</th><th>examples</th></tr>";
     for (const auto& e : f.evidence) {
         s += "<tr><td>" + htmlEscape(e.what) + "</td><td>" + (e.count ? std::to_string(e.count) : "") + "</td><td>"
             + (e.totalNs ? formatNanoseconds(static_cast<double>(e.totalNs)) : "")
@@ -186,7 +173,7 @@ std::string renderHtmlReport(const AnalysisReport& r, const TimeSeriesTables* se
         int rank = 0;
         for (const auto& f : r.findings)
             h += "<tr><td>" + std::to_string(++rank) + "</td><td>" + std::string(severityName(f.severity)) + "</td><td>"
-                + htmlEscape(f.title) + "</td><td>" + htmlEscape(savingText(f)) + "</td></tr>";
+                + htmlEscape(f.title) + "</td><td>" + htmlEscape(savingText(f.saving)) + "</td></tr>";
         h += "</table>";
     }
     if (const std::string all = allFixesText(r); !all.empty())

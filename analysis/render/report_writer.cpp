@@ -39,16 +39,6 @@ Status writeReportFile(const std::string& path, const std::string& content, cons
     return writeFileAtomically(path, content, inputs);
 }
 
-std::string simulatedSavingText(const Finding& f)
-{
-    if (!f.saving.simulated)
-        return {};
-    const std::string how = " (replay with whatif --edit '" + f.saving.simulatedEdit + "')";
-    if (f.saving.simulatedMs < 0.0005)
-        return "simulated: no saving" + how;
-    return "simulated " + formatNanoseconds(f.saving.simulatedMs * 1e6) + " per step" + how;
-}
-
 std::string allFixesText(const AnalysisReport& r)
 {
     if (!r.allFixes)

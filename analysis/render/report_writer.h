@@ -38,10 +38,8 @@ std::string_view htmlReportStyle();
 Status writeReportFile(
     const std::string& path, const std::string& content, const std::vector<std::string>& inputs = {});
 
-// What the what-if replay says of a finding's fix ("simulated 1.20 ms per step (replay with --edit pinned)"), empty
-// when it was not simulated; and the line for every simulated fix together, empty without one. Every report format
-// prints these two, so the figures read the same in all of them.
-std::string simulatedSavingText(const Finding& finding);
+// The line for every simulated fix together, empty without one. Every report format prints it, as it prints each
+// finding's saving through savingText (analysis/findings/saving_text.h), so the figures read the same in all of them.
 std::string allFixesText(const AnalysisReport& report);
 
 } // namespace placescope

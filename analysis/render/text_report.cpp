@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Text and Markdown reports: the same content, ranked findings first, then the run's figures.
 #include "analysis/render/report_writer.h"
+
+#include "analysis/findings/saving_text.h"
 #include "profiler/base/units.h"
 
 #include <cstdio>
@@ -8,21 +10,6 @@
 namespace placescope {
 
 namespace {
-
-std::string savingLine(const Finding& f)
-{
-    char buf[160];
-    if (f.saving.perStepMs > 0)
-        std::snprintf(buf, sizeof buf, "%s%s per step (%s of the step)", f.saving.upperBound ? "up to " : "",
-            formatNanoseconds(f.saving.perStepMs * 1e6).c_str(), formatPercent(f.saving.percentOfStep).c_str());
-    else if (f.saving.memoryBytes > 0)
-        std::snprintf(buf, sizeof buf, "%s%s of device memory", f.saving.upperBound ? "up to " : "",
-            formatBytes(f.saving.memoryBytes).c_str());
-    else
-        std::snprintf(buf, sizeof buf, "no time saving estimated");
-    const std::string simulated = simulatedSavingText(f);
-    return simulated.empty() ? std::string(buf) : std::string(buf) + "; " + simulated;
-}
 
 std::string evidenceLine(const Evidence& e)
 {
@@ -70,7 +57,7 @@ std::string renderTextReport(const AnalysisReport& r)
     int rank = 0;
     for (const auto& f : r.findings) {
         out += "\n#" + std::to_string(++rank) + " [" + std::string(severityName(f.severity)) + "] " + f.title + "\n";
-        out += "   Saving: " + savingLine(f) + "\n   " + f.summary + "\n   Evidence:\n";
+        out += "   Saving: " + savingText(f.saving) + "\n   " + f.summary + "\n   Evidence:\n";
         for (const auto& e : f.evidence) {
             out += "     - " + evidenceLine(e) + "\n";
             for (const auto& x : e.examples)
@@ -126,7 +113,7 @@ std::string renderMarkdownReport(const AnalysisReport& r)
         int rank = 0;
         for (const auto& f : r.findings)
             out += "| " + std::to_string(++rank) + " | " + std::string(severityName(f.severity)) + " | " + f.title
-                + " | " + savingLine(f) + " |\n";
+                + " | " + savingText(f.saving) + " |\n";
         out += "\n";
     }
     if (const std::string all = allFixesText(r); !all.empty())
@@ -135,7 +122,7 @@ std::string renderMarkdownReport(const AnalysisReport& r)
     for (const auto& f : r.findings) {
         out += "### " + std::to_string(++rank) + ". " + f.title + " (" + std::string(severityName(f.severity))
             + ")\n\n";
-        out += f.summary + "\n\n**Saving:** " + savingLine(f) + ". *How estimated:* " + f.saving.method + "\n\n";
+        out += f.summary + "\n\n**Saving:** " + savingText(f.saving) + ". *How estimated:* " + f.saving.method + "\n\n";
         out += "**Evidence**\n\n";
         for (const auto& e : f.evidence) {
             out += "- " + evidenceLine(e) + "\n";

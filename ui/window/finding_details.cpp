@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "ui/window/finding_details.h"
 
+#include "analysis/findings/saving_text.h"
 #include "profiler/base/units.h"
 
 #include <QObject>
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 
 namespace placescope::ui {
@@ -19,31 +19,14 @@ QString rangeLink(int64_t start, int64_t end, const QString& label)
     return QString("<a href=\"range:%1:%2\">%3</a>").arg(start).arg(end).arg(label);
 }
 
-QString savingText(const Saving& saving)
-{
-    // Below a nanosecond per step there is nothing to save: say so instead of printing 1e-08 ns.
-    const double ns = saving.perStepMs * 1e6;
-    QString out = std::fabs(ns) < 1.0 && saving.memoryBytes <= 0
-        ? QObject::tr("no saving")
-        : QObject::tr("%1%2 per step (%3 % of the step)")
-              .arg(saving.upperBound ? QObject::tr("up to ") : QString(), duration(ns))
-              .arg(saving.percentOfStep, 0, 'f', 1);
-    if (saving.memoryBytes > 0)
-        out += QObject::tr("; %1 bytes of memory").arg(QString::fromStdString(withThousands(saving.memoryBytes)));
-    if (saving.simulated)
-        out += "<br>"
-            + QObject::tr("Replayed with <code>%1</code>: %2 per step")
-                  .arg(text(saving.simulatedEdit), duration(saving.simulatedMs * 1e6));
-    return out;
-}
-
 } // namespace
 
 QString findingDetailsHtml(const Finding& finding, const std::string& framework)
 {
     QString html = "<h3>" + text(finding.title) + "</h3><p><i>" + text(std::string(severityName(finding.severity)))
         + "</i> &middot; " + text(finding.ruleId) + "</p><p>" + text(finding.summary) + "</p>";
-    html += "<p><b>" + QObject::tr("Saving") + ":</b> " + savingText(finding.saving);
+    // The same words as the CLI and the HTML report (one wording in analysis/findings), only escaped here.
+    html += "<p><b>" + QObject::tr("Saving") + ":</b> " + text(savingText(finding.saving));
     if (!finding.saving.method.empty())
         html += "<br><small>" + text(finding.saving.method) + "</small>";
     html += "</p>";

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/findings/saving_text.h"
+
+#include "analysis/findings/finding_rule.h"
+#include "profiler/base/units.h"
+
+namespace placescope {
+
+std::string estimatedSavingText(const Saving& saving)
+{
+    const double ns = saving.perStepMs * 1e6;
+    std::string words;
+    if (ns >= 0.5)
+        words = formatNanoseconds(ns) + " per step (" + formatPercent(saving.percentOfStep) + " of the step)";
+    if (saving.memoryBytes > 0)
+        words += (words.empty() ? "" : " and ") + formatBytes(saving.memoryBytes) + " of device memory";
+    if (words.empty())
+        return "no saving estimated";
+    return saving.upperBound ? "up to " + words : words;
+}
+
+std::string simulatedSavingText(const Saving& saving)
+{
+    if (!saving.simulated)
+        return {};
+    const std::string how = " (replay with whatif --edit '" + saving.simulatedEdit + "')";
+    // Below half a microsecond per step the replay found nothing to save (its own resolution).
+    if (saving.simulatedMs < 0.0005)
+        return "simulated: no saving" + how;
+    return "simulated " + formatNanoseconds(saving.simulatedMs * 1e6) + " per step" + how;
+}
+
+std::string savingText(const Saving& saving)
+{
+    const std::string simulated = simulatedSavingText(saving);
+    return simulated.empty() ? estimatedSavingText(saving) : estimatedSavingText(saving) + "; " + simulated;
+}
+
+} // namespace placescope
