@@ -26,6 +26,7 @@ std::string collectiveExtra(const KinetoArgs& a)
     text("Process Group Name", a.processGroupName);
     text("Process Group Description", a.processGroupDesc);
     text("Process Group Ranks", a.processGroupRanks);
+    number("Seq", a.collectiveSeq);
     // Names come from the trace: replace bytes that are not UTF-8 rather than fail the import over them.
     return extra.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }

@@ -12,7 +12,7 @@ namespace placescope {
 
 // {"Collective name": "allreduce", "In msg nelems": 2049000, "Out msg nelems": ..., "Group size": 2,
 //  "dtype": "Float", "Process Group Name": "0", "Process Group Description": "default_pg",
-//  "Process Group Ranks": "[0, 1]"} with the keys the event had; empty when it names no collective.
+//  "Process Group Ranks": "[0, 1]", "Seq": 12} with the keys the event had; empty when it names no collective.
 std::string collectiveExtra(const KinetoArgs& args);
 
 } // namespace placescope

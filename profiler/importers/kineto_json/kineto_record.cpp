@@ -349,6 +349,8 @@ KinetoArgField kinetoArgField(KinetoArgs& a, std::string_view key)
         return integer(a.outMsgNelems);
     if (key == "Group size")
         return integer(a.groupSize);
+    if (key == "Seq") // PyTorch's per-process-group collective sequence number (record_param_comms)
+        return integer(a.collectiveSeq);
     if (key == "dtype")
         return { Kind::String, nullptr, &a.dtype };
     if (key == "Process Group Name")

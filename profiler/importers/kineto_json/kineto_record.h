@@ -44,7 +44,8 @@ struct KinetoArgs
     OptInt grid[3], block[3];
     std::string_view syncKind, inputDims, inputTypes, inputStrides, labelName;
     // NCCL collective metadata (record_param_comms ops, NCCL kernels), kept for collective reports.
-    OptInt inMsgNelems, outMsgNelems, groupSize;
+    OptInt inMsgNelems, outMsgNelems, groupSize,
+        collectiveSeq; // collectiveSeq: "Seq", the collective's number in its group
     std::string_view collectiveName, dtype, processGroupName, processGroupDesc, processGroupRanks;
 };
 
@@ -68,6 +69,7 @@ inline constexpr OptInt KinetoArgs::*kKinetoArgInts[] = {
     &KinetoArgs::inMsgNelems,
     &KinetoArgs::outMsgNelems,
     &KinetoArgs::groupSize,
+    &KinetoArgs::collectiveSeq,
 };
 inline constexpr OptInt (KinetoArgs::*kKinetoArgTriples[])[3] = { &KinetoArgs::grid, &KinetoArgs::block };
 inline constexpr std::string_view KinetoArgs::*kKinetoArgTexts[] = {
