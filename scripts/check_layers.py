@@ -22,6 +22,8 @@ ALLOWED = {
     "analysis/reports/": ANALYSIS_TRACE + ["analysis/reports/"],
     "analysis/render/": ANALYSIS_TRACE + ["analysis/findings/", "analysis/reports/", "analysis/render/"],
     "analysis/diff/": ANALYSIS_TRACE + ["analysis/findings/", "analysis/reports/", "analysis/render/", "analysis/diff/"],
+    # a whole job's ranks: per-rank summaries and the cross-rank reduce, over the reports' table model
+    "analysis/job/": ANALYSIS_TRACE + ["analysis/reports/", "analysis/job/"],
     # placement's folders in their order: the engine and graphs at the bottom, proposals at the top.
     "placement/engine/": ["profiler/", "analysis/", "placement/engine/"],
     "placement/graph/": ["profiler/", "analysis/", "placement/graph/"],

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Placescope builds with (sudo when not root). Safe to run again: apt runs only
 # when dpkg-query finds one of them missing. help2man makes the man pages; dpkg-dev's dpkg-shlibdeps gives the
-# .deb its Depends (cpack -G DEB); clang and libclang-rt are for scripts/fuzz.sh.
+# .deb its Depends (cpack -G DEB); clang and libclang-rt are for scripts/fuzz.sh; python3-distributed (Dask) runs
+# `placescope job import --dask*` and its test on a LocalCluster.
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git python3
@@ -12,6 +13,7 @@ packages=(
   libgraphviz-dev graphviz
   qt6-base-dev qt6-base-dev-tools libgl-dev
   help2man dpkg-dev clang-format
+  python3-distributed
   clang libclang-rt-14-dev
 )
 missing=()

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/job/job_reduce.h"
+
+#include "analysis/job/rank_summary.h"
+
+#include <algorithm>
+#include <climits>
+#include <map>
+#include <unordered_map>
+
+namespace placescope {
+namespace {
+
+using InstanceKey = std::pair<std::string, int64_t>; // (group, seq)
+
+int64_t medianOf(std::vector<int64_t> values)
+{
+    if (values.empty())
+        return 0;
+    auto middle = values.begin() + static_cast<std::ptrdiff_t>((values.size() - 1) / 2); // the lower median
+    std::nth_element(values.begin(), middle, values.end());
+    return *middle;
+}
+
+// Nearest-rank quantile over (duration, count) pairs sorted by duration.
+int64_t quantile(const std::map<int64_t, int64_t>& durations, int64_t count, double q)
+{
+    int64_t wanted = std::max<int64_t>(1, static_cast<int64_t>(q * static_cast<double>(count) + 0.999999999));
+    int64_t seen = 0;
+    for (const auto& [duration, n] : durations) {
+        seen += n;
+        if (seen >= wanted)
+            return duration;
+    }
+    return durations.empty() ? 0 : durations.rbegin()->first;
+}
+
+struct KernelAccumulator
+{
+    std::map<int64_t, int64_t> durations;
+    int64_t ranks = 0;
+};
+
+} // namespace
+
+Result<JobReduction> reduceJob(const std::vector<std::string>& summaryPaths)
+{
+    JobReduction job;
+    std::map<InstanceKey, size_t> instanceOf;
+    std::vector<int64_t> minEnd; // per instance, raw clock
+    std::map<int64_t, size_t> stepIndexOf;
+    std::map<std::string, KernelAccumulator> kernels;
+    std::map<int64_t, size_t> pathOfRank; // rank -> index in summaryPaths
+
+    // Pass 1: ranks, steps, collective instances and their earliest end, kernels.
+    for (size_t p = 0; p < summaryPaths.size(); ++p) {
+        PLACESCOPE_ASSIGN_OR_RETURN(RankSummary summary, readRankSummary(summaryPaths[p]));
+        if (auto [it, inserted] = pathOfRank.emplace(summary.rank, p); !inserted)
+            return Status::error("rank " + std::to_string(summary.rank) + " twice: " + summaryPaths[it->second]
+                + " and " + summaryPaths[p]);
+        job.worldSize = std::max(job.worldSize, summary.worldSize);
+        JobRank rank;
+        rank.rank = summary.rank;
+        rank.hostname = summary.hostname;
+        rank.input = summary.input;
+        rank.trace = summary.trace;
+        job.ranks.push_back(std::move(rank));
+        for (const RankStep& step : summary.steps)
+            stepIndexOf.emplace(step.step, 0);
+        for (const RankCollective& c : summary.collectives) {
+            auto [it, inserted] = instanceOf.emplace(InstanceKey { c.group, c.seq }, job.collectives.size());
+            if (inserted) {
+                JobCollective instance;
+                instance.group = c.group;
+                instance.seq = c.seq;
+                instance.kind = c.kind;
+                instance.step = c.step;
+                instance.bytes = c.bytes;
+                instance.groupSize = c.groupSize;
+                job.collectives.push_back(std::move(instance));
+                minEnd.push_back(INT64_MAX);
+            }
+            minEnd[it->second] = std::min(minEnd[it->second], c.startNs + c.durationNs);
+        }
+        for (const KernelDurations& k : summary.kernels) {
+            KernelAccumulator& accumulator = kernels[k.name];
+            ++accumulator.ranks;
+            for (const auto& [duration, count] : k.durations)
+                accumulator.durations[duration] += count;
+        }
+    }
+    std::sort(job.ranks.begin(), job.ranks.end(), [](const JobRank& a, const JobRank& b) { return a.rank < b.rank; });
+    std::unordered_map<int64_t, size_t> rankIndexOf;
+    for (size_t i = 0; i < job.ranks.size(); ++i)
+        rankIndexOf[job.ranks[i].rank] = i;
+    for (int64_t r = 0; r < job.worldSize; ++r)
+        if (!rankIndexOf.count(r))
+            job.missingRanks.push_back(r);
+    for (auto& [step, index] : stepIndexOf) {
+        index = job.steps.size();
+        job.steps.push_back(step);
+    }
+    job.cells.assign(job.ranks.size(), std::vector<JobCell>(job.steps.size()));
+    auto readRank
+        = [&](size_t rankIndex) { return readRankSummary(summaryPaths[pathOfRank[job.ranks[rankIndex].rank]]); };
+
+    // Pass 2a: each host's clock offset. Ranks of one host share its clock; without host names every rank may have
+    // its own, and there is no telling a slow rank's late ends from a clock: no correction then.
+    std::map<std::string, std::vector<int64_t>> offsetsOfHost;
+    for (const JobRank& rank : job.ranks)
+        offsetsOfHost[rank.hostname];
+    const bool correct = offsetsOfHost.size() > 1 && !offsetsOfHost.count("");
+    if (correct)
+        for (size_t i = 0; i < job.ranks.size(); ++i) {
+            PLACESCOPE_ASSIGN_OR_RETURN(RankSummary summary, readRank(i));
+            std::vector<int64_t> lags; // how much later than the earliest rank its collectives end
+            for (const RankCollective& c : summary.collectives)
+                lags.push_back(c.startNs + c.durationNs - minEnd[instanceOf[{ c.group, c.seq }]]);
+            offsetsOfHost[job.ranks[i].hostname].push_back(medianOf(std::move(lags)));
+        }
+    std::map<std::string, int64_t> hostOffset;
+    int64_t earliest = INT64_MAX;
+    for (const auto& [host, offsets] : offsetsOfHost)
+        earliest = std::min(earliest, hostOffset[host] = correct ? medianOf(offsets) : 0);
+    for (auto& [host, offset] : hostOffset) {
+        offset -= earliest;
+        job.hosts.push_back({ host, static_cast<int64_t>(offsetsOfHost[host].size()), offset });
+    }
+    if (!correct && offsetsOfHost.size() > 1)
+        job.notes.push_back("some ranks name no host: clock offsets between hosts were not estimated");
+    for (JobRank& rank : job.ranks)
+        rank.clockOffsetNs = hostOffset[rank.hostname];
+
+    // Pass 2b: arrivals on one clock.
+    for (JobCollective& instance : job.collectives) {
+        instance.firstArrivalNs = INT64_MAX;
+        instance.lastArrivalNs = INT64_MIN;
+        instance.secondLastArrivalNs = INT64_MIN;
+        instance.transferNs = INT64_MAX;
+    }
+    for (size_t i = 0; i < job.ranks.size(); ++i) {
+        PLACESCOPE_ASSIGN_OR_RETURN(RankSummary summary, readRank(i));
+        const int64_t offset = job.ranks[i].clockOffsetNs;
+        for (const RankStep& step : summary.steps) {
+            JobCell& cell = job.cells[i][stepIndexOf[step.step]];
+            cell.present = true;
+            cell.startNs = step.startNs - offset;
+            cell.durationNs = step.endNs - step.startNs;
+            cell.computeNs = step.computeNs;
+            cell.communicationNs = step.communicationNs;
+            cell.copyNs = step.copyNs;
+            cell.idleNs = step.idleNs;
+        }
+        for (const RankCollective& c : summary.collectives) {
+            JobCollective& instance = job.collectives[instanceOf[{ c.group, c.seq }]];
+            const int64_t arrival = c.startNs - offset;
+            ++instance.ranks;
+            instance.firstArrivalNs = std::min(instance.firstArrivalNs, arrival);
+            instance.transferNs = std::min(instance.transferNs, c.durationNs);
+            if (arrival > instance.lastArrivalNs) { // ranks come in numeric order: ties keep the lowest rank
+                instance.secondLastArrivalNs = instance.lastArrivalNs;
+                instance.lastArrivalNs = arrival;
+                instance.lastRank = job.ranks[i].rank;
+            } else if (arrival > instance.secondLastArrivalNs) {
+                instance.secondLastArrivalNs = arrival;
+            }
+        }
+    }
+    for (JobCollective& instance : job.collectives)
+        if (instance.secondLastArrivalNs == INT64_MIN) // one rank only
+            instance.secondLastArrivalNs = instance.lastArrivalNs;
+
+    // Pass 3: waits.
+    for (size_t i = 0; i < job.ranks.size(); ++i) {
+        PLACESCOPE_ASSIGN_OR_RETURN(RankSummary summary, readRank(i));
+        JobRank& rank = job.ranks[i];
+        for (const RankCollective& c : summary.collectives) {
+            JobCollective& instance = job.collectives[instanceOf[{ c.group, c.seq }]];
+            const int64_t wait = instance.lastArrivalNs - (c.startNs - rank.clockOffsetNs);
+            const bool last = wait == 0;
+            ++rank.collectives;
+            rank.totalWaitNs += wait;
+            rank.timesLast += last ? 1 : 0;
+            instance.totalWaitNs += wait;
+            if (auto step = stepIndexOf.find(c.step); step != stepIndexOf.end()) {
+                JobCell& cell = job.cells[i][step->second];
+                cell.waitNs += wait;
+                cell.timesLast += last ? 1 : 0;
+            }
+        }
+    }
+
+    // Steps: medians, the slowest rank, the culprit.
+    for (size_t s = 0; s < job.steps.size(); ++s) {
+        JobStep step;
+        step.step = job.steps[s];
+        std::vector<int64_t> starts, durations;
+        for (size_t i = 0; i < job.ranks.size(); ++i) {
+            const JobCell& cell = job.cells[i][s];
+            if (!cell.present)
+                continue;
+            ++step.ranks;
+            starts.push_back(cell.startNs);
+            durations.push_back(cell.durationNs);
+            step.totalWaitNs += cell.waitNs;
+            if (cell.durationNs > step.slowestDurationNs) {
+                step.slowestDurationNs = cell.durationNs;
+                step.slowestRank = job.ranks[i].rank;
+            }
+            if (cell.timesLast > 0 && (step.culpritRank < 0 || cell.waitNs < step.culpritWaitNs)) {
+                step.culpritRank = job.ranks[i].rank;
+                step.culpritWaitNs = cell.waitNs;
+            }
+        }
+        step.medianStartNs = medianOf(std::move(starts));
+        step.medianDurationNs = medianOf(std::move(durations));
+        for (const JobCollective& instance : job.collectives)
+            if (instance.step == step.step) {
+                step.maxSkewNs = std::max(step.maxSkewNs, instance.skewNs());
+                if (instance.lastRank == step.culpritRank)
+                    step.heldBackNs = std::max(step.heldBackNs, instance.heldBackNs());
+            }
+        if (step.culpritRank >= 0)
+            ++job.ranks[rankIndexOf[step.culpritRank]].culpritSteps;
+        job.stepSummaries.push_back(step);
+    }
+
+    for (auto& [name, accumulator] : kernels) {
+        JobKernel kernel;
+        kernel.name = name;
+        kernel.ranks = accumulator.ranks;
+        for (const auto& [duration, count] : accumulator.durations) {
+            kernel.count += count;
+            kernel.totalNs += duration * count;
+        }
+        if (accumulator.durations.empty())
+            continue;
+        kernel.minNs = accumulator.durations.begin()->first;
+        kernel.maxNs = accumulator.durations.rbegin()->first;
+        kernel.p50Ns = quantile(accumulator.durations, kernel.count, 0.50);
+        kernel.p90Ns = quantile(accumulator.durations, kernel.count, 0.90);
+        kernel.p99Ns = quantile(accumulator.durations, kernel.count, 0.99);
+        job.kernels.push_back(std::move(kernel));
+    }
+    std::stable_sort(job.kernels.begin(), job.kernels.end(),
+        [](const JobKernel& a, const JobKernel& b) { return a.totalNs > b.totalNs; });
+    for (const JobCollective& instance : job.collectives)
+        if (instance.groupSize > 0 && instance.ranks < instance.groupSize && job.missingRanks.empty()) {
+            job.notes.push_back("some collectives were seen on fewer ranks than their group holds (group '"
+                + instance.group + "', seq " + std::to_string(instance.seq) + ": " + std::to_string(instance.ranks)
+                + " of " + std::to_string(instance.groupSize) + ")");
+            break;
+        }
+    return job;
+}
+
+} // namespace placescope
