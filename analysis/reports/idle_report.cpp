@@ -76,20 +76,48 @@ ReportTable idleReport(const ReportContext& ctx)
         { "ops", "GPU ops", ColumnKind::Count }, { "span_ns", "Span", ColumnKind::Ns },
         { "busy_ns", "Busy", ColumnKind::Ns }, { "idle_ns", "Idle", ColumnKind::Ns },
         { "host_wait_ns", "Host wait", ColumnKind::Ns }, { "kernel_wait_ns", "Kernel wait", ColumnKind::Ns },
-        { "other_ns", "Other", ColumnKind::Ns }, { "idle_ratio", "Idle/span", ColumnKind::Real } };
+        { "other_ns", "Other", ColumnKind::Ns }, { "idle_ratio", "Idle/span", ColumnKind::Real },
+        { "step_ns", "Step", ColumnKind::Ns }, { "idle_step_ratio", "Idle/step", ColumnKind::Real } };
     // Steps in order, work outside every step (position -1) last.
     std::vector<std::pair<const std::tuple<int, int64_t, int64_t, int64_t>*, const IdleTotals*>> ordered;
     for (const auto& [key, totals] : groups)
         ordered.push_back({ &key, &totals });
     std::stable_partition(ordered.begin(), ordered.end(), [](const auto& e) { return std::get<0>(*e.first) >= 0; });
+    // Per process, device and stream, the sums over the steps (step "all"): the figure a user compares with HTA's
+    // whole-trace breakdown, its idle share over the steps' time rather than over the GPU's span.
+    std::map<std::tuple<int64_t, int64_t, int64_t>, std::pair<IdleTotals, int64_t>> overSteps; // totals, span sum
+    std::map<std::tuple<int64_t, int64_t, int64_t>, int64_t> stepTimeOf;
+    auto addRow = [&](ReportCell step, int64_t pid, int64_t device, int64_t stream, const IdleTotals& t, int64_t span,
+                      int64_t stepNs) {
+        table.rows.push_back({ std::move(step), nullIfNegative(ctx.rankOf(pid)), device,
+            stream == kAllStreams ? ReportCell() : ReportCell(stream), t.ops, span, t.busyNs, t.idleNs(), t.hostNs,
+            t.kernelWaitNs, t.otherNs, span > 0 ? static_cast<double>(t.idleNs()) / static_cast<double>(span) : 0.0,
+            stepNs > 0 ? ReportCell(stepNs) : ReportCell(),
+            stepNs > 0 ? ReportCell(static_cast<double>(t.idleNs()) / static_cast<double>(stepNs)) : ReportCell() });
+    };
     for (const auto& [key, t] : ordered) {
         const auto& [step, pid, device, stream] = *key;
         const int64_t span = t->lastNs - t->firstNs;
-        table.rows.push_back({ ctx.stepCell(step), nullIfNegative(ctx.rankOf(pid)), device,
-            stream == kAllStreams ? ReportCell() : ReportCell(stream), t->ops, span, t->busyNs, t->idleNs(), t->hostNs,
-            t->kernelWaitNs, t->otherNs,
-            span > 0 ? static_cast<double>(t->idleNs()) / static_cast<double>(span) : 0.0 });
+        const int64_t stepNs = step >= 0 ? ctx.stepIndex().durationNs(static_cast<size_t>(step)) : 0;
+        addRow(ctx.stepCell(step), pid, device, stream, *t, span, stepNs);
+        if (step < 0 || ctx.hasStepFilter()) // one step in scope: its rows are the totals
+            continue;
+        auto& [sum, spanSum] = overSteps[{ pid, device, stream }];
+        sum.ops += t->ops;
+        sum.busyNs += t->busyNs;
+        sum.hostNs += t->hostNs;
+        sum.kernelWaitNs += t->kernelWaitNs;
+        sum.otherNs += t->otherNs;
+        spanSum += span;
+        stepTimeOf[{ pid, device, stream }] += stepNs;
     }
+    for (const auto& [key, totals] : overSteps) {
+        const auto& [pid, device, stream] = key;
+        addRow(std::string(kAllStepsCell), pid, device, stream, totals.first, totals.second, stepTimeOf[key]);
+    }
+    if (!overSteps.empty())
+        table.notes.push_back("step 'all': the sums over the steps (work outside every step left out); Idle/step: "
+                              "idle time over the steps' time, HTA's idle share");
     table.notes.push_back(
         "host wait: before the next op's launch call returned; kernel wait: gaps <= 30 ns; per-device "
         "idle causes (host-bound, input-bound, sync wait) are in the steps report");

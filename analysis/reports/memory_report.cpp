@@ -12,6 +12,7 @@
 #include <array>
 #include <climits>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 namespace placescope {
@@ -38,7 +39,8 @@ std::string allocatingOp(const TraceData& trace, int64_t globalTid, int64_t time
     return best ? trace.name(best->nameId) : std::string();
 }
 
-void addPeakNotes(const ReportContext& ctx, int64_t device, const std::vector<Point>& points, ReportTable& table)
+void addPeakNotes(
+    const ReportContext& ctx, int64_t device, const std::vector<Point>& points, bool rebuilt, ReportTable& table)
 {
     const auto peak = std::max_element(
         points.begin(), points.end(), [](const Point& a, const Point& b) { return a.allocated < b.allocated; });
@@ -48,9 +50,17 @@ void addPeakNotes(const ReportContext& ctx, int64_t device, const std::vector<Po
     if (peak->allocated >= 0)
         note += "peak allocated " + formatBytes(peak->allocated) + " at +"
             + formatNanoseconds(static_cast<double>(peak->timeNs - ctx.originNs())) + "; ";
-    note += "peak reserved " + formatBytes(peakReserved->reserved) + " at +"
-        + formatNanoseconds(static_cast<double>(peakReserved->timeNs - ctx.originNs()));
+    // A figure the trace does not record is said to be missing, never printed as its -1 sentinel.
+    if (peakReserved->reserved >= 0)
+        note += "peak reserved " + formatBytes(peakReserved->reserved) + " at +"
+            + formatNanoseconds(static_cast<double>(peakReserved->timeNs - ctx.originNs()));
+    else
+        note += "reserved not recorded by this trace";
     table.notes.push_back(note);
+    if (rebuilt)
+        table.notes.push_back("device " + std::to_string(device)
+            + ": the trace records each allocation's size but not the allocator's totals; allocated is their "
+              "running sum since the trace began (at least what the device held: earlier blocks are not seen)");
     if (peak->allocated < 0 || !peak->sample)
         return;
     // Blocks live at the peak: allocations up to it whose address was not freed since.
@@ -93,15 +103,46 @@ void addPeakNotes(const ReportContext& ctx, int64_t device, const std::vector<Po
     }
 }
 
+// Older PyTorch profilers (the 2021 legacy schema) record each [memory] event's size but not the allocator's totals.
+// The devices with sizes and no total at all: their allocated memory is rebuilt from the sizes (allocations positive,
+// frees negative). Reserved memory cannot be rebuilt and stays unknown.
+std::set<int64_t> rebuildAllocated(const std::vector<MemorySample>& memory)
+{
+    std::set<int64_t> withTotals, withSizes;
+    for (const MemorySample& m : memory)
+        (m.totalAllocated >= 0 ? withTotals : withSizes).insert(m.deviceId);
+    std::set<int64_t> rebuilt;
+    for (int64_t device : withSizes)
+        if (!withTotals.count(device))
+            rebuilt.insert(device);
+    return rebuilt;
+}
+
 } // namespace
 
 ReportTable memoryReport(const ReportContext& ctx)
 {
     const TraceData& trace = ctx.trace();
     std::map<int64_t, std::vector<Point>> byDevice;
-    for (const MemorySample& m : trace.memory)
+    const std::set<int64_t> rebuilt = rebuildAllocated(trace.memory);
+    std::map<int64_t, int64_t> running; // rebuilt devices: the running sum of the sizes
+    for (const MemorySample& m : trace.memory) {
+        int64_t allocated = m.totalAllocated;
+        if (rebuilt.count(m.deviceId))
+            allocated = running[m.deviceId] += m.bytes;
         if (ctx.hostInScope(m.globalTid, m.startNs))
-            byDevice[m.deviceId].push_back({ m.startNs, m.totalAllocated, m.totalReserved, &m });
+            byDevice[m.deviceId].push_back({ m.startNs, allocated, m.totalReserved, &m });
+    }
+    // Shifted so the rebuilt curve never goes below zero (blocks from before the trace are not seen): the least the
+    // device can have held.
+    for (int64_t device : rebuilt) {
+        int64_t lowest = 0, sum = 0;
+        for (const MemorySample& m : trace.memory)
+            if (m.deviceId == device)
+                lowest = std::min(lowest, sum += m.bytes);
+        for (Point& p : byDevice[device])
+            p.allocated -= lowest;
+    }
     const bool fromSegments = byDevice.empty() && !trace.segments.empty();
     if (fromSegments) {
         std::map<int64_t, int64_t> reserved;
@@ -139,7 +180,7 @@ ReportTable memoryReport(const ReportContext& ctx)
         for (const auto& [b, v] : buckets)
             table.rows.push_back(
                 { device, first + b * width, width, v[0], nullIfNegative(v[1]), nullIfNegative(v[2]) });
-        addPeakNotes(ctx, device, points, table);
+        addPeakNotes(ctx, device, points, rebuilt.count(device) > 0, table);
     }
     if (fromSegments)
         table.notes.push_back(

@@ -38,17 +38,32 @@ ReportTable overlapReport(const ReportContext& ctx)
         { "compute_ns", "Compute", ColumnKind::Ns }, { "overlapped_ns", "Comm during compute", ColumnKind::Ns },
         { "exposed_comm_ns", "Exposed comm", ColumnKind::Ns }, { "overlap_ratio", "Overlap", ColumnKind::Real } };
     bool anyComm = false;
-    for (auto& [key, lists] : groups) {
+    // One row per step, then per rank and device a row over every kernel in scope (step "all"): HTA's single
+    // whole-trace figure, which a user compares with.
+    std::map<std::pair<int64_t, int64_t>, Lists> wholeTrace; // (process, device)
+    auto addRow = [&](ReportCell step, int64_t pid, int64_t device, Lists& lists) {
         const IntervalList comm = mergeIntervals(std::move(lists.comm));
         const IntervalList compute = mergeIntervals(std::move(lists.compute));
         const int64_t commNs = totalLength(comm);
         const int64_t overlapped = totalLength(intersectIntervals(comm, compute));
         anyComm = anyComm || commNs > 0;
-        const auto& [step, pid, device] = key;
-        table.rows.push_back({ ctx.stepCell(step), nullIfNegative(ctx.rankOf(pid)), device, commNs,
-            totalLength(compute), overlapped, commNs - overlapped,
+        table.rows.push_back({ std::move(step), nullIfNegative(ctx.rankOf(pid)), device, commNs, totalLength(compute),
+            overlapped, commNs - overlapped,
             commNs > 0 ? ReportCell(static_cast<double>(overlapped) / static_cast<double>(commNs)) : ReportCell() });
+    };
+    for (auto& [key, lists] : groups) {
+        const auto& [step, pid, device] = key;
+        Lists& total = wholeTrace[{ pid, device }];
+        total.comm.insert(total.comm.end(), lists.comm.begin(), lists.comm.end());
+        total.compute.insert(total.compute.end(), lists.compute.begin(), lists.compute.end());
+        addRow(ctx.stepCell(step), pid, device, lists);
     }
+    if (ctx.hasStepFilter()) // one step in scope: its rows are the totals
+        wholeTrace.clear();
+    for (auto& [key, lists] : wholeTrace)
+        addRow(std::string(kAllStepsCell), key.first, key.second, lists);
+    if (!wholeTrace.empty())
+        table.notes.push_back("step 'all': every kernel in scope, in and between steps (HTA's whole-trace overlap)");
     if (!anyComm)
         table.notes.push_back("no communication kernels (NCCL, collectives) in scope: the overlap is undefined");
     return table;

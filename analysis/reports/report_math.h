@@ -16,6 +16,9 @@ inline int64_t roundedMean(int64_t total, int64_t count)
     return total >= 0 ? (total + count / 2) / count : -((-total + count / 2) / count);
 }
 
+// The step cell of a row that totals every step (the overlap and idle reports' whole-trace rows).
+inline constexpr const char* kAllStepsCell = "all";
+
 inline ReportCell nullIfNegative(int64_t value) { return value < 0 ? ReportCell {} : ReportCell { value }; }
 
 } // namespace placescope

@@ -75,7 +75,7 @@ void MainWindow::onOpenFinished(uint64_t, const OpenResult& result)
     if (m_report) {
         for (const auto& finding : m_report->findings)
             findings.push_back({ QString::fromStdString(finding.title),
-                QString::fromStdString(std::string(severityName(finding.severity))), finding.saving.perStepMs * 1e6,
+                QString::fromStdString(std::string(severityName(finding.severity))), finding.saving.rankingMs() * 1e6,
                 finding.saving.percentOfStep, QString::fromStdString(finding.summary) });
     }
     m_kernels->setRows(std::move(kernels));

@@ -6,6 +6,7 @@
 #include "profiler/store/trace_file.h"
 #include "ui/core/trace_loader.h"
 #include "ui/reports/report_counters.h"
+#include "whatif/run_analysis.h"
 
 #include <chrono>
 #include <filesystem>
@@ -70,7 +71,8 @@ OpenResult openAnyTrace(
         // One load for the findings and the Reports panel, which runs its reports on it later.
         if (auto data = TraceData::load(*db)) {
             auto shared = std::make_shared<const TraceData>(std::move(data).value());
-            if (auto report = analyzeTrace(*db, *shared, AnalysisOptions {}))
+            // `placescope analyze`'s analysis (the replay's savings, its ranking): the same call, the same figures.
+            if (auto report = analyzeMeasuredRun(*db, *shared, RunAnalysisRequest {}))
                 result.findings = std::move(report).value();
             // The reports' time series as counter tracks under the memory ones (queue per stream, copy bandwidth).
             for (CounterSeries& series : reportCounterTracks(*shared))

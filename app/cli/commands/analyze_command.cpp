@@ -3,14 +3,13 @@
 // findings (what is wrong, the evidence, the saving per step and the fix), ranked by estimated saving. The
 // analysis lives in analysis/findings and the writers in analysis/render; this file parses arguments,
 // opens the trace and writes the report (atomically when -o is given; then a summary line goes to stderr).
-#include "analysis/findings/analyzer.h"
 #include "analysis/render/report_writer.h"
 #include "app/cli/command_registry.h"
+#include "app/cli/trace_input.h"
 #include "placement/graph/model_loader.h"
-#include "placement/proposal/engine_estimator.h"
 #include "profiler/base/output_file.h"
 #include "profiler/store/trace_file.h"
-#include "whatif/replay_saving_simulator.h"
+#include "whatif/run_analysis.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -69,24 +68,26 @@ int runAnalyze(const AnalyzeArgs& args)
             std::fprintf(stderr, "placescope analyze: %s\n", usable.message().c_str());
             return 1;
         }
-    auto db = openTrace(args.trace);
+    // Kineto JSON and nsys exports are imported to a temporary trace first (removed when the command ends).
+    auto input = TraceInput::open(args.trace, "analyze", args.quiet);
+    if (!input.isOk()) {
+        std::fprintf(stderr, "placescope analyze: %s\n", input.status().message().c_str());
+        return 1;
+    }
+    auto db = openTrace(input->path());
     if (!db.isOk()) {
         std::fprintf(stderr, "placescope analyze: %s\n", db.status().message().c_str());
         return 1;
     }
-    AnalysisOptions options;
-    options.modelPath = args.model;
-    // Findings whose fix is a what-if edit get the saving the replay of this run predicts for it.
-    ReplaySavingSimulator simulator;
-    options.simulator = &simulator;
-    // With a model, the placement engine answers the layout and CPU-fallback rules' "what would it save".
-    EnginePlacementEstimator estimator;
     auto trace = TraceData::load(*db);
     if (!trace.isOk()) {
         std::fprintf(stderr, "placescope analyze: %s: %s\n", args.trace.c_str(), trace.status().message().c_str());
         return 1;
     }
-    auto report = analyzeTrace(*db, *trace, options, args.model.empty() ? nullptr : &estimator);
+    // The GUI's findings pane calls the same function: the replay's savings, and the engine's with a model.
+    RunAnalysisRequest request;
+    request.modelPath = args.model;
+    auto report = analyzeMeasuredRun(*db, *trace, request);
     if (!report.isOk()) {
         std::fprintf(stderr, "placescope analyze: %s: %s\n", args.trace.c_str(), report.status().message().c_str());
         return 1;
@@ -122,7 +123,9 @@ const CommandRegistration kRegistration { "analyze",
     "Find wasted GPU time: ranked findings with evidence, saving per step and fixes", 40,
     [](CLI::App& app) -> std::function<int()> {
         auto args = std::make_shared<AnalyzeArgs>();
-        app.add_option("trace", args->trace, "Placescope trace (.sqlite; import other formats first)")->required();
+        app.add_option("trace", args->trace,
+               "Trace: Placescope, PyTorch profiler JSON or nsys export (imported to a temp trace)")
+            ->required();
         app.add_option("--model", args->model, "ONNX model of the run, for the placement engine's estimates");
         app.add_option("--format", args->format, "text, md, html or json (default: from -o's extension, else text)");
         app.add_option("-o,--output", args->output, "Write the report here instead of stdout");

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <unistd.h>
 
@@ -140,8 +141,19 @@ TEST_F(RealTraceReports, IdleRowsCoverEveryGpuOpAndAddUp)
 {
     const ReportTable t = run("idle");
     const size_t stream = t.column("stream");
-    auto streamRows = [&](const auto& row) { return !std::holds_alternative<std::monostate>(row[stream]); };
-    auto deviceRows = [&](const auto& row) { return std::holds_alternative<std::monostate>(row[stream]); };
+    const size_t step = t.column("step");
+    auto perStep = [&](const auto& row) { return !std::holds_alternative<std::string>(row[step]); };
+    auto streamRows
+        = [&](const auto& row) { return perStep(row) && !std::holds_alternative<std::monostate>(row[stream]); };
+    auto deviceRows
+        = [&](const auto& row) { return perStep(row) && std::holds_alternative<std::monostate>(row[stream]); };
+    // The device's row over every step ("all") sums its rows of the steps, and its share is over the steps' time.
+    auto inStepDeviceRows
+        = [&](const auto& row) { return deviceRows(row) && !std::holds_alternative<std::monostate>(row[step]); };
+    auto allDeviceRows
+        = [&](const auto& row) { return !perStep(row) && std::holds_alternative<std::monostate>(row[stream]); };
+    EXPECT_EQ(sumOf(t, "idle_ns", allDeviceRows), sumOf(t, "idle_ns", inStepDeviceRows));
+    EXPECT_EQ(sumOf(t, "step_ns", allDeviceRows), sql("SELECT SUM(end - start) FROM PS_STEPS"));
     const int64_t ops = sql("SELECT (SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL) + (SELECT COUNT(*) FROM "
                             "CUPTI_ACTIVITY_KIND_MEMCPY) + (SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_MEMSET)");
     EXPECT_EQ(sumOf(t, "ops", streamRows), ops);
@@ -183,10 +195,17 @@ TEST_F(RealTraceReports, OverlapCountsEveryAllReduce)
 {
     const ReportTable t = run("overlap");
     // NCCL kernels run one at a time on their stream, so their union is their summed duration.
-    EXPECT_EQ(sumOf(t, "comm_ns"),
-        sql("SELECT SUM(k.end - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s "
-            "ON s.id = k.demangledName WHERE s.value LIKE 'nccl%'"));
-    EXPECT_EQ(sumOf(t, "overlapped_ns") + sumOf(t, "exposed_comm_ns"), sumOf(t, "comm_ns"));
+    const size_t step = t.column("step");
+    auto perStep = [&](const auto& row) { return !std::holds_alternative<std::string>(row[step]); };
+    auto wholeTrace = [&](const auto& row) { return !perStep(row); };
+    const int64_t ncclNs = sql("SELECT SUM(k.end - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s "
+                               "ON s.id = k.demangledName WHERE s.value LIKE 'nccl%'");
+    EXPECT_EQ(sumOf(t, "comm_ns", perStep), ncclNs);
+    EXPECT_EQ(sumOf(t, "overlapped_ns", perStep) + sumOf(t, "exposed_comm_ns", perStep), sumOf(t, "comm_ns", perStep));
+    // One whole-trace row (one rank, one GPU): HTA's single figure over the same kernels.
+    ASSERT_EQ(std::count_if(t.rows.begin(), t.rows.end(), wholeTrace), 1);
+    EXPECT_EQ(sumOf(t, "comm_ns", wholeTrace), ncclNs);
+    EXPECT_EQ(sumOf(t, "overlapped_ns", wholeTrace) + sumOf(t, "exposed_comm_ns", wholeTrace), ncclNs);
 }
 
 TEST_F(RealTraceReports, AnnotationsCountEachRecordFunctionRange)

@@ -196,8 +196,9 @@ TEST_F(ReportsOnBuiltTrace, KernelLaunchesListEveryLaunchInStartOrder)
 TEST_F(ReportsOnBuiltTrace, IdleSplitsStreamGapsIntoHostKernelAndOtherWaits)
 {
     ReportTable t = run("idle");
-    // Rows: step 1 device, step 1 stream 7, step 1 stream 14, step 2 device, step 2 stream 7.
-    ASSERT_EQ(t.rows.size(), 5U);
+    // Rows: step 1 device, step 1 stream 7, step 1 stream 14, step 2 device, step 2 stream 7, then the sums over the
+    // steps (step "all"): device, stream 7, stream 14.
+    ASSERT_EQ(t.rows.size(), 8U);
     EXPECT_EQ(intAt(t, 1, "step"), 1);
     EXPECT_EQ(intAt(t, 1, "stream"), 7);
     EXPECT_EQ(intAt(t, 1, "ops"), 3);
@@ -217,6 +218,20 @@ TEST_F(ReportsOnBuiltTrace, IdleSplitsStreamGapsIntoHostKernelAndOtherWaits)
     EXPECT_EQ(intAt(t, 4, "other_ns"), 5 * kUs);
     for (size_t r = 0; r < t.rows.size(); ++r)
         EXPECT_EQ(intAt(t, r, "busy_ns") + intAt(t, r, "idle_ns"), intAt(t, r, "span_ns")) << "row " << r;
+    // Idle/step: idle over the step's time, not over the GPU's span within it.
+    for (size_t r = 0; r < 5; ++r)
+        EXPECT_NEAR(realAt(t, r, "idle_step_ratio"),
+            static_cast<double>(intAt(t, r, "idle_ns")) / static_cast<double>(intAt(t, r, "step_ns")), 1e-12)
+            << "row " << r;
+    // Stream 7 over both steps: the sums of its two step rows, its share over both steps' time.
+    EXPECT_EQ(textAt(t, 6, "step"), "all");
+    EXPECT_EQ(intAt(t, 6, "stream"), 7);
+    EXPECT_EQ(intAt(t, 6, "ops"), intAt(t, 1, "ops") + intAt(t, 4, "ops"));
+    EXPECT_EQ(intAt(t, 6, "idle_ns"), intAt(t, 1, "idle_ns") + intAt(t, 4, "idle_ns"));
+    EXPECT_EQ(intAt(t, 6, "step_ns"), intAt(t, 1, "step_ns") + intAt(t, 4, "step_ns"));
+    EXPECT_NEAR(realAt(t, 6, "idle_step_ratio"),
+        static_cast<double>(intAt(t, 6, "idle_ns")) / static_cast<double>(intAt(t, 6, "step_ns")), 1e-12);
+    EXPECT_TRUE(hasNoteContaining(t, "step 'all'"));
 }
 
 TEST_F(ReportsOnBuiltTrace, StepFilterKeepsOneStepAndRefusesAMissingOne)
@@ -369,12 +384,17 @@ TEST_F(ReportsOnBuiltTrace, GpuAnnotationsCountTheKernelsOfTheirStream)
 TEST_F(ReportsOnBuiltTrace, OverlapIsCommunicationTimeDuringCompute)
 {
     ReportTable t = run("overlap");
-    ASSERT_EQ(t.rows.size(), 2U);
+    ASSERT_EQ(t.rows.size(), 3U);
     EXPECT_EQ(intAt(t, 0, "comm_ns"), 30 * kUs);
     EXPECT_EQ(intAt(t, 0, "overlapped_ns"), 5 * kUs + 2 * kUs + 3 * kUs - 20); // K1, K2 and K3 inside 15-45 us
     EXPECT_NEAR(realAt(t, 0, "overlap_ratio"), (10.0 * kUs - 20) / (30.0 * kUs), 1e-12);
     EXPECT_EQ(intAt(t, 1, "comm_ns"), 0);
     EXPECT_TRUE(isNull(t, 1, "overlap_ratio"));
+    // The whole-trace row (HTA's one figure): every kernel of both steps.
+    EXPECT_EQ(textAt(t, 2, "step"), "all");
+    EXPECT_EQ(intAt(t, 2, "comm_ns"), 30 * kUs);
+    EXPECT_EQ(intAt(t, 2, "compute_ns"), intAt(t, 0, "compute_ns") + intAt(t, 1, "compute_ns"));
+    EXPECT_NEAR(realAt(t, 2, "overlap_ratio"), realAt(t, 0, "overlap_ratio"), 1e-12);
 }
 
 TEST_F(ReportsOnBuiltTrace, SequencesAreTheKernelsAnOpLaunchedItself)

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+// The GUI's findings pane against `placescope analyze --format json` on the same trace (issue 26): the same
+// findings in the same order, each with the same saving per step (the replay's where it simulated the fix, else
+// the rule's estimate), and the same words as the text report. Both front ends call analyzeMeasuredRun(), so the
+// figures must agree to the precision the JSON keeps, not merely be close.
+#include "ui/models/table_model.h"
+#include "ui/window/main_window.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace placescope::ui;
+
+namespace {
+
+const QString kCli = QString(PLACESCOPE_BIN_DIR) + "/placescope";
+
+struct CliOutput
+{
+    int exitCode = -1;
+    QByteArray out;
+    QString error;
+};
+
+CliOutput runCli(const QStringList& arguments)
+{
+    QProcess process;
+    process.start(kCli, arguments);
+    CliOutput run;
+    if (!process.waitForFinished(240000)) {
+        run.error = "did not finish: " + process.errorString();
+        return run;
+    }
+    run.exitCode = process.exitCode();
+    run.out = process.readAllStandardOutput();
+    run.error = QString::fromUtf8(process.readAllStandardError());
+    return run;
+}
+
+// The saving the CLI ranks by: the replay's where it simulated the fix, else the rule's estimate.
+double rankingMs(const QJsonObject& saving)
+{
+    return saving.contains("simulated_ms") ? saving.value("simulated_ms").toDouble()
+                                           : saving.value("per_step_ms").toDouble();
+}
+
+} // namespace
+
+class FindingsCliAgreementTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void findingsPaneShowsTheCliFindings_data()
+    {
+        QTest::addColumn<QString>("trace");
+        QTest::addColumn<bool>("expectSimulated");
+        // Both have findings whose fix the replay simulates (the savings the pane used to leave out): the bundled
+        // H100 capture and the CloverLeaf nsys export (a sync after every kernel: --edit no-sync).
+        QTest::newRow("resnet50 sample") << QString(PLACESCOPE_SOURCE_DIR) + "/resources/samples/resnet50_train_3steps.sqlite"
+                                         << true;
+        QTest::newRow("nsys export") << QString(PLACESCOPE_DATA_DIR)
+                + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite"
+                                     << true;
+    }
+
+    void findingsPaneShowsTheCliFindings()
+    {
+        QFETCH(QString, trace);
+        QFETCH(bool, expectSimulated);
+        const CliOutput json = runCli({ "analyze", trace, "--format", "json" });
+        QVERIFY2(json.exitCode == 0, qPrintable(json.error));
+        const QJsonArray cliFindings = QJsonDocument::fromJson(json.out).object().value("findings").toArray();
+        QVERIFY(!cliFindings.isEmpty());
+
+        MainWindow window;
+        window.resize(1400, 800);
+        window.show();
+        window.openFile(trace);
+        QVERIFY2(window.waitForOpen(240000), qPrintable(window.lastError()));
+        const TableModel* pane = window.findingModel();
+        QCOMPARE(pane->rowCount(), static_cast<int>(cliFindings.size()));
+        bool anySimulated = false;
+        for (int i = 0; i < pane->rowCount(); ++i) {
+            const QJsonObject finding = cliFindings.at(i).toObject();
+            const QVariantList row = pane->rowAt(i);
+            QCOMPARE(row[0].toString(), finding.value("title").toString());
+            const QJsonObject saving = finding.value("saving").toObject();
+            anySimulated |= saving.contains("simulated_ms");
+            const double cliNs = rankingMs(saving) * 1e6;
+            const double guiNs = row[2].toDouble();
+            // The JSON keeps six significant digits.
+            QVERIFY2(std::fabs(guiNs - cliNs) <= 1e-5 * std::max(1.0, std::fabs(cliNs)),
+                qPrintable(QString("finding %1 (%2): GUI %3 ns, CLI %4 ns")
+                               .arg(i)
+                               .arg(row[0].toString())
+                               .arg(guiNs, 0, 'g', 17)
+                               .arg(cliNs, 0, 'g', 17)));
+        }
+        QCOMPARE(anySimulated, expectSimulated);
+    }
+};
+
+QTEST_MAIN(FindingsCliAgreementTest)
+#include "findings_cli_agreement_test.moc"
