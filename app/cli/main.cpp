@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `placescope`: the command-line tool (no Qt). Subcommands live in app/cli/commands/, one file each.
 #include "app/cli/command_registry.h"
+#include "app/cli/suggest.h"
 #include "profiler/base/temp_file_registry.h"
 #include "profiler/store/trace_writer.h"
 
@@ -11,6 +12,7 @@
 #include <exception>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace placescope::cli {
 
@@ -32,6 +34,33 @@ int finishStdout(const std::string& command, int exitCode)
     std::fprintf(stderr, "placescope %s: cannot write the output to standard output%s%s\n", command.c_str(),
         error ? ": " : "", error ? std::strerror(error) : "");
     return exitCode == 0 ? 1 : exitCode;
+}
+
+// For a usage error inside a command: the known option nearest to the first option on the command line that the
+// command does not have (`--tpo` -> `--top`); "" when every option is known or none is near.
+std::string nearestOption(CLI::App& app, int argc, char** argv)
+{
+    const auto parsed = app.get_subcommands();
+    if (parsed.empty())
+        return {};
+    std::vector<std::string> known;
+    for (const CLI::Option* option : parsed.front()->get_options()) {
+        for (const std::string& name : option->get_lnames())
+            known.push_back("--" + name);
+        for (const std::string& name : option->get_snames())
+            known.push_back("-" + name);
+    }
+    for (int i = 2; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--")
+            break;
+        if (arg.size() < 2 || arg[0] != '-' || (arg[1] >= '0' && arg[1] <= '9')) // a value such as -1
+            continue;
+        const std::string name = arg.substr(0, arg.find('='));
+        if (std::find(known.begin(), known.end(), name) == known.end())
+            return nearestWord(name, known);
+    }
+    return {};
 }
 
 } // namespace placescope::cli
@@ -67,8 +96,16 @@ int main(int argc, char** argv)
         std::string what = error.what();
         // CLI11 checks for a missing command before it looks at a mistyped one, so `placescope improt` would
         // be told that a command is required.
-        if (command == "placescope" && argc > 1 && argv[1][0] != '-')
+        if (command == "placescope" && argc > 1 && argv[1][0] != '-') {
             what = std::string("unknown command '") + argv[1] + "'";
+            std::vector<std::string> names;
+            for (const auto& known : registry)
+                names.push_back(known.name);
+            if (const std::string near = nearestWord(argv[1], names); !near.empty())
+                what += "; did you mean '" + near + "'?";
+        } else if (const std::string near = nearestOption(app, argc, argv); !near.empty()) {
+            what += "; did you mean " + near + "?";
+        }
         std::fprintf(stderr, "%s: %s (see %s --help)\n", command.c_str(), what.c_str(), command.c_str());
         return 2;
     }

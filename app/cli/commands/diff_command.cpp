@@ -7,6 +7,7 @@
 // atomic writer, refusing an -o that is either trace.
 #include "analysis/diff/diff_report.h"
 #include "app/cli/command_registry.h"
+#include "app/cli/trace_input.h"
 #include "profiler/base/output_file.h"
 #include "whatif/replay_saving_simulator.h"
 
@@ -81,9 +82,17 @@ int runDiff(const DiffArgs& args)
     if (args.simulate)
         profileOptions.simulator = &simulator;
     profileOptions.extra = groupingOf(args.by);
+    // Kineto JSON and nsys exports are imported to temporary traces first (removed when the command ends).
+    auto beforeInput = TraceInput::open(args.before, "diff", args.quiet);
+    auto afterInput = beforeInput.isOk() ? TraceInput::open(args.after, "diff", args.quiet) : beforeInput.status();
+    for (const auto* side : { &beforeInput, &afterInput })
+        if (!side->isOk()) {
+            std::fprintf(stderr, "placescope diff: %s\n", side->status().message().c_str());
+            return 1;
+        }
     // The after-run on a second thread: the two profiles share nothing, and a diff should cost about one of them.
-    auto after = std::async(std::launch::async, [&] { return profileRun(args.after, profileOptions); });
-    auto before = profileRun(args.before, profileOptions);
+    auto after = std::async(std::launch::async, [&] { return profileRun(afterInput->path(), profileOptions); });
+    auto before = profileRun(beforeInput->path(), profileOptions);
     auto afterResult = after.get();
     for (const auto* side : { &before, &afterResult })
         if (!side->isOk()) {
@@ -121,7 +130,8 @@ const CommandRegistration kRegistration { "diff",
     "Compare two runs: step time, GPU busy/idle, memory, copies, kernels by name, findings", 47,
     [](CLI::App& app) -> std::function<int()> {
         auto args = std::make_shared<DiffArgs>();
-        app.add_option("before", args->before, "The run before the change (Placescope trace, .sqlite)")->required();
+        app.add_option("before", args->before, "The run before the change (a trace, Kineto JSON or nsys export)")
+            ->required();
         app.add_option("after", args->after, "The run after it (a measured trace or whatif -o's prediction)")
             ->required();
         auto* step = app.add_option("--step", args->step, "Compare only the N-th step of each run (0: the first)")

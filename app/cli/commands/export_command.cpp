@@ -2,6 +2,7 @@
 // `placescope export run.sqlite --format chrome -o run.json`: writes a Chrome trace (JSON) that Perfetto UI and
 // chrome://tracing open. The file appears only when complete; the summary line goes to stderr (--quiet: none).
 #include "app/cli/command_registry.h"
+#include "app/cli/trace_input.h"
 #include "profiler/base/output_file.h"
 #include "profiler/base/temp_file_registry.h"
 #include "profiler/base/units.h"
@@ -74,7 +75,13 @@ int runExport(const ExportArgs& args)
         std::fprintf(stderr, "placescope export: %s\n", usable.message().c_str());
         return 1;
     }
-    auto db = openTrace(args.trace);
+    // Kineto JSON and nsys exports are imported to a temporary trace first (removed when the command ends).
+    auto input = TraceInput::open(args.trace, "export", args.quiet);
+    if (!input.isOk()) {
+        std::fprintf(stderr, "placescope export: %s\n", input.status().message().c_str());
+        return 1;
+    }
+    auto db = openTrace(input->path());
     if (!db.isOk()) {
         std::fprintf(stderr, "placescope export: %s\n", db.status().message().c_str());
         return 1;
@@ -112,7 +119,9 @@ int runExport(const ExportArgs& args)
 const CommandRegistration kRegistration { "export", "Write a trace as Chrome/Perfetto JSON", 30,
     [](CLI::App& app) -> std::function<int()> {
         auto args = std::make_shared<ExportArgs>();
-        app.add_option("trace", args->trace, "Placescope trace (.sqlite)")->required();
+        app.add_option("trace", args->trace,
+               "Trace: Placescope, PyTorch profiler JSON or nsys export (imported to a temp trace)")
+            ->required();
         app.add_option("--format", args->format, "Output format")
             ->check(CLI::IsMember({ "chrome" }))
             ->capture_default_str();

@@ -11,6 +11,7 @@
 #include "analysis/trace/step_detector.h"
 #include "analysis/trace/trace_data.h"
 #include "app/cli/command_registry.h"
+#include "app/cli/trace_input.h"
 #include "placement/cost/capability_table.h"
 #include "placement/cost/default_gpu.h"
 #include "placement/cost/placement_model.h"
@@ -277,6 +278,14 @@ int runPlace(const PlaceOptions& given)
     if (!options.outputPath.empty())
         if (Status usable = checkOutputPath(options.outputPath, inputsOf(options)); !usable.isOk())
             return fail(usable.message());
+    if (options.problemPath.empty() && !options.tracePath.empty()) {
+        // A Kineto JSON or nsys export --trace is imported to a temporary trace first (removed when done).
+        auto input = TraceInput::open(options.tracePath, "place", options.quiet);
+        if (!input.isOk())
+            return fail("--trace: " + input.status().message());
+        options.tracePath = input->path();
+        return runModel(options);
+    }
     return options.problemPath.empty() ? runModel(options) : runProblem(options);
 }
 
@@ -285,7 +294,8 @@ const CommandRegistration kRegistration(
         auto options = std::make_shared<PlaceOptions>();
         app.add_option("--model", options->modelPath, "ONNX model, PyTorch execution trace (JSON) or Placescope trace");
         app.add_option("--problem", options->problemPath, "placement problem JSON (docs/placement_problem.md)");
-        app.add_option("--trace", options->tracePath, "Placescope trace of a run: measured op costs and links");
+        app.add_option("--trace", options->tracePath,
+            "Trace of a run (Placescope, Kineto JSON or nsys export): measured op costs and links");
         app.add_option("--gpu", options->gpu,
             "GPU: a device table key (h100, a100, v100, ...) or from-trace; default: the --trace's GPU, else h100");
         app.add_option("--gpu-memory", options->gpuMemory, "GPU memory limit, e.g. 16GiB");

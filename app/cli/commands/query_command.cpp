@@ -4,6 +4,7 @@
 // tests/cli/diff run their query.sql files through this command. --timeout bounds what the statement may cost
 // (60 s unless told): a cross join of two large tables or an endless recursive CTE ends in one line.
 #include "app/cli/command_registry.h"
+#include "app/cli/trace_input.h"
 #include "profiler/base/units.h"
 #include "profiler/store/statement_deadline.h"
 #include "profiler/store/trace_file.h"
@@ -56,7 +57,13 @@ int runQuery(const QueryArgs& args)
         std::fprintf(stderr, "placescope query: no SQL given (pass it as an argument or with --file)\n");
         return 1;
     }
-    auto db = openTrace(args.trace); // read-only: a query cannot change the trace
+    // Kineto JSON and nsys exports are imported to a temporary trace first (removed when the command ends).
+    auto input = TraceInput::open(args.trace, "query", false);
+    if (!input.isOk()) {
+        std::fprintf(stderr, "placescope query: %s\n", input.status().message().c_str());
+        return 1;
+    }
+    auto db = openTrace(input->path()); // read-only: a query cannot change the trace
     if (!db.isOk()) {
         std::fprintf(stderr, "placescope query: %s\n", db.status().message().c_str());
         return 1;
@@ -119,7 +126,9 @@ int runQuery(const QueryArgs& args)
 const CommandRegistration kRegistration { "query", "Run one SQL query on a trace and print CSV", 40,
     [](CLI::App& app) -> std::function<int()> {
         auto args = std::make_shared<QueryArgs>();
-        app.add_option("trace", args->trace, "Placescope trace (.sqlite)")->required();
+        app.add_option("trace", args->trace,
+               "Trace: Placescope, PyTorch profiler JSON or nsys export (imported to a temp trace)")
+            ->required();
         app.add_option("sql", args->sql, "SQL statement (or use --file)");
         app.add_option("-f,--file", args->file, "Read the SQL from this file");
         app.add_flag("!--no-header", args->header, "Omit the header row");

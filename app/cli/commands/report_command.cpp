@@ -7,6 +7,7 @@
 // A --step the trace does not have is a usage error (exit 2), as for `diff`.
 #include "analysis/reports/reports.h"
 #include "app/cli/command_registry.h"
+#include "app/cli/trace_input.h"
 #include "profiler/base/output_file.h"
 #include "profiler/store/trace_file.h"
 
@@ -90,7 +91,13 @@ int runReportCommand(const ReportArgs& args)
             std::fprintf(stderr, "placescope report: %s\n", usable.message().c_str());
             return 1;
         }
-    auto db = openTrace(args.trace);
+    // Kineto JSON and nsys exports are imported to a temporary trace first (removed when the command ends).
+    auto input = TraceInput::open(args.trace, "report", args.quiet);
+    if (!input.isOk()) {
+        std::fprintf(stderr, "placescope report: %s\n", input.status().message().c_str());
+        return 1;
+    }
+    auto db = openTrace(input->path());
     if (!db.isOk()) {
         std::fprintf(stderr, "placescope report: %s\n", db.status().message().c_str());
         return 1;
@@ -134,7 +141,8 @@ const CommandRegistration kRegistration { "report",
     [](CLI::App& app) -> std::function<int()> {
         auto args = std::make_shared<ReportArgs>();
         app.add_option("name", args->name, "Report to run (see --list)");
-        app.add_option("trace", args->trace, "Placescope trace (.sqlite; import other formats first)");
+        app.add_option(
+            "trace", args->trace, "Trace: Placescope, PyTorch profiler JSON or nsys export (imported to a temp trace)");
         app.add_flag("--list", args->list, "List the reports and exit");
         app.add_option("--step", args->step, "Only this step (its number, as analyze and PS_STEPS number steps)");
         app.add_option("--format", args->format, "text, csv or json (default: from -o's extension, else text)");

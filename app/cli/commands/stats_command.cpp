@@ -3,6 +3,7 @@
 // operations with bandwidth, GPU busy time and utilization, import problems). The figures come from
 // profiler/stats; this file only formats them, as aligned text tables or as JSON for scripts.
 #include "app/cli/command_registry.h"
+#include "app/cli/trace_input.h"
 #include "profiler/base/units.h"
 #include "profiler/stats/trace_stats.h"
 #include "profiler/store/trace_file.h"
@@ -181,7 +182,13 @@ struct StatsArgs
 
 int runStats(const StatsArgs& args)
 {
-    auto db = openTrace(args.trace);
+    // Kineto JSON and nsys exports are imported to a temporary trace first (removed when the command ends).
+    auto input = TraceInput::open(args.trace, "stats", false);
+    if (!input.isOk()) {
+        std::fprintf(stderr, "placescope stats: %s\n", input.status().message().c_str());
+        return 1;
+    }
+    auto db = openTrace(input->path());
     if (!db.isOk()) {
         std::fprintf(stderr, "placescope stats: %s\n", db.status().message().c_str());
         return 1;
@@ -205,7 +212,9 @@ const CommandRegistration kRegistration { "stats",
     "Summarize a trace: kernels, memory operations, GPU utilization, import problems", 20,
     [](CLI::App& app) -> std::function<int()> {
         auto args = std::make_shared<StatsArgs>();
-        app.add_option("trace", args->trace, "Placescope trace (.sqlite)")->required();
+        app.add_option("trace", args->trace,
+               "Trace: Placescope, PyTorch profiler JSON or nsys export (imported to a temp trace)")
+            ->required();
         app.add_option("--top", args->top, "Kernel names to list, by total time (0: all)")->capture_default_str();
         app.add_flag("--json", args->json, "Print JSON for scripts instead of text tables");
         app.add_flag("--short-names", args->shortNames, "Group kernels by short name (no templates or arguments)");

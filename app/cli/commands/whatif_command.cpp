@@ -5,6 +5,7 @@
 // the trace and prints. A malformed edit or a missing step is a usage error (exit 2).
 #include "analysis/trace/step_detector.h"
 #include "app/cli/command_registry.h"
+#include "app/cli/trace_input.h"
 #include "profiler/base/output_file.h"
 #include "profiler/store/trace_file.h"
 #include "whatif/prediction_file.h"
@@ -30,9 +31,10 @@ struct WhatIfArgs
 };
 
 // The run measured after the change, by the same step and span rules, beside the prediction.
-Status compareWith(const std::string& path, WhatIfResult& result)
+Status compareWith(const std::string& path, WhatIfResult& result, bool quiet)
 {
-    PLACESCOPE_ASSIGN_OR_RETURN(SqliteDb db, openTrace(path));
+    PLACESCOPE_ASSIGN_OR_RETURN(TraceInput input, TraceInput::open(path, "whatif", quiet));
+    PLACESCOPE_ASSIGN_OR_RETURN(SqliteDb db, openTrace(input.path()));
     return compareWithMeasured(result, db);
 }
 
@@ -55,7 +57,13 @@ int runWhatIfCommand(const WhatIfArgs& args, bool criticalPathOnly)
             std::fprintf(stderr, "placescope %s: %s\n", command, usable.message().c_str());
             return 1;
         }
-    auto db = openTrace(args.trace);
+    // Kineto JSON and nsys exports are imported to a temporary trace first (removed when the command ends).
+    auto input = TraceInput::open(args.trace, command, args.quiet);
+    if (!input.isOk()) {
+        std::fprintf(stderr, "placescope %s: %s\n", command, input.status().message().c_str());
+        return 1;
+    }
+    auto db = openTrace(input->path());
     if (!db.isOk()) {
         std::fprintf(stderr, "placescope %s: %s\n", command, db.status().message().c_str());
         return 1;
@@ -72,13 +80,13 @@ int runWhatIfCommand(const WhatIfArgs& args, bool criticalPathOnly)
         return args.step >= 0 ? 2 : 1;
     }
     if (!args.compare.empty()) {
-        if (Status compared = compareWith(args.compare, *result); !compared.isOk()) {
+        if (Status compared = compareWith(args.compare, *result, args.quiet); !compared.isOk()) {
             std::fprintf(stderr, "placescope %s: --compare %s\n", command, compared.message().c_str());
             return 1;
         }
     }
     if (!args.output.empty()) {
-        Status written = writePredictedTrace(args.trace, args.output, *result);
+        Status written = writePredictedTrace(input->path(), args.output, *result);
         if (!written.isOk()) {
             std::fprintf(stderr, "placescope %s: %s\n", command, written.message().c_str());
             return 1;
@@ -97,7 +105,9 @@ const CommandRegistration kWhatIf { "whatif",
     "Replay a measured run from its dependency graph and predict it after fixes (--edit)", 45,
     [](CLI::App& app) -> std::function<int()> {
         auto args = std::make_shared<WhatIfArgs>();
-        app.add_option("trace", args->trace, "Placescope trace (.sqlite; import other formats first)")->required();
+        app.add_option("trace", args->trace,
+               "Trace: Placescope, PyTorch profiler JSON or nsys export (imported to a temp trace)")
+            ->required();
         app.add_option("--edit", args->edits,
             "A fix to try (repeatable): no-sync[:REGEX], kernels:REGEX=xF, drop:REGEX, pinned, launch=xF, input=xF, "
             "op:NAME=cpu|gpu, "
@@ -114,7 +124,9 @@ const CommandRegistration kCriticalPath { "critical-path",
     "The chain of work that sets the run's step time, by category (CPU, launch, kernel, sync...)", 46,
     [](CLI::App& app) -> std::function<int()> {
         auto args = std::make_shared<WhatIfArgs>();
-        app.add_option("trace", args->trace, "Placescope trace (.sqlite; import other formats first)")->required();
+        app.add_option("trace", args->trace,
+               "Trace: Placescope, PyTorch profiler JSON or nsys export (imported to a temp trace)")
+            ->required();
         app.add_option("--step", args->step, "Only this step (its number in the trace)");
         app.add_flag("--json", args->json, "Print JSON for scripts");
         return [args] { return runWhatIfCommand(*args, true); };
