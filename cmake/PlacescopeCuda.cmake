@@ -22,7 +22,7 @@ if(NOT PLACESCOPE_WITH_CUPTI STREQUAL "OFF")
       set(why "no CUDA toolkit found (nvcc is not on PATH and CUDAToolkit_ROOT is not set)")
     endif()
     string(JOIN "" why ${why})
-    set(how "install the CUDA ${PLACESCOPE_CUDA_MAJOR} toolkit (README: Capture) and configure with "
+    set(how "install the CUDA ${PLACESCOPE_CUDA_MAJOR} toolkit (HACKING.md: Building the capture parts) and configure with "
             "-DCUDAToolkit_ROOT=<its folder>, or -DPLACESCOPE_WITH_CUPTI=OFF to build without capture")
     string(JOIN "" how ${how})
     if(PLACESCOPE_WITH_CUPTI STREQUAL "ON")

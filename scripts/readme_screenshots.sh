@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Renders every screenshot the README shows, with the placescope-gui of a build, offscreen, with fresh settings,
-# from inputs in this repository; then checks that the README shows exactly these files. The test suite runs it into
-# the build tree (ctest -R readme_screenshots), so a README picture whose command stops working fails a test;
+# Renders every screenshot the README and the manual (docs/) show, with the placescope-gui of a build, offscreen, with fresh settings,
+# from inputs in this repository; then checks that they show exactly these files. The test suite runs it into
+# the build tree (ctest -R readme_screenshots), so a picture whose command stops working fails a test;
 # to refresh the pictures themselves:
 #     scripts/readme_screenshots.sh build/bin/placescope-gui docs/screenshots
 set -eu
@@ -51,11 +51,12 @@ shot op_graph.png --model "$models/mnist.onnx"
 shot compare_resnet50_v100_h100.png "$traces/kineto_resnet50_v100_legacy2021.pt.trace.json.gz" \
     --compare "$src/resources/samples/resnet50_train_3steps.sqlite"
 
-# The README shows these and only these.
-shown=$(grep -o 'docs/screenshots/[A-Za-z0-9_]*\.png' "$src/README.md" | sed 's|docs/screenshots/||' | sort -u)
+# The README and the manual in docs/ show these and only these (docs/ pages name them screenshots/NAME.png).
+shown=$(grep -oh 'screenshots/[A-Za-z0-9_]*\.png' "$src/README.md" "$src"/docs/*.md "$src"/docs/commands/*.md |
+    sed 's|.*screenshots/||' | sort -u)
 rendered=$(for name in $made; do echo "$name"; done | sort -u)
 if [ "$shown" != "$rendered" ]; then
-    echo "readme_screenshots: the README shows:" $shown >&2
+    echo "readme_screenshots: the README and docs/ show:" $shown >&2
     echo "readme_screenshots: this script renders:" $rendered >&2
     exit 1
 fi

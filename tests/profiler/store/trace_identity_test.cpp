@@ -96,7 +96,7 @@ TEST_F(TraceIdentity, NsysExportsStillImportAndAreToldApartFromTraces)
     auto kernels
         = trace->queryInt("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName");
     ASSERT_TRUE(kernels.isOk());
-    EXPECT_EQ(*kernels, 1312); // README: 1,312 kernels in the sample
+    EXPECT_EQ(*kernels, 1312); // docs/commands/stats.md: 1,312 kernels in the sample
 }
 
 TEST_F(TraceIdentity, TracesWrittenBeforeTheStampStillOpen)
