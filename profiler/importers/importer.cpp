@@ -181,6 +181,8 @@ Result<ImportSummary> importTraces(
         if (inputs.size() > 1 && options.rank)
             perInput.rank = *options.rank + static_cast<int64_t>(i); // --rank N: first rank of the inputs
         perInput.sourceName = spooled[i].name();
+        uint64_t contentBytes = 0;
+        perInput.contentBytes = &contentBytes;
         const std::string& path = spooled[i].readPath();
         const uint64_t eventsBefore = writer->eventCount();
         Status status = formats[i] == TraceFormat::NsysSqlite ? importNsysSqlite(path, *writer, perInput)
@@ -190,6 +192,9 @@ Result<ImportSummary> importTraces(
                                                                     : inUsersWords(status.message(), spooled[i]));
         if (options.cancel && options.cancel->isCancelled())
             return Status::error("import cancelled");
+        std::error_code sizeError;
+        summary.contentBytes
+            += formats[i] == TraceFormat::NsysSqlite ? std::filesystem::file_size(path, sizeError) : contentBytes;
         // JSON that gave nothing is not a profile of a run (an empty one, or another tool's JSON with a traceEvents
         // array, such as a Chrome DevTools trace): say so instead of writing an empty trace. An nsys export is one by
         // its tables, even when every row of it was bad (those are counted as problems).
@@ -201,6 +206,8 @@ Result<ImportSummary> importTraces(
     writer->setMeta("input_count", std::to_string(inputs.size()));
     summary.events = writer->eventCount();
     summary.problems = static_cast<uint64_t>(writer->totalProblemCount());
+    for (const auto& [kind, count] : writer->problemCounts(ProblemSeverity::Info))
+        summary.notes += static_cast<uint64_t>(count);
     summary.dataLoss = writer->problemCounts(ProblemSeverity::DataLoss);
     PLACESCOPE_RETURN_IF_ERROR(writer->commit());
     return summary;

@@ -37,6 +37,8 @@ struct ImportOptions
     // Set by importTraces: the input as the user named it ("stdin" for -), for PS_META's source_file, when the
     // importer reads a spooled copy of it (spooled_input.h).
     std::string sourceName;
+    // Set by importTraces: where an importer adds the uncompressed bytes it read (the import summary's JSON rate).
+    uint64_t* contentBytes = nullptr;
 };
 
 // Identifies a file's format from its first bytes (gzip magic, '{', SQLite header) and, for SQLite, tables.
@@ -51,8 +53,10 @@ Status importNsysSqlite(const std::string& path, TraceWriter& writer, const Impo
 struct ImportSummary
 {
     uint64_t events = 0;
-    uint64_t problems = 0;
-    uint64_t inputBytes = 0;
+    uint64_t problems = 0; // of every severity, notes included
+    uint64_t notes = 0; // problems of severity info: nothing was lost (a flow without its other half)
+    uint64_t inputBytes = 0; // the files on disk
+    uint64_t contentBytes = 0; // what they hold uncompressed (gzipped JSON inflated; an nsys export as it is)
     // Problem kinds that lost data (records skipped or cut, bytes not read), with their counts: the import's
     // one-line warning names them (PS_PROBLEMS holds the help).
     std::vector<std::pair<std::string, int64_t>> dataLoss;

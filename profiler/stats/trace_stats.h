@@ -111,6 +111,12 @@ struct TraceCounts
     std::string sourceFormat;
     int64_t kernels = 0, memcpys = 0, memsets = 0, apiCalls = 0, syncs = 0, nvtx = 0, frameworkOps = 0,
             memoryEvents = 0;
+    // What "events" means wherever a count of them is shown (the import summary, `stats`, the app's status bar): the
+    // run's timed records above. Flows, correlations, processes, threads and steps describe them and are not counted.
+    int64_t events() const
+    {
+        return kernels + memcpys + memsets + apiCalls + syncs + nvtx + frameworkOps + memoryEvents;
+    }
 };
 
 Result<TraceCounts> traceCounts(SqliteDb& db);

@@ -64,8 +64,10 @@ MainWindow::MainWindow(QWidget* parent)
         { F::Plain, F::Plain, F::Count, F::Duration, F::Bytes, F::Rate }, this);
     m_problems = new TableModel(
         { tr("Kind"), tr("Severity"), tr("Count"), tr("Help"), tr("Example") }, { F::Plain, F::Plain, F::Count }, this);
-    m_findings = new TableModel({ tr("Finding"), tr("Severity"), tr("Saving/step"), tr("% of step"), tr("Summary") },
-        { F::Plain, F::Plain, F::Saving, F::Percent }, this);
+    // Saving/step is the figure findings are ranked by (the replay's where it simulated the fix); Saving says it in
+    // the words of `placescope analyze` and the HTML report.
+    m_findings = new TableModel({ tr("Finding"), tr("Severity"), tr("Saving/step"), tr("Saving"), tr("Summary") },
+        { F::Plain, F::Plain, F::Saving, F::Plain }, this);
     addTableDock(tr("Findings"), m_findings, Qt::RightDockWidgetArea);
     // Largest total time first, as nsys stats lists kernels and copies.
     addTableDock(tr("Kernels"), m_kernels, Qt::BottomDockWidgetArea)->sortByColumn(2, Qt::DescendingOrder);

@@ -9,6 +9,8 @@
 #include "ui/window/finding_details.h"
 #include "ui/window/main_window.h"
 
+#include "analysis/findings/saving_text.h"
+
 #include <QCloseEvent>
 #include <QCoreApplication>
 #include <QDialog>
@@ -76,7 +78,7 @@ void MainWindow::onOpenFinished(uint64_t, const OpenResult& result)
         for (const auto& finding : m_report->findings)
             findings.push_back({ QString::fromStdString(finding.title),
                 QString::fromStdString(std::string(severityName(finding.severity))), finding.saving.rankingMs() * 1e6,
-                finding.saving.percentOfStep, QString::fromStdString(finding.summary) });
+                QString::fromStdString(savingText(finding.saving)), QString::fromStdString(finding.summary) });
     }
     m_kernels->setRows(std::move(kernels));
     m_copies->setRows(std::move(copies));
@@ -95,8 +97,16 @@ void MainWindow::onOpenFinished(uint64_t, const OpenResult& result)
     if (auto* dock = findChild<QDockWidget*>("dock_" + tr("Ops")))
         dock->setVisible(m_opSummary->rowCount() > 0);
     setMeasuredStep(result);
-    m_status->setText(tr("%1 events in %2 lanes, loaded in %3 (%4 bytes/event in memory)")
-                          .arg(result.trace->eventCount)
+    // Events as `placescope import` and `stats` count them (TraceCounts::events()), then what the timeline draws of
+    // them (memory events are a counter track, not spans).
+    const QString events = result.stats
+        ? tr("%1 events (%2 on the timeline)")
+              .arg(QString::fromStdString(withThousands(result.stats->counts.events())),
+                  QString::fromStdString(withThousands(static_cast<int64_t>(result.trace->eventCount))))
+        : tr("%1 events on the timeline")
+              .arg(QString::fromStdString(withThousands(static_cast<int64_t>(result.trace->eventCount))));
+    m_status->setText(tr("%1 in %2 lanes, loaded in %3 (%4 bytes/event in memory)")
+                          .arg(events)
                           .arg(result.trace->lanes.size())
                           .arg(QString::fromStdString(formatNanoseconds(result.loadSeconds * 1e9)))
                           .arg(result.trace->eventCount ? result.trace->memoryBytes() / result.trace->eventCount : 0));

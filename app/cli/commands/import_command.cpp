@@ -6,6 +6,8 @@
 #include "app/cli/command_registry.h"
 #include "profiler/base/units.h"
 #include "profiler/importers/importer.h"
+#include "profiler/stats/trace_stats.h"
+#include "profiler/store/trace_file.h"
 
 #include <unistd.h>
 
@@ -22,6 +24,40 @@ struct ImportArgs
     int64_t rank = -1;
     bool quiet = false;
 };
+
+// "wrote run.sqlite: 123,378 events (19,370 kernels, ...); 23,425 notes, no problems; 2.10 s, 25.7 MB/s of JSON
+// (4.71 MB/s of the 9.9 MB file)". Events are counted as `stats` and the app count them (TraceCounts::events());
+// notes lose nothing, problems do; the rate is of the JSON the file holds, then of the file as it lies on disk.
+void printSummary(const std::string& output, const ImportSummary& summary, double seconds)
+{
+    std::string events = withThousands(static_cast<int64_t>(summary.events)) + " records";
+    if (auto db = openTrace(output))
+        if (auto counts = traceCounts(*db)) {
+            const TraceCounts& c = counts.value();
+            std::string parts;
+            const std::pair<int64_t, const char*> kinds[] = { { c.kernels, "kernels" }, { c.memcpys, "memcpys" },
+                { c.memsets, "memsets" }, { c.apiCalls, "CUDA API calls" }, { c.syncs, "syncs" },
+                { c.nvtx, "NVTX ranges" }, { c.frameworkOps, "framework ops" }, { c.memoryEvents, "memory events" } };
+            for (const auto& [count, what] : kinds)
+                if (count > 0)
+                    parts += (parts.empty() ? "" : ", ") + withThousands(count) + " " + what;
+            events = withThousands(c.events()) + " events" + (parts.empty() ? "" : " (" + parts + ")");
+        }
+    const uint64_t problems = summary.problems - summary.notes;
+    const std::string notes = withThousands(static_cast<int64_t>(summary.notes)) + " note(s), "
+        + (problems ? withThousands(static_cast<int64_t>(problems)) + " problem(s)" : std::string("no problems"));
+    const double mbps = seconds > 0 ? static_cast<double>(summary.contentBytes) / 1e6 / seconds : 0.0;
+    const double diskMbps = seconds > 0 ? static_cast<double>(summary.inputBytes) / 1e6 / seconds : 0.0;
+    std::string rate;
+    char buffer[160];
+    if (summary.contentBytes != summary.inputBytes)
+        std::snprintf(buffer, sizeof buffer, "%.1f MB/s of JSON (%.1f MB/s of the %.1f MB file)", mbps, diskMbps,
+            static_cast<double>(summary.inputBytes) / 1e6);
+    else
+        std::snprintf(buffer, sizeof buffer, "%.1f MB/s", mbps);
+    std::fprintf(stderr, "wrote %s: %s; %s (PS_PROBLEMS; notes lose nothing); %s, %s\n", output.c_str(), events.c_str(),
+        notes.c_str(), formatNanoseconds(seconds * 1e9).c_str(), buffer);
+}
 
 int runImport(const ImportArgs& args)
 {
@@ -45,10 +81,7 @@ int runImport(const ImportArgs& args)
         return 1;
     }
     if (!args.quiet) // a summary, not data: stderr
-        std::fprintf(stderr, "wrote %s: %s events, %s problems, %s, %.1f MB/s (input on disk)\n", args.output.c_str(),
-            withThousands(static_cast<int64_t>(summary->events)).c_str(),
-            withThousands(static_cast<int64_t>(summary->problems)).c_str(), formatNanoseconds(seconds * 1e9).c_str(),
-            seconds > 0 ? static_cast<double>(summary->inputBytes) / 1e6 / seconds : 0.0);
+        printSummary(args.output, *summary, seconds);
     if (!args.quiet && !summary->dataLoss.empty()) { // never silent: say what was lost, and why in a word
         std::string lost;
         for (const auto& [kind, count] : summary->dataLoss)

@@ -189,6 +189,8 @@ Status importKinetoJson(const std::string& path, TraceWriter& writer, const Impo
         reader.recycle(std::move(batch));
     }
     const EventStreamEnd& end = reader.end();
+    if (options.contentBytes)
+        *options.contentBytes += end.contentBytes;
     if (end.eventTooLarge)
         return Status::error("not a PyTorch profiler trace (a single value is larger than 256 MB)");
     if (!end.sawTraceEvents)

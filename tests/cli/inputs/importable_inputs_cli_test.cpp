@@ -94,7 +94,8 @@ TEST_F(ImportableInputs, AFileThatIsNoTraceIsStillOneLineAndExit1)
 
 TEST_F(ImportableInputs, ATypoGetsTheNearestCommandOrOption)
 {
-    const std::string trace = (fs::path(PLACESCOPE_SOURCE_DIR) / "resources/samples/resnet50_train_3steps.sqlite").string();
+    const std::string trace
+        = (fs::path(PLACESCOPE_SOURCE_DIR) / "resources/samples/resnet50_train_3steps.sqlite").string();
     CliRun r = run({ "analyse", trace });
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_NE(r.err.find("did you mean 'analyze'?"), std::string::npos) << r.err;

@@ -9,7 +9,11 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QProcess>
+#include <QRegularExpression>
+#include <QStatusBar>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <cmath>
@@ -62,7 +66,8 @@ private slots:
         QTest::addColumn<bool>("expectSimulated");
         // Both have findings whose fix the replay simulates (the savings the pane used to leave out): the bundled
         // H100 capture and the CloverLeaf nsys export (a sync after every kernel: --edit no-sync).
-        QTest::newRow("resnet50 sample") << QString(PLACESCOPE_SOURCE_DIR) + "/resources/samples/resnet50_train_3steps.sqlite"
+        QTest::newRow("resnet50 sample") << QString(PLACESCOPE_SOURCE_DIR)
+                + "/resources/samples/resnet50_train_3steps.sqlite"
                                          << true;
         QTest::newRow("nsys export") << QString(PLACESCOPE_DATA_DIR)
                 + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite"
@@ -77,6 +82,14 @@ private slots:
         QVERIFY2(json.exitCode == 0, qPrintable(json.error));
         const QJsonArray cliFindings = QJsonDocument::fromJson(json.out).object().value("findings").toArray();
         QVERIFY(!cliFindings.isEmpty());
+        // The words: each finding's "Saving:" line of the text report, in order.
+        const CliOutput text = runCli({ "analyze", trace });
+        QVERIFY2(text.exitCode == 0, qPrintable(text.error));
+        QStringList savingLines;
+        for (const QString& line : QString::fromUtf8(text.out).split('\n'))
+            if (line.startsWith("   Saving: "))
+                savingLines << line.mid(QString("   Saving: ").size());
+        QCOMPARE(savingLines.size(), cliFindings.size());
 
         MainWindow window;
         window.resize(1400, 800);
@@ -101,8 +114,37 @@ private slots:
                                .arg(row[0].toString())
                                .arg(guiNs, 0, 'g', 17)
                                .arg(cliNs, 0, 'g', 17)));
+            QCOMPARE(row[3].toString(), savingLines.at(i));
         }
         QCOMPARE(anySimulated, expectSimulated);
+    }
+
+    // The import summary and the app's status bar count events one way (issue 26 saw "216,063 events" against
+    // "123378 events" for one trace), and the summary tells notes from problems and gives the JSON's rate.
+    void importSummaryAndStatusBarCountTheSameEvents()
+    {
+        const QString json = QString(PLACESCOPE_DATA_DIR) + "/traces/hta_v100_rank1of2_memory.json.gz";
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const CliOutput imported = runCli({ "import", json, "-o", dir.filePath("v100.sqlite") });
+        QVERIFY2(imported.exitCode == 0, qPrintable(imported.error));
+        const QRegularExpression summary(
+            R"(^wrote \S+: ([0-9,]+) events \(.*kernels.*\); ([0-9,]+) note\(s\), (no problems|[0-9,]+ problem\(s\)).* )"
+            R"(MB/s of JSON \([0-9.]+ MB/s of the [0-9.]+ MB file\))");
+        const QRegularExpressionMatch line = summary.match(imported.error);
+        QVERIFY2(line.hasMatch(), qPrintable(imported.error));
+        const QString events = line.captured(1);
+
+        MainWindow window;
+        window.resize(1400, 800);
+        window.show();
+        window.openFile(json);
+        QVERIFY2(window.waitForOpen(240000), qPrintable(window.lastError()));
+        QString status;
+        for (const QLabel* label : window.statusBar()->findChildren<QLabel*>())
+            if (label->text().contains(" on the timeline)"))
+                status = label->text();
+        QVERIFY2(status.startsWith(events + " events ("), qPrintable(status + " / import said " + events));
     }
 };
 
