@@ -92,16 +92,15 @@ public:
     XPlaneMapper(TraceWriter& writer, int64_t pid)
         : m_writer(writer)
         , m_pid(pid)
-    {
-    }
+    { }
 
     void mapGpuPlane(const XPlane& plane, int64_t deviceId);
     void mapHostPlane(const XPlane& plane);
     int64_t kernels() const { return m_kernels; }
 
 private:
-    void mapStreamEvent(const XPlane& plane, const XPlaneStats& stats, const XLine& line, const XEvent& event,
-        int64_t deviceId);
+    void mapStreamEvent(
+        const XPlane& plane, const XPlaneStats& stats, const XLine& line, const XEvent& event, int64_t deviceId);
     void mapSteps(const XPlane& plane, const XLine& line);
     void deviceFacts(const XPlane& plane, const XPlaneStats& stats, int64_t deviceId);
 
@@ -256,9 +255,11 @@ void XPlaneMapper::mapHostPlane(const XPlane& plane)
 {
     XPlaneStats stats(plane);
     const auto correlationId = stats.idOf("correlation_id");
-    const auto bytesId = stats.idOf("allocation_bytes") ? stats.idOf("allocation_bytes") : stats.idOf("bytes_allocated");
+    const auto bytesId
+        = stats.idOf("allocation_bytes") ? stats.idOf("allocation_bytes") : stats.idOf("bytes_allocated");
     const auto requestedId = stats.idOf("requested_bytes");
     const auto addressId = stats.idOf("addr");
+    const auto allocatorId = stats.idOf("allocator_name");
     for (const XLine& line : plane.lines()) {
         if (isDerivedLine(line))
             continue;
@@ -281,8 +282,8 @@ void XPlaneMapper::mapHostPlane(const XPlane& plane)
                 call.correlationId = stats.integer(*correlation);
                 call.name = std::string(name);
                 // cuLaunchKernel and friends are the driver API; cudaX and hipX the runtime one.
-                call.eventClass = startsWith(name, "cu") && !startsWith(name, "cuda") ? ApiClass::Driver
-                                                                                      : ApiClass::Runtime;
+                call.eventClass
+                    = startsWith(name, "cu") && !startsWith(name, "cuda") ? ApiClass::Driver : ApiClass::Runtime;
                 m_writer.add(std::move(call));
                 continue;
             }
@@ -297,6 +298,14 @@ void XPlaneMapper::mapHostPlane(const XPlane& plane)
                 memory.bytes = name == "MemoryAllocation" ? size : -size;
                 if (const auto* address = XPlaneStats::find(event.stats(), addressId))
                     memory.address = stats.integer(*address);
+                // TensorFlow's allocators: "GPU_4_bfc" on device 4, "gpu_host_bfc" pinned host memory.
+                if (const auto* allocator = XPlaneStats::find(event.stats(), allocatorId)) {
+                    const std::string allocatorName = stats.text(*allocator);
+                    if (startsWith(allocatorName, "GPU_")) {
+                        memory.deviceType = 1;
+                        memory.deviceId = std::atoll(allocatorName.c_str() + 4);
+                    }
+                }
                 m_writer.add(std::move(memory));
                 continue;
             }
@@ -314,12 +323,14 @@ void XPlaneMapper::mapHostPlane(const XPlane& plane)
     }
 }
 
-Result<XSpace> readXSpace(const std::string& path)
+Result<XSpace> readXSpace(const std::string& path, uint64_t* contentBytes)
 {
     std::ifstream file(path, std::ios::binary);
     if (!file)
         return Status::error("cannot read " + path);
     std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    if (contentBytes) // read as it is on disk: the import's rate is of the file
+        *contentBytes += bytes.size();
     XSpace space;
     // protobuf logs each parse failure (invalid UTF-8 in a string field) to stderr: our one-line error says it.
     google::protobuf::LogSilencer quiet;
@@ -333,7 +344,7 @@ Result<XSpace> readXSpace(const std::string& path)
 
 Status importXPlane(const std::string& path, TraceWriter& writer, const ImportOptions& options)
 {
-    PLACESCOPE_ASSIGN_OR_RETURN(XSpace space, readXSpace(path));
+    PLACESCOPE_ASSIGN_OR_RETURN(XSpace space, readXSpace(path, options.contentBytes));
     std::vector<std::pair<const XPlane*, int64_t>> gpuPlanes;
     const XPlane* host = nullptr;
     bool tpu = false;
@@ -347,9 +358,9 @@ Status importXPlane(const std::string& path, TraceWriter& writer, const ImportOp
             host = &plane;
     }
     if (gpuPlanes.empty())
-        return Status::error(tpu ? std::string("is a TPU profile (XPlane with /device:TPU planes), not a GPU trace; "
+        return Status::error(tpu ? std::string("holds TPU planes only (a TPU profile), not a GPU trace; "
                                                "nothing written")
-                                 : std::string("is an XPlane profile with no GPU plane (a CPU-only capture); "
+                                 : std::string("holds no GPU plane (a CPU-only XPlane capture); "
                                                "nothing written"));
     const int64_t pid = 1 + options.inputIndex; // XPlane keeps no OS pid: one process per input
     XPlaneMapper mapper(writer, pid);

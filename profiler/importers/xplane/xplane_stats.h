@@ -28,7 +28,8 @@ public:
     std::string text(const tensorflow::profiler::XStat& stat) const;
 
     // The stat with metadata id `id` among `stats`, or null.
-    template <typename Stats> static const tensorflow::profiler::XStat* find(const Stats& stats, std::optional<int64_t> id)
+    template <typename Stats>
+    static const tensorflow::profiler::XStat* find(const Stats& stats, std::optional<int64_t> id)
     {
         if (!id)
             return nullptr;

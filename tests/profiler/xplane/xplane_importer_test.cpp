@@ -18,6 +18,8 @@ namespace placescope {
 namespace {
 
 const std::string kGemm = std::string(PLACESCOPE_DATA_DIR) + "/traces/jax08_gemm_mi300x.xplane.pb";
+const std::string kSeed
+    = std::string(PLACESCOPE_SOURCE_DIR) + "/tests/profiler/fuzz/corpus/xplane/small_xspace.xplane.pb";
 const std::string kConv = std::string(PLACESCOPE_DATA_DIR) + "/traces/jax08_conv3d_mi300x8.xplane.pb";
 
 class XPlaneImporterTest : public ::testing::Test
@@ -98,6 +100,29 @@ TEST_F(XPlaneImporterTest, JaxConv3dMatchesIndependentReader)
     EXPECT_EQ(count("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"), 235);
     EXPECT_EQ(count("SELECT SUM(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL"), 28137077);
     EXPECT_EQ(count("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME"), 234);
+}
+
+// The fuzz corpus' small XSpace (scripts/make_xplane_fuzz_seeds.py writes it from text): every field where it
+// belongs. Times: line timestamp_ns + offset_ps / 1000 (the kernel: 1000 + 5000000 / 1000).
+TEST_F(XPlaneImporterTest, SmallXSpaceFieldByField)
+{
+    auto summary = importTraces({ kSeed }, m_out, {});
+    ASSERT_TRUE(summary.isOk()) << summary.status().message();
+    EXPECT_EQ(count("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE start = 6000 AND end = 8000 AND "
+                    "streamId = 7 AND correlationId = 42 AND registersPerThread = 38 AND gridX = 160 AND "
+                    "blockX = 1024 AND staticSharedMemory = 0"),
+        1);
+    EXPECT_EQ(count("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE bytes = 4096 AND copyKind = 1 AND "
+                    "correlationId = 43"),
+        1);
+    EXPECT_EQ(count("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_MEMSET WHERE bytes = 256"), 1);
+    EXPECT_EQ(count("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId "
+                    "WHERE s.value = 'cudaLaunchKernel' AND r.correlationId = 42 AND r.start = 1900"),
+        1);
+    EXPECT_EQ(count("SELECT COUNT(*) FROM PS_STEPS WHERE start = 1000 AND end = 21000"), 1);
+    EXPECT_EQ(count("SELECT COUNT(*) FROM TARGET_INFO_GPU WHERE clockRate = 1530000000 AND smCount = 80"), 1);
+    EXPECT_EQ(count("SELECT COUNT(*) FROM PS_MEMORY_EVENTS WHERE bytes = 1024"), 1);
+    EXPECT_EQ(count("SELECT COUNT(*) FROM PS_FRAMEWORK_OPS WHERE category = 'tf_op'"), 1);
 }
 
 TEST_F(XPlaneImporterTest, DamagedInputIsOneLineErrorAndNoOutput)
