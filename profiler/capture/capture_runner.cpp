@@ -93,8 +93,11 @@ std::vector<std::string> childEnvironment(const CaptureRequest& request, const C
     return env;
 }
 
-// Starts the program; on failure returns -1 and the reason (exec errors come back through a CLOEXEC pipe).
-pid_t startProgram(const CaptureRequest& request, const std::vector<std::string>& env, std::string& error)
+// Starts the program; on failure returns -1 and the reason (exec errors come back through a CLOEXEC pipe). The caller
+// holds the forwarded signals blocked; the child puts them back to their defaults and restores `childMask` before
+// exec, so that one arriving while it starts is neither caught by the launcher's handler in the child nor lost.
+pid_t startProgram(
+    const CaptureRequest& request, const std::vector<std::string>& env, std::string& error, const sigset_t& childMask)
 {
     int pipeFds[2];
     if (pipe2(pipeFds, O_CLOEXEC) != 0) {
@@ -111,6 +114,9 @@ pid_t startProgram(const CaptureRequest& request, const std::vector<std::string>
     pid_t pid = fork();
     if (pid == 0) {
         close(pipeFds[0]);
+        for (int forwarded : { SIGINT, SIGTERM, SIGHUP })
+            std::signal(forwarded, SIG_DFL);
+        sigprocmask(SIG_SETMASK, &childMask, nullptr);
         execvpe(argv[0], argv.data(), envp.data());
         int code = errno;
         (void)!write(pipeFds[1], &code, sizeof code);
@@ -244,14 +250,23 @@ int runCapture(const CaptureRequest& request)
     int waitStatus = 0;
     {
         SignalForwarding forwarding;
+        // The forwarded signals are held from before the fork until the child's pid is known: one that arrives while
+        // the program starts is then forwarded to it instead of being lost (issue 27).
+        sigset_t forwarded, previousMask;
+        sigemptyset(&forwarded);
+        for (int signal : { SIGINT, SIGTERM, SIGHUP })
+            sigaddset(&forwarded, signal);
+        sigprocmask(SIG_BLOCK, &forwarded, &previousMask);
         std::string startError;
-        pid_t child = startProgram(request, childEnvironment(request, config), startError);
+        pid_t child = startProgram(request, childEnvironment(request, config), startError, previousMask);
+        if (child > 0)
+            s_childPid = child;
+        sigprocmask(SIG_SETMASK, &previousMask, nullptr);
         if (child < 0) {
             log.line("cannot run " + request.command[0] + ": " + startError);
             partsFolder.remove();
             return kExitCannotRun;
         }
-        s_childPid = child;
         auto nextDraw = std::chrono::steady_clock::now();
         while (true) {
             pid_t done = waitpid(child, &waitStatus, WNOHANG);
