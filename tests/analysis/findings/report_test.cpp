@@ -4,6 +4,7 @@
 #include "analysis/render/report_writer.h"
 #include "analysis/render/svg_charts.h"
 #include "tests/analysis/findings/trace_builder.h"
+#include "tests/support/cli_run.h"
 
 #include <nlohmann/json.hpp>
 
@@ -96,19 +97,6 @@ TEST(FindingsReport, TextAndMarkdownRankFindings)
     EXPECT_FALSE(parseReportFormat("pdf").isOk());
 }
 
-std::string runCli(const std::string& args, int* exitCode)
-{
-    std::string cmd = std::string(PLACESCOPE_BIN_DIR) + "/placescope " + args + " 2>&1";
-    FILE* pipe = popen(cmd.c_str(), "r");
-    std::string out;
-    char buf[4096];
-    while (pipe && fgets(buf, sizeof buf, pipe))
-        out += buf;
-    int status = pipe ? pclose(pipe) : -1;
-    *exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return out;
-}
-
 TEST(FindingsReport, CliWritesReportAndRejectsBadInput)
 {
     if (!std::filesystem::exists(std::string(PLACESCOPE_BIN_DIR) + "/placescope"))
@@ -117,43 +105,39 @@ TEST(FindingsReport, CliWritesReportAndRejectsBadInput)
     problemTrace(t);
     t.analyze(); // commits the file
     std::string html = (t.dir() / "report.html").string();
-    int code = -1;
-    std::string out = runCli("analyze " + t.path() + " -o " + html, &code);
-    EXPECT_EQ(code, 0) << out;
-    std::ifstream in(html);
-    std::stringstream content;
-    content << in.rdbuf();
-    EXPECT_NE(content.str().find("<svg"), std::string::npos);
+    CliRun run = runPlacescope({ "analyze", t.path(), "-o", html });
+    EXPECT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_NE(readFile(html).find("<svg"), std::string::npos);
     EXPECT_FALSE(std::filesystem::exists(html + ".partial"));
 
-    out = runCli("analyze " + t.path() + " --format json", &code);
-    EXPECT_EQ(code, 0);
-    EXPECT_NO_THROW(nlohmann::json::parse(out));
+    run = runPlacescope({ "analyze", t.path(), "--format", "json" });
+    EXPECT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_NO_THROW(nlohmann::json::parse(run.out));
 
     // Not a trace: one line on stderr, non-zero exit, no report written.
     std::string bogus = (t.dir() / "bogus.sqlite").string();
     std::ofstream(bogus) << "this is not sqlite";
     std::string bad = (t.dir() / "bad.html").string();
-    out = runCli("analyze " + bogus + " -o " + bad, &code);
-    EXPECT_NE(code, 0);
-    EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
+    run = runPlacescope({ "analyze", bogus, "-o", bad });
+    EXPECT_NE(run.exitCode, 0);
+    EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
     EXPECT_FALSE(std::filesystem::exists(bad));
     // A trace cut in half (a copy interrupted mid-way): a clear error, no report.
     std::string cut = (t.dir() / "cut.sqlite").string();
     std::filesystem::copy_file(t.path(), cut);
     std::filesystem::resize_file(cut, std::filesystem::file_size(cut) / 2);
-    out = runCli("analyze " + cut + " -o " + bad, &code);
-    EXPECT_NE(code, 0) << out;
-    EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
+    run = runPlacescope({ "analyze", cut, "-o", bad });
+    EXPECT_NE(run.exitCode, 0) << run.err;
+    EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
     EXPECT_FALSE(std::filesystem::exists(bad));
-    out = runCli("analyze " + (t.dir() / "missing.sqlite").string(), &code);
-    EXPECT_NE(code, 0);
-    out = runCli("analyze " + t.path() + " --format pdf", &code);
-    EXPECT_NE(code, 0);
-    EXPECT_NE(out.find("unknown report format"), std::string::npos);
-    out = runCli("analyze " + t.path() + " -o " + (t.dir() / "no" / "such" / "dir.html").string(), &code);
-    EXPECT_NE(code, 0);
-    EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
+    run = runPlacescope({ "analyze", (t.dir() / "missing.sqlite").string() });
+    EXPECT_NE(run.exitCode, 0);
+    run = runPlacescope({ "analyze", t.path(), "--format", "pdf" });
+    EXPECT_NE(run.exitCode, 0);
+    EXPECT_NE(run.err.find("unknown report format"), std::string::npos) << run.err;
+    run = runPlacescope({ "analyze", t.path(), "-o", (t.dir() / "no" / "such" / "dir.html").string() });
+    EXPECT_NE(run.exitCode, 0);
+    EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
 }
 
 } // namespace

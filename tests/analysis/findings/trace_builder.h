@@ -7,13 +7,13 @@
 #include "profiler/model/cuda_enums.h"
 #include "profiler/store/trace_file.h"
 #include "profiler/store/trace_writer.h"
+#include "tests/support/temp_dir.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <memory>
 #include <string>
-#include <unistd.h>
 
 namespace placescope::testing {
 
@@ -25,20 +25,17 @@ class TraceBuilder
 {
 public:
     explicit TraceBuilder(const std::string& name)
+        : m_dir("findings_" + name)
     {
-        m_dir = std::filesystem::temp_directory_path() / ("ps_findings_" + std::to_string(::getpid()) + "_" + name);
-        std::filesystem::remove_all(m_dir);
-        std::filesystem::create_directories(m_dir);
-        m_path = (m_dir / "trace.sqlite").string();
+        m_path = m_dir.file("trace.sqlite");
         auto writer = TraceWriter::create(m_path);
         EXPECT_TRUE(writer.isOk()) << writer.status().message();
         m_writer = std::move(writer.value());
     }
-    ~TraceBuilder() { std::filesystem::remove_all(m_dir); }
 
     TraceWriter& writer() { return *m_writer; }
     const std::string& path() const { return m_path; }
-    std::filesystem::path dir() const { return m_dir; }
+    std::filesystem::path dir() const { return m_dir.path(); }
 
     void gpu(int64_t id, const std::string& name, int64_t totalMemory, int64_t major)
     {
@@ -150,7 +147,7 @@ public:
     }
 
 private:
-    std::filesystem::path m_dir;
+    TempDir m_dir;
     std::string m_path;
     std::unique_ptr<TraceWriter> m_writer;
     int64_t m_correlation = 0;

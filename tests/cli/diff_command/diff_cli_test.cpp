@@ -3,7 +3,8 @@
 // trace is one line on stderr and exit 1, usage errors exit 2, -o naming either trace is refused and leaves it as
 // it was, a predicted trace from `whatif -o` is a valid side (named as a prediction, with its error against a
 // measured run), and JSON/HTML outputs are what they say.
-#include "tests/cli/placescope_runner.h"
+#include "tests/support/cli_run.h"
+#include "tests/support/temp_dir.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -14,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -31,8 +33,8 @@ class DiffCli : public ::testing::Test
 protected:
     static void SetUpTestSuite()
     {
-        s_dir = fs::temp_directory_path() / ("ps_diff_cli_" + std::to_string(::getpid()));
-        fs::create_directories(s_dir);
+        s_temp = std::make_unique<placescope::testing::TempDir>("diff_cli");
+        s_dir = s_temp->path();
         const std::string traces = std::string(PLACESCOPE_DATA_DIR) + "/traces/";
         ASSERT_EQ(
             run({ "import", traces + "hta_alexnet_a100_1rank.json.gz", "-o", path("alexnet.sqlite"), "-q" }).exitCode,
@@ -42,7 +44,7 @@ protected:
                       .exitCode,
             0);
     }
-    static void TearDownTestSuite() { fs::remove_all(s_dir); }
+    static void TearDownTestSuite() { s_temp.reset(); }
 
     static std::string path(const std::string& name) { return (s_dir / name).string(); }
 
@@ -52,8 +54,11 @@ protected:
         placescope::testing::expectOneLineError(r, exitCode, contains);
     }
 
+    static std::unique_ptr<placescope::testing::TempDir> s_temp;
+
     static fs::path s_dir;
 };
+std::unique_ptr<placescope::testing::TempDir> DiffCli::s_temp;
 fs::path DiffCli::s_dir;
 
 TEST_F(DiffCli, MissingSideIsOneLineAndExitOne)

@@ -2,7 +2,10 @@
 // `placescope import` of a Kineto trace that loses records (a damaged ph key, a B without its E) exits 0, writes the
 // trace, and says in one warning line what was lost and how much; --quiet silences it; a trace that loses nothing
 // gets no warning.
-#include "../placescope_runner.h"
+#include "tests/support/cli_run.h"
+#include "tests/support/temp_dir.h"
+
+#include <gtest/gtest.h>
 
 #include <unistd.h>
 
@@ -21,13 +24,7 @@ using testing::runPlacescope;
 class ImportWarnings : public ::testing::Test
 {
 protected:
-    void SetUp() override
-    {
-        m_dir = fs::temp_directory_path() / ("ps_import_warnings_" + std::to_string(::getpid()));
-        fs::remove_all(m_dir);
-        fs::create_directories(m_dir);
-    }
-    void TearDown() override { fs::remove_all(m_dir); }
+    void SetUp() override { m_dir = m_temp.path(); }
     std::string path(const std::string& name) const { return (m_dir / name).string(); }
     std::string write(const std::string& name, const std::string& text) const
     {
@@ -35,6 +32,8 @@ protected:
         return path(name);
     }
     static int lines(const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); }
+
+    placescope::testing::TempDir m_temp { "import_warnings" };
 
     fs::path m_dir;
 };

@@ -3,7 +3,9 @@
 // are imported to a temporary trace, which is gone when the command ends. Nothing is left beside the input or in
 // $TMPDIR (a folder of the test's own), and the figures equal those read from an explicit import. A mistyped command
 // or option is answered with the nearest one.
-#include "tests/cli/placescope_runner.h"
+#include "tests/support/cli_run.h"
+
+#include <gtest/gtest.h>
 
 #include <unistd.h>
 

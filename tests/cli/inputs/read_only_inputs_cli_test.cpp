@@ -5,7 +5,7 @@
 // cannot. A WAL log that has frames is read when its -shm is there, and refused with one line when reading it would
 // create the -shm.
 #include "profiler/store/sqlite_db.h"
-#include "tests/cli/placescope_runner.h"
+#include "tests/support/cli_run.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "tests/cli/placescope_runner.h"
+#include "tests/support/cli_run.h"
 #include "tests/support/job/synthetic_job.h"
 
 #include <nlohmann/json.hpp>

@@ -2,7 +2,7 @@
 // The Dask engine on a LocalCluster of two single-threaded processes (what the CI machine's 2 cores hold) against the
 // local engine on the same synthetic job: every report, in CSV, byte for byte. Waits on the processes' exits only; the
 // CTest timeout is generous because Dask takes seconds to start on a loaded machine.
-#include "tests/cli/placescope_runner.h"
+#include "tests/support/cli_run.h"
 #include "tests/support/job/synthetic_job.h"
 
 #include <gtest/gtest.h>

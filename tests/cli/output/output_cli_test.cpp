@@ -5,7 +5,7 @@
 // path both tell the truth; a folder the user cannot write is one clear line. Every case also checks the files
 // left: nothing but what the test put there (no temporary file).
 #include "profiler/store/sqlite_db.h"
-#include "tests/cli/placescope_runner.h"
+#include "tests/support/cli_run.h"
 
 #include <gtest/gtest.h>
 
@@ -65,11 +65,12 @@ protected:
     std::string path(const std::string& name) const { return (m_dir / name).string(); }
 
     // Starts placescope (or `prefix` then placescope) with `args`, stdout and stderr to files outside m_dir.
-    pid_t start(const std::vector<std::string>& args, int slot, const std::vector<std::string>& prefix = {})
+    testing::StartedRun start(
+        const std::vector<std::string>& args, int slot, const std::vector<std::string>& prefix = {})
     {
         return testing::startPlacescope(args, m_logs, slot, prefix);
     }
-    CliRun finish(pid_t pid, int slot) { return testing::finishPlacescope(pid, m_logs, slot); }
+    static CliRun finish(testing::StartedRun& started) { return testing::finishPlacescope(started); }
     CliRun run(const std::vector<std::string>& args, const std::vector<std::string>& prefix = {})
     {
         return testing::runPlacescope(args, m_logs, prefix);
@@ -381,10 +382,10 @@ TEST_F(OutputCliTest, TwoImportsToOnePathBothTellTheTruth)
     const std::vector<std::string> expectedNames { "large.json.gz", "large.sqlite", "out.sqlite", "small.json.gz",
         "small.sqlite" };
     for (int round = 0; round < 4; ++round) {
-        pid_t a = start({ "import", small, "-o", path("out.sqlite") }, 1);
-        pid_t b = start({ "import", large, "-o", path("out.sqlite") }, 2);
-        CliRun first = finish(a, 1);
-        CliRun second = finish(b, 2);
+        testing::StartedRun a = start({ "import", small, "-o", path("out.sqlite") }, 1);
+        testing::StartedRun b = start({ "import", large, "-o", path("out.sqlite") }, 2);
+        CliRun first = finish(a);
+        CliRun second = finish(b);
         // Each wrote a whole file of its own and moved it into place: both succeed, the last rename wins.
         EXPECT_EQ(first.exitCode, 0) << first.err;
         EXPECT_EQ(second.exitCode, 0) << second.err;

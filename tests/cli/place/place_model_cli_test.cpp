@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Runs the placescope binary on the real models in tests/data/models and checks what a user and a script see.
 #include "placement/graph/model_loader.h"
+#include "tests/support/cli_run.h"
+#include "tests/support/temp_dir.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -17,38 +16,19 @@
 namespace placescope {
 namespace {
 
-struct CliRun
-{
-    int exitCode = -1;
-    std::string out;
-    std::string err;
-};
-
-std::string readFile(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    return buffer.str();
-}
+using testing::CliRun;
+using testing::readFile;
 
 bool exists(const std::string& path) { return std::ifstream(path).good(); }
 
+// `placescope place` with `args` split at spaces (the tests' paths hold none).
 CliRun runPlace(const std::string& args)
 {
-    // CTest runs these tests in parallel processes: each needs its own capture files.
-    const std::string prefix = ::testing::TempDir() + "/place_" + std::to_string(::getpid()) + "_"
-        + ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    const std::string outPath = prefix + "_stdout.txt";
-    const std::string errPath = prefix + "_stderr.txt";
-    const std::string command
-        = std::string(PLACESCOPE_BIN_DIR) + "/placescope place " + args + " >" + outPath + " 2>" + errPath;
-    const int status = std::system(command.c_str());
-    CliRun run;
-    run.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    run.out = readFile(outPath);
-    run.err = readFile(errPath);
-    return run;
+    std::vector<std::string> argv { "place" };
+    std::istringstream words(args);
+    for (std::string word; words >> word;)
+        argv.push_back(word);
+    return testing::runPlacescope(argv);
 }
 
 std::string model(const std::string& name) { return std::string(PLACESCOPE_DATA_DIR) + "/models/" + name; }
@@ -127,8 +107,8 @@ TEST(PlaceModelCliTest, SuperResolutionShowsCpuOpsAndTransfers)
 
 TEST(PlaceModelCliTest, OutputFileMatchesJson)
 {
-    const std::string out = ::testing::TempDir() + "/proposal.json";
-    std::remove(out.c_str());
+    const testing::TempDir dir("place_model_cli");
+    const std::string out = dir.file("proposal.json");
     CliRun run = runPlace("--model " + model("mnist.onnx") + " -o " + out);
     ASSERT_EQ(run.exitCode, 0) << run.err;
     EXPECT_NE(run.out.find("Placement proposal"), std::string::npos);
@@ -141,8 +121,8 @@ TEST(PlaceModelCliTest, OutputFileMatchesJson)
 // Each bad input: exit non-zero, exactly one line on stderr naming the cause, no -o file left behind.
 void expectOneLineError(const std::string& args, const std::string& expected)
 {
-    const std::string out = ::testing::TempDir() + "/bad_proposal.json";
-    std::remove(out.c_str());
+    const testing::TempDir dir("place_model_cli");
+    const std::string out = dir.file("bad_proposal.json");
     CliRun run = runPlace(args + " -o " + out);
     EXPECT_NE(run.exitCode, 0) << args;
     EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
@@ -160,7 +140,8 @@ TEST(PlaceModelCliTest, BadInputsFailWithOneLine)
     expectOneLineError("--model /nonexistent/model.onnx", "/nonexistent/model.onnx");
 
     // A truncated model.
-    const std::string truncated = ::testing::TempDir() + "/truncated.onnx";
+    const testing::TempDir dir("place_model_cli");
+    const std::string truncated = dir.file("truncated.onnx");
     {
         std::string bytes = readFile(model("mnist.onnx"));
         std::ofstream(truncated, std::ios::binary) << bytes.substr(0, bytes.size() / 3);
@@ -190,7 +171,8 @@ namespace {
 // ResNet-50 capture has three NVTX ranges 'step 0'..'step 2', ~36 ms each on an H100).
 TEST(PlaceModelCliTest, MeasuredStepComesFromTheTracesSteps)
 {
-    const std::string trace = ::testing::TempDir() + "/place_sample.sqlite";
+    const testing::TempDir dir("place_model_cli");
+    const std::string trace = dir.file("place_sample.sqlite");
     {
         std::ifstream in(
             std::string(PLACESCOPE_SOURCE_DIR) + "/resources/samples/resnet50_train_3steps.sqlite", std::ios::binary);

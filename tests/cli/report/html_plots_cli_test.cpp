@@ -3,7 +3,8 @@
 // --format json` prints: on the real V100 trace (2 streams, allocator events, DtoD copies and memsets), every plotted
 // point of the queue, memory and bandwidth plots is a (bucket_start_ns, value) of that report's JSON rows and every
 // row is plotted, read back from the polylines' data attributes; and the page stays self-contained.
-#include "tests/cli/placescope_runner.h"
+#include "tests/support/cli_run.h"
+#include "tests/support/temp_dir.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -11,6 +12,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -54,8 +56,8 @@ class HtmlPlotsCli : public ::testing::Test
 protected:
     static void SetUpTestSuite()
     {
-        s_dir = fs::temp_directory_path() / ("ps_html_plots_cli_" + std::to_string(::getpid()));
-        fs::create_directories(s_dir);
+        s_temp = std::make_unique<placescope::testing::TempDir>("html_plots_cli");
+        s_dir = s_temp->path();
         const std::string trace = std::string(PLACESCOPE_DATA_DIR) + "/traces/hta_v100_rank1of2_memory.json.gz";
         ASSERT_EQ(run({ "import", trace, "-o", path("v100.sqlite"), "-q" }).exitCode, 0);
         const CliRun analyze = run({ "analyze", path("v100.sqlite"), "-o", path("v100.html"), "-q" });
@@ -98,9 +100,12 @@ protected:
         EXPECT_EQ(plotted, expected) << report << " " << column;
     }
 
+    static std::unique_ptr<placescope::testing::TempDir> s_temp;
+
     static fs::path s_dir;
     static std::string* s_html;
 };
+std::unique_ptr<placescope::testing::TempDir> HtmlPlotsCli::s_temp;
 fs::path HtmlPlotsCli::s_dir;
 std::string* HtmlPlotsCli::s_html = nullptr;
 

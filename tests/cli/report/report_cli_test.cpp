@@ -2,13 +2,15 @@
 // `placescope report` run as a user runs it (PLACESCOPE_BIN_DIR/placescope) on the AlexNet trace imported with
 // `placescope import`: --list names every report, each report runs in text, CSV and JSON (JSON rows, CSV with the same
 // number of rows, notes on stderr), -o writes the file, and bad input is one line on stderr with the right exit code.
-#include "tests/cli/placescope_runner.h"
+#include "tests/support/cli_run.h"
+#include "tests/support/temp_dir.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <unistd.h>
 
@@ -27,14 +29,14 @@ class ReportCli : public ::testing::Test
 protected:
     static void SetUpTestSuite()
     {
-        s_dir = fs::temp_directory_path() / ("ps_report_cli_" + std::to_string(::getpid()));
-        fs::create_directories(s_dir);
+        s_temp = std::make_unique<placescope::testing::TempDir>("report_cli");
+        s_dir = s_temp->path();
         const std::string traces = std::string(PLACESCOPE_DATA_DIR) + "/traces/";
         ASSERT_EQ(
             run({ "import", traces + "hta_alexnet_a100_1rank.json.gz", "-o", path("alexnet.sqlite"), "-q" }).exitCode,
             0);
     }
-    static void TearDownTestSuite() { fs::remove_all(s_dir); }
+    static void TearDownTestSuite() { s_temp.reset(); }
 
     static std::string path(const std::string& name) { return (s_dir / name).string(); }
     static CliRun run(const std::vector<std::string>& args) { return placescope::testing::runPlacescope(args, s_dir); }
@@ -44,8 +46,11 @@ protected:
         EXPECT_TRUE(r.out.empty()) << r.out;
     }
 
+    static std::unique_ptr<placescope::testing::TempDir> s_temp;
+
     static fs::path s_dir;
 };
+std::unique_ptr<placescope::testing::TempDir> ReportCli::s_temp;
 fs::path ReportCli::s_dir;
 
 TEST_F(ReportCli, ListNamesEveryReport)

@@ -2,13 +2,15 @@
 // Which stream gets what, for every command (issue 19): data on stdout; the summary ("wrote ...", "written to ...")
 // on stderr, and none with --quiet; errors on stderr as one line, with --quiet too. Run through the built binary
 // as a user runs it, so a pipe `placescope X | tool` only ever sees data.
-#include "tests/cli/placescope_runner.h"
+#include "tests/support/cli_run.h"
+#include "tests/support/temp_dir.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -24,12 +26,12 @@ class StreamsCli : public ::testing::Test
 protected:
     static void SetUpTestSuite()
     {
-        s_dir = fs::temp_directory_path() / ("ps_streams_cli_" + std::to_string(::getpid()));
-        fs::create_directories(s_dir);
+        s_temp = std::make_unique<placescope::testing::TempDir>("streams_cli");
+        s_dir = s_temp->path();
         const CliRun imported = run({ "import", traceFile(), "-o", path("alexnet.sqlite"), "-q" });
         ASSERT_EQ(imported.exitCode, 0) << imported.err;
     }
-    static void TearDownTestSuite() { fs::remove_all(s_dir); }
+    static void TearDownTestSuite() { s_temp.reset(); }
 
     static std::string traceFile()
     {
@@ -67,8 +69,11 @@ protected:
         EXPECT_EQ(lines(r.err), 1u) << r.err;
     }
 
+    static std::unique_ptr<placescope::testing::TempDir> s_temp;
+
     static fs::path s_dir;
 };
+std::unique_ptr<placescope::testing::TempDir> StreamsCli::s_temp;
 fs::path StreamsCli::s_dir;
 
 TEST_F(StreamsCli, ImportSummaryGoesToStderrAndQuietSilencesIt)

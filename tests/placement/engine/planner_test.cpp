@@ -4,6 +4,8 @@
 #include "placement/engine/planner.h"
 #include "placement/engine/problem_file.h"
 #include "random_graphs.h"
+#include "tests/support/cli_run.h"
+#include "tests/support/temp_dir.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +13,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
-#include <sys/wait.h>
 
 namespace placescope {
 namespace {
@@ -119,16 +120,17 @@ TEST(PlannerTest, BadGraphsGiveOneLineErrors)
 namespace placescope {
 namespace {
 
-int runCli(const std::string& args)
+int runCli(const std::vector<std::string>& args)
 {
-    std::string command = std::string(PLACESCOPE_BIN_DIR) + "/placescope place " + args + " >/dev/null 2>&1";
-    int status = std::system(command.c_str());
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    std::vector<std::string> argv { "place" };
+    argv.insert(argv.end(), args.begin(), args.end());
+    return testing::runPlacescope(argv).exitCode;
 }
 
 TEST(PlaceCommandTest, GoodAndBadProblemFiles)
 {
-    const std::string dir = ::testing::TempDir();
+    const testing::TempDir temp("planner_cli");
+    const std::string dir = temp.path().string();
     auto write = [&](const std::string& name, const std::string& text) {
         std::string path = dir + "/" + name;
         FILE* f = std::fopen(path.c_str(), "wb");
@@ -139,12 +141,12 @@ TEST(PlaceCommandTest, GoodAndBadProblemFiles)
     const std::string good = R"({"devices":[{"name":"cpu"},{"name":"gpu","kind":"gpu"}],
         "ops":[{"id":"a","cost_us":{"cpu":1,"gpu":5}},{"id":"b","cost_us":{"cpu":9,"gpu":1}}],
         "edges":[{"from":"a","to":"b","bytes":10}]})";
-    EXPECT_EQ(runCli("--problem " + write("good.json", good) + " --objective sum --json"), 0);
-    EXPECT_NE(runCli("--problem " + write("trunc.json", good.substr(0, 40))), 0);
-    EXPECT_NE(runCli("--problem " + dir + "/missing.json"), 0);
+    EXPECT_EQ(runCli({ "--problem", write("good.json", good), "--objective", "sum", "--json" }), 0);
+    EXPECT_NE(runCli({ "--problem", write("trunc.json", good.substr(0, 40)) }), 0);
+    EXPECT_NE(runCli({ "--problem", dir + "/missing.json" }), 0);
     std::string cyclic = good;
     cyclic.replace(cyclic.find(R"("bytes":10})"), 11, R"("bytes":10},{"from":"b","to":"a"})");
-    EXPECT_NE(runCli("--problem " + write("cycle.json", cyclic)), 0);
+    EXPECT_NE(runCli({ "--problem", write("cycle.json", cyclic) }), 0);
 }
 
 } // namespace

@@ -4,14 +4,12 @@
 // folder, and exits with the program's code when the program failed, else non-zero.
 #include "profiler/capture/capture_runner.h"
 #include "test_support.h"
+#include "tests/support/cli_run.h"
 
 #include <gtest/gtest.h>
 
 #include <dlfcn.h>
-#include <fcntl.h>
 #include <fstream>
-#include <sstream>
-#include <sys/wait.h>
 
 namespace placescope::capture {
 namespace {
@@ -35,41 +33,23 @@ class CaptureCliTest : public ::testing::Test
 protected:
     void SetUp() override
     {
-        m_dir = freshTestDir();
+        m_dir = m_temp.path();
         m_trace = (m_dir / "run.sqlite").string();
     }
-    void TearDown() override { fs::remove_all(m_dir); }
 
-    // Runs placescope with `args`, stderr to a file; returns the exit code.
+    // Runs placescope with `args` (its output captured outside the test's folder); returns the exit code, 128 + the
+    // signal when one ended it.
     int run(const std::vector<std::string>& args)
     {
-        std::string errPath = (m_dir / "stderr.txt").string();
-        pid_t pid = fork();
-        if (pid == 0) {
-            int fd = open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-            dup2(fd, 2);
-            std::vector<char*> argv;
-            std::string exe = std::string(PLACESCOPE_BIN_DIR) + "/placescope";
-            argv.push_back(exe.data());
-            for (const std::string& arg : args)
-                argv.push_back(const_cast<char*>(arg.c_str()));
-            argv.push_back(nullptr);
-            execv(argv[0], argv.data());
-            _exit(126);
-        }
-        int status = 0;
-        waitpid(pid, &status, 0);
-        std::ifstream in(errPath);
-        std::stringstream text;
-        text << in.rdbuf();
-        m_stderr = text.str();
-        fs::remove(errPath);
-        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        const placescope::testing::CliRun r = placescope::testing::runPlacescope(args);
+        m_stderr = r.err;
+        return r.signal != 0 ? 128 + r.signal : r.exitCode;
     }
     int lines() const { return static_cast<int>(std::count(m_stderr.begin(), m_stderr.end(), '\n')); }
     // Nothing but what the test put there: no trace, no .partial, no parts folder.
     bool dirIsEmpty() const { return fs::is_empty(m_dir); }
 
+    TempDir m_temp { "capture" };
     fs::path m_dir;
     std::string m_trace;
     std::string m_stderr;

@@ -92,7 +92,8 @@ TEST(CaptureConfig, RefusesMissingOrBadSettings)
 
 TEST(PartFiles, StatusAndErrorFilesRoundTrip)
 {
-    fs::path dir = freshTestDir();
+    const TempDir temp("capture");
+    const fs::path dir = temp.path();
     ASSERT_TRUE(writeStatusFile(dir.string(), { 12, 1000, 3, 7, false }).isOk());
     ASSERT_TRUE(writeStatusFile(dir.string(), { 5, 20, 0, 0, true }).isOk());
     ASSERT_TRUE(writeStatusFile(dir.string(), { 12, 2000, 1, 9, true }).isOk()); // rewritten in place
@@ -117,7 +118,6 @@ TEST(PartFiles, StatusAndErrorFilesRoundTrip)
     ASSERT_EQ(parts.size(), 2u);
     EXPECT_NE(parts[0].find("part-4."), std::string::npos);
     EXPECT_NE(parts[1].find("part-30."), std::string::npos);
-    fs::remove_all(dir);
 }
 
 } // namespace

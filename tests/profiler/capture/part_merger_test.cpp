@@ -81,12 +81,12 @@ class PartMergerTest : public ::testing::Test
 protected:
     void SetUp() override
     {
-        m_dir = freshTestDir();
+        m_dir = m_temp.path();
         m_output = (m_dir / "merged.sqlite").string();
     }
-    void TearDown() override { fs::remove_all(m_dir); }
     int64_t count(const std::string& sql) { return queryInt(m_output, sql); }
 
+    TempDir m_temp { "capture" };
     fs::path m_dir;
     std::string m_output;
 };
@@ -143,8 +143,8 @@ TEST_F(PartMergerTest, MergesPartsWithOneStringTableAndTheirRanks)
         host);
 }
 
-// Capture times are CLOCK_REALTIME ns: the session starts at the epoch, so utcEpochNs + start is UTC (rows copied in
-// SQL, the span comes from the merged tables).
+// Capture times are CLOCK_REALTIME ns: the session starts at the epoch, so utcEpochNs + start is UTC (rows copied
+// in SQL, the span comes from the merged tables).
 TEST_F(PartMergerTest, RealtimeTimesGiveASessionStartAtTheEpoch)
 {
     std::string part = writePart(m_dir, { 100, 0, { "k1(float*)" }, 0 });

@@ -26,13 +26,12 @@ class RecordTranslationTest : public ::testing::Test
 protected:
     void SetUp() override
     {
-        m_dir = freshTestDir();
+        m_dir = m_temp.path();
         m_path = (m_dir / "trace.sqlite").string();
         auto writer = TraceWriter::create(m_path);
         ASSERT_TRUE(writer.isOk()) << writer.status().message();
         m_writer = std::move(writer).value();
     }
-    void TearDown() override { std::filesystem::remove_all(m_dir); }
 
     // Walks `records` into the trace and commits it; returns the records walked.
     size_t translate(RecordBuffer& records, TranslatorOptions options = {})
@@ -51,6 +50,7 @@ protected:
     std::string text(const std::string& sql) { return queryText(m_path, sql); }
 
     FakeCuptiApi m_api; // libcupti's own iterator and names; the driver's device attributes from the test
+    TempDir m_temp { "capture" };
     std::filesystem::path m_dir;
     std::string m_path;
     std::unique_ptr<TraceWriter> m_writer;
@@ -296,8 +296,8 @@ TEST_F(RecordTranslationTest, SyncOverheadCorrelationDeviceAndThreadNames)
                     "AND eventId = 4294967295 AND start = 1010"),
         3);
     // No stream and no event as nsys writes them: CUPTI's all-ones id, never NULL.
-    EXPECT_EQ(
-        count("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION WHERE syncType = 4 AND streamId = 4294967295"),
+    EXPECT_EQ(count("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION WHERE syncType = 4 AND streamId = "
+                    "4294967295"),
         1);
     EXPECT_EQ(
         count("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION WHERE streamId IS NULL OR eventId IS NULL"), 0);
@@ -380,8 +380,8 @@ TEST_F(RecordTranslationTest, GpuRowMatchesNsysForTheSameGpu)
     auto ours = SqliteDb::open(m_path, SqliteDb::Mode::ReadOnly);
     ASSERT_TRUE(ours.isOk());
     ASSERT_TRUE(ours->exec("ATTACH DATABASE '" + exportPath + "' AS nsys").isOk());
-    // Every column but those no public CUDA or CUPTI call reports (chipName, revision, smMajor/smMinor, the export's
-    // own ids and device paths).
+    // Every column but those no public CUDA or CUPTI call reports (chipName, revision, smMajor/smMinor, the
+    // export's own ids and device paths).
     const char* columns
         = "vmId, id, name, busLocation, isDiscrete, l2CacheSize, totalMemory, memoryBandwidth, clockRate,"
           " smCount, uuid, constantMemory, maxIPC, maxRegistersPerBlock, maxShmemPerBlock,"
@@ -429,7 +429,8 @@ TEST_F(RecordTranslationTest, ContextsAreListedAsNsysListsThem)
 }
 
 // CUDA streams as nsys lists them (TARGET_INFO_CUDA_STREAM): CUPTI's flag is ENUM_CUPTI_STREAM_TYPE's id and a
-// priority of -5 reads 4294967291, as in the real CloverLeaf export's stream 15. A stream reported twice is kept once.
+// priority of -5 reads 4294967291, as in the real CloverLeaf export's stream 15. A stream reported twice is kept
+// once.
 TEST_F(RecordTranslationTest, StreamsAreListedAsNsysListsThem)
 {
     RecordBuffer records;

@@ -59,7 +59,7 @@ class TracerTest : public ::testing::Test
 protected:
     void SetUp() override
     {
-        m_dir = freshTestDir();
+        m_dir = m_temp.path();
         m_config.partsDir = m_dir.string();
         m_config.flushIntervalMs = 50;
         m_config.bufferBytes = 1 << 20;
@@ -69,9 +69,9 @@ protected:
         m_process.name = "tracer_test";
         m_process.hostname = "testhost";
     }
-    void TearDown() override { fs::remove_all(m_dir); }
     std::string partFile() const { return partTracePath(m_config.partsDir, m_process.pid) + ".partial"; }
 
+    TempDir m_temp { "capture" };
     fs::path m_dir;
     CaptureConfig m_config;
     ProcessIdentity m_process;

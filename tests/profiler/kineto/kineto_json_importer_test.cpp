@@ -6,6 +6,8 @@
 #include "profiler/importers/importer.h"
 #include "profiler/importers/kineto_json/kineto_event_mapper.h"
 #include "profiler/store/trace_file.h"
+#include "tests/support/query_int.h"
+#include "tests/support/temp_dir.h"
 
 #include <gtest/gtest.h>
 
@@ -17,11 +19,11 @@
 namespace placescope {
 namespace {
 
-std::filesystem::path tempDir()
+// The test program's one folder, removed when it ends.
+const std::filesystem::path& tempDir()
 {
-    auto dir = std::filesystem::temp_directory_path() / ("ps_kineto_test_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir);
-    return dir;
+    static const testing::TempDir s_dir("kineto_test");
+    return s_dir.path();
 }
 
 std::string writeFile(const std::string& name, const std::string& text)
@@ -31,14 +33,7 @@ std::string writeFile(const std::string& name, const std::string& text)
     return path;
 }
 
-int64_t queryInt(const std::string& trace, const std::string& sql)
-{
-    auto db = openTrace(trace);
-    EXPECT_TRUE(db.isOk());
-    auto value = db->queryInt(sql);
-    EXPECT_TRUE(value.isOk()) << sql;
-    return value.isOk() ? *value : -1;
-}
+using testing::queryInt;
 
 TEST(KinetoTimestamps, FloatMicrosecondsToExactNanoseconds)
 {

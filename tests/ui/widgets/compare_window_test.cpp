@@ -5,6 +5,7 @@
 // timelines share one zoom and align on the chosen step, and bad inputs fail in one line without a result.
 // Pairs: the CloverLeaf nsys export against its what-if prediction without syncs (same program, steps moved), and
 // the bundled ResNet-50 trace against the AlexNet A100 trace (different GPUs and kernels).
+#include "tests/support/qt_cli_run.h"
 #include "ui/compare/compare_axis.h"
 #include "ui/compare/compare_lanes_view.h"
 #include "ui/compare/compare_window.h"
@@ -29,20 +30,16 @@ using namespace placescope::ui;
 namespace {
 
 const QString kData = QString(PLACESCOPE_DATA_DIR);
-const QString kCli = QString(PLACESCOPE_BIN_DIR) + "/placescope";
 
 // Runs the CLI; stdout on success, a failed check otherwise.
 QByteArray runCli(const QStringList& arguments, int* exitCode = nullptr)
 {
-    QProcess process;
-    process.start(kCli, arguments);
-    if (!process.waitForFinished(180000))
-        return {};
+    const placescope::testing::CliRun run = placescope::testing::runPlacescope(arguments);
     if (exitCode)
-        *exitCode = process.exitCode();
-    if (process.exitCode() != 0)
-        qWarning("placescope %s: %s", qPrintable(arguments.join(' ')), process.readAllStandardError().constData());
-    return process.readAllStandardOutput();
+        *exitCode = run.exitCode;
+    if (run.exitCode != 0)
+        qWarning("placescope %s: %s", qPrintable(arguments.join(' ')), run.err.c_str());
+    return QByteArray::fromStdString(run.out);
 }
 
 // The GUI table's rows against a JSON row array of the CLI: same length, same order, same numbers.

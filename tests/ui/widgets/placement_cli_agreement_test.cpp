@@ -3,6 +3,7 @@
 // shared model (tests/data/models) and the bundled ResNet-50 trace read as its own graph, with the trace open
 // as the GUI has it. Both front ends call planPlacementFigures(), so the figures must be equal, not close; the
 // panel names the objective and offers both, with the CLI's default.
+#include "tests/support/qt_cli_run.h"
 #include "ui/placement/placement_panel.h"
 #include "ui/placement/placement_session.h"
 #include "ui/placement/step_time_chart.h"
@@ -13,7 +14,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -37,16 +37,11 @@ struct CliRun
 
 CliRun runCli(const QStringList& arguments)
 {
-    QProcess process;
-    process.start(kCli, arguments);
+    const placescope::testing::CliRun cli = placescope::testing::runPlacescope(arguments);
     CliRun run;
-    if (!process.waitForFinished(120000)) {
-        run.error = "did not finish: " + process.errorString();
-        return run;
-    }
-    run.exitCode = process.exitCode();
-    run.error = QString::fromUtf8(process.readAllStandardError());
-    const QJsonDocument json = QJsonDocument::fromJson(process.readAllStandardOutput());
+    run.exitCode = cli.exitCode;
+    run.error = QString::fromStdString(cli.err);
+    const QJsonDocument json = QJsonDocument::fromJson(QByteArray::fromStdString(cli.out));
     for (const QJsonValue& row : json.object().value("comparisons").toArray())
         run.objectiveUs[row.toObject().value("name").toString()] = row.toObject().value("objective_us").toDouble(-1);
     return run;
@@ -145,11 +140,9 @@ private slots:
         // --trace and no --gpu; then a T4 with aten::conv2d#0 pinned to the CPU.
         QTemporaryDir dir;
         const QString trace = dir.filePath("rn50.sqlite");
-        QProcess import;
-        import.start(
-            kCli, { "import", kData + "/traces/kineto_resnet50_v100_legacy2021.pt.trace.json.gz", "-o", trace });
-        QVERIFY(import.waitForFinished(120000));
-        QVERIFY2(import.exitCode() == 0, import.readAllStandardError().constData());
+        const placescope::testing::CliRun import = placescope::testing::runPlacescope(
+            QStringList { "import", kData + "/traces/kineto_resnet50_v100_legacy2021.pt.trace.json.gz", "-o", trace });
+        QVERIFY2(import.exitCode == 0, import.err.c_str());
 
         MainWindow window;
         window.openFile(trace);

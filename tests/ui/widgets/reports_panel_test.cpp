@@ -4,6 +4,7 @@
 // values against the JSON values: integer ns, bytes, reals, text, null); sorting is numeric; and a row selects its
 // events on the timeline (a launch its kernel, a bucket its time range, a kernel name its instances).
 #include "analysis/reports/reports.h"
+#include "tests/support/qt_cli_run.h"
 #include "ui/reports/report_table_model.h"
 #include "ui/reports/reports_panel.h"
 #include "ui/timeline/timeline_view.h"
@@ -13,7 +14,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -28,17 +28,16 @@ using namespace placescope::ui;
 namespace {
 
 const QString kAlexNet = QString(PLACESCOPE_DATA_DIR) + "/traces/hta_alexnet_a100_1rank.json.gz";
-const QString kCli = QString(PLACESCOPE_BIN_DIR) + "/placescope";
 
 QJsonArray cliRows(const QString& report, const QString& trace, QString* error)
 {
-    QProcess process;
-    process.start(kCli, { "report", report, trace, "--format", "json", "-q" });
-    if (!process.waitForFinished(120000) || process.exitCode() != 0) {
-        *error = QString::fromUtf8(process.readAllStandardError()) + process.errorString();
+    const placescope::testing::CliRun run
+        = placescope::testing::runPlacescope(QStringList { "report", report, trace, "--format", "json", "-q" });
+    if (run.exitCode != 0) {
+        *error = QString::fromStdString(run.err);
         return {};
     }
-    return QJsonDocument::fromJson(process.readAllStandardOutput()).array();
+    return QJsonDocument::fromJson(QByteArray::fromStdString(run.out)).array();
 }
 
 // A model cell (raw role) against the CLI's JSON value of the same column: equal, not close.
