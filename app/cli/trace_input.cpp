@@ -20,7 +20,7 @@ Result<TraceInput> TraceInput::open(const std::string& input, const std::string&
         result.m_path = input;
         return result;
     }
-    // Not a Placescope trace: importable (Kineto JSON, nsys export), or the opener's own error (a missing file,
+    // Not a Placescope trace: importable (Kineto JSON, nsys export, XPlane), or the opener's own error (a missing file,
     // another SQLite database, a model).
     auto format = sniffTraceFormat(input);
     if (!format.isOk() || format.value() == TraceFormat::Unknown)
@@ -35,7 +35,9 @@ Result<TraceInput> TraceInput::open(const std::string& input, const std::string&
     result.m_path = (std::filesystem::path(result.m_folder) / std::filesystem::path(input).filename()).string();
     if (!quiet)
         std::fprintf(stderr, "placescope %s: importing %s (%s) to a temporary trace\n", command.c_str(), input.c_str(),
-            format.value() == TraceFormat::NsysSqlite ? "Nsight Systems export" : "PyTorch profiler JSON");
+            format.value() == TraceFormat::NsysSqlite   ? "Nsight Systems export"
+                : format.value() == TraceFormat::XPlane ? "TensorFlow/JAX XPlane"
+                                                        : "PyTorch profiler JSON");
     auto imported = importTraces({ input }, result.m_path, ImportOptions {});
     if (!imported.isOk())
         return imported.status(); // `result` removes the folder

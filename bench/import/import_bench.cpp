@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
-// import_bench [--trace FILE] [--rounds N] [--synthetic EVENTS] [--dir DIR]
+// import_bench [--trace FILE] [--xplane FILE] [--rounds N] [--synthetic EVENTS] [--dir DIR]
 // Times `placescope import` of a real Kineto trace (default: the 53.7 MB V100 trace in ../shared/traces)
 // against the baseline measured in the same run on the same file: python3 -c 'json.load(gzip.open(f))', a
 // parse that builds nothing. Each side runs in its own child process, interleaved, so peak RSS is the
 // child's own (wait4). Prints the speed ratio (goal: >= 4x), peak RSS over the uncompressed JSON size
 // (goal: < 2x), and bytes per event in the store. With --synthetic it also writes a gzipped synthetic trace
-// of that many events (10M in the issue) and imports it, printing time, peak RSS and bytes per event.
+// of that many events (10M in the issue) and imports it, printing time, peak RSS and bytes per event. Then it
+// imports an XPlane file (default: the TensorFlow BERT capture in ../shared/traces) interleaved with the Kineto
+// trace and prints both per-event rates and their ratio (goal: XPlane at least as fast per event as Kineto).
 #include "bench/common/best_of_rounds.h"
 #include "profiler/base/units.h"
 #include "profiler/importers/common/byte_source.h"
@@ -147,18 +149,45 @@ bool benchSynthetic(uint64_t targetEvents, const std::string& dir)
     return true;
 }
 
+// XPlane and Kineto imports in interleaved rounds: events per second of each, from the best round of each.
+bool benchXPlaneAgainstKineto(const std::string& xplane, const std::string& kineto, int rounds, const std::string& dir)
+{
+    const std::string xplaneOut = dir + "/xplane.sqlite", xplaneEvents = dir + "/xplane.events";
+    const std::string kinetoOut = dir + "/kineto.sqlite", kinetoEvents = dir + "/kineto.events";
+    const auto best = bench::bestOfRounds("import_bench", rounds,
+        { { "xplane", [&] { return importChild(xplane, xplaneOut, xplaneEvents); } },
+            { "kineto", [&] { return importChild(kineto, kinetoOut, kinetoEvents); } } });
+    if (!best)
+        return false;
+    const double xplaneSeconds = (*best)[0].fastest.seconds, kinetoSeconds = (*best)[1].fastest.seconds;
+    const double xplaneRate = static_cast<double>(readCount(xplaneEvents)) / xplaneSeconds;
+    const double kinetoRate = static_cast<double>(readCount(kinetoEvents)) / kinetoSeconds;
+    std::printf("xplane vs kineto, best of %d interleaved rounds:\n", rounds);
+    std::printf("  xplane %s: %llu events in %s (%.2f M events/s)\n", std::filesystem::path(xplane).filename().c_str(),
+        static_cast<unsigned long long>(readCount(xplaneEvents)), formatNanoseconds(xplaneSeconds * 1e9).c_str(),
+        xplaneRate / 1e6);
+    std::printf("  kineto %s: %llu events in %s (%.2f M events/s)\n", std::filesystem::path(kineto).filename().c_str(),
+        static_cast<unsigned long long>(readCount(kinetoEvents)), formatNanoseconds(kinetoSeconds * 1e9).c_str(),
+        kinetoRate / 1e6);
+    std::printf("  ratio xplane / kineto per event:   %.2fx (goal >= 1x)\n", xplaneRate / kinetoRate);
+    return true;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     std::string trace = std::string(PLACESCOPE_SOURCE_DIR) + "/../shared/traces/hta_v100_rank1of2_memory.json.gz";
     std::string dir = std::filesystem::temp_directory_path() / "placescope_import_bench";
+    std::string xplane = std::string(PLACESCOPE_SOURCE_DIR) + "/../shared/traces/tf_bert_v100x8_multiworker.xplane.pb";
     int rounds = 3;
     uint64_t synthetic = 0;
     for (int i = 1; i + 1 < argc; i += 2) {
         std::string flag = argv[i];
         if (flag == "--trace")
             trace = argv[i + 1];
+        else if (flag == "--xplane")
+            xplane = argv[i + 1];
         else if (flag == "--rounds")
             rounds = std::max(1, std::atoi(argv[i + 1]));
         else if (flag == "--synthetic")
@@ -166,7 +195,8 @@ int main(int argc, char** argv)
         else if (flag == "--dir")
             dir = argv[i + 1];
         else {
-            std::fprintf(stderr, "usage: import_bench [--trace FILE] [--rounds N] [--synthetic EVENTS] [--dir DIR]\n");
+            std::fprintf(stderr,
+                "usage: import_bench [--trace FILE] [--xplane FILE] [--rounds N] [--synthetic EVENTS] [--dir DIR]\n");
             return 2;
         }
     }
@@ -178,6 +208,8 @@ int main(int argc, char** argv)
     bool ok = benchRealTrace(trace, rounds, dir);
     if (ok && synthetic > 0)
         ok = benchSynthetic(synthetic, dir);
+    if (ok && std::filesystem::exists(xplane))
+        ok = benchXPlaneAgainstKineto(xplane, trace, rounds, dir);
     std::filesystem::remove_all(dir);
     return ok ? 0 : 1;
 }

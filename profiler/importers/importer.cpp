@@ -65,9 +65,37 @@ Result<TraceFormat> sniffTraceFormat(const std::string& path)
         return Status::error(path + " is a SQLite file but not an Nsight Systems export");
     }
     case FileHeadKind::Other:
+        if (looksLikeXSpace(std::string_view(head, n)))
+            return TraceFormat::XPlane;
         break;
     }
-    return Status::error(path + " is not a trace (expected PyTorch profiler JSON, .json.gz or an nsys SQLite export)");
+    return Status::error(path
+        + " is not a trace (expected PyTorch profiler JSON, .json.gz, an nsys SQLite export or a TensorFlow/JAX "
+          ".xplane.pb)");
+}
+
+bool looksLikeXSpace(std::string_view head)
+{
+    if (head.size() < 3 || (head[0] != 0x0a && head[0] != 0x22))
+        return false;
+    size_t at = 1; // past the field's tag: a varint length of at most 5 bytes
+    while (at < head.size() && at < 6 && (static_cast<unsigned char>(head[at]) & 0x80))
+        ++at;
+    if (++at >= head.size())
+        return false;
+    if (head[0] == 0x22) // a host name: printable text
+        return static_cast<unsigned char>(head[at]) >= 0x20;
+    switch (head[at]) { // XPlane's fields 1 (id, varint) and 2..6 (length-delimited)
+    case 0x08:
+    case 0x12:
+    case 0x1a:
+    case 0x22:
+    case 0x2a:
+    case 0x32:
+        return true;
+    default:
+        return false;
+    }
 }
 
 namespace {
@@ -186,6 +214,7 @@ Result<ImportSummary> importTraces(
         const std::string& path = spooled[i].readPath();
         const uint64_t eventsBefore = writer->eventCount();
         Status status = formats[i] == TraceFormat::NsysSqlite ? importNsysSqlite(path, *writer, perInput)
+            : formats[i] == TraceFormat::XPlane               ? importXPlane(path, *writer, perInput)
                                                               : importKinetoJson(path, *writer, perInput);
         if (!status.isOk())
             return Status::error(inputs[i] == spooled[i].readPath() ? inputs[i] + ": " + status.message()

@@ -21,7 +21,8 @@ enum class TraceFormat
 {
     Unknown,
     KinetoJson,
-    NsysSqlite
+    NsysSqlite,
+    XPlane // TensorFlow / JAX XSpace protobuf (*.xplane.pb)
 };
 
 struct ImportOptions
@@ -41,12 +42,18 @@ struct ImportOptions
     uint64_t* contentBytes = nullptr;
 };
 
-// Identifies a file's format from its first bytes (gzip magic, '{', SQLite header) and, for SQLite, tables.
+// Identifies a file's format from its first bytes (gzip magic, '{', SQLite header, an XSpace protobuf's first
+// fields) and, for SQLite, tables.
 Result<TraceFormat> sniffTraceFormat(const std::string& path);
 
 // Format entry points, one per importer folder.
 Status importKinetoJson(const std::string& path, TraceWriter& writer, const ImportOptions& options);
 Status importNsysSqlite(const std::string& path, TraceWriter& writer, const ImportOptions& options);
+Status importXPlane(const std::string& path, TraceWriter& writer, const ImportOptions& options);
+
+// True when `head` (a file's first bytes) begins as an XSpace protobuf does: field 1 (planes) or 4 (hostnames),
+// length-delimited, and for a plane, its own first field one of XPlane's. A cheap test; the parse decides.
+bool looksLikeXSpace(std::string_view head);
 
 // Imports one or more inputs (e.g. the ranks of one job) into one new trace at `outputPath`.
 // All-or-nothing: on any error no file is left at outputPath.

@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: MIT
+// XPlane (*.xplane.pb, TensorFlow's profiler and jax.profiler): the XSpace protobuf -> kernels, copies and memsets
+// from the GPU planes' stream lines, API calls, framework ops and memory events from the host plane, steps from
+// the derived Steps line, device facts from the GPU planes' stats. Format notes: ../shared/formats/README.md.
+#include "profiler/importers/importer.h"
+#include "profiler/importers/xplane/xplane_stats.h"
+
+#include "profiler/model/cuda_enums.h"
+#include "profiler/model/trace_events.h"
+#include "profiler/store/trace_writer.h"
+
+#include <google/protobuf/arena.h>
+#include <google/protobuf/stubs/logging.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace placescope {
+
+namespace {
+
+using tensorflow::profiler::XEvent;
+using tensorflow::profiler::XLine;
+using tensorflow::profiler::XPlane;
+using tensorflow::profiler::XSpace;
+
+constexpr std::string_view kGpuPlanePrefix = "/device:GPU:";
+constexpr std::string_view kTpuPlanePrefix = "/device:TPU:";
+constexpr std::string_view kHostPlane = "/host:CPU";
+
+// TensorFlow's derived lines (built from the stream lines when the profile was saved) carry sentinel ids from
+// 0xdeadbeef up (tsl/profiler/utils/xplane_schema.h kThreadIdDerivedMin: Steps, TensorFlow Name Scope, TensorFlow
+// Ops, XLA Modules, XLA Ops, ...), written sign-extended from 32 bits in real files (-559038737 is Steps). Their
+// kernels and copies are the stream lines' again; only Steps adds something.
+bool isDerivedLine(const XLine& line)
+{
+    constexpr int64_t kDerivedMin = 0xdeadbeef, kDerivedCount = 64;
+    const int64_t asInt32 = static_cast<int32_t>(static_cast<uint32_t>(kDerivedMin));
+    return (line.id() >= kDerivedMin && line.id() < kDerivedMin + kDerivedCount)
+        || (line.id() >= asInt32 && line.id() < asInt32 + kDerivedCount);
+}
+
+bool startsWith(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
+
+// Event time: the line's start (ns) plus the event's offset (ps).
+TimeNs startOf(const XLine& line, const XEvent& event) { return line.timestamp_ns() + event.offset_ps() / 1000; }
+TimeNs endOf(const XLine& line, const XEvent& event)
+{
+    return line.timestamp_ns() + (event.offset_ps() + event.duration_ps()) / 1000;
+}
+
+std::string_view eventName(const XPlane& plane, const XEvent& event)
+{
+    auto found = plane.event_metadata().find(event.metadata_id());
+    return found == plane.event_metadata().end() ? std::string_view() : std::string_view(found->second.name());
+}
+
+// "Stream #134(Compute)" -> 134; other names keep the line id.
+int64_t streamIdOf(const XLine& line)
+{
+    std::string_view name = line.name();
+    size_t hash = name.find('#');
+    if (startsWith(name, "Stream") && hash != std::string_view::npos) {
+        int64_t id = 0;
+        bool any = false;
+        for (size_t i = hash + 1; i < name.size() && name[i] >= '0' && name[i] <= '9'; ++i, any = true)
+            id = id * 10 + (name[i] - '0');
+        if (any)
+            return id;
+    }
+    return line.id();
+}
+
+// "MemcpyH2D", "MemcpyD2H", "MemcpyD2D", "MemcpyP2P" (TensorFlow's CUPTI names) -> nsys copy kind.
+CopyKind copyKindOf(std::string_view name)
+{
+    if (name.find("H2D") != std::string_view::npos || name.find("HtoD") != std::string_view::npos)
+        return CopyKind::HtoD;
+    if (name.find("D2H") != std::string_view::npos || name.find("DtoH") != std::string_view::npos)
+        return CopyKind::DtoH;
+    if (name.find("D2D") != std::string_view::npos || name.find("DtoD") != std::string_view::npos)
+        return CopyKind::DtoD;
+    if (name.find("P2P") != std::string_view::npos || name.find("PtoP") != std::string_view::npos)
+        return CopyKind::PtoP;
+    return CopyKind::Unknown;
+}
+
+class XPlaneMapper
+{
+public:
+    XPlaneMapper(TraceWriter& writer, int64_t pid)
+        : m_writer(writer)
+        , m_pid(pid)
+    { }
+
+    void mapGpuPlane(const XPlane& plane, int64_t deviceId);
+    void mapHostPlane(const XPlane& plane);
+    int64_t kernels() const { return m_kernels; }
+
+private:
+    void mapStreamEvent(
+        const XPlane& plane, const XPlaneStats& stats, const XLine& line, const XEvent& event, int64_t deviceId);
+    void mapSteps(const XPlane& plane, const XLine& line);
+    void deviceFacts(const XPlane& plane, const XPlaneStats& stats, int64_t deviceId);
+
+    TraceWriter& m_writer;
+    int64_t m_pid;
+    int64_t m_kernels = 0;
+    int64_t m_nextTid = 1;
+    bool m_stepsTaken = false;
+};
+
+void XPlaneMapper::deviceFacts(const XPlane& plane, const XPlaneStats& stats, int64_t deviceId)
+{
+    GpuInfo gpu;
+    gpu.id = deviceId;
+    auto value = [&](std::string_view name) -> std::optional<int64_t> {
+        const auto* stat = XPlaneStats::find(plane.stats(), stats.idOf(name));
+        return stat ? stats.integer(*stat) : std::nullopt;
+    };
+    if (auto kHz = value("clock_rate"))
+        gpu.clockRate = *kHz * 1000; // the plane says kHz (1530000 on a V100)
+    gpu.smCount = value("core_count");
+    gpu.totalMemory = value("memory_size");
+    gpu.memoryBandwidth = value("memory_bandwidth");
+    gpu.computeMajor = value("compute_cap_major");
+    gpu.computeMinor = value("compute_cap_minor");
+    if (const auto* vendor = XPlaneStats::find(plane.stats(), stats.idOf("device_vendor")))
+        gpu.chipName = stats.text(*vendor);
+    gpu.name = std::string(plane.name());
+    m_writer.add(gpu);
+}
+
+void XPlaneMapper::mapGpuPlane(const XPlane& plane, int64_t deviceId)
+{
+    XPlaneStats stats(plane);
+    deviceFacts(plane, stats, deviceId);
+    for (const XLine& line : plane.lines()) {
+        if (isDerivedLine(line) || !startsWith(line.name(), "Stream")) {
+            if (line.name() == "Steps")
+                mapSteps(plane, line);
+            continue; // derived: the stream lines' events again, grouped
+        }
+        for (const XEvent& event : line.events())
+            mapStreamEvent(plane, stats, line, event, deviceId);
+    }
+}
+
+void XPlaneMapper::mapStreamEvent(
+    const XPlane& plane, const XPlaneStats& stats, const XLine& line, const XEvent& event, int64_t deviceId)
+{
+    const std::string_view name = eventName(plane, event);
+    const TimeNs start = startOf(line, event), end = endOf(line, event);
+    const int64_t stream = streamIdOf(line);
+    std::optional<int64_t> correlation;
+    if (const auto* stat = XPlaneStats::find(event.stats(), stats.idOf("correlation_id")))
+        correlation = stats.integer(*stat);
+    const auto* memcpy = XPlaneStats::find(event.stats(), stats.idOf("memcpy_details"));
+    const auto* memset = XPlaneStats::find(event.stats(), stats.idOf("memset_details"));
+    if (memcpy || startsWith(name, "Memcpy")) {
+        MemcpyEvent copy;
+        copy.start = start;
+        copy.end = end;
+        copy.deviceId = deviceId;
+        copy.streamId = stream;
+        copy.correlationId = correlation;
+        copy.globalPid = makeGlobalPid(m_pid);
+        copy.copyKind = static_cast<int64_t>(copyKindOf(name));
+        if (memcpy) {
+            CopyDetails details = parseCopyDetails(stats.text(*memcpy));
+            copy.bytes = details.bytes.value_or(0);
+            if (copy.copyKind == static_cast<int64_t>(CopyKind::Unknown))
+                copy.copyKind = static_cast<int64_t>(copyKindOf(details.kind));
+        }
+        m_writer.add(std::move(copy));
+        return;
+    }
+    if (memset || startsWith(name, "Memset")) {
+        MemsetEvent fill;
+        fill.start = start;
+        fill.end = end;
+        fill.deviceId = deviceId;
+        fill.streamId = stream;
+        fill.correlationId = correlation;
+        fill.globalPid = makeGlobalPid(m_pid);
+        if (memset)
+            fill.bytes = parseCopyDetails(stats.text(*memset)).bytes.value_or(0);
+        m_writer.add(std::move(fill));
+        return;
+    }
+    KernelEvent kernel;
+    kernel.start = start;
+    kernel.end = end;
+    kernel.deviceId = deviceId;
+    kernel.streamId = stream;
+    kernel.correlationId = correlation;
+    kernel.globalPid = makeGlobalPid(m_pid);
+    kernel.demangledName = std::string(name);
+    if (const auto* detailsStat = XPlaneStats::find(event.stats(), stats.idOf("kernel_details"))) {
+        KernelDetails details = parseKernelDetails(stats.text(*detailsStat));
+        // TensorFlow 2.x wrote uninitialised launch records for some kernels (regs:17179869185, a grid of 2^37):
+        // a launch shape no GPU accepts is counted and left out rather than stored.
+        auto plausible = [](std::optional<int64_t> v, int64_t limit) { return v && *v >= 0 && *v <= limit; };
+        // ROCm's kernel_details name no registers (grid, block, private_mem, group_mem, occ_pct).
+        bool ok = (!details.registers || plausible(details.registers, 255)) && plausible(details.block[0], 1024)
+            && plausible(details.block[1], 1024) && plausible(details.block[2], 64)
+            && plausible(details.grid[0], 0x7fffffff) && plausible(details.grid[1], 65535)
+            && plausible(details.grid[2], 65535);
+        if (ok) {
+            kernel.registersPerThread = details.registers;
+            kernel.staticSharedMemory = details.sharedMemory;
+            kernel.gridX = details.grid[0];
+            kernel.gridY = details.grid[1];
+            kernel.gridZ = details.grid[2];
+            kernel.blockX = details.block[0];
+            kernel.blockY = details.block[1];
+            kernel.blockZ = details.block[2];
+        } else {
+            m_writer.countProblem("xplane.implausible_kernel_details", ProblemSeverity::Info,
+                "a kernel's launch shape (kernel_details) holds values no GPU accepts, as TensorFlow's profiler "
+                "wrote for some launches; the kernel is kept without its grid, block and registers",
+                stats.text(*detailsStat));
+        }
+    }
+    ++m_kernels;
+    m_writer.add(std::move(kernel));
+}
+
+// The Steps line: one event per training step (the same steps on every GPU plane; the first plane's are kept).
+void XPlaneMapper::mapSteps(const XPlane& plane, const XLine& line)
+{
+    if (m_stepsTaken || line.events_size() == 0)
+        return;
+    m_stepsTaken = true;
+    XPlaneStats stats(plane);
+    int64_t number = 0;
+    for (const XEvent& event : line.events()) {
+        StepRange step;
+        const auto* group = XPlaneStats::find(event.stats(), stats.idOf("group_id"));
+        std::optional<int64_t> groupId = group ? stats.integer(*group) : std::nullopt;
+        step.stepNumber = groupId.value_or(number);
+        ++number;
+        step.start = startOf(line, event);
+        step.end = endOf(line, event);
+        step.globalPid = makeGlobalPid(m_pid);
+        m_writer.add(step);
+    }
+}
+
+// Host plane: one line per thread. Events with a correlation_id are CUDA/HIP API calls (the launch -> kernel link);
+// MemoryAllocation/MemoryDeallocation are allocator events; everything else is a framework op or annotation
+// (TensorFlow "name:Type" ops, tf.data "Iterator::..." ranges, executor and JAX dispatch ranges).
+void XPlaneMapper::mapHostPlane(const XPlane& plane)
+{
+    XPlaneStats stats(plane);
+    const auto correlationId = stats.idOf("correlation_id");
+    const auto bytesId
+        = stats.idOf("allocation_bytes") ? stats.idOf("allocation_bytes") : stats.idOf("bytes_allocated");
+    const auto requestedId = stats.idOf("requested_bytes");
+    const auto addressId = stats.idOf("addr");
+    const auto allocatorId = stats.idOf("allocator_name");
+    for (const XLine& line : plane.lines()) {
+        if (isDerivedLine(line))
+            continue;
+        const int64_t tid = m_nextTid++;
+        const int64_t globalTid = makeGlobalTid(m_pid, tid);
+        ThreadInfo thread;
+        thread.globalTid = globalTid;
+        thread.globalPid = makeGlobalPid(m_pid);
+        thread.tid = tid;
+        thread.name = line.display_name().empty() ? line.name() : line.display_name();
+        m_writer.add(thread);
+        for (const XEvent& event : line.events()) {
+            const std::string_view name = eventName(plane, event);
+            const auto* correlation = XPlaneStats::find(event.stats(), correlationId);
+            if (correlation) {
+                RuntimeEvent call;
+                call.start = startOf(line, event);
+                call.end = endOf(line, event);
+                call.globalTid = globalTid;
+                call.correlationId = stats.integer(*correlation);
+                call.name = std::string(name);
+                // cuLaunchKernel and friends are the driver API; cudaX and hipX the runtime one.
+                call.eventClass
+                    = startsWith(name, "cu") && !startsWith(name, "cuda") ? ApiClass::Driver : ApiClass::Runtime;
+                m_writer.add(std::move(call));
+                continue;
+            }
+            if (name == "MemoryAllocation" || name == "MemoryDeallocation") {
+                MemoryEvent memory;
+                memory.start = startOf(line, event);
+                memory.globalTid = globalTid;
+                const auto* bytes = XPlaneStats::find(event.stats(), bytesId);
+                if (!bytes)
+                    bytes = XPlaneStats::find(event.stats(), requestedId);
+                const int64_t size = bytes ? stats.integer(*bytes).value_or(0) : 0;
+                memory.bytes = name == "MemoryAllocation" ? size : -size;
+                if (const auto* address = XPlaneStats::find(event.stats(), addressId))
+                    memory.address = stats.integer(*address);
+                // TensorFlow's allocators: "GPU_4_bfc" on device 4, "gpu_host_bfc" pinned host memory.
+                if (const auto* allocator = XPlaneStats::find(event.stats(), allocatorId)) {
+                    const std::string allocatorName = stats.text(*allocator);
+                    if (startsWith(allocatorName, "GPU_")) {
+                        memory.deviceType = 1;
+                        memory.deviceId = std::atoll(allocatorName.c_str() + 4);
+                    }
+                }
+                m_writer.add(std::move(memory));
+                continue;
+            }
+            FrameworkOp op;
+            op.start = startOf(line, event);
+            op.end = endOf(line, event);
+            op.globalTid = globalTid;
+            op.name = std::string(name);
+            op.category = startsWith(name, "Iterator::") || startsWith(name, "IteratorGetNext") ? "tf_data"
+                : name.find(':') != std::string_view::npos && name.find(' ') == std::string_view::npos
+                ? "tf_op"
+                : "host_annotation";
+            m_writer.add(std::move(op));
+        }
+    }
+}
+
+// Parses the file into a message on `arena`: one arena for the whole XSpace instead of a heap allocation per
+// event and stat (malloc was the import's largest cost).
+Result<XSpace*> readXSpace(const std::string& path, google::protobuf::Arena& arena, uint64_t* contentBytes)
+{
+    std::ifstream file(path, std::ios::binary | std::ios::ate);
+    if (!file)
+        return Status::error("cannot read " + path);
+    std::string bytes(static_cast<size_t>(file.tellg()), '\0');
+    file.seekg(0);
+    if (!file.read(bytes.data(), static_cast<std::streamsize>(bytes.size())))
+        return Status::error("cannot read " + path);
+    if (contentBytes) // read as it is on disk: the import's rate is of the file
+        *contentBytes += bytes.size();
+    XSpace* space = google::protobuf::Arena::CreateMessage<XSpace>(&arena);
+    // protobuf logs each parse failure (invalid UTF-8 in a string field) to stderr: our one-line error says it.
+    google::protobuf::LogSilencer quiet;
+    if (!space->ParseFromString(bytes))
+        return Status::error("not a readable XPlane trace (the XSpace protobuf is truncated or damaged, or a "
+                             "string in it is not UTF-8)");
+    return space;
+}
+
+} // namespace
+
+Status importXPlane(const std::string& path, TraceWriter& writer, const ImportOptions& options)
+{
+    google::protobuf::Arena arena;
+    PLACESCOPE_ASSIGN_OR_RETURN(XSpace * parsed, readXSpace(path, arena, options.contentBytes));
+    const XSpace& space = *parsed;
+    std::vector<std::pair<const XPlane*, int64_t>> gpuPlanes;
+    const XPlane* host = nullptr;
+    bool tpu = false;
+    for (const XPlane& plane : space.planes()) {
+        std::string_view name = plane.name();
+        if (startsWith(name, kGpuPlanePrefix))
+            gpuPlanes.emplace_back(&plane, std::atoll(std::string(name.substr(kGpuPlanePrefix.size())).c_str()));
+        else if (startsWith(name, kTpuPlanePrefix))
+            tpu = true;
+        else if (name == kHostPlane)
+            host = &plane;
+    }
+    if (gpuPlanes.empty())
+        return Status::error(tpu ? std::string("holds TPU planes only (a TPU profile), not a GPU trace; "
+                                               "nothing written")
+                                 : std::string("holds no GPU plane (a CPU-only XPlane capture); "
+                                               "nothing written"));
+    const int64_t pid = 1 + options.inputIndex; // XPlane keeps no OS pid: one process per input
+    XPlaneMapper mapper(writer, pid);
+    for (const auto& [plane, deviceId] : gpuPlanes)
+        mapper.mapGpuPlane(*plane, deviceId);
+    if (host)
+        mapper.mapHostPlane(*host);
+    ProcessInfo process;
+    process.globalPid = makeGlobalPid(pid);
+    process.pid = pid;
+    process.rank = options.rank;
+    process.name = "XPlane host";
+    if (space.hostnames_size() > 0)
+        process.hostname = space.hostnames(0);
+    writer.add(process);
+    writer.setMeta("source_format", "xplane");
+    const std::string metaSuffix = options.inputIndex == 0 ? std::string() : "_" + std::to_string(options.inputIndex);
+    writer.setMeta("source_file" + metaSuffix,
+        std::filesystem::path(options.sourceName.empty() ? path : options.sourceName).filename().string());
+    return writer.flush();
+}
+
+} // namespace placescope
