@@ -148,6 +148,7 @@ const CommandRegistration kRegistration { "diff",
             "Findings' savings simulated by the what-if replay, as analyze reports them (replays both runs)");
         app.add_option("--format", args->format, "text, json or html (default: from -o's extension, else text)");
         app.add_option("--top", args->top, "Rows per table in text and HTML (0: all; JSON has every row)")
+            ->check(CLI::NonNegativeNumber)
             ->capture_default_str();
         app.add_option("-o,--output", args->output, "Write the diff here instead of stdout");
         app.add_flag("-q,--quiet", args->quiet, "No summary line on stderr (errors still print)");

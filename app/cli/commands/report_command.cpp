@@ -144,7 +144,8 @@ const CommandRegistration kRegistration { "report",
         app.add_option(
             "trace", args->trace, "Trace: Placescope, PyTorch profiler JSON or nsys export (imported to a temp trace)");
         app.add_flag("--list", args->list, "List the reports and exit");
-        app.add_option("--step", args->step, "Only this step (its number, as analyze and PS_STEPS number steps)");
+        app.add_option("--step", args->step, "Only this step (its number, as analyze and PS_STEPS number steps)")
+            ->check(CLI::NonNegativeNumber);
         app.add_option("--format", args->format, "text, csv or json (default: from -o's extension, else text)");
         app.add_flag("--short-names", args->shortNames, "Shorten kernel names (no namespaces, templates or arguments)");
         app.add_option("--op", args->op,

@@ -215,7 +215,9 @@ const CommandRegistration kRegistration { "stats",
         app.add_option("trace", args->trace,
                "Trace: Placescope, PyTorch profiler JSON or nsys export (imported to a temp trace)")
             ->required();
-        app.add_option("--top", args->top, "Kernel names to list, by total time (0: all)")->capture_default_str();
+        app.add_option("--top", args->top, "Kernel names to list, by total time (0: all)")
+            ->check(CLI::NonNegativeNumber)
+            ->capture_default_str();
         app.add_flag("--json", args->json, "Print JSON for scripts instead of text tables");
         app.add_flag("--short-names", args->shortNames, "Group kernels by short name (no templates or arguments)");
         app.add_option("--name-width", args->nameWidth, "Clip kernel names in text output (0: never)")

@@ -127,7 +127,8 @@ const CommandRegistration kCriticalPath { "critical-path",
         app.add_option("trace", args->trace,
                "Trace: Placescope, PyTorch profiler JSON or nsys export (imported to a temp trace)")
             ->required();
-        app.add_option("--step", args->step, "Only this step (its number in the trace)");
+        app.add_option("--step", args->step, "Only this step (its number in the trace)")
+            ->check(CLI::NonNegativeNumber); // -1 is "every step" inside, not a step a user names (issue 27)
         app.add_flag("--json", args->json, "Print JSON for scripts");
         return [args] { return runWhatIfCommand(*args, true); };
     } };
