@@ -9,6 +9,7 @@
 #include "profiler/capture/capture_runner.h"
 #endif
 
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -72,9 +73,20 @@ const CommandRegistration kRegistration { "capture",
             "nvtx, all (default: all but driver). runtime: CUDA runtime calls except pure queries "
             "(cudaGetDevice, cudaGetLastError...) and the driver calls that launch or move work; "
             "driver: every driver call");
-        app.add_option("--delay", args->delaySeconds, "Start recording this many seconds after the program starts");
+        // A number of seconds, 0 or more and finite: nan, inf and negative values are usage errors (issue 27).
+        const CLI::Validator seconds(
+            [](std::string& text) {
+                double value = 0;
+                if (!CLI::detail::lexical_cast(text, value) || !std::isfinite(value) || value < 0)
+                    return "not a number of seconds (0 or more): " + text;
+                return std::string();
+            },
+            "SECONDS");
+        app.add_option("--delay", args->delaySeconds, "Start recording this many seconds after the program starts")
+            ->check(seconds);
         app.add_option("--duration", args->durationSeconds,
-            "Stop recording after this many seconds (the program runs on untraced)");
+               "Stop recording after this many seconds (the program runs on untraced)")
+            ->check(seconds);
         app.add_option("--buffer-mb", args->bufferMb, "Size of one CUPTI activity buffer in MiB (default 8)");
         app.add_option("--torch-memory", args->torchMemory,
             "Kineto trace the program writes with torch.profiler(activities=[CPU], profile_memory=True): "

@@ -43,6 +43,10 @@ struct QueryArgs
 int runQuery(const QueryArgs& args)
 {
     std::string sql = args.sql;
+    if (args.sql.empty() && args.file.empty()) { // a usage error (exit 2), as a missing argument is (issue 27)
+        std::fprintf(stderr, "placescope query: no SQL given (pass it as an argument or with --file)\n");
+        return 2;
+    }
     if (!args.file.empty()) {
         std::ifstream in(args.file);
         if (!in) {
@@ -129,8 +133,9 @@ const CommandRegistration kRegistration { "query", "Run one SQL query on a trace
         app.add_option("trace", args->trace,
                "Trace: Placescope, PyTorch profiler JSON or nsys export (imported to a temp trace)")
             ->required();
-        app.add_option("sql", args->sql, "SQL statement (or use --file)");
-        app.add_option("-f,--file", args->file, "Read the SQL from this file");
+        CLI::Option* sql = app.add_option("sql", args->sql, "SQL statement (or use --file)");
+        // Both given ran one of them silently (issue 27): a usage error instead.
+        app.add_option("-f,--file", args->file, "Read the SQL from this file")->excludes(sql);
         app.add_flag("!--no-header", args->header, "Omit the header row");
         app.add_option("--timeout", args->timeoutSeconds, "Stop the query after this many seconds (0: no limit)")
             ->check(CLI::Range(0.0, 1e9))
