@@ -53,7 +53,7 @@ int runWhatIfCommand(const WhatIfArgs& args, bool criticalPathOnly)
     }
     // Refused before the replay, not after it: -o naming the trace, a device or a folder.
     if (!args.output.empty())
-        if (Status usable = checkOutputPath(args.output, { args.trace }); !usable.isOk()) {
+        if (Status usable = checkOutputPath(args.output, { args.trace, args.compare }); !usable.isOk()) {
             std::fprintf(stderr, "placescope %s: %s\n", command, usable.message().c_str());
             return 1;
         }

@@ -261,6 +261,18 @@ TEST_F(OutputCliTest, WhatIfRefusesOutputThatIsTheTrace)
     EXPECT_EQ(names(), (std::vector<std::string> { "run.sqlite", "same.sqlite" }));
 }
 
+// whatif a --compare c -o c overwrote the measured run it was asked to compare with, and exited 0 (issue 27).
+TEST_F(OutputCliTest, WhatIfRefusesOutputThatIsTheComparedRun)
+{
+    const std::string trace = importedTrace("run.sqlite");
+    const std::string compared = importedTrace("after.sqlite");
+    const std::string before = readFile(compared);
+    expectRefused(run({ "whatif", trace, "--edit", "pinned", "--compare", compared, "-o", compared }),
+        "^placescope whatif: -o .*after.sqlite is the input");
+    EXPECT_EQ(readFile(compared), before);
+    EXPECT_EQ(names(), (std::vector<std::string> { "after.sqlite", "run.sqlite" }));
+}
+
 // ---- -o naming something that is not a regular file ----
 
 TEST_F(OutputCliTest, ImportRefusesAFifo)
