@@ -171,7 +171,8 @@ int main(int argc, char** argv)
         return compared ? 0 : 2;
     }
 
-    bool ok = input.isEmpty() || window.waitForOpen(120000);
+    const bool opened = input.isEmpty() || window.waitForOpen(120000);
+    bool ok = opened;
     if (parser.isSet(model)) {
         // The model is read and planned first, then laid out: wait for both.
         if (!window.placementSession()->waitForPlan(120000)) {
@@ -184,6 +185,11 @@ int main(int argc, char** argv)
                 qPrintable(window.graphView()->lastError()));
             ok = false;
         }
+    }
+    if (!opened) {
+        // No picture of a window that shows no trace (issue 27): the error, exit 1, nothing written.
+        std::fprintf(stderr, "placescope-gui: %s: %s\n", qPrintable(input), qPrintable(window.lastError()));
+        return 1;
     }
     if (!ok)
         std::fprintf(stderr, "placescope-gui: %s: %s\n", qPrintable(input), qPrintable(window.lastError()));

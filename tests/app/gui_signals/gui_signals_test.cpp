@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -115,6 +116,18 @@ TEST_F(GuiSignalsTest, OpeningAWalTraceCreatesNothingBesideIt)
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status << "\n" << log();
     EXPECT_TRUE(fs::exists(picture));
     EXPECT_EQ(tree(m_root / "in"), std::vector<std::string> { "run.sqlite" });
+}
+
+// --screenshot of a file that does not open writes no picture: one line, exit 1 (issue 27).
+TEST_F(GuiSignalsTest, ScreenshotOfAFileThatDidNotOpenWritesNothing)
+{
+    const fs::path notATrace = m_root / "in" / "notes.sqlite";
+    std::ofstream(notATrace) << "not a trace";
+    const fs::path picture = m_root / "logs" / "shot.png";
+    const int status = startGui({ notATrace.string(), "--screenshot", picture.string() })->wait();
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << status << "\n" << log();
+    EXPECT_FALSE(fs::exists(picture));
+    EXPECT_NE(log().find("placescope-gui: " + notATrace.string() + ": "), std::string::npos) << log();
 }
 
 } // namespace
