@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdio>
 #include <map>
 #include <unordered_map>
 
@@ -35,6 +36,65 @@ int64_t quantile(const std::map<int64_t, int64_t>& durations, int64_t count, dou
     return durations.empty() ? 0 : durations.rbegin()->first;
 }
 
+// What passes 2 and 3 need of a rank, kept in a temporary file after pass 1 parsed its summary: binary, so that the
+// later passes read it back at disk speed instead of parsing the JSON again, and one rank at a time, so that memory
+// stays one rank's worth.
+struct SpilledCollective
+{
+    int64_t instance = 0;
+    int64_t step = 0;
+    int64_t startNs = 0;
+    int64_t durationNs = 0;
+};
+
+struct SpilledRank
+{
+    std::vector<RankStep> steps;
+    std::vector<SpilledCollective> collectives;
+};
+
+class RankSpill
+{
+public:
+    RankSpill()
+        : m_file(std::tmpfile())
+    { }
+    ~RankSpill()
+    {
+        if (m_file)
+            std::fclose(m_file);
+    }
+    RankSpill(const RankSpill&) = delete;
+    RankSpill& operator=(const RankSpill&) = delete;
+
+    // Appends a rank; returns where it starts, or -1 when the file cannot be written.
+    long write(const SpilledRank& rank)
+    {
+        if (!m_file || std::fseek(m_file, 0, SEEK_END) != 0)
+            return -1;
+        const long at = std::ftell(m_file);
+        const uint64_t counts[2] = { rank.steps.size(), rank.collectives.size() };
+        const bool ok = std::fwrite(counts, sizeof counts, 1, m_file) == 1
+            && std::fwrite(rank.steps.data(), sizeof(RankStep), rank.steps.size(), m_file) == rank.steps.size()
+            && std::fwrite(rank.collectives.data(), sizeof(SpilledCollective), rank.collectives.size(), m_file)
+                == rank.collectives.size();
+        return ok ? at : -1;
+    }
+    bool read(long at, SpilledRank& rank)
+    {
+        uint64_t counts[2] = { 0, 0 };
+        if (!m_file || std::fseek(m_file, at, SEEK_SET) != 0 || std::fread(counts, sizeof counts, 1, m_file) != 1)
+            return false;
+        rank.steps.resize(counts[0]);
+        rank.collectives.resize(counts[1]);
+        return std::fread(rank.steps.data(), sizeof(RankStep), counts[0], m_file) == counts[0]
+            && std::fread(rank.collectives.data(), sizeof(SpilledCollective), counts[1], m_file) == counts[1];
+    }
+
+private:
+    std::FILE* m_file = nullptr;
+};
+
 struct KernelAccumulator
 {
     std::map<int64_t, int64_t> durations;
@@ -51,6 +111,8 @@ Result<JobReduction> reduceJob(const std::vector<std::string>& summaryPaths)
     std::map<int64_t, size_t> stepIndexOf;
     std::map<std::string, KernelAccumulator> kernels;
     std::map<int64_t, size_t> pathOfRank; // rank -> index in summaryPaths
+    std::map<int64_t, long> spillOfRank; // rank -> its place in the spill
+    RankSpill spill;
 
     // Pass 1: ranks, steps, collective instances and their earliest end, kernels.
     for (size_t p = 0; p < summaryPaths.size(); ++p) {
@@ -67,8 +129,11 @@ Result<JobReduction> reduceJob(const std::vector<std::string>& summaryPaths)
         job.ranks.push_back(std::move(rank));
         for (const RankStep& step : summary.steps)
             stepIndexOf.emplace(step.step, 0);
+        SpilledRank spilled;
+        spilled.steps = summary.steps;
         for (const RankCollective& c : summary.collectives) {
             auto [it, inserted] = instanceOf.emplace(InstanceKey { c.group, c.seq }, job.collectives.size());
+            spilled.collectives.push_back({ static_cast<int64_t>(it->second), c.step, c.startNs, c.durationNs });
             if (inserted) {
                 JobCollective instance;
                 instance.group = c.group;
@@ -82,6 +147,10 @@ Result<JobReduction> reduceJob(const std::vector<std::string>& summaryPaths)
             }
             minEnd[it->second] = std::min(minEnd[it->second], c.startNs + c.durationNs);
         }
+        const long at = spill.write(spilled);
+        if (at < 0)
+            return Status::error("cannot write the reduce's temporary file");
+        spillOfRank[summary.rank] = at;
         for (const KernelDurations& k : summary.kernels) {
             KernelAccumulator& accumulator = kernels[k.name];
             ++accumulator.ranks;
@@ -101,8 +170,12 @@ Result<JobReduction> reduceJob(const std::vector<std::string>& summaryPaths)
         job.steps.push_back(step);
     }
     job.cells.assign(job.ranks.size(), std::vector<JobCell>(job.steps.size()));
-    auto readRank
-        = [&](size_t rankIndex) { return readRankSummary(summaryPaths[pathOfRank[job.ranks[rankIndex].rank]]); };
+    SpilledRank summary; // the rank passes 2 and 3 are at
+    auto readRank = [&](size_t rankIndex) {
+        return spill.read(spillOfRank[job.ranks[rankIndex].rank], summary)
+            ? Status::ok()
+            : Status::error("cannot read the reduce's temporary file back");
+    };
 
     // Pass 2a: each host's clock offset. Ranks of one host share its clock; without host names every rank may have
     // its own, and there is no telling a slow rank's late ends from a clock: no correction then.
@@ -112,10 +185,10 @@ Result<JobReduction> reduceJob(const std::vector<std::string>& summaryPaths)
     const bool correct = offsetsOfHost.size() > 1 && !offsetsOfHost.count("");
     if (correct)
         for (size_t i = 0; i < job.ranks.size(); ++i) {
-            PLACESCOPE_ASSIGN_OR_RETURN(RankSummary summary, readRank(i));
+            PLACESCOPE_RETURN_IF_ERROR(readRank(i));
             std::vector<int64_t> lags; // how much later than the earliest rank its collectives end
-            for (const RankCollective& c : summary.collectives)
-                lags.push_back(c.startNs + c.durationNs - minEnd[instanceOf[{ c.group, c.seq }]]);
+            for (const SpilledCollective& c : summary.collectives)
+                lags.push_back(c.startNs + c.durationNs - minEnd[static_cast<size_t>(c.instance)]);
             offsetsOfHost[job.ranks[i].hostname].push_back(medianOf(std::move(lags)));
         }
     std::map<std::string, int64_t> hostOffset;
@@ -139,7 +212,7 @@ Result<JobReduction> reduceJob(const std::vector<std::string>& summaryPaths)
         instance.transferNs = INT64_MAX;
     }
     for (size_t i = 0; i < job.ranks.size(); ++i) {
-        PLACESCOPE_ASSIGN_OR_RETURN(RankSummary summary, readRank(i));
+        PLACESCOPE_RETURN_IF_ERROR(readRank(i));
         const int64_t offset = job.ranks[i].clockOffsetNs;
         for (const RankStep& step : summary.steps) {
             JobCell& cell = job.cells[i][stepIndexOf[step.step]];
@@ -151,8 +224,8 @@ Result<JobReduction> reduceJob(const std::vector<std::string>& summaryPaths)
             cell.copyNs = step.copyNs;
             cell.idleNs = step.idleNs;
         }
-        for (const RankCollective& c : summary.collectives) {
-            JobCollective& instance = job.collectives[instanceOf[{ c.group, c.seq }]];
+        for (const SpilledCollective& c : summary.collectives) {
+            JobCollective& instance = job.collectives[static_cast<size_t>(c.instance)];
             const int64_t arrival = c.startNs - offset;
             ++instance.ranks;
             instance.firstArrivalNs = std::min(instance.firstArrivalNs, arrival);
@@ -172,10 +245,10 @@ Result<JobReduction> reduceJob(const std::vector<std::string>& summaryPaths)
 
     // Pass 3: waits.
     for (size_t i = 0; i < job.ranks.size(); ++i) {
-        PLACESCOPE_ASSIGN_OR_RETURN(RankSummary summary, readRank(i));
+        PLACESCOPE_RETURN_IF_ERROR(readRank(i));
         JobRank& rank = job.ranks[i];
-        for (const RankCollective& c : summary.collectives) {
-            JobCollective& instance = job.collectives[instanceOf[{ c.group, c.seq }]];
+        for (const SpilledCollective& c : summary.collectives) {
+            JobCollective& instance = job.collectives[static_cast<size_t>(c.instance)];
             const int64_t wait = instance.lastArrivalNs - (c.startNs - rank.clockOffsetNs);
             const bool last = wait == 0;
             ++rank.collectives;

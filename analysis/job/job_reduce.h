@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The reduce step of `placescope job`: reads the ranks' summaries one at a time, in three passes, and never holds
-// more than one of them, so its memory follows ranks x steps and the number of collective instances, not the
-// traces' size:
+// The reduce step of `placescope job`: parses each rank's summary once, keeps what the later passes need in a temporary
+// binary file and reads it back one rank at a time, so its memory follows ranks x steps and the number of collective
+// instances, never the traces' size. Three passes:
 //   1. collective instances by (process group, sequence number), each one's earliest end; the steps; the kernels'
 //      durations merged (exact: (duration, count) pairs);
 //   2. each host's clock offset (the median, over its ranks and collectives, of how much later its collectives end
