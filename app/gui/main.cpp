@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// placescope-gui JOB/   (a folder `placescope job import` made: the job window, ranks x steps heatmap)
 // placescope-gui [trace.sqlite | trace.json.gz | nsys.sqlite] [--model model.onnx] [--whatif EDIT]...
 //               [--compare other.sqlite] [--screenshot out.png [--select-op name] [--select-event name]]
 #include "app/gui/quit_on_signals.h"
@@ -7,6 +8,7 @@
 #include "ui/compare/compare_window.h"
 #include "ui/compare/delta_table_model.h"
 #include "ui/graphview/graph_view.h"
+#include "ui/job/job_window.h"
 #include "ui/placement/placement_panel.h"
 #include "ui/placement/placement_session.h"
 #include "ui/timeline/timeline_view.h"
@@ -112,6 +114,13 @@ int main(int argc, char** argv)
 
     // Before the windows, so destroyed after them: SIGINT/SIGTERM/SIGHUP close them (their temporary copies go).
     placescope::gui::QuitOnSignals quitOnSignals;
+    if (const QString first = parser.positionalArguments().value(0);
+        placescope::ui::JobWindow::isJobFolder(first) && !parser.isSet(screenshot)) {
+        placescope::ui::JobWindow jobWindow;
+        jobWindow.show();
+        jobWindow.openJob(first);
+        return app.exec();
+    }
     placescope::ui::MainWindow window;
     if (parser.isSet(dark))
         window.setDarkPalette(true);

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+// The job window on a synthetic job (tests/support/job) mapped through the library: 8 ranks on two hosts whose clocks
+// differ by 4 ms, rank 6 planted as the straggler. The heatmap has a row per rank in numeric order and a column per
+// step, marks rank 6 in every step, colours the slowest rank of a step darkest, and a cell opens that rank's trace with
+// its timeline framing that step on the rank's own clock. A folder that is not a job fails in one line.
+#include "analysis/job/job_folder.h"
+#include "tests/support/job/synthetic_job.h"
+#include "ui/job/job_heatmap_model.h"
+#include "ui/job/job_window.h"
+#include "ui/reports/report_table_model.h"
+#include "ui/timeline/timeline_view.h"
+#include "ui/window/main_window.h"
+
+#include <QAbstractItemModelTester>
+#include <QColor>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace placescope;
+using namespace placescope::ui;
+
+class JobWindowTest : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_spec.ranks = 8;
+        m_spec.steps = 3;
+        m_spec.ranksPerHost = 4;
+        m_spec.stragglerRank = 6;
+        m_spec.stragglerDelayNs = 1'500'000;
+        m_spec.hostClockOffsetNs = 4'000'000;
+        const std::string job = m_dir.filePath("job").toStdString();
+        std::vector<std::pair<std::string, int64_t>> mapped;
+        for (const std::string& input : testing::writeSyntheticJob(m_spec, m_dir.filePath("in").toStdString())) {
+            auto rank = mapRank(input, job);
+            QVERIFY2(rank.isOk(), rank.status().message().c_str());
+            mapped.emplace_back(input, *rank);
+        }
+        auto manifest = collectJob(job, mapped, {});
+        QVERIFY2(manifest.isOk(), manifest.status().message().c_str());
+    }
+
+    void heatmapMarksTheCulprit()
+    {
+        JobWindow window;
+        QAbstractItemModelTester heatmapTester(window.heatmapModel());
+        QAbstractItemModelTester collectivesTester(window.collectivesModel());
+        QSignalSpy loaded(&window, &JobWindow::jobLoaded);
+        QVERIFY(JobWindow::isJobFolder(m_dir.filePath("job")));
+        window.openJob(m_dir.filePath("job"));
+        QVERIFY(loaded.wait(120000));
+        QCOMPARE(loaded.first().first().toBool(), true);
+        JobHeatmapModel* model = window.heatmapModel();
+        QCOMPARE(model->rowCount(), 8);
+        QCOMPARE(model->columnCount(), 3);
+        for (int row = 0; row < 8; ++row)
+            QCOMPARE(model->headerData(row, Qt::Vertical).toString(), QString::number(row));
+        for (int column = 0; column < 3; ++column)
+            for (int row = 0; row < 8; ++row)
+                QCOMPARE(
+                    model->index(row, column).data().toString() == QString::fromUtf8(JobHeatmapModel::kCulpritMark),
+                    row == 6);
+        QVERIFY(window.verdict().startsWith("Rank 6 arrived last and waited least in 3 of 3 steps"));
+        QCOMPARE(window.collectivesModel()->rowCount(), m_spec.steps * m_spec.collectivesPerStep);
+        // Wait: the straggler waited least, so its cell is the palest; rank 0 waited the 1.5 ms.
+        model->setMetric(JobHeatmapModel::Metric::Wait);
+        const QColor straggler = model->index(6, 0).data(Qt::BackgroundRole).value<QColor>();
+        const QColor waiter = model->index(0, 0).data(Qt::BackgroundRole).value<QColor>();
+        QVERIFY2(straggler.green() > waiter.green(), "the culprit waited least: palest");
+        QVERIFY(model->index(0, 0).data(JobHeatmapModel::kRawRole).toLongLong() >= 1'500'000);
+        QVERIFY(model->index(6, 0).data(JobHeatmapModel::kRawRole).toLongLong() < 100'000); // jitter waits only
+    }
+
+    void aCellOpensThatRanksTimelineAtThatStep()
+    {
+        JobWindow window;
+        QSignalSpy loaded(&window, &JobWindow::jobLoaded);
+        window.openJob(m_dir.filePath("job"));
+        QVERIFY(loaded.wait(120000));
+        MainWindow* opened = window.openCell(5, 1); // rank 5, on the second host, step 1
+        QVERIFY(opened);
+        QVERIFY2(opened->waitForOpen(120000), qPrintable(opened->lastError()));
+        QTRY_VERIFY_WITH_TIMEOUT(opened->timeline()->hasRange(), 60000);
+        const int64_t stepStart = testing::syntheticStepStartNs(m_spec, 1) + testing::syntheticClockOffsetNs(m_spec, 5);
+        QCOMPARE(opened->timeline()->rangeStartNs(), stepStart);
+        QVERIFY(opened->timeline()->rangeEndNs() > stepStart);
+        opened->close();
+    }
+
+    void aFolderThatIsNotAJobFailsInOneLine()
+    {
+        JobWindow window;
+        QSignalSpy loaded(&window, &JobWindow::jobLoaded);
+        QVERIFY(!JobWindow::isJobFolder(m_dir.filePath("in")));
+        window.openJob(m_dir.filePath("in"));
+        QVERIFY(loaded.wait(60000));
+        QCOMPARE(loaded.first().first().toBool(), false);
+        QVERIFY(window.lastError().contains("is not a job folder"));
+        QCOMPARE(window.heatmapModel()->rowCount(), 0);
+    }
+
+private:
+    QTemporaryDir m_dir;
+    testing::SyntheticJobSpec m_spec;
+};
+
+QTEST_MAIN(JobWindowTest)
+#include "job_window_test.moc"
