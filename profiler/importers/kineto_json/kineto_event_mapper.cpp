@@ -270,7 +270,7 @@ void KinetoEventMapper::addRecord(const KinetoRecord& record)
     if (tid.isString && hasTid && !m_threadNames.count({ pid.value, tid.value }))
         m_threadNames[{ pid.value, tid.value }] = std::string(tidText);
     auto start = parseMicrosecondsToNs(record.tsToken);
-    if (!start) {
+    if (!start || *start < 0) { // a negative ts made a span of decades (issue 27)
         problem("kineto.bad_timestamp", name);
         return;
     }
@@ -312,6 +312,10 @@ void KinetoEventMapper::addRecord(const KinetoRecord& record)
     }
     if (ph == "E") {
         endSpan(pid, tid, *start, name, a);
+        return;
+    }
+    if (ph == "X" && record.durToken.empty()) { // a complete event says how long it took; without, it is skipped
+        problem("kineto.bad_timestamp", name);
         return;
     }
     auto duration = parseMicrosecondsToNs(record.durToken.empty() ? std::string_view("0") : record.durToken);

@@ -106,6 +106,24 @@ TEST(KinetoImporter, PitfallsAreCountedAndImportGoesOn)
     std::filesystem::remove(out);
 }
 
+// A negative ts (a span of 1.7e9 s once) and a complete event without dur are counted problems, not imported
+// silently (issue 27); the good kernel beside them is kept.
+TEST(KinetoImporter, NegativeTimestampAndMissingDurationAreCounted)
+{
+    std::string json = R"({"traceEvents": [
+{"ph":"X","cat":"kernel","name":"good","pid":0,"tid":"stream 7","ts":1000,"dur":2,"args":{"correlation":1}},
+{"ph":"X","cat":"kernel","name":"early","pid":0,"tid":"stream 7","ts":-1700000000000000,"dur":2,"args":{"correlation":2}},
+{"ph":"X","cat":"cpu_op","name":"endless","pid":"host","tid":1,"ts":1000}
+]})";
+    std::string out = (tempDir() / "negative_ts.sqlite").string();
+    auto summary = importTraces({ writeFile("negative_ts.json", json) }, out, {});
+    ASSERT_TRUE(summary.isOk()) << summary.status().message();
+    EXPECT_EQ(queryInt(out, "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"), 1);
+    EXPECT_EQ(queryInt(out, "SELECT MIN(start) FROM CUPTI_ACTIVITY_KIND_KERNEL"), 1000000);
+    EXPECT_EQ(queryInt(out, "SELECT COUNT(*) FROM PS_FRAMEWORK_OPS"), 0);
+    EXPECT_EQ(queryInt(out, "SELECT count FROM PS_PROBLEMS WHERE kind = 'kineto.bad_timestamp'"), 2);
+}
+
 TEST(KinetoImporter, InvalidUtf8IsCountedAlsoInARecordThatIsBadJson)
 {
     // An unescaped quote leaves the record's last string open at the newline: simdjson reports that before the
