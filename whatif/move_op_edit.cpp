@@ -6,6 +6,7 @@
 #include "placement/cost/roofline.h"
 #include "placement/graph/torch_tensor_facts.h"
 #include "profiler/base/units.h"
+#include "profiler/model/global_ids.h"
 #include "whatif/trace_link.h"
 
 #include <nlohmann/json.hpp>
@@ -67,7 +68,8 @@ std::vector<int32_t> queuedBefore(const ReplayGraph& graph, int64_t globalPid, i
     std::vector<int32_t> last;
     for (int32_t l = 0; l < static_cast<int32_t>(graph.lanes.size()); ++l) {
         const ReplayLane& lane = graph.lanes[l];
-        if (lane.kind != ReplayLane::Kind::Gpu || lane.globalPid / 0x1000000 != globalPid / 0x1000000
+        if (lane.kind != ReplayLane::Kind::Gpu
+            || globalPidOfGlobalTid(lane.globalPid) != globalPidOfGlobalTid(globalPid)
             || (onlyLane >= 0 && l != onlyLane))
             continue;
         int32_t found = -1;
@@ -195,7 +197,7 @@ EditOutcome applyMoveOp(const TraceData& trace, const WhatIfEdit& edit, ReplayGr
             int32_t busiest = -1;
             for (int32_t l = 0; l < static_cast<int32_t>(graph.lanes.size()); ++l)
                 if (graph.lanes[l].kind == ReplayLane::Kind::Gpu
-                    && graph.lanes[l].globalPid / 0x1000000 == lane.globalPid / 0x1000000
+                    && globalPidOfGlobalTid(graph.lanes[l].globalPid) == globalPidOfGlobalTid(lane.globalPid)
                     && (busiest < 0 || graph.lanes[l].tasks.size() > graph.lanes[busiest].tasks.size()))
                     busiest = l;
             const int64_t offloadNs = toNs(up.transferUs(inputBytes) + computeUs + down.transferUs(outputBytes));

@@ -2,6 +2,7 @@
 #include "whatif/prediction_file.h"
 
 #include "profiler/base/output_file.h"
+#include "profiler/model/global_ids.h"
 #include "profiler/store/sqlite_db.h"
 #include "profiler/store/trace_file.h"
 
@@ -88,7 +89,7 @@ Status moveFlows(SqliteDb& db, const WhatIfResult& r)
         if (lane.kind == ReplayLane::Kind::Host)
             hostLane[lane.globalTid] = l;
         else
-            gpuLane[{ lane.globalPid / 0x1000000 % 0x1000000, lane.deviceId, lane.streamId }] = l;
+            gpuLane[{ pidOfGlobalId(lane.globalPid), lane.deviceId, lane.streamId }] = l;
     }
     auto laneOf = [&](SqliteStatement& row, int tidColumn, int64_t pid) -> int32_t {
         if (!row.isNull(tidColumn)) {
@@ -106,7 +107,7 @@ Status moveFlows(SqliteDb& db, const WhatIfResult& r)
         while (select.step()) {
             // The process of a device end is the one of the host end (flows do not cross processes).
             const int64_t tid = select.isNull(2) ? (select.isNull(6) ? 0 : select.columnInt(6)) : select.columnInt(2);
-            const int64_t pid = tid / 0x1000000 % 0x1000000;
+            const int64_t pid = pidOfGlobalId(tid);
             const int32_t from = laneOf(select, 2, pid), to = laneOf(select, 6, pid);
             moved.emplace_back(select.columnInt(0),
                 from < 0 ? select.columnInt(1) : replayedInstant(g, r.predictedSchedule, from, select.columnInt(1)),
@@ -125,15 +126,15 @@ Status moveFlows(SqliteDb& db, const WhatIfResult& r)
     // numbered the flow's thread (legacy Kineto traces give flows and runtime calls different thread ids).
     PLACESCOPE_RETURN_IF_ERROR(
         db.exec("UPDATE PS_FLOWS SET fromTs = r.start FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r "
-                "WHERE PS_FLOWS.category IN ('ac2g', 'async') AND r.correlationId = PS_FLOWS.id "
-                "AND r.globalTid / 16777216 % 16777216 = PS_FLOWS.fromGlobalTid / 16777216 % 16777216"));
+                "WHERE PS_FLOWS.category IN ('ac2g', 'async') AND r.correlationId = PS_FLOWS.id AND "
+            + sqlPidOfGlobalId("r.globalTid") + " = " + sqlPidOfGlobalId("PS_FLOWS.fromGlobalTid")));
     PLACESCOPE_RETURN_IF_ERROR(
         db.exec("UPDATE PS_FLOWS SET toTs = g.start FROM (SELECT correlationId, globalPid, start FROM "
                 "CUPTI_ACTIVITY_KIND_KERNEL "
                 "UNION ALL SELECT correlationId, globalPid, start FROM CUPTI_ACTIVITY_KIND_MEMCPY "
                 "UNION ALL SELECT correlationId, globalPid, start FROM CUPTI_ACTIVITY_KIND_MEMSET) AS g "
-                "WHERE PS_FLOWS.category IN ('ac2g', 'async') AND g.correlationId = PS_FLOWS.id "
-                "AND g.globalPid / 16777216 % 16777216 = PS_FLOWS.fromGlobalTid / 16777216 % 16777216"));
+                "WHERE PS_FLOWS.category IN ('ac2g', 'async') AND g.correlationId = PS_FLOWS.id AND "
+            + sqlPidOfGlobalId("g.globalPid") + " = " + sqlPidOfGlobalId("PS_FLOWS.fromGlobalTid")));
     return db.exec("DELETE FROM PS_FLOWS WHERE category IN ('ac2g', 'async') "
                    "AND NOT EXISTS (SELECT 1 FROM CUPTI_ACTIVITY_KIND_KERNEL k WHERE k.correlationId = PS_FLOWS.id) "
                    "AND NOT EXISTS (SELECT 1 FROM CUPTI_ACTIVITY_KIND_MEMCPY c WHERE c.correlationId = PS_FLOWS.id) "
@@ -185,8 +186,8 @@ Status rewrite(SqliteDb& db, const std::string& inputPath, const WhatIfResult& r
     if (db.hasTable("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"))
         PLACESCOPE_RETURN_IF_ERROR(
             db.exec("UPDATE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION AS s SET start = r.start, end = r.end "
-                    "FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r WHERE r.correlationId = s.correlationId "
-                    "AND r.globalTid / 16777216 = s.globalPid / 16777216"));
+                    "FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r WHERE r.correlationId = s.correlationId AND "
+                + sqlGlobalPidOfGlobalTid("r.globalTid") + " = " + sqlGlobalPidOfGlobalTid("s.globalPid")));
     // Steps move with the lane their boundaries are read on.
     if (db.hasTable("PS_STEPS")) {
         PLACESCOPE_ASSIGN_OR_RETURN(

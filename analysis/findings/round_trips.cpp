@@ -2,6 +2,7 @@
 #include "analysis/findings/round_trips.h"
 
 #include "profiler/model/cuda_enums.h"
+#include "profiler/model/global_ids.h"
 
 #include <algorithm>
 #include <map>
@@ -52,12 +53,13 @@ std::vector<RoundTrip> findRoundTrips(const RuleContext& ctx)
     }
     for (auto& trip : trips) {
         int64_t from = trip.toHost->endNs, to = trip.toDevice->startNs;
-        int64_t pid = trip.toHost->globalPid / 0x1000000;
+        const int64_t process = globalPidOfGlobalTid(trip.toHost->globalPid);
         auto first = std::lower_bound(trace.hostRanges.begin(), trace.hostRanges.end(), from,
             [](const HostRange& r, int64_t t) { return r.startNs < t; });
         int64_t coveredUntil = INT64_MIN;
         for (auto it = first; it != trace.hostRanges.end() && it->startNs < to; ++it) {
-            if (it->isNvtx || it->category != "cpu_op" || it->endNs > to || it->globalTid / 0x1000000 != pid)
+            if (it->isNvtx || it->category != "cpu_op" || it->endNs > to
+                || globalPidOfGlobalTid(it->globalTid) != process)
                 continue;
             if (it->startNs < coveredUntil) // nested inside an op already taken
                 continue;

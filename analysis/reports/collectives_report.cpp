@@ -11,6 +11,7 @@
 #include "analysis/reports/report_math.h"
 #include "analysis/reports/reports.h"
 #include "analysis/trace/device_timeline.h"
+#include "profiler/model/global_ids.h"
 
 #include <algorithm>
 #include <map>
@@ -63,8 +64,6 @@ struct GroupTotals
     int64_t count = 0, kernels = 0, ns = 0;
 };
 
-int64_t pidOf(int64_t globalId) { return globalId / 0x1000000 % 0x1000000; }
-
 } // namespace
 
 ReportTable collectivesReport(const ReportContext& ctx)
@@ -75,7 +74,7 @@ ReportTable collectivesReport(const ReportContext& ctx)
     for (const HostRange& r : trace.hostRanges)
         if (!r.isNvtx && r.externalId >= 0 && !r.extra.empty())
             if (auto message = parseCollectiveMessage(r.extra))
-                messages.emplace(std::pair { pidOf(r.globalTid), r.externalId }, std::move(*message));
+                messages.emplace(std::pair { pidOfGlobalId(r.globalTid), r.externalId }, std::move(*message));
 
     std::unordered_map<int64_t, std::optional<KernelCollective>> parsed; // name id -> NCCL kernel, none if not one
     std::map<std::pair<int64_t, int64_t>, Collective> described; // (process, external id) -> its kernels
@@ -94,7 +93,7 @@ ReportTable collectivesReport(const ReportContext& ctx)
             auto external
                 = trace.externalIdOfCorrelation.find(TraceData::correlationKey(op.globalPid, op.correlationId));
             if (external != trace.externalIdOfCorrelation.end()) {
-                key = { pidOf(op.globalPid), external->second };
+                key = { pidOfGlobalId(op.globalPid), external->second };
                 if (auto m = messages.find(key); m != messages.end())
                     message = &m->second;
             }

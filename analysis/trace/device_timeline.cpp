@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/trace/device_timeline.h"
 
+#include "profiler/model/global_ids.h"
+
 #include <algorithm>
 #include <map>
 #include <regex>
@@ -74,7 +76,7 @@ DeviceTimeline DeviceTimeline::build(const TraceData& trace, const StepSet& step
     std::unordered_map<int64_t, bool> syncName;
     std::map<int64_t, std::vector<Interval>> syncsByPid;
     for (const auto& call : trace.apiCalls) {
-        int64_t globalPid = call.globalTid / 0x1000000 * 0x1000000;
+        int64_t globalPid = globalPidOfGlobalTid(call.globalTid);
         if (call.correlationId >= 0)
             launchStart.emplace(TraceData::correlationKey(globalPid, call.correlationId), call.endNs);
         auto [it, inserted] = syncName.emplace(call.nameId, false);

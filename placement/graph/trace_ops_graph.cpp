@@ -5,6 +5,7 @@
 #include "analysis/trace/trace_data.h"
 #include "placement/graph/graph_file.h"
 #include "placement/graph/torch_tensor_facts.h"
+#include "profiler/model/global_ids.h"
 #include "profiler/store/trace_file.h"
 
 #include <simdjson.h>
@@ -59,8 +60,7 @@ WorkIndex indexGpuWork(const TraceData& trace)
     std::unordered_set<uint64_t> opExternalIds;
     for (const HostRange& range : trace.hostRanges)
         if (isFrameworkOp(range.category) && range.externalId >= 0)
-            opExternalIds.insert(
-                TraceData::correlationKey(range.globalTid - range.globalTid % 0x1000000, range.externalId));
+            opExternalIds.insert(TraceData::correlationKey(globalPidOfGlobalTid(range.globalTid), range.externalId));
     WorkIndex index;
     for (const GpuOp& gpuOp : trace.gpuOps) {
         if (gpuOp.kind == GpuOp::Kind::Memcpy || gpuOp.correlationId < 0)
@@ -87,8 +87,6 @@ struct TopOp
     std::string scope;
     std::vector<Argument> arguments;
 };
-
-int64_t pidOfThread(int64_t globalTid) { return globalTid - globalTid % 0x1000000; }
 
 // A list of flat integer lists ([[32,3,224,224],[],...]); a member that is not flat (a tensor list) is
 // returned empty with `flat` false.
@@ -186,7 +184,8 @@ StepChoice chooseStep(const TraceData& trace, const StepSet& steps)
     std::unordered_map<uint64_t, const ApiCall*> callOfCorrelation;
     for (const ApiCall& call : trace.apiCalls)
         if (call.correlationId >= 0)
-            callOfCorrelation[TraceData::correlationKey(pidOfThread(call.globalTid), call.correlationId)] = &call;
+            callOfCorrelation[TraceData::correlationKey(globalPidOfGlobalTid(call.globalTid), call.correlationId)]
+                = &call;
     int64_t first = INT64_MAX, last = INT64_MIN;
     for (const GpuOp& work : trace.gpuOps) {
         if (work.startNs < step.startNs || work.startNs >= step.endNs)
@@ -314,15 +313,16 @@ std::map<int64_t, std::vector<TopOp>> topLevelOps(
                 tops.push_back(std::move(top));
                 owner = &tops.back();
             }
-            auto it
-                = work.byExternalId.find(TraceData::correlationKey(pidOfThread(range->globalTid), range->externalId));
+            auto it = work.byExternalId.find(
+                TraceData::correlationKey(globalPidOfGlobalTid(range->globalTid), range->externalId));
             if (range->externalId >= 0 && it != work.byExternalId.end())
                 owner->gpu.add(it->second);
         }
     }
     // Work reachable only through its launching call: the top-level op around the call on the call's thread.
     for (const ApiCall& call : trace.apiCalls) {
-        auto it = work.byCorrelation.find(TraceData::correlationKey(pidOfThread(call.globalTid), call.correlationId));
+        auto it = work.byCorrelation.find(
+            TraceData::correlationKey(globalPidOfGlobalTid(call.globalTid), call.correlationId));
         auto thread = result.find(call.globalTid);
         if (it == work.byCorrelation.end() || thread == result.end())
             continue;

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "profiler/exporters/chrome_external_ids.h"
 
+#include "profiler/model/global_ids.h"
+
 namespace placescope::chrome {
 namespace {
 
-// The process part of an nsys serialized id (globalPid or globalTid): everything above the 24 thread bits,
-// so the salt that keeps merged ranks apart stays in.
-int64_t processOf(int64_t globalId) { return globalId / 0x1000000; }
+// The process part of an nsys serialized id (globalPid or globalTid): the salt that keeps merged ranks apart stays in.
+int64_t processOf(int64_t globalId) { return globalPidOfGlobalTid(globalId); }
 
 } // namespace
 

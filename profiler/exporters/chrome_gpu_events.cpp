@@ -3,6 +3,8 @@
 // with the names and args Kineto writes for them.
 #include "profiler/exporters/chrome_export_context.h"
 #include "profiler/model/cuda_enums.h"
+#include "profiler/model/global_ids.h"
+
 #include "profiler/model/trace_events.h"
 
 #include <map>
@@ -178,7 +180,8 @@ Status writeFlows(ExportContext& c)
                " CUPTI_ACTIVITY_KIND_KERNEL UNION ALL SELECT correlationId, globalPid, start, deviceId, streamId FROM"
                " CUPTI_ACTIVITY_KIND_MEMCPY UNION ALL SELECT correlationId, globalPid, start, deviceId, streamId FROM"
                " CUPTI_ACTIVITY_KIND_MEMSET) g JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = g.correlationId"
-               " AND (g.globalPid IS NULL OR g.globalPid = r.globalTid / 16777216 * 16777216)";
+               " AND (g.globalPid IS NULL OR g.globalPid = "
+            + sqlGlobalPidOfGlobalTid("r.globalTid") + ")";
     PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement row, c.db.prepare(sql));
     while (row.step()) {
         PLACESCOPE_RETURN_IF_ERROR(c.tick());

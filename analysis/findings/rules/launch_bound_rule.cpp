@@ -5,6 +5,8 @@
 // each (what a CUDA Graph replay or fusion costs per kernel).
 #include "analysis/findings/rules/rules.h"
 
+#include "profiler/model/global_ids.h"
+
 #include <algorithm>
 #include <unordered_map>
 
@@ -25,7 +27,7 @@ public:
         for (const auto& call : ctx.trace.apiCalls)
             if (call.correlationId >= 0)
                 launchOf.emplace(
-                    TraceData::correlationKey(call.globalTid / 0x1000000 * 0x1000000, call.correlationId), &call);
+                    TraceData::correlationKey(globalPidOfGlobalTid(call.globalTid), call.correlationId), &call);
         Evidence shortKernels { "kernels shorter than their launch call" };
         int64_t inStepKernels = 0, inStepShort = 0, launchExcessNs = 0;
         std::vector<EvidenceRange> ex;

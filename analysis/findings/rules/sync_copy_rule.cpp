@@ -7,6 +7,7 @@
 
 #include "profiler/base/units.h"
 #include "profiler/model/cuda_enums.h"
+#include "profiler/model/global_ids.h"
 
 #include <algorithm>
 #include <unordered_map>
@@ -53,7 +54,7 @@ public:
             if (it->second == 0)
                 continue;
             const GpuOp* op = nullptr;
-            int64_t globalPid = call.globalTid / 0x1000000 * 0x1000000;
+            int64_t globalPid = globalPidOfGlobalTid(call.globalTid);
             if (call.correlationId >= 0) {
                 auto found = opOfCorrelation.find(TraceData::correlationKey(globalPid, call.correlationId));
                 if (found != opOfCorrelation.end())
