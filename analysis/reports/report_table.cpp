@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/reports/report_table.h"
 
+#include "profiler/base/csv_field.h"
 #include "profiler/base/units.h"
 
 #include <nlohmann/json.hpp>
@@ -86,19 +87,6 @@ std::string renderText(const ReportTable& table)
     for (const auto& note : table.notes)
         out += "Note: " + note + "\n";
     return out;
-}
-
-std::string csvField(const std::string& text)
-{
-    if (text.find_first_of(",\"\n\r") == std::string::npos)
-        return text;
-    std::string quoted = "\"";
-    for (char c : text) {
-        if (c == '"')
-            quoted += '"';
-        quoted += c;
-    }
-    return quoted + "\"";
 }
 
 std::string renderCsv(const ReportTable& table)

@@ -5,6 +5,7 @@
 // (60 s unless told): a cross join of two large tables or an endless recursive CTE ends in one line.
 #include "app/cli/command_registry.h"
 #include "app/cli/trace_input.h"
+#include "profiler/base/csv_field.h"
 #include "profiler/base/units.h"
 #include "profiler/store/statement_deadline.h"
 #include "profiler/store/trace_file.h"
@@ -17,19 +18,6 @@
 
 namespace placescope::cli {
 namespace {
-
-std::string csvField(const std::string& value)
-{
-    if (value.find_first_of(",\"\r\n") == std::string::npos)
-        return value;
-    std::string quoted = "\"";
-    for (char c : value) {
-        if (c == '"')
-            quoted += '"';
-        quoted += c;
-    }
-    return quoted + '"';
-}
 
 struct QueryArgs
 {
