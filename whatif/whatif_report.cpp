@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Text and JSON of a what-if and of a critical path. Figures come from WhatIfResult only; this file formats.
 #include "analysis/findings/finding_rule.h"
+#include "profiler/base/text_table.h"
 #include "profiler/base/units.h"
 #include "whatif/whatif.h"
 
@@ -22,16 +23,6 @@ std::string signedPercent(double fraction)
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%+.2f %%", fraction * 100.0);
     return buffer;
-}
-
-std::string padLeft(const std::string& text, size_t width)
-{
-    return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
-}
-
-std::string padRight(const std::string& text, size_t width)
-{
-    return text.size() >= width ? text : text + std::string(width - text.size(), ' ');
 }
 
 // The largest contributors on a path: time per (category, name), longest first.
@@ -78,23 +69,30 @@ nlohmann::json pathJson(const CriticalPath& path, const ReplayGraph& graph, cons
 void appendPathText(std::string& out, const CriticalPath& path, const ReplayGraph& graph, const TraceData& trace,
     const CriticalPath* after)
 {
-    out += "  " + padRight("category", 15) + padLeft("replay", 12) + (after ? padLeft("predicted", 12) : "") + "\n";
+    TextTable categories { { "category", "replay" }, {}, { Align::Left, Align::Right, Align::Right }, "  " };
+    if (after)
+        categories.header.push_back("predicted");
+    auto addRow = [&](std::string label, int64_t before, int64_t now) {
+        categories.rows.push_back({ std::move(label), ms(before) });
+        if (after)
+            categories.rows.back().push_back(ms(now));
+    };
     for (int c = 0; c < kPathCategoryCount; ++c) {
         const int64_t before = path.categoryNs[static_cast<size_t>(c)];
         const int64_t now = after ? after->categoryNs[static_cast<size_t>(c)] : 0;
-        if (before == 0 && now == 0)
-            continue;
-        out += "  " + padRight(std::string(pathCategoryName(static_cast<PathCategory>(c))), 15)
-            + padLeft(ms(before), 12) + (after ? padLeft(ms(now), 12) : "") + "\n";
+        if (before != 0 || now != 0)
+            addRow(std::string(pathCategoryName(static_cast<PathCategory>(c))), before, now);
     }
-    out += "  " + padRight("length", 15) + padLeft(ms(path.lengthNs()), 12)
-        + (after ? padLeft(ms(after->lengthNs()), 12) : "") + "\n";
+    addRow("length", path.lengthNs(), after ? after->lengthNs() : 0);
+    out += renderTextTable(categories);
     const auto top = topContributors(path, graph, trace, 8);
     if (!top.empty()) {
         out += "  longest on the replay's path:\n";
+        TextTable longest { {}, {}, { Align::Right, Align::Left, Align::Left }, "    " };
         for (const auto& [ns, category, name] : top)
-            out += "    " + padLeft(ms(ns), 10) + "  " + padRight(std::string(pathCategoryName(category)), 14)
-                + (name.size() > 90 ? name.substr(0, 87) + "..." : name) + "\n";
+            longest.rows.push_back({ ms(ns), std::string(pathCategoryName(category)),
+                name.size() > 90 ? name.substr(0, 87) + "..." : name });
+        out += renderTextTable(longest);
     }
 }
 
@@ -141,13 +139,18 @@ std::string whatIfText(const WhatIfResult& r, const TraceData& trace)
 {
     std::string out;
     out += "Steps: " + std::to_string(r.stepCount) + " (" + r.stepSource + ")\n\n";
-    out += "  " + padRight("", 11) + padLeft("step", 12) + padLeft("span", 12) + "\n";
-    out += "  " + padRight("measured", 11) + padLeft(ms(r.measured.stepNs), 12) + padLeft(ms(r.measured.spanNs), 12)
-        + "\n";
-    out += "  " + padRight("replay", 11) + padLeft(ms(r.replay.stepNs), 12) + padLeft(ms(r.replay.spanNs), 12)
-        + "   error " + signedPercent(r.replayStepError()) + " step, " + signedPercent(r.replaySpanError()) + " span\n";
-    out += "  " + padRight("predicted", 11) + padLeft(ms(r.predicted.stepNs), 12) + padLeft(ms(r.predicted.spanNs), 12)
-        + "\n";
+    TextTable steps { { "", "step", "span", "" }, {}, { Align::Left, Align::Right, Align::Right, Align::Left }, "  " };
+    steps.rows.push_back({ "measured", ms(r.measured.stepNs), ms(r.measured.spanNs), "" });
+    steps.rows.push_back({ "replay", ms(r.replay.stepNs), ms(r.replay.spanNs),
+        " error " + signedPercent(r.replayStepError()) + " step, " + signedPercent(r.replaySpanError()) + " span" });
+    steps.rows.push_back({ "predicted", ms(r.predicted.stepNs), ms(r.predicted.spanNs), "" });
+    if (r.comparison) {
+        const MeasuredComparison& c = *r.comparison;
+        steps.rows.push_back({ "measured after", ms(c.measured.stepNs), ms(c.measured.spanNs),
+            " prediction error " + signedPercent(c.stepError) + " step, " + signedPercent(c.spanError) + " span ("
+                + std::to_string(c.stepCount) + " steps in the run after)" });
+    }
+    out += renderTextTable(steps);
     const int64_t spanSaving = r.replay.spanNs - r.predicted.spanNs;
     out += "  " + stepSavingText(r);
     out += std::string("; span ")
@@ -155,22 +158,15 @@ std::string whatIfText(const WhatIfResult& r, const TraceData& trace)
                 : spanSaving < 0 ? "longer by " + ms(-spanSaving)
                                  : std::string("unchanged"))
         + "\n";
-    if (r.comparison) {
-        const MeasuredComparison& c = *r.comparison;
-        out += "  " + padRight("measured after", 15) + padLeft(ms(c.measured.stepNs), 8)
-            + padLeft(ms(c.measured.spanNs), 12) + "   prediction error " + signedPercent(c.stepError) + " step, "
-            + signedPercent(c.spanError) + " span (" + std::to_string(c.stepCount) + " steps in the run after)\n";
-        const auto classes = classErrors(r);
-        if (!classes.empty()) {
-            out += "  prediction error per class of GPU work (busy time of the span's work per step):\n";
-            out += "    " + padRight("class", 20) + padLeft("predicted", 12) + padLeft("measured", 12)
-                + padLeft("error", 12) + padLeft("relative", 11) + "\n";
-            for (const ClassError& e : classes)
-                out += "    " + padRight(std::string(e.name), 20) + padLeft(ms(e.predictedNs), 12)
-                    + padLeft(ms(e.measuredNs), 12)
-                    + padLeft((e.predictedNs > e.measuredNs ? "+" : "") + ms(e.predictedNs - e.measuredNs), 12)
-                    + padLeft(signedPercent(WhatIfResult::relativeError(e.predictedNs, e.measuredNs)), 11) + "\n";
-        }
+    if (const auto classes = classErrors(r); !classes.empty()) {
+        out += "  prediction error per class of GPU work (busy time of the span's work per step):\n";
+        TextTable errors { { "class", "predicted", "measured", "error", "relative" }, {},
+            { Align::Left, Align::Right, Align::Right, Align::Right, Align::Right }, "    " };
+        for (const ClassError& e : classes)
+            errors.rows.push_back({ std::string(e.name), ms(e.predictedNs), ms(e.measuredNs),
+                (e.predictedNs > e.measuredNs ? "+" : "") + ms(e.predictedNs - e.measuredNs),
+                signedPercent(WhatIfResult::relativeError(e.predictedNs, e.measuredNs)) });
+        out += renderTextTable(errors);
     }
     out += "  how: the replay schedules the trace's dependency graph with every measured duration and gap; the "
            "prediction replays it again after the edits\n";
@@ -182,11 +178,11 @@ std::string whatIfText(const WhatIfResult& r, const TraceData& trace)
         out += "  " + e.text + ": " + e.understood + "; matched " + std::to_string(e.matched) + ". " + e.how + "\n";
 
     out += "\nBusy time per lane (work of the span)\n";
-    out += "  " + padRight("lane", 32) + padLeft("measured", 12) + padLeft("replay", 12) + padLeft("predicted", 12)
-        + "\n";
+    TextTable lanes { { "lane", "measured", "replay", "predicted" }, {},
+        { Align::Left, Align::Right, Align::Right, Align::Right }, "  " };
     for (const LaneBusy& l : r.lanes)
-        out += "  " + padRight(l.label, 32) + padLeft(ms(l.measuredNs), 12) + padLeft(ms(l.replayNs), 12)
-            + padLeft(ms(l.predictedNs), 12) + "\n";
+        lanes.rows.push_back({ l.label, ms(l.measuredNs), ms(l.replayNs), ms(l.predictedNs) });
+    out += renderTextTable(lanes);
 
     out += "\nCritical path (" + std::string(r.stepCount ? "the span" : "the trace") + ")\n";
     appendPathText(out, r.replayPath, r.predictedGraph, trace, &r.predictedPath);

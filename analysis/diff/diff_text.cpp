@@ -4,6 +4,7 @@
 // findings. Aligned columns, names last (they are long).
 #include "analysis/diff/diff_format.h"
 #include "analysis/diff/diff_report.h"
+#include "profiler/base/text_table.h"
 
 #include <algorithm>
 #include <cmath>
@@ -16,26 +17,10 @@ namespace {
 using namespace diff_format;
 using Rows = std::vector<std::vector<std::string>>;
 
-// Columns right-aligned except the last, widths from the content.
-void table(std::string& out, const std::vector<std::string>& header, const Rows& rows)
+// Columns right-aligned except the last (the names), through the one table writer.
+void table(std::string& out, const std::vector<std::string>& header, Rows rows)
 {
-    std::vector<size_t> widths(header.size());
-    for (size_t c = 0; c < header.size(); ++c) {
-        widths[c] = header[c].size();
-        for (const auto& row : rows)
-            widths[c] = std::max(widths[c], row[c].size());
-    }
-    auto line = [&](const std::vector<std::string>& row) {
-        out += " ";
-        for (size_t c = 0; c < row.size(); ++c) {
-            const bool last = c + 1 == row.size();
-            out += last ? row[c] : std::string(widths[c] - row[c].size(), ' ') + row[c] + "  ";
-        }
-        out += "\n";
-    };
-    line(header);
-    for (const auto& row : rows)
-        line(row);
+    out += renderTextTable(header, std::move(rows));
 }
 
 std::string clip(const std::string& name, size_t width)

@@ -2,6 +2,7 @@
 #include "analysis/reports/report_table.h"
 
 #include "profiler/base/csv_field.h"
+#include "profiler/base/text_table.h"
 #include "profiler/base/units.h"
 
 #include <nlohmann/json.hpp>
@@ -50,40 +51,19 @@ std::string renderText(const ReportTable& table)
 {
     std::string out = table.title + "\n";
     const size_t n = table.columns.size();
-    std::vector<std::vector<std::string>> cells;
-    cells.reserve(table.rows.size());
-    std::vector<size_t> widths(n);
-    for (size_t c = 0; c < n; ++c)
-        widths[c] = table.columns[c].header.size();
+    TextTable text;
+    text.rows.reserve(table.rows.size());
+    for (size_t c = 0; c < n; ++c) {
+        text.header.push_back(table.columns[c].header);
+        text.align.push_back(table.columns[c].kind == ColumnKind::Text ? Align::Left : Align::Right);
+    }
     for (const auto& row : table.rows) {
         std::vector<std::string> line(n);
-        for (size_t c = 0; c < n; ++c) {
+        for (size_t c = 0; c < n; ++c)
             line[c] = cellText(row[c], table.columns[c].kind, table.originNs);
-            widths[c] = std::max(widths[c], line[c].size());
-        }
-        cells.push_back(std::move(line));
+        text.rows.push_back(std::move(line));
     }
-    auto appendLine = [&](const std::vector<std::string>& line) {
-        std::string text = " ";
-        for (size_t c = 0; c < n; ++c) {
-            const bool left = table.columns[c].kind == ColumnKind::Text;
-            const std::string pad(widths[c] - line[c].size(), ' ');
-            text += left ? (c + 1 == n ? line[c] : line[c] + pad) : pad + line[c];
-            if (c + 1 < n)
-                text += "  ";
-        }
-        out += text + "\n";
-    };
-    std::vector<std::string> header(n);
-    for (size_t c = 0; c < n; ++c)
-        header[c] = table.columns[c].header;
-    if (table.rows.empty())
-        out += " no rows\n";
-    else {
-        appendLine(header);
-        for (const auto& line : cells)
-            appendLine(line);
-    }
+    out += table.rows.empty() ? " no rows\n" : renderTextTable(text);
     for (const auto& note : table.notes)
         out += "Note: " + note + "\n";
     return out;

@@ -4,6 +4,7 @@
 // profiler/stats; this file only formats them, as aligned text tables or as JSON for scripts.
 #include "app/cli/command_registry.h"
 #include "app/cli/trace_input.h"
+#include "profiler/base/text_table.h"
 #include "profiler/base/units.h"
 #include "profiler/stats/trace_stats.h"
 #include "profiler/store/trace_file.h"
@@ -26,29 +27,10 @@ std::string formatFixed(double value, const char* format)
     return buffer;
 }
 
-// Columns right-aligned except the last (a name), widths from the content.
-void printTable(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows)
+// Columns right-aligned except the last (a name), through the one table writer.
+void printTable(std::vector<std::string> header, std::vector<std::vector<std::string>> rows)
 {
-    std::vector<size_t> widths(header.size());
-    for (size_t c = 0; c < header.size(); ++c) {
-        widths[c] = header[c].size();
-        for (const auto& row : rows)
-            widths[c] = std::max(widths[c], row[c].size());
-    }
-    auto printRow = [&](const std::vector<std::string>& row) {
-        std::string line = " ";
-        for (size_t c = 0; c < row.size(); ++c) {
-            bool last = c + 1 == row.size();
-            std::string pad(widths[c] - row[c].size(), ' ');
-            line += last ? row[c] : pad + row[c];
-            if (!last)
-                line += "  ";
-        }
-        std::printf("%s\n", line.c_str());
-    };
-    printRow(header);
-    for (const auto& row : rows)
-        printRow(row);
+    std::fputs(renderTextTable(std::move(header), std::move(rows)).c_str(), stdout);
 }
 
 std::string clipName(const std::string& name, size_t width)
