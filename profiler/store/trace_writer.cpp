@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "profiler/store/trace_writer.h"
 
+#include "profiler/base/version.h"
 #include "profiler/model/cuda_enums.h"
 #include "profiler/model/kernel_names.h"
 #include "profiler/model/system_facts.h"
@@ -34,7 +35,7 @@ std::string utcNowIso8601()
 
 } // namespace
 
-std::string_view placescopeVersion() { return "0.1.0"; }
+std::string_view placescopeVersion() { return kPlacescopeVersion; } // from project(VERSION), via version.h.in
 
 std::string_view problemSeverityName(ProblemSeverity severity)
 {
