@@ -5,9 +5,9 @@
 // opens the trace and writes the report (atomically when -o is given; then a summary line goes to stderr).
 #include "analysis/render/report_writer.h"
 #include "app/cli/command_registry.h"
+#include "app/cli/document_output.h"
 #include "app/cli/trace_input.h"
 #include "placement/graph/model_loader.h"
-#include "profiler/base/output_file.h"
 #include "profiler/store/trace_file.h"
 #include "whatif/run_analysis.h"
 
@@ -24,31 +24,18 @@ struct AnalyzeArgs
 {
     std::string trace;
     std::string model;
-    std::string format;
-    std::string output;
+    DocumentOutput output { "analyze" };
     bool quiet = false;
 };
 
-// The format from --format, else from the output file's extension, else text.
-Result<ReportFormat> chooseFormat(const AnalyzeArgs& args)
+int runAnalyze(AnalyzeArgs& args)
 {
-    if (!args.format.empty())
-        return parseReportFormat(args.format);
-    std::string ext = std::filesystem::path(args.output).extension().string();
-    if (ext == ".html" || ext == ".htm")
-        return ReportFormat::Html;
-    if (ext == ".json")
-        return ReportFormat::Json;
-    if (ext == ".md")
-        return ReportFormat::Markdown;
-    return ReportFormat::Text;
-}
-
-int runAnalyze(const AnalyzeArgs& args)
-{
-    auto format = chooseFormat(args);
+    DocumentOutput& output = args.output;
+    output.inputs = { args.trace, args.model };
+    auto name = output.formatName({ { ".html", "html" }, { ".htm", "html" }, { ".json", "json" }, { ".md", "md" } });
+    auto format = name.isOk() ? parseReportFormat(*name) : Result<ReportFormat>(name.status());
     if (!format.isOk()) {
-        std::fprintf(stderr, "placescope analyze: %s\n", format.status().message().c_str());
+        output.error(format.status().message());
         return 2;
     }
     if (!args.model.empty() && !std::filesystem::is_regular_file(args.model)) {
@@ -62,12 +49,8 @@ int runAnalyze(const AnalyzeArgs& args)
             return 1;
         }
     // Refused before the analysis, not after it: -o naming the trace or the model, a device or a folder.
-    const bool toStdout = args.output.empty() || args.output == "-";
-    if (!toStdout)
-        if (Status usable = checkOutputPath(args.output, { args.trace, args.model }); !usable.isOk()) {
-            std::fprintf(stderr, "placescope analyze: %s\n", usable.message().c_str());
-            return 1;
-        }
+    if (!output.checkPath())
+        return 1;
     // Kineto JSON and nsys exports are imported to a temporary trace first (removed when the command ends).
     auto input = TraceInput::open(args.trace, "analyze", args.quiet);
     if (!input.isOk()) {
@@ -103,19 +86,11 @@ int runAnalyze(const AnalyzeArgs& args)
         }
         series = std::move(tables.value());
     }
-    std::string text = renderReport(*report, *format, series ? &*series : nullptr);
-    if (toStdout) {
-        std::fwrite(text.data(), 1, text.size(), stdout);
-        return 0;
-    }
-    Status written = writeReportFile(args.output, text, { args.trace, args.model });
-    if (!written.isOk()) {
-        std::fprintf(stderr, "placescope analyze: %s\n", written.message().c_str());
-        return 1;
-    }
-    if (!args.quiet)
+    if (int status = output.write(renderReport(*report, *format, series ? &*series : nullptr)); status != 0)
+        return status;
+    if (!output.toStdout() && !args.quiet)
         std::fprintf(stderr, "placescope analyze: %zu finding(s), report written to %s\n", report->findings.size(),
-            args.output.c_str());
+            output.path.c_str());
     return 0;
 }
 
@@ -127,8 +102,7 @@ const CommandRegistration kRegistration { "analyze",
                "Trace: Placescope, PyTorch profiler JSON or nsys export (imported to a temp trace)")
             ->required();
         app.add_option("--model", args->model, "ONNX model of the run, for the placement engine's estimates");
-        app.add_option("--format", args->format, "text, md, html or json (default: from -o's extension, else text)");
-        app.add_option("-o,--output", args->output, "Write the report here instead of stdout");
+        addDocumentOptions(app, args->output, "text, md, html or json");
         app.add_flag("-q,--quiet", args->quiet, "No summary line on stderr (errors still print)");
         return [args] { return runAnalyze(*args); };
     } };

@@ -7,6 +7,7 @@
 // atomic writer, refusing an -o that is either trace.
 #include "analysis/diff/diff_report.h"
 #include "app/cli/command_registry.h"
+#include "app/cli/document_output.h"
 #include "app/cli/trace_input.h"
 #include "profiler/base/output_file.h"
 #include "whatif/replay_saving_simulator.h"
@@ -29,24 +30,10 @@ struct DiffArgs
     std::string by = "kernel";
     bool shortNames = false;
     bool simulate = false;
-    std::string format;
-    std::string output;
+    DocumentOutput output { "diff" };
     size_t top = 20;
     bool quiet = false;
 };
-
-// The format from --format, else from the output file's extension, else text.
-Result<DiffFormat> chooseFormat(const DiffArgs& args)
-{
-    if (!args.format.empty())
-        return parseDiffFormat(args.format);
-    const std::string ext = std::filesystem::path(args.output).extension().string();
-    if (ext == ".html" || ext == ".htm")
-        return DiffFormat::Html;
-    if (ext == ".json")
-        return DiffFormat::Json;
-    return DiffFormat::Text;
-}
 
 DiffGrouping groupingOf(const std::string& by)
 {
@@ -61,19 +48,18 @@ DiffGrouping groupingOf(const std::string& by)
     return DiffGrouping::Kernel;
 }
 
-int runDiff(const DiffArgs& args)
+int runDiff(DiffArgs& args)
 {
-    auto format = chooseFormat(args);
+    DocumentOutput& output = args.output;
+    output.inputs = { args.before, args.after };
+    auto name = output.formatName({ { ".html", "html" }, { ".htm", "html" }, { ".json", "json" } });
+    auto format = name.isOk() ? parseDiffFormat(*name) : Result<DiffFormat>(name.status());
     if (!format.isOk()) {
-        std::fprintf(stderr, "placescope diff: %s\n", format.status().message().c_str());
+        output.error(format.status().message());
         return 2;
     }
-    const bool toStdout = args.output.empty() || args.output == "-";
-    if (!toStdout)
-        if (Status usable = checkOutputPath(args.output, { args.before, args.after }); !usable.isOk()) {
-            std::fprintf(stderr, "placescope diff: %s\n", usable.message().c_str());
-            return 1;
-        }
+    if (!output.checkPath())
+        return 1;
     ProfileOptions profileOptions;
     profileOptions.shortNames = args.shortNames;
     // --simulate: findings compared on the savings `analyze` reports, the replay's simulation of each fix that is an
@@ -112,17 +98,10 @@ int runDiff(const DiffArgs& args)
     }
     DiffRenderOptions render;
     render.topRows = args.top;
-    const std::string text = renderDiff(*diff, *format, render);
-    if (toStdout) {
-        std::fwrite(text.data(), 1, text.size(), stdout);
-        return 0;
-    }
-    if (Status written = writeFileAtomically(args.output, text, { args.before, args.after }); !written.isOk()) {
-        std::fprintf(stderr, "placescope diff: %s\n", written.message().c_str());
-        return 1;
-    }
-    if (!args.quiet)
-        std::fprintf(stderr, "placescope diff: written to %s\n", args.output.c_str());
+    if (int status = output.write(renderDiff(*diff, *format, render)); status != 0)
+        return status;
+    if (!output.toStdout() && !args.quiet)
+        std::fprintf(stderr, "placescope diff: written to %s\n", output.path.c_str());
     return 0;
 }
 
@@ -146,11 +125,11 @@ const CommandRegistration kRegistration { "diff",
             "Match kernels by short name (template arguments and library versions dropped)");
         app.add_flag("--simulate", args->simulate,
             "Findings' savings simulated by the what-if replay, as analyze reports them (replays both runs)");
-        app.add_option("--format", args->format, "text, json or html (default: from -o's extension, else text)");
+        addDocumentOptions(app, args->output, "text, json or html", false);
         app.add_option("--top", args->top, "Rows per table in text and HTML (0: all; JSON has every row)")
             ->check(CLI::NonNegativeNumber)
             ->capture_default_str();
-        app.add_option("-o,--output", args->output, "Write the diff here instead of stdout");
+        app.add_option("-o,--output", args->output.path, "Write the diff here instead of standard output (-: stdout)");
         app.add_flag("-q,--quiet", args->quiet, "No summary line on stderr (errors still print)");
         return [args] { return runDiff(*args); };
     } };

@@ -7,6 +7,7 @@
 // A --step the trace does not have is a usage error (exit 2), as for `diff`.
 #include "analysis/reports/reports.h"
 #include "app/cli/command_registry.h"
+#include "app/cli/document_output.h"
 #include "app/cli/trace_input.h"
 #include "profiler/base/output_file.h"
 #include "profiler/store/trace_file.h"
@@ -25,8 +26,7 @@ struct ReportArgs
     std::string name;
     std::string trace;
     std::optional<int64_t> step;
-    std::string format;
-    std::string output;
+    DocumentOutput output { "report" };
     bool shortNames = false;
     std::string op;
     std::optional<int64_t> minLength;
@@ -45,17 +45,7 @@ int listReports()
     return 0;
 }
 
-// --format, else the extension of -o (.csv, .json), else text.
-bool chooseFormat(const ReportArgs& args, TableFormat& format)
-{
-    if (!args.format.empty())
-        return parseTableFormat(args.format, format);
-    const std::string ext = std::filesystem::path(args.output).extension().string();
-    format = ext == ".csv" ? TableFormat::Csv : ext == ".json" ? TableFormat::Json : TableFormat::Text;
-    return true;
-}
-
-int runReportCommand(const ReportArgs& args)
+int runReportCommand(ReportArgs& args)
 {
     if (args.list)
         return listReports();
@@ -80,17 +70,20 @@ int runReportCommand(const ReportArgs& args)
             static_cast<long long>(*args.minLength));
         return 2;
     }
+    DocumentOutput& output = args.output;
+    output.inputs = { args.trace };
+    auto name = output.formatName({ { ".csv", "csv" }, { ".json", "json" } });
     TableFormat format = TableFormat::Text;
-    if (!chooseFormat(args, format)) {
-        std::fprintf(stderr, "placescope report: --format must be text, csv or json, not '%s'\n", args.format.c_str());
+    if (!name.isOk()) {
+        output.error(name.status().message());
         return 2;
     }
-    const bool toStdout = args.output.empty() || args.output == "-";
-    if (!toStdout)
-        if (Status usable = checkOutputPath(args.output, { args.trace }); !usable.isOk()) {
-            std::fprintf(stderr, "placescope report: %s\n", usable.message().c_str());
-            return 1;
-        }
+    if (!parseTableFormat(*name, format)) {
+        output.error("--format must be text, csv or json, not '" + *name + "'");
+        return 2;
+    }
+    if (!output.checkPath())
+        return 1;
     // Kineto JSON and nsys exports are imported to a temporary trace first (removed when the command ends).
     auto input = TraceInput::open(args.trace, "report", args.quiet);
     if (!input.isOk()) {
@@ -122,17 +115,11 @@ int runReportCommand(const ReportArgs& args)
     if (format != TableFormat::Text && !args.quiet)
         for (const std::string& note : table.notes)
             std::fprintf(stderr, "placescope report %s: note: %s\n", args.name.c_str(), note.c_str());
-    if (toStdout) {
-        std::fwrite(text.data(), 1, text.size(), stdout);
-        return 0;
-    }
-    if (Status written = writeFileAtomically(args.output, text, { args.trace }); !written.isOk()) {
-        std::fprintf(stderr, "placescope report: %s\n", written.message().c_str());
-        return 1;
-    }
-    if (!args.quiet)
+    if (int status = output.write(text); status != 0)
+        return status;
+    if (!output.toStdout() && !args.quiet)
         std::fprintf(stderr, "placescope report: %s, %zu row(s) written to %s\n", args.name.c_str(), table.rows.size(),
-            args.output.c_str());
+            output.path.c_str());
     return 0;
 }
 
@@ -146,13 +133,14 @@ const CommandRegistration kRegistration { "report",
         app.add_flag("--list", args->list, "List the reports and exit");
         app.add_option("--step", args->step, "Only this step (its number, as analyze and PS_STEPS number steps)")
             ->check(CLI::NonNegativeNumber);
-        app.add_option("--format", args->format, "text, csv or json (default: from -o's extension, else text)");
+        addDocumentOptions(app, args->output, "text, csv or json", false);
         app.add_flag("--short-names", args->shortNames, "Shorten kernel names (no namespaces, templates or arguments)");
         app.add_option("--op", args->op,
             "sequences: only kernels launched inside ops whose name contains this (HTA's "
             "operator_name; its child ops' kernels included)");
         app.add_option("--min-length", args->minLength, "sequences: leave out sequences of fewer kernels (default 2)");
-        app.add_option("-o,--output", args->output, "Write the report here instead of stdout");
+        app.add_option(
+            "-o,--output", args->output.path, "Write the report here instead of standard output (-: stdout)");
         app.add_flag("-q,--quiet", args->quiet, "No notes on stderr (CSV, JSON) and no summary line after -o");
         return [args] { return runReportCommand(*args); };
     } };

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// `placescope stats run.sqlite [--top N] [--json]`: the summaries a user reads first (kernel summary, memory
-// operations with bandwidth, GPU busy time and utilization, import problems). The figures come from
-// profiler/stats; this file only formats them, as aligned text tables or as JSON for scripts.
+// `placescope stats run.sqlite [--top N] [--format text|json | --json] [-o out]`: the summaries a user reads first
+// (kernel summary, memory operations with bandwidth, GPU busy time and utilization, import problems). The figures come
+// from profiler/stats; this file only formats them, as aligned text tables or as JSON for scripts.
 #include "app/cli/command_registry.h"
+#include "app/cli/document_output.h"
 #include "app/cli/trace_input.h"
 #include "profiler/base/text_table.h"
 #include "profiler/base/units.h"
@@ -11,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdarg>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -27,10 +29,21 @@ std::string formatFixed(double value, const char* format)
     return buffer;
 }
 
-// Columns right-aligned except the last (a name), through the one table writer.
-void printTable(std::vector<std::string> header, std::vector<std::vector<std::string>> rows)
+// printf into a string: the text is one document, written to stdout or -o at the end.
+[[gnu::format(printf, 2, 3)]] void appendf(std::string& out, const char* pattern, ...)
 {
-    std::fputs(renderTextTable(std::move(header), std::move(rows)).c_str(), stdout);
+    va_list args, again;
+    va_start(args, pattern);
+    va_copy(again, args);
+    const int n = std::vsnprintf(nullptr, 0, pattern, args);
+    va_end(args);
+    if (n > 0) {
+        const size_t at = out.size();
+        out.resize(at + static_cast<size_t>(n) + 1);
+        std::vsnprintf(out.data() + at, static_cast<size_t>(n) + 1, pattern, again);
+        out.resize(at + static_cast<size_t>(n));
+    }
+    va_end(again);
 }
 
 std::string clipName(const std::string& name, size_t width)
@@ -40,19 +53,21 @@ std::string clipName(const std::string& name, size_t width)
     return name.substr(0, width - 3) + "...";
 }
 
-void printText(const std::string& path, const TraceStats& s, size_t nameWidth)
+std::string statsText(const std::string& path, const TraceStats& s, size_t nameWidth)
 {
+    std::string out;
     const TraceCounts& c = s.counts;
-    std::printf("Trace %s (%s), span %s\n", path.c_str(), c.sourceFormat.empty() ? "?" : c.sourceFormat.c_str(),
+    appendf(out, "Trace %s (%s), span %s\n", path.c_str(), c.sourceFormat.empty() ? "?" : c.sourceFormat.c_str(),
         formatNanoseconds(static_cast<double>(s.span.durationNs())).c_str());
-    std::printf("Events: %s kernels, %s memcpys, %s memsets, %s CUDA API calls, %s syncs, %s NVTX, %s framework ops,"
-                " %s memory events\n\n",
+    appendf(out,
+        "Events: %s kernels, %s memcpys, %s memsets, %s CUDA API calls, %s syncs, %s NVTX, %s framework ops,"
+        " %s memory events\n\n",
         withCommas(c.kernels).c_str(), withCommas(c.memcpys).c_str(), withCommas(c.memsets).c_str(),
         withCommas(c.apiCalls).c_str(), withCommas(c.syncs).c_str(), withCommas(c.nvtx).c_str(),
         withCommas(c.frameworkOps).c_str(), withCommas(c.memoryEvents).c_str());
 
     const KernelSummary& k = s.kernels;
-    std::printf("GPU kernels: %s kernels, %s names, %s in total (top %zu names by total time)\n",
+    appendf(out, "GPU kernels: %s kernels, %s names, %s in total (top %zu names by total time)\n",
         withCommas(k.kernelCount).c_str(), withCommas(k.distinctNames).c_str(),
         formatNanoseconds(static_cast<double>(k.totalNs)).c_str(), k.rows.size());
     std::vector<std::vector<std::string>> rows;
@@ -63,9 +78,10 @@ void printText(const std::string& path, const TraceStats& s, size_t nameWidth)
             formatNanoseconds(static_cast<double>(row.time.maxNs)), formatNanoseconds(row.time.stddevNs),
             clipName(row.name, nameWidth) });
     if (!rows.empty())
-        printTable({ "Time %", "Total", "Instances", "Avg", "Med", "Min", "Max", "StdDev", "Name" }, rows);
+        out += renderTextTable(
+            { "Time %", "Total", "Instances", "Avg", "Med", "Min", "Max", "StdDev", "Name" }, std::move(rows));
 
-    std::printf("\nMemory operations by kind and memory type\n");
+    out += "\nMemory operations by kind and memory type\n";
     rows.clear();
     for (const auto& op : s.memoryOps)
         rows.push_back({ withCommas(op.time.count), formatBytes(op.totalBytes),
@@ -74,11 +90,12 @@ void printText(const std::string& path, const TraceStats& s, size_t nameWidth)
             formatNanoseconds(static_cast<double>(op.time.maxNs)), formatFixed(op.bandwidthGBps, "%.2f"),
             op.operation + " (" + op.memoryTypes + ")" });
     if (rows.empty())
-        std::printf(" none\n");
+        out += " none\n";
     else
-        printTable({ "Count", "Bytes", "Total", "Avg", "Min", "Max", "GB/s", "Operation" }, rows);
+        out += renderTextTable(
+            { "Count", "Bytes", "Total", "Avg", "Min", "Max", "GB/s", "Operation" }, std::move(rows));
 
-    std::printf("\nGPU busy time (kernels, copies and memsets; overlaps merged)\n");
+    out += "\nGPU busy time (kernels, copies and memsets; overlaps merged)\n";
     rows.clear();
     for (const auto& d : s.devices)
         rows.push_back({ std::to_string(d.deviceId), formatNanoseconds(static_cast<double>(d.busyNs)),
@@ -86,18 +103,18 @@ void printText(const std::string& path, const TraceStats& s, size_t nameWidth)
             formatNanoseconds(static_cast<double>(d.memsetNs)), formatFixed(100.0 * d.utilizationOfTrace, "%.1f %%"),
             formatFixed(100.0 * d.utilizationOfActive, "%.1f %%"), d.name.empty() ? "-" : d.name });
     if (rows.empty())
-        std::printf(" no GPU activity\n");
+        out += " no GPU activity\n";
     else
-        printTable(
+        out += renderTextTable(
             { "Device", "Busy", "Kernels", "Memcpy", "Memset", "Util (trace span)", "Util (active span)", "Name" },
-            rows);
+            std::move(rows));
 
-    std::printf("\nImport problems\n");
+    out += "\nImport problems\n";
     if (s.problems.empty())
-        std::printf(" none\n");
+        out += " none\n";
     for (const auto& p : s.problems)
-        std::printf(
-            " %s x %s [%s]: %s\n", p.kind.c_str(), withCommas(p.count).c_str(), p.severity.c_str(), p.help.c_str());
+        out += " " + p.kind + " x " + withCommas(p.count) + " [" + p.severity + "]: " + p.help + "\n";
+    return out;
 }
 
 nlohmann::json durationJson(const DurationStats& d)
@@ -157,13 +174,24 @@ struct StatsArgs
 {
     std::string trace;
     size_t top = 20;
-    bool json = false;
+    DocumentOutput output { "stats" };
     bool shortNames = false;
     size_t nameWidth = 100;
 };
 
-int runStats(const StatsArgs& args)
+int runStats(StatsArgs& args)
 {
+    DocumentOutput& output = args.output;
+    output.inputs = { args.trace };
+    auto format = output.formatName({ { ".json", "json" }, { ".txt", "text" } });
+    if (format.isOk() && *format != "text" && *format != "json")
+        format = Status::error("--format must be text or json, not '" + *format + "'");
+    if (!format.isOk()) {
+        output.error(format.status().message());
+        return 2;
+    }
+    if (!output.checkPath())
+        return 1;
     // Kineto JSON and nsys exports are imported to a temporary trace first (removed when the command ends).
     auto input = TraceInput::open(args.trace, "stats", false);
     if (!input.isOk()) {
@@ -183,11 +211,9 @@ int runStats(const StatsArgs& args)
         std::fprintf(stderr, "placescope stats: %s: %s\n", args.trace.c_str(), stats.status().message().c_str());
         return 1;
     }
-    if (args.json)
-        std::printf("%s\n", toJson(*stats).dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
-    else
-        printText(args.trace, *stats, args.nameWidth);
-    return 0;
+    return output.write(*format == "json"
+            ? toJson(*stats).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"
+            : statsText(args.trace, *stats, args.nameWidth));
 }
 
 const CommandRegistration kRegistration { "stats",
@@ -200,7 +226,7 @@ const CommandRegistration kRegistration { "stats",
         app.add_option("--top", args->top, "Kernel names to list, by total time (0: all)")
             ->check(CLI::NonNegativeNumber)
             ->capture_default_str();
-        app.add_flag("--json", args->json, "Print JSON for scripts instead of text tables");
+        addDocumentOptions(app, args->output, "text or json (JSON for scripts)");
         app.add_flag("--short-names", args->shortNames, "Group kernels by short name (no templates or arguments)");
         app.add_option("--name-width", args->nameWidth, "Clip kernel names in text output (0: never)")
             ->capture_default_str();

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-// `placescope whatif run.sqlite [--edit E]... [--json] [-o predicted.sqlite]` and
-// `placescope critical-path run.sqlite [--step N] [--json]`: replay a measured run from its dependency graph,
-// then predict it after the edits. The simulation lives in whatif; this file parses arguments, loads
+// `placescope whatif run.sqlite [--edit E]... [--format text|json | --json] [-o predicted.sqlite]` and
+// `placescope critical-path run.sqlite [--step N] [--format text|json | --json]`: replay a measured run from its
+// dependency graph, then predict it after the edits. The simulation lives in whatif; this file parses arguments, loads
 // the trace and prints. A malformed edit or a missing step is a usage error (exit 2).
 #include "analysis/trace/step_detector.h"
 #include "app/cli/command_registry.h"
+#include "app/cli/document_output.h"
 #include "app/cli/trace_input.h"
 #include "profiler/base/output_file.h"
 #include "profiler/store/trace_file.h"
@@ -23,7 +24,7 @@ struct WhatIfArgs
 {
     std::string trace;
     std::vector<std::string> edits;
-    bool json = false;
+    DocumentOutput document; // --format/--json; the document goes to stdout (-o is the predicted trace)
     std::string output;
     std::string compare; // the run measured after the change
     int64_t step = -1;
@@ -38,9 +39,18 @@ Status compareWith(const std::string& path, WhatIfResult& result, bool quiet)
     return compareWithMeasured(result, db);
 }
 
-int runWhatIfCommand(const WhatIfArgs& args, bool criticalPathOnly)
+int runWhatIfCommand(WhatIfArgs& args, bool criticalPathOnly)
 {
     const char* command = criticalPathOnly ? "critical-path" : "whatif";
+    args.document.command = command;
+    auto format = args.document.formatName();
+    if (format.isOk() && *format != "text" && *format != "json")
+        format = Status::error("--format must be text or json, not '" + *format + "'");
+    if (!format.isOk()) {
+        args.document.error(format.status().message());
+        return 2;
+    }
+    const bool json = *format == "json";
     WhatIfOptions options;
     options.criticalPathStep = args.step;
     for (const std::string& text : args.edits) {
@@ -94,11 +104,9 @@ int runWhatIfCommand(const WhatIfArgs& args, bool criticalPathOnly)
         if (!args.quiet)
             std::fprintf(stderr, "placescope %s: predicted trace written to %s\n", command, args.output.c_str());
     }
-    const std::string text = criticalPathOnly
-        ? (args.json ? criticalPathJson(*result, *trace) : criticalPathText(*result, *trace))
-        : (args.json ? whatIfJson(*result, *trace) : whatIfText(*result, *trace));
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    return 0;
+    return args.document.write(criticalPathOnly
+            ? (json ? criticalPathJson(*result, *trace) : criticalPathText(*result, *trace))
+            : (json ? whatIfJson(*result, *trace) : whatIfText(*result, *trace)));
 }
 
 const CommandRegistration kWhatIf { "whatif",
@@ -112,7 +120,7 @@ const CommandRegistration kWhatIf { "whatif",
             "A fix to try (repeatable): no-sync[:REGEX], kernels:REGEX=xF, drop:REGEX, pinned, launch=xF, input=xF, "
             "op:NAME=cpu|gpu, "
             "overlap-comm");
-        app.add_flag("--json", args->json, "Print JSON for scripts");
+        addDocumentOptions(app, args->document, "text or json (JSON for scripts)", false);
         app.add_option("-o,--output", args->output, "Write the predicted timeline as a Placescope trace");
         app.add_flag("-q,--quiet", args->quiet, "No summary line on stderr (errors still print)");
         app.add_option("--compare", args->compare,
@@ -129,7 +137,7 @@ const CommandRegistration kCriticalPath { "critical-path",
             ->required();
         app.add_option("--step", args->step, "Only this step (its number in the trace)")
             ->check(CLI::NonNegativeNumber); // -1 is "every step" inside, not a step a user names (issue 27)
-        app.add_flag("--json", args->json, "Print JSON for scripts");
+        addDocumentOptions(app, args->document, "text or json (JSON for scripts)", false);
         return [args] { return runWhatIfCommand(*args, true); };
     } };
 
