@@ -1,140 +1,101 @@
 // SPDX-License-Identifier: MIT
-// JSON report for scripts: every finding with its evidence, saving and fixes, and the run's figures.
+// JSON report for scripts: every finding with its evidence, saving and fixes, and the run's figures. Written with
+// nlohmann::json like the program's other JSON (stats, reports, diff, what-if); keys keep the order they are set in
+// (ordered_json), a non-finite figure is null, and text that is not UTF-8 is replaced, not an error.
 #include "analysis/render/report_writer.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
 
 namespace placescope {
 
 namespace {
 
-std::string quote(const std::string& s)
+using Json = nlohmann::ordered_json;
+
+Json savingJson(const Saving& s)
 {
-    std::string out = "\"";
-    for (unsigned char c : s) {
-        switch (c) {
-        case '"':
-            out += "\\\"";
-            break;
-        case '\\':
-            out += "\\\\";
-            break;
-        case '\n':
-            out += "\\n";
-            break;
-        case '\t':
-            out += "\\t";
-            break;
-        case '\r':
-            out += "\\r";
-            break;
-        default:
-            if (c < 0x20) {
-                char buf[8];
-                std::snprintf(buf, sizeof buf, "\\u%04x", c);
-                out += buf;
-            } else {
-                out += static_cast<char>(c);
-            }
-        }
+    Json j = { { "per_step_ms", s.perStepMs }, { "percent_of_step", s.percentOfStep },
+        { "memory_bytes", s.memoryBytes }, { "upper_bound", s.upperBound }, { "method", s.method } };
+    if (s.simulated) {
+        j["simulated_ms"] = s.simulatedMs;
+        j["simulated_edit"] = s.simulatedEdit;
     }
-    return out + "\"";
+    return j;
 }
 
-std::string num(double v)
+Json findingJson(const Finding& f)
 {
-    if (!std::isfinite(v))
-        return "null";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.6g", v);
-    return buf;
+    Json evidence = Json::array();
+    for (const Evidence& e : f.evidence) {
+        Json examples = Json::array();
+        for (const EvidenceRange& x : e.examples)
+            examples.push_back({ { "start_ns", x.startNs }, { "end_ns", x.endNs }, { "label", x.label } });
+        evidence.push_back({ { "what", e.what }, { "count", e.count }, { "total_ns", e.totalNs },
+            { "total_bytes", e.totalBytes }, { "examples", std::move(examples) } });
+    }
+    return {
+        { "rule", f.ruleId }, { "title", f.title }, { "severity", std::string(severityName(f.severity)) },
+        { "summary", f.summary }, { "saving", savingJson(f.saving) }, { "evidence", std::move(evidence) },
+        { "fix",
+            { { "pytorch", f.fix.pytorch }, { "tensorflow", f.fix.tensorflow }, { "onnxruntime", f.fix.onnxRuntime } } }
+    };
 }
 
-std::string num(int64_t v) { return std::to_string(v); }
+Json deviceJson(const DeviceBreakdown& d)
+{
+    Json causes = Json::object();
+    for (int c = 0; c < kIdleCauseCount; ++c)
+        causes[std::string(idleCauseName(static_cast<IdleCause>(c)))] = d.idleCauseNs[c];
+    return { { "label", d.label }, { "window_ns", d.windowNs }, { "compute_ns", d.computeNs },
+        { "communication_ns", d.commNs }, { "copy_ns", d.copyOnlyNs }, { "idle_ns", d.idleNs },
+        { "idle_causes_ns", std::move(causes) }, { "utilization", d.utilization } };
+}
+
+Json memoryJson(const MemoryCurve& m)
+{
+    int64_t peakReserved = 0, peakAllocated = 0;
+    for (const auto& p : m.points) {
+        peakReserved = std::max(peakReserved, p.reserved);
+        peakAllocated = std::max(peakAllocated, p.allocated);
+    }
+    return { { "device", m.deviceId }, { "capacity_bytes", m.capacityBytes }, { "peak_reserved_bytes", peakReserved },
+        { "peak_allocated_bytes", peakAllocated }, { "points", static_cast<int64_t>(m.points.size()) } };
+}
 
 } // namespace
 
 std::string renderJsonReport(const AnalysisReport& r)
 {
-    std::string o = "{\n";
-    o += "  \"trace\": " + quote(r.traceName) + ",\n  \"source_format\": " + quote(r.sourceFormat) + ",\n";
-    o += "  \"gpu\": " + quote(r.gpuName) + ",\n  \"origin_ns\": " + num(r.originNs) + ",\n";
-    o += "  \"steps\": {\"source\": " + quote(r.stepSource) + ", \"description\": " + quote(r.stepDescription)
-        + ", \"count\": " + num(r.stepCount) + ", \"mean_ms\": " + num(r.meanStepMs) + "},\n";
-    o += "  \"kernels\": {\"count\": " + num(r.kernelCount) + ", \"total_ns\": " + num(r.kernelNs)
-        + ", \"layout_conversion_count\": " + num(r.layoutKernelCount)
-        + ", \"layout_conversion_ns\": " + num(r.layoutKernelNs) + "},\n";
-    o += "  \"memcpy_count\": " + num(r.memcpyCount) + ",\n  \"memset_count\": " + num(r.memsetCount) + ",\n";
-    o += "  \"notes\": [";
-    for (size_t i = 0; i < r.notes.size(); ++i)
-        o += (i ? ", " : "") + quote(r.notes[i]);
-    o += "],\n";
-    if (r.allFixes) {
-        o += "  \"all_fixes\": {\"edits\": [";
-        for (size_t i = 0; i < r.allFixes->edits.size(); ++i)
-            o += (i ? ", " : "") + quote(r.allFixes->edits[i]);
-        o += "], \"measured_step_ns\": " + num(r.allFixes->measuredStepNs) + ", \"replay_step_ns\": "
-            + num(r.allFixes->replayStepNs) + ", \"predicted_step_ns\": " + num(r.allFixes->predictedStepNs) + "},\n";
-    }
-    o += "  \"findings\": [";
-    for (size_t i = 0; i < r.findings.size(); ++i) {
-        const Finding& f = r.findings[i];
-        o += std::string(i ? "," : "") + "\n    {\"rule\": " + quote(f.ruleId) + ", \"title\": " + quote(f.title)
-            + ", \"severity\": " + quote(std::string(severityName(f.severity))) + ",\n     \"summary\": "
-            + quote(f.summary) + ",\n     \"saving\": {\"per_step_ms\": " + num(f.saving.perStepMs)
-            + ", \"percent_of_step\": " + num(f.saving.percentOfStep) + ", \"memory_bytes\": "
-            + num(f.saving.memoryBytes) + ", \"upper_bound\": " + (f.saving.upperBound ? "true" : "false")
-            + ", \"method\": " + quote(f.saving.method)
-            + (f.saving.simulated ? ", \"simulated_ms\": " + num(f.saving.simulatedMs)
-                        + ", \"simulated_edit\": " + quote(f.saving.simulatedEdit)
-                                  : std::string())
-            + "},\n     \"evidence\": [";
-        for (size_t j = 0; j < f.evidence.size(); ++j) {
-            const Evidence& e = f.evidence[j];
-            o += std::string(j ? ", " : "") + "{\"what\": " + quote(e.what) + ", \"count\": " + num(e.count)
-                + ", \"total_ns\": " + num(e.totalNs) + ", \"total_bytes\": " + num(e.totalBytes) + ", \"examples\": [";
-            for (size_t k = 0; k < e.examples.size(); ++k)
-                o += std::string(k ? ", " : "") + "{\"start_ns\": " + num(e.examples[k].startNs)
-                    + ", \"end_ns\": " + num(e.examples[k].endNs) + ", \"label\": " + quote(e.examples[k].label) + "}";
-            o += "]}";
-        }
-        o += "],\n     \"fix\": {\"pytorch\": " + quote(f.fix.pytorch) + ", \"tensorflow\": " + quote(f.fix.tensorflow)
-            + ", \"onnxruntime\": " + quote(f.fix.onnxRuntime) + "}}";
-    }
-    o += "\n  ],\n  \"devices\": [";
-    for (size_t i = 0; i < r.devices.size(); ++i) {
-        const auto& d = r.devices[i];
-        o += std::string(i ? "," : "") + "\n    {\"label\": " + quote(d.label) + ", \"window_ns\": " + num(d.windowNs)
-            + ", \"compute_ns\": " + num(d.computeNs) + ", \"communication_ns\": " + num(d.commNs)
-            + ", \"copy_ns\": " + num(d.copyOnlyNs) + ", \"idle_ns\": " + num(d.idleNs) + ", \"idle_causes_ns\": {";
-        for (int c = 0; c < kIdleCauseCount; ++c)
-            o += std::string(c ? ", " : "") + quote(std::string(idleCauseName(static_cast<IdleCause>(c)))) + ": "
-                + num(d.idleCauseNs[c]);
-        o += "}, \"utilization\": [";
-        for (size_t b = 0; b < d.utilization.size(); ++b)
-            o += (b ? "," : "") + num(d.utilization[b]);
-        o += "]}";
-    }
-    o += "\n  ],\n  \"top_kernels\": [";
-    for (size_t i = 0; i < r.topKernels.size(); ++i)
-        o += std::string(i ? "," : "") + "\n    {\"name\": " + quote(r.topKernels[i].name)
-            + ", \"count\": " + num(r.topKernels[i].count) + ", \"total_ns\": " + num(r.topKernels[i].totalNs) + "}";
-    o += "\n  ],\n  \"memory\": [";
-    for (size_t i = 0; i < r.memory.size(); ++i) {
-        const auto& m = r.memory[i];
-        int64_t peakReserved = 0, peakAllocated = 0;
-        for (const auto& p : m.points) {
-            peakReserved = std::max(peakReserved, p.reserved);
-            peakAllocated = std::max(peakAllocated, p.allocated);
-        }
-        o += std::string(i ? "," : "") + "\n    {\"device\": " + num(m.deviceId) + ", \"capacity_bytes\": "
-            + num(m.capacityBytes) + ", \"peak_reserved_bytes\": " + num(peakReserved) + ", \"peak_allocated_bytes\": "
-            + num(peakAllocated) + ", \"points\": " + num(static_cast<int64_t>(m.points.size())) + "}";
-    }
-    o += "\n  ]\n}\n";
-    return o;
+    Json o;
+    o["trace"] = r.traceName;
+    o["source_format"] = r.sourceFormat;
+    o["gpu"] = r.gpuName;
+    o["origin_ns"] = r.originNs;
+    o["steps"] = { { "source", r.stepSource }, { "description", r.stepDescription }, { "count", r.stepCount },
+        { "mean_ms", r.meanStepMs } };
+    o["kernels"] = { { "count", r.kernelCount }, { "total_ns", r.kernelNs },
+        { "layout_conversion_count", r.layoutKernelCount }, { "layout_conversion_ns", r.layoutKernelNs } };
+    o["memcpy_count"] = r.memcpyCount;
+    o["memset_count"] = r.memsetCount;
+    o["notes"] = r.notes;
+    if (r.allFixes)
+        o["all_fixes"] = { { "edits", r.allFixes->edits }, { "measured_step_ns", r.allFixes->measuredStepNs },
+            { "replay_step_ns", r.allFixes->replayStepNs }, { "predicted_step_ns", r.allFixes->predictedStepNs } };
+    o["findings"] = Json::array();
+    for (const Finding& f : r.findings)
+        o["findings"].push_back(findingJson(f));
+    o["devices"] = Json::array();
+    for (const DeviceBreakdown& d : r.devices)
+        o["devices"].push_back(deviceJson(d));
+    o["top_kernels"] = Json::array();
+    for (const TopKernel& k : r.topKernels)
+        o["top_kernels"].push_back({ { "name", k.name }, { "count", k.count }, { "total_ns", k.totalNs } });
+    o["memory"] = Json::array();
+    for (const MemoryCurve& m : r.memory)
+        o["memory"].push_back(memoryJson(m));
+    return o.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 } // namespace placescope

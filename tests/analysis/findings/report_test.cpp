@@ -49,6 +49,79 @@ TEST(FindingsReport, JsonCarriesEveryFinding)
     EXPECT_EQ(doc["devices"][0]["utilization"].size(), 60u);
 }
 
+// The JSON report (written with nlohmann::json) holds every figure of the report under the same keys: the run's
+// counts, each finding's saving, evidence and examples, the devices' breakdowns, the top kernels and memory, and the
+// all-fixes prediction; text with quotes, control characters or bytes that are not UTF-8 still parses.
+TEST(FindingsReport, JsonHoldsTheSameFigures)
+{
+    TraceBuilder t("json_figures");
+    problemTrace(t);
+    auto report = t.analyze();
+    report.traceName = "tab\there \"quoted\" \x01 bad\xff";
+    report.notes = { "a note" };
+    ASSERT_FALSE(report.findings.empty());
+    report.findings[0].saving.simulated = true;
+    report.findings[0].saving.simulatedMs = 1.25;
+    report.findings[0].saving.simulatedEdit = "pinned";
+    report.allFixes = AllFixesPrediction { { "pinned", "no-sync" }, 60 * kMs, 59 * kMs, 50 * kMs };
+    const auto doc = nlohmann::json::parse(renderJsonReport(report));
+    EXPECT_EQ(doc["trace"].get<std::string>().substr(0, 17), "tab\there \"quoted\"");
+    EXPECT_EQ(doc["steps"]["count"], report.stepCount);
+    EXPECT_DOUBLE_EQ(doc["steps"]["mean_ms"].get<double>(), report.meanStepMs);
+    EXPECT_EQ(doc["kernels"]["count"], report.kernelCount);
+    EXPECT_EQ(doc["kernels"]["total_ns"], report.kernelNs);
+    EXPECT_EQ(doc["kernels"]["layout_conversion_ns"], report.layoutKernelNs);
+    EXPECT_EQ(doc["memcpy_count"], report.memcpyCount);
+    EXPECT_EQ(doc["notes"][0], "a note");
+    EXPECT_EQ(doc["all_fixes"]["edits"][1], "no-sync");
+    EXPECT_EQ(doc["all_fixes"]["predicted_step_ns"], 50 * kMs);
+    EXPECT_DOUBLE_EQ(doc["findings"][0]["saving"]["simulated_ms"].get<double>(), 1.25);
+    EXPECT_EQ(doc["findings"][0]["saving"]["simulated_edit"], "pinned");
+    ASSERT_EQ(doc["findings"].size(), report.findings.size());
+    for (size_t i = 0; i < report.findings.size(); ++i) {
+        const Finding& f = report.findings[i];
+        const auto& j = doc["findings"][i];
+        EXPECT_EQ(j["title"], f.title);
+        EXPECT_EQ(j["severity"], std::string(severityName(f.severity)));
+        EXPECT_DOUBLE_EQ(j["saving"]["per_step_ms"].get<double>(), f.saving.perStepMs);
+        EXPECT_DOUBLE_EQ(j["saving"]["percent_of_step"].get<double>(), f.saving.percentOfStep);
+        EXPECT_EQ(j["saving"]["upper_bound"], f.saving.upperBound);
+        EXPECT_EQ(j["saving"].contains("simulated_ms"), f.saving.simulated);
+        ASSERT_EQ(j["evidence"].size(), f.evidence.size());
+        for (size_t e = 0; e < f.evidence.size(); ++e) {
+            EXPECT_EQ(j["evidence"][e]["count"], f.evidence[e].count);
+            EXPECT_EQ(j["evidence"][e]["total_ns"], f.evidence[e].totalNs);
+            EXPECT_EQ(j["evidence"][e]["total_bytes"], f.evidence[e].totalBytes);
+            ASSERT_EQ(j["evidence"][e]["examples"].size(), f.evidence[e].examples.size());
+            for (size_t x = 0; x < f.evidence[e].examples.size(); ++x)
+                EXPECT_EQ(j["evidence"][e]["examples"][x]["start_ns"], f.evidence[e].examples[x].startNs);
+        }
+        EXPECT_EQ(j["fix"]["tensorflow"], f.fix.tensorflow);
+    }
+    ASSERT_EQ(doc["devices"].size(), report.devices.size());
+    for (size_t i = 0; i < report.devices.size(); ++i) {
+        const DeviceBreakdown& d = report.devices[i];
+        EXPECT_EQ(doc["devices"][i]["label"], d.label);
+        EXPECT_EQ(doc["devices"][i]["compute_ns"], d.computeNs);
+        EXPECT_EQ(doc["devices"][i]["idle_ns"], d.idleNs);
+        for (int c = 0; c < kIdleCauseCount; ++c)
+            EXPECT_EQ(doc["devices"][i]["idle_causes_ns"][std::string(idleCauseName(static_cast<IdleCause>(c)))],
+                d.idleCauseNs[c]);
+        EXPECT_EQ(doc["devices"][i]["utilization"].get<std::vector<double>>(), d.utilization);
+    }
+    ASSERT_EQ(doc["top_kernels"].size(), report.topKernels.size());
+    for (size_t i = 0; i < report.topKernels.size(); ++i)
+        EXPECT_EQ(doc["top_kernels"][i]["total_ns"], report.topKernels[i].totalNs);
+    ASSERT_EQ(doc["memory"].size(), report.memory.size());
+    ASSERT_FALSE(report.memory.empty());
+    int64_t peakReserved = 0;
+    for (const auto& point : report.memory[0].points)
+        peakReserved = std::max(peakReserved, point.reserved);
+    EXPECT_GT(peakReserved, 0);
+    EXPECT_EQ(doc["memory"][0]["peak_reserved_bytes"], peakReserved);
+    EXPECT_EQ(doc["memory"][0]["capacity_bytes"], report.memory[0].capacityBytes);
+}
+
 TEST(FindingsReport, HtmlIsSelfContainedWithPlots)
 {
     TraceBuilder t("html");
