@@ -129,8 +129,8 @@ EditOutcome applyMoveOp(const TraceData& trace, const WhatIfEdit& edit, ReplayGr
         }
     }
     std::string toDeviceHow, toHostHow;
-    const LinkFit up = pinnedLinkOfTrace(graph, true, &toDeviceHow);
-    const LinkFit down = pinnedLinkOfTrace(graph, false, &toHostHow);
+    const LinkFit up = pinnedLinkOfTrace(trace, graph, true, &toDeviceHow);
+    const LinkFit down = pinnedLinkOfTrace(trace, graph, false, &toHostHow);
 
     std::map<int64_t, int32_t> hostLane;
     for (int32_t l = 0; l < static_cast<int32_t>(graph.lanes.size()); ++l)

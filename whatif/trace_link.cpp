@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "whatif/trace_link.h"
 
-#include "placement/cost/device_table.h"
+#include "analysis/trace/gpu_facts.h"
 
 #include <vector>
 
 namespace placescope {
 
-LinkFit pinnedLinkOfTrace(const ReplayGraph& graph, bool hostToDevice, std::string* how)
+LinkFit pinnedLinkOfTrace(const TraceData& trace, const ReplayGraph& graph, bool hostToDevice, std::string* how)
 {
     // Measured durations: an edit earlier in the list may have re-timed a copy, and the link is the hardware's.
     std::vector<MemcpySample> samples;
@@ -19,12 +19,13 @@ LinkFit pinnedLinkOfTrace(const ReplayGraph& graph, bool hostToDevice, std::stri
         *how = std::to_string(samples.size()) + " pinned copies of the trace";
         return fit.value();
     }
-    *how = "the builtin PCIe 4 x16 link (too few pinned copies in the trace to fit)";
-    auto table = DeviceTable::builtin();
-    if (table.isOk())
-        if (auto spec = table.value().link("gen4_x16"); spec.isOk())
-            return PcieModel::fromSpec(spec.value()).link(hostToDevice, true);
-    return LinkFit {};
+    const GpuFacts gpu = gpuFactsFor(trace.devices.empty() ? std::string() : trace.devices.front().name);
+    *how = "the " + gpu.hostLink.key + " link of " + (gpu.known ? "the " + gpu.marker : std::string("a GPU"))
+        + " (too few pinned copies in the trace to fit)";
+    LinkFit link;
+    link.latencyUs = gpu.hostLink.pinnedLatencyUs;
+    link.bandwidthGBps = gpu.hostLink.pinnedGBps;
+    return link;
 }
 
 } // namespace placescope

@@ -244,8 +244,8 @@ std::vector<EditOutcome> applyEdits(const TraceData& trace, const std::vector<Wh
         case WhatIfEdit::Kind::Pinned: {
             out.understood = "pageable copies made pinned and asynchronous";
             std::string toDeviceHow, toHostHow;
-            const LinkFit toDevice = pinnedLinkOfTrace(graph, true, &toDeviceHow);
-            const LinkFit toHost = pinnedLinkOfTrace(graph, false, &toHostHow);
+            const LinkFit toDevice = pinnedLinkOfTrace(trace, graph, true, &toDeviceHow);
+            const LinkFit toHost = pinnedLinkOfTrace(trace, graph, false, &toHostHow);
             const int64_t launchCost = medianLaunchCost(graph);
             out.how = "copy time = latency + bytes / bandwidth (HtoD from " + toDeviceHow + "; DtoH from " + toHostHow
                 + "); the copy call costs a launch (" + formatNanoseconds(static_cast<double>(launchCost))

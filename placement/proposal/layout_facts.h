@@ -7,8 +7,8 @@
 
 namespace placescope {
 
-// Compute capability comes from the GPU's name (the device table has no field for it): H100/H200 9.0,
-// A100/A10/A30/A40/L4/L40 8.x, V100/T4 7.x; anything else 0 (no tensor-core rule, noted by the pass).
+// Compute capability comes from the GPU's name through the one table of GPU facts (analysis/trace/gpu_facts.h):
+// H100/H200 9.0, A100/A10/A30/A40/L4/L40 8.x, V100/T4 7.x; anything else 0 (no tensor-core rule, noted by the pass).
 double computeCapabilityFromName(const std::string& gpuName);
 
 LayoutFacts layoutFactsFor(const DeviceSpec& cpu, const DeviceSpec& gpu);

@@ -5,6 +5,7 @@
 // measured pageable bandwidth (the usual staging penalty) capped at the host link's practical bandwidth, minus
 // their current time.
 #include "analysis/findings/rules/rules.h"
+#include "analysis/trace/gpu_facts.h"
 
 #include "profiler/base/units.h"
 #include "profiler/model/cuda_enums.h"
@@ -28,15 +29,9 @@ bool isPinnedHostCopy(const GpuOp& op)
         && (op.srcKind == static_cast<int64_t>(MemKind::Pinned) || op.dstKind == static_cast<int64_t>(MemKind::Pinned));
 }
 
-// Practical pinned host<->device bandwidth of the host link: PCIe 4.0 x16 (A100 and older) about 25 GB/s,
-// PCIe 5.0 / NVLink-C2C parts (H100, H200, GH200, B200) about 50 GB/s. Bytes per ns = GB/s.
-double linkCeilingBytesPerNs(const std::string& deviceName)
-{
-    for (const char* fast : { "H100", "H200", "H800", "H20", "GH200", "B100", "B200", "GB200" })
-        if (deviceName.find(fast) != std::string::npos)
-            return 50.0;
-    return 25.0;
-}
+// Practical pinned host<->device bandwidth of the GPU's host link (analysis/trace/gpu_facts.h: PCIe 3 x16 12 GB/s,
+// PCIe 4 x16 24 GB/s, PCIe 5 x16 50 GB/s, the figures the placement engine and the replay use). Bytes per ns = GB/s.
+double linkCeilingBytesPerNs(const std::string& deviceName) { return gpuFactsFor(deviceName).hostLink.pinnedGBps; }
 
 class PageableCopyRule final : public FindingRule
 {
