@@ -13,6 +13,7 @@
 #include "analysis/job/job_tables.h"
 #include "app/cli/command_registry.h"
 #include "app/cli/commands/job_engines.h"
+#include "app/cli/document_output.h"
 #include "profiler/base/output_file.h"
 #include "profiler/base/units.h"
 
@@ -37,6 +38,7 @@ struct JobArgs
     std::string output;
     std::string name;
     std::string format;
+    bool json = false; // job report: the same as --format json
     int parallel = 0;
     DaskTarget dask;
     bool list = false;
@@ -132,17 +134,24 @@ std::variant<LoadedJob, int> loadJob(const char* command, const std::string& fol
     return LoadedJob { std::move(*manifest), std::move(*job) };
 }
 
-int writeOutput(
-    const char* command, const std::string& output, const std::string& folder, const std::string& text, bool quiet)
+// The document's format and place as every command picks them (app/cli/document_output.h); -o must not be the
+// job's manifest.
+DocumentOutput documentOf(const char* command, const JobArgs& args)
 {
-    if (output.empty() || output == "-") {
-        std::fwrite(text.data(), 1, text.size(), stdout);
-        return 0;
-    }
-    if (Status written = writeFileAtomically(output, text, { jobManifestPath(folder) }); !written.isOk())
-        return fail(command, written.message());
-    if (!quiet)
-        std::fprintf(stderr, "placescope job %s: written to %s\n", command, output.c_str());
+    DocumentOutput output(std::string("job ") + command);
+    output.format = args.format;
+    output.json = args.json;
+    output.path = args.output;
+    output.inputs = { jobManifestPath(args.folder) };
+    return output;
+}
+
+int writeOutput(const char* command, const DocumentOutput& output, const std::string& text, bool quiet)
+{
+    if (int status = output.write(text); status != 0)
+        return status;
+    if (!output.toStdout() && !quiet)
+        std::fprintf(stderr, "placescope job %s: written to %s\n", command, output.path.c_str());
     return 0;
 }
 
@@ -160,15 +169,15 @@ int runReport(const JobArgs& args)
         known = known || report.name == args.name;
     if (!known)
         return fail("report", "unknown report '" + args.name + "' (" + jobReportNames() + ")", 2);
+    const DocumentOutput output = documentOf("report", args);
+    auto name = output.formatName({ { ".csv", "csv" }, { ".json", "json" } });
+    if (!name.isOk())
+        return fail("report", name.status().message(), 2);
     TableFormat format = TableFormat::Text;
-    const std::string ext = fs::path(args.output).extension().string();
-    if (!args.format.empty() ? !parseTableFormat(args.format, format) : false)
-        return fail("report", "--format must be text, csv or json, not '" + args.format + "'", 2);
-    if (args.format.empty())
-        format = ext == ".csv" ? TableFormat::Csv : ext == ".json" ? TableFormat::Json : TableFormat::Text;
-    if (!args.output.empty() && args.output != "-")
-        if (Status usable = checkOutputPath(args.output, { jobManifestPath(args.folder) }); !usable.isOk())
-            return fail("report", usable.message());
+    if (!parseTableFormat(*name, format))
+        return fail("report", "--format must be text, csv or json, not '" + *name + "'", 2);
+    if (!output.checkPath())
+        return 1;
     auto loaded = loadJob("report", args.folder);
     if (auto* code = std::get_if<int>(&loaded))
         return *code;
@@ -177,18 +186,20 @@ int runReport(const JobArgs& args)
     if (format != TableFormat::Text && !args.quiet)
         for (const std::string& note : table.notes)
             std::fprintf(stderr, "placescope job report %s: note: %s\n", args.name.c_str(), note.c_str());
-    return writeOutput("report", args.output, args.folder, renderTable(table, format), args.quiet);
+    return writeOutput("report", output, renderTable(table, format), args.quiet);
 }
 
 int runAnalyze(const JobArgs& args)
 {
-    const std::string ext = fs::path(args.output).extension().string();
-    const bool html = args.format.empty() ? ext == ".html" || ext == ".htm" : args.format == "html";
-    if (!args.format.empty() && args.format != "html" && args.format != "text")
-        return fail("analyze", "--format must be text or html, not '" + args.format + "'", 2);
-    if (!args.output.empty() && args.output != "-")
-        if (Status usable = checkOutputPath(args.output, { jobManifestPath(args.folder) }); !usable.isOk())
-            return fail("analyze", usable.message());
+    const DocumentOutput output = documentOf("analyze", args);
+    auto name = output.formatName({ { ".html", "html" }, { ".htm", "html" } });
+    if (!name.isOk())
+        return fail("analyze", name.status().message(), 2);
+    if (*name != "html" && *name != "text")
+        return fail("analyze", "--format must be text or html, not '" + *name + "'", 2);
+    const bool html = *name == "html";
+    if (!output.checkPath())
+        return 1;
     auto loaded = loadJob("analyze", args.folder);
     if (auto* code = std::get_if<int>(&loaded))
         return *code;
@@ -196,8 +207,8 @@ int runAnalyze(const JobArgs& args)
     const std::vector<std::string> failed = failureLines(job.manifest);
     const std::string title = "Job " + fs::path(args.folder).lexically_normal().filename().string() + ": "
         + std::to_string(job.job.ranks.size()) + " ranks, " + std::to_string(job.job.steps.size()) + " steps";
-    return writeOutput("analyze", args.output, args.folder,
-        html ? jobHtml(job.job, failed, title) : jobText(job.job, failed), args.quiet);
+    return writeOutput(
+        "analyze", output, html ? jobHtml(job.job, failed, title) : jobText(job.job, failed), args.quiet);
 }
 
 const CommandRegistration kRegistration { "job",
@@ -229,6 +240,7 @@ const CommandRegistration kRegistration { "job",
         reportCommand->add_flag("--list", args->list, "List the reports and exit");
         reportCommand->add_option(
             "--format", args->format, "text, csv or json (default: from -o's extension, else text)");
+        reportCommand->add_flag("--json", args->json, "The same as --format json");
         reportCommand->add_option("-o,--output", args->output, "Write the table here instead of stdout");
         reportCommand->add_flag(
             "-q,--quiet", args->quiet, "No notes on stderr (CSV, JSON) and no summary line after -o");
