@@ -3,7 +3,7 @@
 // is --format json (the same bytes), -o's extension picks the format, --json with another --format or a format the
 // command does not write is a usage error (exit 2, one line, no file), and -o writes what stdout would have shown.
 // Run through the built binary on a real trace (HTA's AlexNet on an A100, imported once).
-#include "tests/cli/placescope_runner.h"
+#include "tests/support/cli_run.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
