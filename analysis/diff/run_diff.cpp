@@ -126,8 +126,55 @@ GroupDiff diffGroups(DiffGrouping grouping, const GroupTable& wholeA, const Grou
     return diff;
 }
 
-void addFigures(RunDiff& diff, const RunProfile& a, const RunProfile& b)
+// Each run's GPU ids in the pairing's order (by id; the analyzer and stats list devices in id order within a rank).
+std::vector<int64_t> deviceIdsOf(const RunProfile& run)
 {
+    std::vector<int64_t> ids;
+    for (const DeviceUtilization& d : run.stats.devices)
+        ids.push_back(d.deviceId);
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    return ids;
+}
+
+// The after-run's GPU id paired with each of the before-run's: identity by id; by position, the i-th with the i-th.
+// Returns the map (before id -> after id) and says the pairing in the notes when it is not by id.
+std::map<int64_t, int64_t> pairDevices(RunDiff& diff, const RunProfile& a, const RunProfile& b, DevicePairing pairing)
+{
+    const std::vector<int64_t> idsA = deviceIdsOf(a), idsB = deviceIdsOf(b);
+    const bool byPosition = pairing == DevicePairing::ByPosition
+        || (pairing == DevicePairing::Auto && idsA.size() == idsB.size() && idsA != idsB);
+    std::map<int64_t, int64_t> map;
+    if (!byPosition || idsA == idsB) {
+        for (int64_t id : idsA)
+            map[id] = id;
+        return map;
+    }
+    std::string pairs;
+    for (size_t i = 0; i < std::min(idsA.size(), idsB.size()); ++i) {
+        map[idsA[i]] = idsB[i];
+        pairs += (pairs.empty() ? "" : ", ") + ("GPU " + std::to_string(idsA[i])) + " with GPU "
+            + std::to_string(idsB[i]);
+    }
+    diff.notes.push_back("the runs' GPU ids differ, so their GPUs are paired by position (" + pairs
+        + "); --devices id pairs them by id instead");
+    return map;
+}
+
+// "GPU 3" (by id) or "GPU 3 / GPU 1" (paired by position).
+std::string pairedGpuLabel(int64_t idA, int64_t idB)
+{
+    return idA == idB ? "GPU " + std::to_string(idA) : "GPU " + std::to_string(idA) + " / GPU " + std::to_string(idB);
+}
+
+void addFigures(RunDiff& diff, const RunProfile& a, const RunProfile& b, DevicePairing pairing)
+{
+    const std::map<int64_t, int64_t> paired = pairDevices(diff, a, b, pairing);
+    // A before-run device id as the after-run calls it (unpaired ids stay themselves and so stay apart).
+    auto inB = [&](int64_t idA) {
+        const auto it = paired.find(idA);
+        return it == paired.end() ? idA : it->second;
+    };
     using Unit = Figure::Unit;
     diff.figures.push_back({ "Step", "mean step time", diff.meanStepNsA, diff.meanStepNsB, Unit::Ns, 1, 1 });
     diff.figures.push_back({ "Trace", "span", diff.spanNsA, diff.spanNsB, Unit::Ns, 0, 0 });
@@ -137,11 +184,27 @@ void addFigures(RunDiff& diff, const RunProfile& a, const RunProfile& b)
         { "Trace", "kernels", a.stats.kernels.kernelCount, b.stats.kernels.kernelCount, Unit::Count, 0, 0 });
 
     // GPU busy and idle by cause over the steps, per device lane (the analyzer's breakdown), paired by label.
+    // Lane labels end in their GPU ("GPU 3", "rank 1 GPU 3"): a paired lane of either run is named after both ids.
+    std::map<int64_t, int64_t> idAOf; // after-run id -> before-run id, where paired
+    for (const auto& [idA, idB] : paired)
+        idAOf[idB] = idA;
+    auto laneLabel = [&](const std::string& label, bool before) {
+        const size_t at = label.rfind("GPU ");
+        if (at == std::string::npos || label.find_first_not_of("0123456789", at + 4) != std::string::npos)
+            return label;
+        const int64_t id = std::strtoll(label.c_str() + at + 4, nullptr, 10);
+        int64_t idA = id, idB = id;
+        if (before)
+            idB = inB(id);
+        else if (const auto it = idAOf.find(id); it != idAOf.end())
+            idA = it->second;
+        return label.substr(0, at) + pairedGpuLabel(idA, idB);
+    };
     std::map<std::string, std::pair<const DeviceBreakdown*, const DeviceBreakdown*>> lanes;
     for (const DeviceBreakdown& d : a.analysis.devices)
-        lanes[d.label].first = &d;
+        lanes[laneLabel(d.label, true)].first = &d;
     for (const DeviceBreakdown& d : b.analysis.devices)
-        lanes[d.label].second = &d;
+        lanes[laneLabel(d.label, false)].second = &d;
     const int64_t stepsA = std::max<int64_t>(1, a.analysis.stepCount),
                   stepsB = std::max<int64_t>(1, b.analysis.stepCount);
     for (const auto& [label, pair] : lanes) {
@@ -162,14 +225,18 @@ void addFigures(RunDiff& diff, const RunProfile& a, const RunProfile& b)
     }
 
     // GPU busy time over the whole trace (profiler/stats, as `placescope stats` prints it), paired by device id.
+    // Keyed by the after-run's id; the label names both ids where they differ.
     std::map<int64_t, std::pair<int64_t, int64_t>> busy;
+    auto labelOf = [&](int64_t idB) {
+        const auto it = idAOf.find(idB);
+        return pairedGpuLabel(it == idAOf.end() ? idB : it->second, idB);
+    };
     for (const DeviceUtilization& d : a.stats.devices)
-        busy[d.deviceId].first = d.busyNs;
+        busy[inB(d.deviceId)].first = d.busyNs;
     for (const DeviceUtilization& d : b.stats.devices)
         busy[d.deviceId].second = d.busyNs;
     for (const auto& [device, pair] : busy)
-        diff.figures.push_back(
-            { "GPU busy, whole trace", "GPU " + std::to_string(device), pair.first, pair.second, Unit::Ns, 0, 0 });
+        diff.figures.push_back({ "GPU busy, whole trace", labelOf(device), pair.first, pair.second, Unit::Ns, 0, 0 });
 
     // Peak memory per device from the analyzer's memory curves (each bucket keeps its maximum).
     std::map<int64_t, std::pair<MemoryPoint, MemoryPoint>> peaks;
@@ -182,11 +249,11 @@ void addFigures(RunDiff& diff, const RunProfile& a, const RunProfile& b)
         return peak;
     };
     for (const MemoryCurve& c : a.analysis.memory)
-        peaks[c.deviceId].first = peakOf(c);
+        peaks[inB(c.deviceId)].first = peakOf(c);
     for (const MemoryCurve& c : b.analysis.memory)
         peaks[c.deviceId].second = peakOf(c);
     for (const auto& [device, pair] : peaks) {
-        const std::string section = "Peak memory, GPU " + std::to_string(device);
+        const std::string section = "Peak memory, " + labelOf(device);
         diff.figures.push_back(
             { section, "allocated", pair.first.allocated, pair.second.allocated, Unit::Bytes, 0, 0 });
         diff.figures.push_back({ section, "reserved", pair.first.reserved, pair.second.reserved, Unit::Bytes, 0, 0 });
@@ -388,6 +455,19 @@ std::vector<DeltaRow> diffTables(const GroupTable& a, const GroupTable& b)
     return rows;
 }
 
+bool parseDevicePairing(const std::string& text, DevicePairing& pairing)
+{
+    if (text == "auto")
+        pairing = DevicePairing::Auto;
+    else if (text == "id")
+        pairing = DevicePairing::ById;
+    else if (text == "position")
+        pairing = DevicePairing::ByPosition;
+    else
+        return false;
+    return true;
+}
+
 Result<RunDiff> diffRuns(const RunProfile& a, const RunProfile& b, const DiffOptions& options)
 {
     RunDiff diff;
@@ -432,7 +512,7 @@ Result<RunDiff> diffRuns(const RunProfile& a, const RunProfile& b, const DiffOpt
         diff.comparedNsB += b.stepDurationNs[p];
     }
 
-    addFigures(diff, a, b);
+    addFigures(diff, a, b, options.devices);
     diff.copies = diffCopies(a, b);
     diff.kernels = diffGroups(DiffGrouping::Kernel, kernelTable(a.stats.kernels), kernelTable(b.stats.kernels),
         a.kernels, b.kernels, diff.compared, options.allSteps);

@@ -14,11 +14,24 @@
 
 namespace placescope {
 
+// How the two runs' GPUs are paired. By id: GPU 3 with GPU 3. By position: the runs' GPUs in order (by rank, then
+// id), the first with the first, so a one-GPU run on GPU 3 compares with a one-GPU run on GPU 1. Auto: by position
+// when both runs have as many GPUs and their ids differ, else by id. Whichever pairing differs from by-id is said in
+// the diff's notes.
+enum class DevicePairing
+{
+    Auto,
+    ById,
+    ByPosition
+};
+bool parseDevicePairing(const std::string& text, DevicePairing& pairing); // "auto", "id" or "position"
+
 struct DiffOptions
 {
     std::optional<size_t> step; // compare only this step position (0: the first step of each run)
     bool allSteps = false; // also one table per paired step
     std::optional<DiffGrouping> by; // a grouping besides kernels
+    DevicePairing devices = DevicePairing::Auto;
 };
 
 enum class Change

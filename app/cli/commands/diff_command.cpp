@@ -28,6 +28,7 @@ struct DiffArgs
     int64_t step = -1;
     bool allSteps = false;
     std::string by = "kernel";
+    std::string devices = "auto";
     bool shortNames = false;
     bool simulate = false;
     DocumentOutput output { "diff" };
@@ -91,6 +92,7 @@ int runDiff(DiffArgs& args)
         options.step = static_cast<size_t>(args.step);
     options.allSteps = args.allSteps;
     options.by = profileOptions.extra;
+    parseDevicePairing(args.devices, options.devices); // checked by the option's IsMember
     auto diff = diffRuns(*before, *afterResult, options);
     if (!diff.isOk()) { // only --step past the runs' steps fails: a usage error
         std::fprintf(stderr, "placescope diff: %s\n", diff.status().message().c_str());
@@ -120,6 +122,11 @@ const CommandRegistration kRegistration { "diff",
                "A grouping besides kernels: kernel, op, annotation, stream or class (GEMM, convolution, "
                "communication, ..., memcpy, memset)")
             ->check(CLI::IsMember({ "kernel", "op", "annotation", "stream", "class" }))
+            ->capture_default_str();
+        app.add_option("--devices", args->devices,
+               "Pair the runs' GPUs by id, by position (first with first: GPU 3 vs GPU 1), or auto (by position "
+               "when both have as many GPUs with other ids)")
+            ->check(CLI::IsMember({ "auto", "id", "position" }))
             ->capture_default_str();
         app.add_flag("--short-names", args->shortNames,
             "Match kernels by short name (template arguments and library versions dropped)");
