@@ -80,6 +80,19 @@ std::vector<PlacementComparison> comparePlacements(
     return rows;
 }
 
+PlacedOps countPlacedOps(const PlacementModel& placement, const std::vector<int>& assignment)
+{
+    PlacedOps count;
+    for (int graphOp : placement.graphOpOfModelOp) {
+        if (graphOp < 0 || static_cast<size_t>(graphOp) >= assignment.size())
+            continue;
+        ++count.ops;
+        const int device = assignment[static_cast<size_t>(graphOp)];
+        count.onCpu += placement.graph.devices[static_cast<size_t>(device)].kind == DeviceKind::Cpu;
+    }
+    return count;
+}
+
 Result<PlacementFigures> planPlacementFigures(const PlacementModel& placement, const PlanOptions& options)
 {
     PlacementFigures figures;

@@ -35,6 +35,16 @@ struct PlacementFigures
     double objectiveUs(const std::string& key) const;
 };
 
+// The model's ops as the proposal places them, counted one way for `place` ("Placement (176 ops: ...)") and the GUI's
+// placement panel: the model ops that the graph holds (folded weight producers and the graph's own stand-ins left
+// out), and how many of them run on the CPU.
+struct PlacedOps
+{
+    int ops = 0;
+    int onCpu = 0;
+};
+PlacedOps countPlacedOps(const PlacementModel& placement, const std::vector<int>& assignment);
+
 // Plans graph + options.pins for options.objective and compares the proposal with the baselines.
 Result<PlacementFigures> planPlacementFigures(const PlacementModel& placement, const PlanOptions& options);
 

@@ -172,14 +172,11 @@ void PlacementPanel::refreshSummary()
     if (!m_session->lastError().isEmpty())
         lines << tr("Placement: %1").arg(m_session->lastError());
     if (plan) {
-        int onCpu = 0;
-        const auto inputs = m_session->inputs();
-        for (size_t op = 0; op < plan->proposal.assignment.size(); ++op)
-            onCpu += inputs->placement->graph.devices[static_cast<size_t>(plan->proposal.assignment[op])].kind
-                == DeviceKind::Cpu;
+        // Counted as `placescope place` counts them (the model's ops, not the graph's stand-ins).
+        const PlacedOps placed = countPlacedOps(*m_session->inputs()->placement, plan->proposal.assignment);
         lines << tr("%1 ops, %2 on the CPU, %3 pinned; %4 transfers (%5)")
-                     .arg(plan->proposal.assignment.size())
-                     .arg(onCpu)
+                     .arg(placed.ops)
+                     .arg(placed.onCpu)
                      .arg(plan->pins.size())
                      .arg(plan->proposal.timeline.transferCount)
                      .arg(formatBytes(plan->proposal.timeline.transferredBytes));

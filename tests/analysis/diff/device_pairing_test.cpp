@@ -24,9 +24,9 @@ protected:
             std::filesystem::temp_directory_path() / ("ps_device_pairing_" + std::to_string(::getpid())));
         std::filesystem::create_directories(*s_dir);
         const std::string gpu0 = (*s_dir / "gpu0.sqlite").string(), gpu3 = (*s_dir / "gpu3.sqlite").string();
-        auto imported = importTraces(
-            { std::string(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite" }, gpu0,
-            ImportOptions {});
+        auto imported
+            = importTraces({ std::string(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite" },
+                gpu0, ImportOptions {});
         ASSERT_TRUE(imported.isOk()) << imported.status().message();
         std::filesystem::copy_file(gpu0, gpu3);
         auto db = openTrace(gpu3, TraceAccess::ReadWrite);

@@ -14,6 +14,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -218,6 +219,27 @@ private slots:
             panel.summaryText().contains("makespan objective: CPU and GPU overlap"), qPrintable(panel.summaryText()));
         QVERIFY2(panel.summaryText().contains("Saving vs framework default: "), qPrintable(panel.summaryText()));
         QVERIFY2(!panel.summaryText().contains("e-0"), qPrintable(panel.summaryText()));
+    }
+
+    // The panel counts the model's ops as `placescope place` does (issue 26: the app said 178 ops for ResNet-50 where
+    // place said 176, counting the host ends added for the graph's input and output).
+    void thePanelCountsOpsAsPlaceDoes()
+    {
+        const QString model = kData + "/models/light_resnet50.onnx";
+        PlacementSession session;
+        PlacementPanel panel(&session);
+        session.openModel(model);
+        QVERIFY(session.waitForPlan(120000));
+        const placescope::testing::CliRun place
+            = placescope::testing::runPlacescope(QStringList { "place", "--model", model });
+        QCOMPARE(place.exitCode, 0);
+        const QString text = QString::fromStdString(place.out);
+        const QRegularExpressionMatch cli
+            = QRegularExpression(R"(Placement \((\d+) ops: \d+ on gpu, (\d+) on cpu\))").match(text);
+        QVERIFY2(cli.hasMatch(), qPrintable(text));
+        const QString expected = cli.captured(1) + " ops, " + cli.captured(2) + " on the CPU";
+        QVERIFY2(panel.summaryText().contains(expected), qPrintable(panel.summaryText() + " / place: " + expected));
+        QVERIFY(cli.captured(1).toInt() > 100);
     }
 };
 
