@@ -6,15 +6,14 @@
 #include "ui/compare/compare_lanes_view.h"
 #include "ui/compare/delta_table_model.h"
 #include "ui/compare/prediction_error_model.h"
+#include "ui/jobs/wait_until.h"
 #include "ui/models/table_model.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QElapsedTimer>
-#include <QEventLoop>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -27,9 +26,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
-#include <QTimer>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrent>
 
 #include <algorithm>
 #include <cmath>
@@ -184,37 +181,21 @@ CompareWindow::CompareWindow(QWidget* parent)
     resize(1400, 900);
 }
 
-CompareWindow::~CompareWindow()
-{
-    if (m_cancel)
-        m_cancel->cancel();
-}
+CompareWindow::~CompareWindow() = default; // the job tracker cancels a comparison still running
 
 void CompareWindow::compare(const QString& before, const QString& after)
 {
-    if (m_cancel)
-        m_cancel->cancel();
     m_before = before;
     m_after = after;
-    const uint64_t generation = ++m_generation;
-    m_cancel = std::make_shared<CancelToken>();
-    m_busy = true;
     m_lastError.clear();
     m_summary->setText(tr("Comparing %1 with %2...").arg(QFileInfo(before).fileName(), QFileInfo(after).fileName()));
     setWindowTitle(tr("Compare %1 / %2").arg(QFileInfo(before).fileName(), QFileInfo(after).fileName()));
-    auto cancel = m_cancel;
-    // Each comparison imports into its own folder, so a stale one still running never writes where a newer one reads.
-    const std::string temp = (m_tempDir->path() + "/" + QString::number(generation)).toStdString();
-    auto* watcher = new QFutureWatcher<CompareResult>(this);
-    connect(watcher, &QFutureWatcher<CompareResult>::finished, this, [this, watcher, generation] {
-        const CompareResult result = watcher->result();
-        watcher->deleteLater();
-        if (generation == m_generation) // else a newer comparison started: drop this one
-            onResult(result);
-    });
-    watcher->setFuture(
-        QtConcurrent::run([before = before.toStdString(), after = after.toStdString(), temp, simulate = m_simulate,
-                              cancel] { return compareRuns(before, after, temp, simulate, cancel.get()); }));
+    // Each comparison imports into its own folder (named by the generation it is about to get), so a stale one
+    // still running never writes where a newer one reads.
+    const std::string temp = (m_tempDir->path() + "/" + QString::number(m_job.generation() + 1)).toStdString();
+    m_job.start([before = before.toStdString(), after = after.toStdString(), temp, simulate = m_simulate](
+                    const CancelToken& cancel) { return compareRuns(before, after, temp, simulate, &cancel); },
+        [this](const CompareResult& result) { onResult(result); });
 }
 
 void CompareWindow::setSimulateSavings(bool simulate)
@@ -229,21 +210,13 @@ void CompareWindow::setSimulateSavings(bool simulate)
 
 bool CompareWindow::waitForResult(int timeoutMs)
 {
-    if (m_busy) {
-        QEventLoop loop;
-        connect(this, &CompareWindow::finished, &loop, &QEventLoop::quit);
-        QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
-        if (m_busy)
-            loop.exec();
-    }
-    if (m_busy && m_lastError.isEmpty())
+    if (!waitUntil([this] { return !m_job.isRunning(); }, timeoutMs) && m_lastError.isEmpty())
         m_lastError = tr("timed out");
-    return !m_busy && m_lastError.isEmpty();
+    return !m_job.isRunning() && m_lastError.isEmpty();
 }
 
 void CompareWindow::onResult(const CompareResult& result)
 {
-    m_busy = false;
     if (!result.error.empty()) {
         m_lastError = qs(result.error);
         m_summary->setText(tr("Cannot compare: %1").arg(m_lastError));

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "ui/compare/compare_job.h"
+#include "ui/jobs/job_tracker.h"
 
 #include <QWidget>
 
@@ -96,9 +97,7 @@ private:
     QTabWidget* m_tabs = nullptr;
     int m_predictionTab = -1;
     std::unique_ptr<QTemporaryDir> m_tempDir;
-    std::shared_ptr<CancelToken> m_cancel;
-    uint64_t m_generation = 0;
-    bool m_busy = false;
+    JobTracker m_job { this };
     CompareResult m_result;
     int m_alignedStep = 0;
     bool m_simulate = false;

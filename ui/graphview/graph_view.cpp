@@ -1,21 +1,18 @@
 // SPDX-License-Identifier: MIT
 #include "ui/graphview/graph_view.h"
 
+#include "ui/jobs/wait_until.h"
 #include "ui/placement/model_source.h"
 #include "ui/placement/pin_actions.h"
 #include "ui/placement/placement_session.h"
 #include "ui/timeline/timeline_format.h"
 
 #include <QContextMenuEvent>
-#include <QEventLoop>
-#include <QFutureWatcher>
 #include <QGraphicsPathItem>
 #include <QGraphicsRectItem>
 #include <QGraphicsSimpleTextItem>
 #include <QMenu>
-#include <QTimer>
 #include <QWheelEvent>
-#include <QtConcurrent/QtConcurrent>
 
 #include <cmath>
 
@@ -63,32 +60,25 @@ void GraphView::setSession(PlacementSession* session)
 
 void GraphView::openModel(const QString& path)
 {
-    const uint64_t generation = ++m_generation;
-    m_busy = true;
     m_error.clear();
-    auto* watcher = new QFutureWatcher<LayoutJob>(this);
-    connect(watcher, &QFutureWatcher<LayoutJob>::finished, this, [this, watcher, generation] {
-        LayoutJob job = watcher->result();
-        watcher->deleteLater();
-        if (generation != m_generation)
-            return;
-        if (!job.error.empty()) {
-            m_busy = false;
-            m_error = QString::fromStdString(job.error);
-            emit layoutFinished(false);
-            return;
-        }
-        setModel(job.model);
-    });
-    watcher->setFuture(QtConcurrent::run([file = path.toStdString()] {
-        LayoutJob job;
-        auto model = readModelGraph(file);
-        if (!model.isOk())
-            job.error = model.status().message();
-        else
-            job.model = std::make_shared<const ModelGraph>(std::move(model).value());
-        return job;
-    }));
+    m_job.start(
+        [file = path.toStdString()](const CancelToken&) {
+            LayoutJob job;
+            auto model = readModelGraph(file);
+            if (!model.isOk())
+                job.error = model.status().message();
+            else
+                job.model = std::make_shared<const ModelGraph>(std::move(model).value());
+            return job;
+        },
+        [this](LayoutJob job) {
+            if (!job.error.empty()) {
+                m_error = QString::fromStdString(job.error);
+                emit layoutFinished(false);
+                return;
+            }
+            setModel(job.model);
+        });
 }
 
 void GraphView::setModel(std::shared_ptr<const ModelGraph> model)
@@ -104,8 +94,6 @@ void GraphView::setModel(std::shared_ptr<const ModelGraph> model)
 
 void GraphView::relayout()
 {
-    const uint64_t generation = ++m_generation;
-    m_busy = true;
     m_error.clear();
     m_visible = buildVisibleGraph(*m_model, m_collapse, m_expanded);
     scene()->clear();
@@ -113,43 +101,28 @@ void GraphView::relayout()
     m_layoutMarks.clear();
     m_edges.clear();
     m_selected = -1;
-    auto* watcher = new QFutureWatcher<LayoutJob>(this);
-    connect(watcher, &QFutureWatcher<LayoutJob>::finished, this, [this, watcher, generation] {
-        LayoutJob job = watcher->result();
-        watcher->deleteLater();
-        if (generation != m_generation)
-            return; // a newer model or expansion meanwhile
-        m_busy = false;
-        m_error = QString::fromStdString(job.error);
-        if (job.error.empty())
-            buildScene(job.layout);
-        emit layoutFinished(job.error.empty());
-    });
-    // Graphviz runs off the UI thread; it only sees labels and edges.
-    watcher->setFuture(QtConcurrent::run([input = toLayoutInput(m_visible)] {
-        LayoutJob job;
-        auto layout = layoutGraph(input);
-        if (!layout.isOk())
-            job.error = layout.status().message();
-        else
-            job.layout = std::move(layout).value();
-        return job;
-    }));
+    // Graphviz runs off the UI thread; it only sees labels and edges. A newer model or expansion drops this one.
+    m_job.start(
+        [input = toLayoutInput(m_visible)](const CancelToken& cancel) {
+            LayoutJob job;
+            auto layout = layoutGraph(input, &cancel);
+            if (!layout.isOk())
+                job.error = layout.status().message();
+            else
+                job.layout = std::move(layout).value();
+            return job;
+        },
+        [this](const LayoutJob& job) {
+            m_error = QString::fromStdString(job.error);
+            if (job.error.empty())
+                buildScene(job.layout);
+            emit layoutFinished(job.error.empty());
+        });
 }
 
 bool GraphView::waitForLayout(int timeoutMs)
 {
-    if (!m_busy)
-        return m_error.isEmpty() && m_model;
-    QEventLoop loop;
-    bool ok = false;
-    connect(this, &GraphView::layoutFinished, &loop, [&](bool success) {
-        ok = success;
-        loop.quit();
-    });
-    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
-    loop.exec();
-    return ok;
+    return waitUntil([this] { return !m_job.isRunning(); }, timeoutMs) && m_error.isEmpty() && m_model;
 }
 
 void GraphView::buildScene(const GraphLayout& layout)

@@ -3,6 +3,7 @@
 
 #include "ui/graph/graph_layout.h"
 #include "ui/graphview/graph_collapse.h"
+#include "ui/jobs/job_tracker.h"
 
 #include <QGraphicsView>
 
@@ -41,7 +42,7 @@ public:
     void openModel(const QString& path);
     void setModel(std::shared_ptr<const ModelGraph> model);
     bool waitForLayout(int timeoutMs);
-    bool busy() const { return m_busy; }
+    bool busy() const { return m_job.isRunning(); }
     QString lastError() const { return m_error; }
 
     int nodeCount() const { return static_cast<int>(m_visible.nodes.size()); }
@@ -103,11 +104,10 @@ private:
     std::vector<QGraphicsRectItem*> m_boxes;
     std::vector<QGraphicsRectItem*> m_layoutMarks;
     std::vector<EdgeItem> m_edges;
-    uint64_t m_generation = 0;
     int m_selected = -1;
     int m_crossEdges = 0;
     QString m_error;
-    bool m_busy = false;
+    JobTracker m_job { this }; // reading the model, then its layout
 };
 
 } // namespace placescope::ui

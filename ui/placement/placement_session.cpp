@@ -2,13 +2,10 @@
 #include "ui/placement/placement_session.h"
 
 #include "placement/cost/default_gpu.h"
+#include "ui/jobs/wait_until.h"
 #include "ui/placement/model_source.h"
 
-#include <QEventLoop>
-#include <QFutureWatcher>
-#include <QTimer>
 #include <QUndoStack>
-#include <QtConcurrent/QtConcurrent>
 
 #include <cmath>
 
@@ -78,18 +75,13 @@ void PlacementSession::fail(const QString& message)
 
 template <typename Work, typename Done> void PlacementSession::startJob(Work work, Done done)
 {
-    const uint64_t generation = ++m_generation;
     setBusy(true);
-    auto* watcher = new QFutureWatcher<LoadJob>(this);
-    connect(watcher, &QFutureWatcher<LoadJob>::finished, this, [this, watcher, generation, done = std::move(done)] {
-        LoadJob job = watcher->result();
-        watcher->deleteLater();
-        if (generation != m_generation)
-            return; // a newer model, cost option or pin was asked for meanwhile
-        setBusy(false);
-        done(std::move(job));
-    });
-    watcher->setFuture(QtConcurrent::run(std::move(work)));
+    // A newer model, cost option or pin asked for meanwhile drops this job's result (and keeps the session busy).
+    m_job.start([work = std::move(work)](const CancelToken&) { return work(); },
+        [this, done = std::move(done)](LoadJob job) {
+            setBusy(false);
+            done(std::move(job));
+        });
 }
 
 void PlacementSession::openModel(const QString& path, const CostOptions& options)
@@ -263,16 +255,7 @@ void PlacementSession::replan()
 
 bool PlacementSession::waitForPlan(int timeoutMs)
 {
-    if (m_busy) {
-        QEventLoop loop;
-        connect(this, &PlacementSession::busyChanged, &loop, [&](bool busy) {
-            if (!busy)
-                loop.quit();
-        });
-        QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
-        loop.exec();
-    }
-    return !m_busy && m_error.isEmpty() && m_plan;
+    return waitUntil([this] { return !m_busy; }, timeoutMs) && m_error.isEmpty() && m_plan;
 }
 
 int PlacementSession::deviceOf(int graphOp) const

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "ui/jobs/job_tracker.h"
 #include "ui/placement/placement_plan.h"
 
 #include <QObject>
@@ -15,9 +16,8 @@ class QUndoStack;
 namespace placescope::ui {
 
 // Owns the open model's placement: loads and costs it in a background job, keeps the user's pins and re-plans
-// in the background whenever they change (QtConcurrent + a generation counter: a result from an older request
-// is dropped, as MainWindow's open job does). Pins go through a QUndoStack. UI thread only; the snapshots it
-// hands out are immutable and may be read from any thread.
+// in the background whenever they change (JobTracker: a result from an older request is dropped). Pins go through a
+// QUndoStack. UI thread only; the snapshots it hands out are immutable and may be read from any thread.
 class PlacementSession : public QObject
 {
     Q_OBJECT
@@ -85,8 +85,7 @@ signals:
 private:
     void replan();
     void recost();
-    // Runs `work` on a worker thread and hands its result to `done` on this thread, unless a newer job was
-    // started meanwhile (the generation counter drops stale results). Busy from start to result.
+    // Runs `work` through the job tracker (a newer job drops this one's result); busy from start to result.
     template <typename Work, typename Done> void startJob(Work work, Done done);
     void setBusy(bool busy);
     void fail(const QString& message);
@@ -100,7 +99,7 @@ private:
     std::shared_ptr<const PlacementPlan> m_plan;
     PinMap m_pins;
     Objective m_objective = PlanOptions {}.objective; // the CLI's default
-    uint64_t m_generation = 0;
+    JobTracker m_job { this };
     bool m_busy = false;
     bool m_opening = false; // an open is running: its result replaces the model
     bool m_recosting = false; // a re-cost is running: pins changed meanwhile go with it

@@ -6,13 +6,11 @@
 #include "ui/timeline/timeline_view.h"
 
 #include <QComboBox>
-#include <QFutureWatcher>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrent>
 
 namespace placescope::ui {
 namespace {
@@ -116,34 +114,30 @@ QString ReportsPanel::currentReport() const { return m_choice->currentText(); }
 
 void ReportsPanel::run()
 {
-    const uint64_t generation = ++m_generation;
     if (!m_trace) {
+        m_job.discard(); // a report of the previous trace is not wanted
         m_model->setTable({});
         m_notes->setText(tr("Open a trace to see its reports."));
         return;
     }
     const QString name = m_choice->currentText();
     m_notes->setText(tr("Running %1...").arg(name));
-    auto* watcher = new QFutureWatcher<RunResult>(this);
-    connect(watcher, &QFutureWatcher<RunResult>::finished, this, [this, watcher, generation, name] {
-        watcher->deleteLater();
-        if (generation != m_generation)
-            return; // a newer trace or report was asked for meanwhile
-        RunResult result = watcher->result();
-        if (!result.error.isEmpty()) {
-            m_model->setTable({});
-            m_notes->setText(tr("%1: %2").arg(name, result.error));
-            return;
-        }
-        QStringList notes;
-        for (const std::string& note : result.table.notes)
-            notes << QString::fromStdString(note);
-        m_notes->setText(QString::fromStdString(result.table.title) + "\n" + notes.join("\n"));
-        m_proxy->sort(-1); // the report's own order until the user sorts
-        m_model->setTable(std::move(result.table));
-        emit reportShown(name);
-    });
-    watcher->setFuture(QtConcurrent::run(runOne, m_trace, name.toStdString()));
+    // A newer trace or report asked for meanwhile drops this one.
+    m_job.start([trace = m_trace, report = name.toStdString()](const CancelToken&) { return runOne(trace, report); },
+        [this, name](RunResult result) {
+            if (!result.error.isEmpty()) {
+                m_model->setTable({});
+                m_notes->setText(tr("%1: %2").arg(name, result.error));
+                return;
+            }
+            QStringList notes;
+            for (const std::string& note : result.table.notes)
+                notes << QString::fromStdString(note);
+            m_notes->setText(QString::fromStdString(result.table.title) + "\n" + notes.join("\n"));
+            m_proxy->sort(-1); // the report's own order until the user sorts
+            m_model->setTable(std::move(result.table));
+            emit reportShown(name);
+        });
 }
 
 bool ReportsPanel::selectRowOnTimeline(int proxyRow)

@@ -7,6 +7,7 @@
 
 #include "analysis/reports/report_table.h"
 #include "analysis/trace/trace_data.h"
+#include "ui/jobs/job_tracker.h"
 
 #include <QWidget>
 
@@ -52,7 +53,7 @@ private:
     ReportTableModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;
     std::shared_ptr<const TraceData> m_trace;
-    uint64_t m_generation = 0;
+    JobTracker m_job { this };
 };
 
 } // namespace placescope::ui

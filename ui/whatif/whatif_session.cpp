@@ -2,12 +2,9 @@
 #include "ui/whatif/whatif_session.h"
 
 #include "profiler/store/trace_file.h"
+#include "ui/jobs/wait_until.h"
 
-#include <QEventLoop>
-#include <QFutureWatcher>
-#include <QTimer>
 #include <QUndoStack>
-#include <QtConcurrent/QtConcurrent>
 
 namespace placescope::ui {
 namespace {
@@ -102,7 +99,7 @@ void WhatIfSession::setTrace(const QString& tracePath)
     m_trace.reset();
     m_run.reset();
     m_error.clear();
-    ++m_generation; // a run on the previous trace is stale now
+    m_job.discard(); // a run on the previous trace is stale now
     setBusy(false);
     emit runChanged();
     emit stateChanged();
@@ -136,7 +133,7 @@ void WhatIfSession::rerun()
 {
     if (m_path.isEmpty() || !m_active)
         return;
-    const uint64_t generation = ++m_generation; // any run in flight is for an older edit set: drop its result
+    m_job.discard(); // any run in flight is for an older edit set: drop its result
     // Parsed here, not in the job: a malformed edit is reported at once, and the previous figures stay on screen.
     WhatIfOptions options;
     const std::vector<std::string> texts = editTexts(m_controls);
@@ -154,41 +151,33 @@ void WhatIfSession::rerun()
     m_error.clear();
     setBusy(true);
     emit stateChanged();
-    auto* watcher = new QFutureWatcher<RunJob>(this);
-    connect(watcher, &QFutureWatcher<RunJob>::finished, this, [this, watcher, generation] {
-        RunJob job = watcher->result();
-        watcher->deleteLater();
-        // A load is worth keeping even when its run is stale, as long as it is of the open trace.
+    // A load is worth keeping even when its run is stale, as long as it is of the open trace.
+    auto keepLoad = [this](const RunJob& job) {
         if (job.trace && !m_trace && job.trace->path == m_path.toStdString())
             m_trace = job.trace;
-        if (generation != m_generation)
-            return; // a newer edit set or trace was asked for meanwhile
-        setBusy(false);
-        if (!job.error.empty()) {
-            m_error = QString::fromStdString(job.error);
-            emit failed(m_error);
+    };
+    m_job.start(
+        [path = m_path.toStdString(), trace = m_trace, controls = m_controls, texts, options = std::move(options)](
+            const CancelToken&) { return runJob(path, trace, controls, texts, options); },
+        [this, keepLoad](RunJob job) {
+            keepLoad(job);
+            setBusy(false);
+            if (!job.error.empty()) {
+                m_error = QString::fromStdString(job.error);
+                emit failed(m_error);
+                emit stateChanged();
+                return;
+            }
+            m_run = std::move(job.run);
+            emit runChanged();
             emit stateChanged();
-            return;
-        }
-        m_run = std::move(job.run);
-        emit runChanged();
-        emit stateChanged();
-    });
-    watcher->setFuture(QtConcurrent::run(runJob, m_path.toStdString(), m_trace, m_controls, texts, std::move(options)));
+        },
+        keepLoad);
 }
 
 bool WhatIfSession::waitForRun(int timeoutMs)
 {
-    if (m_busy) {
-        QEventLoop loop;
-        connect(this, &WhatIfSession::busyChanged, &loop, [&](bool busy) {
-            if (!busy)
-                loop.quit();
-        });
-        QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
-        loop.exec();
-    }
-    return !m_busy && m_error.isEmpty() && m_run;
+    return waitUntil([this] { return !m_busy; }, timeoutMs) && m_error.isEmpty() && m_run;
 }
 
 } // namespace placescope::ui

@@ -3,6 +3,7 @@
 
 #include "analysis/trace/step_detector.h"
 #include "analysis/trace/trace_data.h"
+#include "ui/jobs/job_tracker.h"
 #include "ui/whatif/whatif_controls.h"
 #include "ui/whatif/whatif_lane_rows.h"
 #include "whatif/whatif.h"
@@ -38,8 +39,8 @@ struct WhatIfRun
 };
 
 // Owns the what-if of the open trace: loads the trace in a background job the first time a run is needed, then
-// re-runs runWhatIf in the background whenever the edit set changes (QtConcurrent + a generation counter: the
-// result of an older request is dropped, as PlacementSession does). Edit-set changes go through a QUndoStack.
+// re-runs runWhatIf in the background whenever the edit set changes (JobTracker: the result of an older
+// request is dropped). Edit-set changes go through a QUndoStack.
 // Malformed edits are reported by parseEdit on this thread and run nothing. UI thread only; runs it hands out are
 // immutable and may be read from any thread.
 class WhatIfSession : public QObject
@@ -68,7 +69,7 @@ public:
     std::shared_ptr<const WhatIfRun> run() const { return m_run; }
     bool busy() const { return m_busy; }
     QString lastError() const { return m_error; }
-    // Blocks with a local event loop until no run is in flight; false on error, timeout or no run.
+    // Processes events until no run is in flight; false on error, timeout or no run.
     bool waitForRun(int timeoutMs);
 
 signals:
@@ -88,7 +89,7 @@ private:
     std::shared_ptr<const WhatIfTrace> m_trace;
     WhatIfControls m_controls;
     std::shared_ptr<const WhatIfRun> m_run;
-    uint64_t m_generation = 0;
+    JobTracker m_job { this };
     bool m_busy = false;
     QString m_error;
 };

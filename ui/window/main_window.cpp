@@ -40,7 +40,6 @@
 #include <QUndoGroup>
 #include <QUndoStack>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrent>
 
 namespace placescope::ui {
 
@@ -89,7 +88,8 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addPermanentWidget(cancel);
     connect(cancel, &QPushButton::clicked, this, &MainWindow::cancelOpen);
     connect(this, &MainWindow::openFinished, cancel, &QWidget::hide);
-    connect(m_progress, &QProgressBar::valueChanged, cancel, [this, cancel] { cancel->setVisible(m_busy); });
+    connect(
+        m_progress, &QProgressBar::valueChanged, cancel, [this, cancel] { cancel->setVisible(m_openJob.isRunning()); });
     connect(m_timeline, &TimelineView::eventSelected, m_status, &QLabel::setText);
     connect(m_timeline, &TimelineView::rangeSelected, m_status, &QLabel::setText);
     // Op graph dock; selection sync: a node finds its op's events on the timeline, an event selects its node.
@@ -145,11 +145,7 @@ MainWindow::MainWindow(QWidget* parent)
         resize(screen() ? QSize(1400, 850).boundedTo(screen()->availableGeometry().size()) : QSize(1400, 850));
 }
 
-MainWindow::~MainWindow()
-{
-    if (m_cancel)
-        m_cancel->cancel();
-}
+MainWindow::~MainWindow() = default; // the job trackers cancel what still runs
 
 QTableView* MainWindow::addTableDock(const QString& title, TableModel* model, Qt::DockWidgetArea area)
 {
@@ -269,42 +265,32 @@ void MainWindow::setDarkPalette(bool dark)
 
 void MainWindow::openFile(const QString& path)
 {
-    if (m_cancel)
-        m_cancel->cancel();
-    const uint64_t generation = ++m_generation;
-    m_cancel = std::make_shared<CancelToken>();
-    m_busy = true;
     m_lastError.clear();
     m_progress->setValue(0);
     m_progress->setVisible(true);
     m_status->setText(tr("Opening %1...").arg(path));
-    auto cancel = m_cancel;
     QPointer<QProgressBar> bar = m_progress;
     const std::string temp = m_tempDir->path().toStdString();
-    auto* watcher = new QFutureWatcher<OpenResult>(this);
-    connect(watcher, &QFutureWatcher<OpenResult>::finished, this, [this, watcher, generation, path] {
-        const OpenResult result = watcher->result();
-        watcher->deleteLater();
-        if (generation != m_generation)
-            return; // a newer open started: drop this stale result
-        if (result.error.empty())
-            rememberRecent(path);
-        onOpenFinished(generation, result);
-    });
-    watcher->setFuture(QtConcurrent::run([path, temp, cancel, bar] {
-        return openAnyTrace(
-            path.toStdString(), temp,
-            [bar](uint64_t done, uint64_t total) {
-                QMetaObject::invokeMethod(
-                    bar,
-                    [bar, done, total] {
-                        if (bar)
-                            bar->setValue(static_cast<int>(done * 1000 / std::max<uint64_t>(total, 1)));
-                    },
-                    Qt::QueuedConnection);
-            },
-            cancel.get());
-    }));
+    m_openJob.start(
+        [path, temp, bar](const CancelToken& cancel) {
+            return openAnyTrace(
+                path.toStdString(), temp,
+                [bar](uint64_t done, uint64_t total) {
+                    QMetaObject::invokeMethod(
+                        bar,
+                        [bar, done, total] {
+                            if (bar)
+                                bar->setValue(static_cast<int>(done * 1000 / std::max<uint64_t>(total, 1)));
+                        },
+                        Qt::QueuedConnection);
+                },
+                &cancel);
+        },
+        [this, path](const OpenResult& result) {
+            if (result.error.empty())
+                rememberRecent(path);
+            onOpenFinished(result);
+        });
 }
 
 void MainWindow::openModel(const QString& path)
@@ -400,10 +386,6 @@ void MainWindow::onPlanChanged()
                           .arg(formatDuration(plan->proposalUs * 1000.0), formatDuration(plan->allGpuUs * 1000.0)));
 }
 
-void MainWindow::cancelOpen()
-{
-    if (m_cancel)
-        m_cancel->cancel();
-}
+void MainWindow::cancelOpen() { m_openJob.cancel(); }
 
 } // namespace placescope::ui

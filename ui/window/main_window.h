@@ -2,9 +2,9 @@
 #pragma once
 
 #include "placement/cost/model_trace_match.h"
+#include "ui/jobs/job_tracker.h"
 #include "ui/window/open_job.h"
 
-#include <QFutureWatcher>
 #include <QMainWindow>
 
 #include <memory>
@@ -38,7 +38,7 @@ class WhatIfPanel;
 class WhatIfSession;
 
 // The main window: timeline in the centre, tables and findings in docks. Opening runs in a background job
-// (QtConcurrent) with a generation counter: a result from an older open is dropped (Hotspot's JobTracker).
+// (JobTracker: a result from an older open is dropped).
 // UI thread only.
 class MainWindow : public QMainWindow
 {
@@ -89,7 +89,7 @@ protected:
 private:
     void buildMenus();
     QTableView* addTableDock(const QString& title, TableModel* model, Qt::DockWidgetArea area);
-    void onOpenFinished(uint64_t generation, const OpenResult& result);
+    void onOpenFinished(const OpenResult& result);
     void cancelOpen();
     void rememberRecent(const QString& path);
     void rebuildRecentMenu();
@@ -138,14 +138,12 @@ private:
     std::optional<ModelTraceMatch> m_match;
     const ModelGraph* m_matchedModel = nullptr; // what m_match was computed for (compared, never dereferenced)
     std::string m_matchedTracePath;
-    uint64_t m_matchGeneration = 0;
+    JobTracker m_matchJob { this }; // model against trace
     bool m_updatingFromNode = false; // a node is selecting its event: the event must not reselect a node
     std::unique_ptr<QTemporaryDir> m_tempDir;
-    uint64_t m_generation = 0;
-    std::shared_ptr<CancelToken> m_cancel;
+    JobTracker m_openJob { this }; // opening a trace
     std::optional<AnalysisReport> m_report;
     QString m_lastError;
-    bool m_busy = false;
     bool m_defaultDockSizes = false; // no saved layout: size the docks when first shown
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // MainWindow: filling the panels from an open's result, findings -> timeline, recent files, Record..., settings.
 #include "profiler/base/units.h"
+#include "ui/jobs/wait_until.h"
 #include "ui/models/table_model.h"
 #include "ui/placement/placement_session.h"
 #include "ui/reports/reports_panel.h"
@@ -18,7 +19,6 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QElapsedTimer>
-#include <QEventLoop>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QLabel>
@@ -40,9 +40,8 @@
 
 namespace placescope::ui {
 
-void MainWindow::onOpenFinished(uint64_t, const OpenResult& result)
+void MainWindow::onOpenFinished(const OpenResult& result)
 {
-    m_busy = false;
     m_progress->setVisible(false);
     if (!result.error.empty()) {
         m_lastError = QString::fromStdString(result.error);
@@ -147,17 +146,8 @@ void MainWindow::setMeasuredStep(const OpenResult& result)
 
 bool MainWindow::waitForOpen(int timeoutMs)
 {
-    if (!m_busy)
-        return m_lastError.isEmpty() && m_timeline->trace();
-    QEventLoop loop;
-    bool ok = false;
-    connect(this, &MainWindow::openFinished, &loop, [&](bool success) {
-        ok = success;
-        loop.quit();
-    });
-    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
-    loop.exec();
-    return ok;
+    return waitUntil([this] { return !m_openJob.isRunning(); }, timeoutMs) && m_lastError.isEmpty()
+        && m_timeline->trace();
 }
 
 void MainWindow::selectFinding(int row)

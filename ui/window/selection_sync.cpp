@@ -12,7 +12,6 @@
 
 #include <QLabel>
 #include <QTextBrowser>
-#include <QtConcurrent/QtConcurrent>
 
 namespace placescope::ui {
 namespace {
@@ -66,43 +65,38 @@ void MainWindow::checkModelAgainstTrace()
 {
     const auto model = m_placement->model();
     const LoadedTrace* trace = m_timeline->trace();
-    const uint64_t generation = ++m_matchGeneration;
     // Recosting replaces nothing the match depends on: the same model and trace keep their match.
     if (m_match && model && trace && model.get() == m_matchedModel && trace->path == m_matchedTracePath)
         return;
+    m_matchJob.discard(); // another model or trace came: a match in flight is of the old pair
     m_match.reset();
     m_matchedModel = nullptr;
     m_modelMatchLabel->setVisible(false);
     if (!model || !trace)
         return;
     const std::string tracePath = trace->path;
-    auto* watcher = new QFutureWatcher<Result<ModelTraceMatch>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, model, tracePath] {
-        const Result<ModelTraceMatch> result = watcher->result();
-        watcher->deleteLater();
-        if (generation != m_matchGeneration)
-            return; // another model or trace came since
-        if (!result.isOk()) {
-            m_modelMatchLabel->setText(tr("Could not match the model against the trace: %1")
-                                           .arg(QString::fromStdString(result.status().message())));
-            m_modelMatchLabel->setStyleSheet("background: #fff0d0; color: #803000; padding: 4px");
+    m_matchJob.start([model, tracePath](const CancelToken&) { return matchModelToTrace(*model, tracePath); },
+        [this, model, tracePath](const Result<ModelTraceMatch>& result) {
+            if (!result.isOk()) {
+                m_modelMatchLabel->setText(tr("Could not match the model against the trace: %1")
+                                               .arg(QString::fromStdString(result.status().message())));
+                m_modelMatchLabel->setStyleSheet("background: #fff0d0; color: #803000; padding: 4px");
+                m_modelMatchLabel->setVisible(true);
+                return;
+            }
+            m_match = result.value();
+            m_matchedModel = model.get();
+            m_matchedTracePath = tracePath;
+            const bool bad = m_match->mismatch() || m_match->traceOps == 0;
+            const QString text = QString::fromStdString(m_match->summary());
+            m_modelMatchLabel->setText(bad ? tr("Warning: %1. Graph nodes cannot select this trace's events.").arg(text)
+                                           : tr("Model vs trace: %1.").arg(text));
+            m_modelMatchLabel->setStyleSheet(
+                bad ? "background: #fff0d0; color: #803000; font-weight: bold; padding: 4px" : "padding: 4px");
             m_modelMatchLabel->setVisible(true);
-            return;
-        }
-        m_match = result.value();
-        m_matchedModel = model.get();
-        m_matchedTracePath = tracePath;
-        const bool bad = m_match->mismatch() || m_match->traceOps == 0;
-        const QString text = QString::fromStdString(m_match->summary());
-        m_modelMatchLabel->setText(bad ? tr("Warning: %1. Graph nodes cannot select this trace's events.").arg(text)
-                                       : tr("Model vs trace: %1.").arg(text));
-        m_modelMatchLabel->setStyleSheet(
-            bad ? "background: #fff0d0; color: #803000; font-weight: bold; padding: 4px" : "padding: 4px");
-        m_modelMatchLabel->setVisible(true);
-        if (bad)
-            m_status->setText(tr("The model does not match the trace: %1").arg(text));
-    });
-    watcher->setFuture(QtConcurrent::run([model, tracePath] { return matchModelToTrace(*model, tracePath); }));
+            if (bad)
+                m_status->setText(tr("The model does not match the trace: %1").arg(text));
+        });
 }
 
 void MainWindow::selectTimelineForNode()

@@ -2,6 +2,7 @@
 #include "placement/graph/model_graph.h"
 #include "ui/graph/graph_layout.h"
 #include "ui/graphview/graph_view.h"
+#include "ui/jobs/wait_until.h"
 #include "ui/models/table_model.h"
 #include "ui/placement/placement_session.h"
 #include "ui/timeline/timeline_view.h"
@@ -234,7 +235,7 @@ private slots:
         window.openModel(QString(PLACESCOPE_DATA_DIR) + "/models/mnist.onnx");
         QVERIFY2(window.placementSession()->waitForPlan(60000), qPrintable(window.placementSession()->lastError()));
         QVERIFY(window.graphView()->waitForLayout(60000));
-        QTRY_VERIFY_WITH_TIMEOUT(window.modelMatch(), 60000);
+        QVERIFY(waitUntil([&] { return window.modelMatch() != nullptr; }, 60000));
         const placescope::ModelTraceMatch& match = *window.modelMatch();
         QVERIFY(match.traceOps > 1000); // the trace has framework ops; none of them is MNIST's
         QVERIFY(match.comparedOps >= 5);
@@ -274,7 +275,7 @@ private slots:
         QVERIFY2(window.placementSession()->waitForPlan(60000), qPrintable(window.placementSession()->lastError()));
         GraphView* graph = window.graphView();
         QVERIFY(graph->waitForLayout(60000));
-        QTRY_VERIFY_WITH_TIMEOUT(window.modelMatch(), 60000);
+        QVERIFY(waitUntil([&] { return window.modelMatch() != nullptr; }, 60000));
         const placescope::ModelTraceMatch& match = *window.modelMatch();
         QVERIFY2(!match.mismatch(), match.summary().c_str());
         auto* warning = window.findChild<QLabel*>("modelMatchWarning");
@@ -335,7 +336,8 @@ private slots:
         QVERIFY2(graph->waitForLayout(120000), qPrintable(graph->lastError()));
         const ModelGraph* model = graph->model();
         QVERIFY(model && model->source == "trace-ops");
-        QTRY_VERIFY_WITH_TIMEOUT(window.modelMatch(), 60000); // the graph's own trace: every op is found
+        QVERIFY(waitUntil(
+            [&] { return window.modelMatch() != nullptr; }, 60000)); // the graph's own trace: every op is found
         QCOMPARE(window.modelMatch()->matchedOps, window.modelMatch()->comparedOps);
         QVERIFY(!window.findChild<QLabel*>("modelMatchWarning")->text().startsWith("Warning"));
         std::vector<int> convs;

@@ -4,6 +4,7 @@
 #include "profiler/base/units.h"
 #include "profiler/store/sqlite_db.h"
 #include "ui/graphview/graph_view.h"
+#include "ui/jobs/wait_until.h"
 #include "ui/models/table_model.h"
 #include "ui/placement/placement_session.h"
 #include "ui/timeline/timeline_format.h"
@@ -166,7 +167,7 @@ private slots:
         QVERIFY(!timeline->wheelZooms()); // Perfetto's mapping by default
         auto* vbar = timeline->findChild<QScrollBar*>();
         QVERIFY(vbar);
-        QTRY_VERIFY(vbar->maximum() > 0);
+        QVERIFY(waitUntil([&] { return vbar->maximum() > 0; }, 5000));
         const QPoint at(TimelineView::kHeaderWidth + 200, 100);
         const double scale = timeline->axis().nsPerPixel();
         const int64_t start = timeline->axis().viewStartNs();

@@ -5,6 +5,7 @@
 // events on the timeline (a launch its kernel, a bucket its time range, a kernel name its instances).
 #include "analysis/reports/reports.h"
 #include "tests/support/qt_cli_run.h"
+#include "ui/jobs/wait_until.h"
 #include "ui/reports/report_table_model.h"
 #include "ui/reports/reports_panel.h"
 #include "ui/timeline/timeline_view.h"
@@ -57,7 +58,7 @@ bool waitForReport(ReportsPanel* panel, const QString& name)
     QSignalSpy shown(panel, &ReportsPanel::reportShown);
     if (!panel->showReport(name))
         return false;
-    return shown.wait(60000) && shown.last().first().toString() == name;
+    return waitUntil([&] { return !shown.isEmpty(); }, 60000) && shown.last().first().toString() == name;
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 #include "analysis/trace/trace_data.h"
 #include "profiler/importers/importer.h"
 #include "profiler/store/trace_file.h"
+#include "ui/jobs/wait_until.h"
 #include "ui/models/table_model.h"
 #include "ui/placement/step_time_chart.h"
 #include "ui/timeline/timeline_format.h"
@@ -304,14 +305,14 @@ private slots:
         WhatIfSession* session = window.whatIfSession();
         QCOMPARE(session->tracePath(), m_trace);
         window.findChild<QDockWidget*>("dock_whatif")->raise();
-        QVERIFY(QTest::qWaitFor([&] { return session->active(); }, 5000));
+        QVERIFY(waitUntil([&] { return session->active(); }, 5000));
         QVERIFY2(session->waitForRun(120000), qPrintable(session->lastError()));
         WhatIfPanel* panel = window.whatIfPanel();
 
         // Focus in the panel: Edit > Undo works on the what-if stack.
         QCheckBox* pinned = panel->pinnedBox();
         pinned->setFocus();
-        QVERIFY(QTest::qWaitFor([&] { return window.undoGroup()->activeStack() == session->undoStack(); }, 5000));
+        QVERIFY(waitUntil([&] { return window.undoGroup()->activeStack() == session->undoStack(); }, 5000));
         pinned->setChecked(true);
         QVERIFY2(session->waitForRun(120000), qPrintable(session->lastError()));
         QCOMPARE(session->run()->edits, std::vector<std::string> { "pinned" });
@@ -360,7 +361,7 @@ private slots:
 
         // Focus outside the panel: back to the placement stack.
         window.timeline()->setFocus();
-        QVERIFY(QTest::qWaitFor([&] { return window.undoGroup()->activeStack() != session->undoStack(); }, 5000));
+        QVERIFY(waitUntil([&] { return window.undoGroup()->activeStack() != session->undoStack(); }, 5000));
     }
 };
 

@@ -2,6 +2,9 @@
 // The main window between runs and on a small screen (issue 14): window size, dock layout and splitter positions
 // come back after a restart (QSettings in a temporary folder, never the user's); temporary trace copies left by a
 // GUI that no longer runs are removed at start; at 1366x768 every shown dock and the timeline keep a usable size.
+#include "ui/graphview/graph_view.h"
+#include "ui/jobs/wait_until.h"
+#include "ui/placement/placement_session.h"
 #include "ui/timeline/timeline_view.h"
 #include "ui/window/main_window.h"
 
@@ -61,7 +64,7 @@ private slots:
             MainWindow window;
             window.show();
             window.resize(1200, 700);
-            QTRY_COMPARE(window.size(), QSize(1200, 700));
+            QVERIFY(waitUntil([&] { return window.size() == QSize(1200, 700); }, 5000));
             auto* problems = window.findChild<QDockWidget*>("dock_Import problems");
             QVERIFY(problems);
             problems->toggleViewAction()->trigger(); // the user closes a panel
@@ -80,7 +83,9 @@ private slots:
         QCOMPARE(again.size(), QSize(1200, 700));
         QVERIFY(again.findChild<QDockWidget*>("dock_Import problems")->isHidden());
         QVERIFY(!again.findChild<QDockWidget*>("dock_Kernels")->isHidden());
-        QTRY_COMPARE(again.findChild<QSplitter*>("findingsSplitter")->sizes(), splitterSizes);
+        auto* againSplitter = again.findChild<QSplitter*>("findingsSplitter");
+        waitUntil([&] { return againSplitter->sizes() == splitterSizes; }, 5000);
+        QCOMPARE(againSplitter->sizes(), splitterSizes);
         // A first start (no saved layout) shows every panel again.
         QSettings().clear();
         MainWindow fresh;
@@ -135,7 +140,8 @@ private slots:
         window.openFile(kNsysTrace);
         QVERIFY2(window.waitForOpen(60000), qPrintable(window.lastError()));
         window.openModel(QString(PLACESCOPE_DATA_DIR) + "/models/mnist.onnx");
-        QTest::qWait(200);
+        QVERIFY(window.placementSession()->waitForPlan(60000));
+        QVERIFY(window.graphView()->waitForLayout(60000));
         QCOMPARE(window.size(), QSize(1366, 768)); // no panel forces the window larger than the screen
         QVERIFY2(window.minimumSizeHint().width() <= 1366 && window.minimumSizeHint().height() <= 768,
             qPrintable(QString("%1x%2").arg(window.minimumSizeHint().width()).arg(window.minimumSizeHint().height())));
