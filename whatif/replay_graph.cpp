@@ -311,8 +311,8 @@ void ReplayGraphBuilder::State::addGpuOp(const GpuOp& op)
         task.pageable = isPageable(op.srcKind) || isPageable(op.dstKind);
     }
     if (op.kind == GpuOp::Kind::Kernel) {
-        auto [comm, fresh] = commName.try_emplace(op.nameId, false); // a regex: once per name
-        if (fresh)
+        auto [comm, firstOfName] = commName.try_emplace(op.nameId, false); // a regex: once per name
+        if (firstOfName)
             comm->second = isCommunicationKernel(trace.name(op.nameId));
         task.communication = comm->second;
     }

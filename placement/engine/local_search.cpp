@@ -352,12 +352,12 @@ Schedule PlacementSearch::improve(const std::vector<Schedule>& starts)
         const int kicks = 2 + static_cast<int>(m_rng() % 2);
         for (int k = 0; k < kicks; ++k) {
             const int op = movable[m_rng() % movable.size()];
-            std::vector<int> choices;
+            std::vector<int> otherDevices;
             for (int d = 0; d < devices; ++d)
                 if (d != trial.assignment[op] && allowed(op, d))
-                    choices.push_back(d);
-            if (!choices.empty())
-                trial.assignment[op] = choices[m_rng() % choices.size()];
+                    otherDevices.push_back(d);
+            if (!otherDevices.empty())
+                trial.assignment[op] = otherDevices[m_rng() % otherDevices.size()];
         }
         std::vector<int> order;
         SearchKey key = evaluateAssignment(trial.assignment, trial.order, order);

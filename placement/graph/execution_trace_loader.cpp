@@ -405,8 +405,8 @@ Result<ModelGraph> loadExecutionTrace(const std::string& path)
             op.outputs.push_back(makeValue(tensor, opIndex));
         for (auto& [name, numbers] : inputs[nodeIndex].ints)
             op.intAttributes[name] = numbers;
-        for (auto& [name, text] : inputs[nodeIndex].strings)
-            op.stringAttributes[name] = text;
+        for (auto& [name, value] : inputs[nodeIndex].strings)
+            op.stringAttributes[name] = value;
         const std::string schema = readStringField(node.json, "op_schema");
         if (!schema.empty())
             op.stringAttributes["op_schema"] = schema;

@@ -20,9 +20,9 @@ public:
     {
         std::filesystem::create_directories(m_dir);
         path = (m_dir / "trace.sqlite").string();
-        auto writer = TraceWriter::create(path);
-        EXPECT_TRUE(writer.isOk()) << writer.status().message();
-        this->writer = std::move(writer.value());
+        auto created = TraceWriter::create(path);
+        EXPECT_TRUE(created.isOk()) << created.status().message();
+        writer = std::move(created.value());
     }
     ~TempTrace() { std::filesystem::remove_all(m_dir); }
     void commit() { ASSERT_TRUE(writer->commit().isOk()); }

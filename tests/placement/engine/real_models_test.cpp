@@ -128,8 +128,8 @@ TEST_P(RealModelsTest, TightGpuMemoryIsRespectedOrNamed)
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Models, RealModelsTest, ::testing::ValuesIn(modelFiles()), [](const ::testing::TestParamInfo<std::string>& info) {
-        std::string name = std::filesystem::path(info.param).stem().string();
+    Models, RealModelsTest, ::testing::ValuesIn(modelFiles()), [](const ::testing::TestParamInfo<std::string>& param) {
+        std::string name = std::filesystem::path(param.param).stem().string();
         for (char& c : name)
             if (!std::isalnum(static_cast<unsigned char>(c)))
                 c = '_';
