@@ -189,8 +189,9 @@ TEST_F(ReadOnlyInputsCliTest, WalLogWithoutItsShmIsRefusedInOneLine)
 TEST_F(ReadOnlyInputsCliTest, ReadOnlyFolderAsNobody)
 {
     const std::vector<std::string> prefix = asNobody();
-    if (::geteuid() == 0)
+    if (::geteuid() == 0) {
         ASSERT_FALSE(prefix.empty()) << "running as root needs /usr/bin/setpriv to drop to nobody";
+    }
     // nobody must reach the inputs (a TMPDIR under /root would make this a test of something else).
     for (fs::path p = m_dir.parent_path(); !p.empty() && p != p.root_path(); p = p.parent_path()) {
         struct stat st;
