@@ -512,8 +512,7 @@ private slots:
         // The summary says it in one line: the traced GPU, the link fitted to the trace's memcpys.
         const QString summary = panel->summaryText();
         const PlacedOps placed = countPlacedOps(*session->inputs()->placement, session->plan()->proposal.assignment);
-        QVERIFY2(placed.ops > 0 && summary.contains(QString::number(placed.ops) + " ops"),
-            qPrintable(summary));
+        QVERIFY2(placed.ops > 0 && summary.contains(QString::number(placed.ops) + " ops"), qPrintable(summary));
         QVERIFY2(summary.contains("Costed for NVIDIA A100") && summary.contains("fitted to the trace's copies"),
             qPrintable(summary));
     }
