@@ -3,6 +3,7 @@
 
 #include "analysis/trace/device_timeline.h"
 #include "profiler/model/cuda_enums.h"
+#include "profiler/model/global_ids.h"
 
 #include <algorithm>
 #include <map>
@@ -18,8 +19,6 @@ constexpr int64_t kCrossStreamMinDelayNs = 2000; // ... and only when its own co
 constexpr int kCrossStreamScan = 64; // how many earlier-ending ops on other streams are looked at
 constexpr int64_t kDefaultWaitCostNs = 2000; // own cost of a sync call when no call of its name returned at once
 constexpr int64_t kHandoffGapNs = 1000000; // a host gap this long may be a wait for another thread (Chakra: 1 ms)
-
-int64_t pidOf(int64_t globalId) { return globalId / 0x1000000 % 0x1000000; }
 
 int64_t median(std::vector<int64_t> values, int64_t fallback)
 {
@@ -60,7 +59,7 @@ void assignSteps(
         int32_t best = -1;
         for (int32_t l = 0; l < static_cast<int32_t>(graph.lanes.size()); ++l) {
             const ReplayLane& lane = graph.lanes[l];
-            if (lane.kind != kind || (globalPid >= 0 && pidOf(lane.globalPid) != pidOf(globalPid)))
+            if (lane.kind != kind || (globalPid >= 0 && pidOfGlobalId(lane.globalPid) != pidOfGlobalId(globalPid)))
                 continue;
             if (best < 0 || lane.tasks.size() > graph.lanes[best].tasks.size())
                 best = l;
@@ -106,7 +105,8 @@ void inferHandoffs(ReplayGraph& graph)
     std::vector<int64_t> nextStartOnLane(graph.tasks.size(), INT64_MAX);
     for (const ReplayLane& lane : graph.lanes) {
         for (size_t i = 0; i < lane.tasks.size(); ++i) {
-            endsOfPid[pidOf(lane.globalPid)].push_back({ graph.tasks[lane.tasks[i]].measuredEnd, lane.tasks[i] });
+            endsOfPid[pidOfGlobalId(lane.globalPid)].push_back(
+                { graph.tasks[lane.tasks[i]].measuredEnd, lane.tasks[i] });
             if (i + 1 < lane.tasks.size())
                 nextStartOnLane[lane.tasks[i]] = graph.tasks[lane.tasks[i + 1]].measuredStart;
         }
@@ -114,7 +114,7 @@ void inferHandoffs(ReplayGraph& graph)
     for (auto& [pid, ends] : endsOfPid)
         std::sort(ends.begin(), ends.end());
     for (const ReplayLane& lane : graph.lanes) {
-        const auto& ends = endsOfPid[pidOf(lane.globalPid)];
+        const auto& ends = endsOfPid[pidOfGlobalId(lane.globalPid)];
         for (size_t i = 1; i < lane.tasks.size(); ++i) {
             ReplayTask& t = graph.tasks[lane.tasks[i]];
             const int64_t previousEnd = graph.tasks[lane.tasks[i - 1]].measuredEnd;
@@ -235,8 +235,8 @@ void ReplayGraphBuilder::State::addApiCall(const ApiCall& call)
         ReplayLane lane;
         lane.kind = ReplayLane::Kind::Host;
         lane.globalTid = call.globalTid;
-        lane.globalPid = call.globalTid / 0x1000000 * 0x1000000;
-        lane.label = prefix(lane.globalPid) + "thread " + std::to_string(call.globalTid % 0x1000000);
+        lane.globalPid = globalPidOfGlobalTid(call.globalTid);
+        lane.label = prefix(lane.globalPid) + "thread " + std::to_string(tidOfGlobalTid(call.globalTid));
         graph.lanes.push_back(std::move(lane));
         openTopOfLane.push_back(-1);
     }
@@ -433,7 +433,7 @@ ReplayGraph ReplayGraphBuilder::State::finish(const StepSet& stepSet)
     std::map<int64_t, std::vector<int32_t>> gpuLanesOfPid;
     for (int32_t l = 0; l < static_cast<int32_t>(graph.lanes.size()); ++l)
         if (graph.lanes[l].kind == ReplayLane::Kind::Gpu)
-            gpuLanesOfPid[pidOf(graph.lanes[l].globalPid)].push_back(l);
+            gpuLanesOfPid[pidOfGlobalId(graph.lanes[l].globalPid)].push_back(l);
     // The launch order of a lane's ops, for "the last op launched to this stream before the call".
     auto launchedAt = [&](int32_t id) {
         const ReplayTask& t = graph.tasks[id];
@@ -448,7 +448,7 @@ ReplayGraph ReplayGraphBuilder::State::finish(const StepSet& stepSet)
     std::map<int64_t, std::vector<std::pair<int64_t, int32_t>>> endsOfPid;
     for (const auto& [device, list] : byEnd)
         for (const auto& entry : list)
-            endsOfPid[pidOf(device.first)].push_back(entry);
+            endsOfPid[pidOfGlobalId(device.first)].push_back(entry);
     for (auto& [pid, list] : endsOfPid)
         std::sort(list.begin(), list.end());
 
@@ -468,7 +468,7 @@ ReplayGraph ReplayGraphBuilder::State::finish(const StepSet& stepSet)
         if (t.kind != TaskKind::HostCall)
             continue;
         const std::string name = apiBaseName(trace.name(t.nameId));
-        const int64_t pid = pidOf(graph.lanes[t.lane].globalTid);
+        const int64_t pid = pidOfGlobalId(graph.lanes[t.lane].globalTid);
         awaitedNow.clear();
         const bool copyCall = name.find("Memcpy") != std::string::npos || name.find("Memset") != std::string::npos;
         if (copyCall) {
@@ -485,7 +485,7 @@ ReplayGraph ReplayGraphBuilder::State::finish(const StepSet& stepSet)
             const int64_t correlation = correlationOfTask[id];
             const SyncWait* row = nullptr;
             if (correlation >= 0) {
-                auto it = syncOfCorrelation.find(TraceData::correlationKey(pid * 0x1000000, correlation));
+                auto it = syncOfCorrelation.find(TraceData::correlationKey(makeGlobalPid(pid), correlation));
                 if (it != syncOfCorrelation.end())
                     row = it->second;
             }
