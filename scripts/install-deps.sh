@@ -6,7 +6,7 @@
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git python3
-  libsqlite3-dev sqlite3 zlib1g-dev libisal-dev
+  libsqlite3-dev sqlite3 zlib1g-dev libisal-dev libre2-dev
   libsimdjson-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev
   libonnx-dev libprotobuf-dev protobuf-compiler

@@ -26,13 +26,12 @@ Result<double> parseFactor(const std::string& text, const std::string& edit)
     return value;
 }
 
-Result<std::regex> compile(const std::string& pattern, const std::string& edit)
+Result<NamePattern> compile(const std::string& pattern, const std::string& edit)
 {
-    try {
-        return std::regex(pattern, std::regex::ECMAScript | std::regex::optimize);
-    } catch (const std::regex_error& e) {
-        return Status::error("edit '" + edit + "': '" + pattern + "' is not a regular expression (" + e.what() + ")");
-    }
+    auto compiled = NamePattern::compile(pattern);
+    if (!compiled.isOk())
+        return Status::error("edit '" + edit + "': " + compiled.status().message());
+    return compiled;
 }
 
 std::string factorText(double factor)
@@ -49,10 +48,10 @@ int64_t scaled(int64_t ns, double factor)
 
 bool matches(const WhatIfEdit& edit, const std::string& name)
 {
-    return edit.pattern.empty() || std::regex_search(name, edit.regex);
+    return edit.pattern.empty() || edit.regex.search(name);
 }
 
-// Whether an edit's regex matches a task's name, asked once per distinct name (std::regex is slow, names repeat).
+// Whether an edit's regex matches a task's name, asked once per distinct name (names repeat).
 class NameMatcher
 {
 public:

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // What-if edits: the fixes a user can try on a measured run, each a change to the ReplayGraph that keeps every
 // measured duration and gap it does not touch. Syntax (placescope whatif --edit ...):
+// REGEX is RE2 syntax (NamePattern: linear time, any pattern on any name).
 //   no-sync[:REGEX]     host waits removed (all, or the calls whose API name matches REGEX)
 //   kernels:REGEX=xF    matching GPU ops take F times as long
 //   drop:REGEX          matching GPU ops removed, with launch calls that launched nothing else
@@ -11,10 +12,10 @@
 //   overlap-comm        communication kernels on a stream of their own, after the work they follow
 #pragma once
 
+#include "profiler/base/name_pattern.h"
 #include "profiler/base/status.h"
 #include "whatif/replay_graph.h"
 
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -38,7 +39,7 @@ struct WhatIfEdit
     std::string pattern; // regex, or the op's name for MoveOp; empty: all
     double factor = 1.0;
     bool toCpu = false; // MoveOp
-    std::regex regex; // compiled `pattern` (ECMAScript, searched anywhere in the name)
+    NamePattern regex; // compiled `pattern` (RE2 syntax, matched anywhere in the name); not for MoveOp
 };
 
 // One line naming what is wrong when `text` is not an edit (the CLI exits 2 with it).

@@ -22,7 +22,7 @@ set(expected ./usr/bin/placescope ./usr/share/applications/placescope.desktop ./
   ./usr/share/man/man1/placescope.1.gz ./usr/share/man/man1/placescope-stats.1.gz
   ./usr/share/bash-completion/completions/placescope ./usr/share/zsh/vendor-completions/_placescope
   ./usr/share/doc/placescope/LICENSE ./usr/share/placescope/samples/)
-set(depends libc6 libsqlite3-0 libisal2 libsimdjson14 libonnx1 libprotobuf shared-mime-info)
+set(depends libc6 libsqlite3-0 libisal2 libre2 libsimdjson14 libonnx1 libprotobuf shared-mime-info)
 if(HAVE_GUI)
   list(APPEND expected ./usr/bin/placescope-gui ./usr/share/man/man1/placescope-gui.1.gz)
   list(APPEND depends libqt6widgets6 libgvc6)

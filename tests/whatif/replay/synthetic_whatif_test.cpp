@@ -11,6 +11,9 @@
 #include "whatif/replay_saving_simulator.h"
 
 #include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace placescope::testing {
 namespace {
@@ -113,13 +116,32 @@ TEST(WhatIfSynthetic, AnEditThatMatchesNothingSaysSoAndChangesNothing)
 
 TEST(WhatIfSynthetic, MalformedEditsAreOneLineErrors)
 {
-    for (const char* text : { "bogus", "kernels:gemm", "kernels:gemm=xfast", "launch=x-1", "drop:(", "op:relu=tpu" }) {
+    for (const char* text : { "bogus", "kernels:gemm", "kernels:gemm=xfast", "launch=x-1", "drop:(", "op:relu=tpu",
+             "no-sync:a**", "kernels:(?<=x)y=x2" }) {
         auto edit = parseEdit(text);
         ASSERT_FALSE(edit.isOk()) << text;
         EXPECT_EQ(edit.status().message().find('\n'), std::string::npos) << edit.status().message();
     }
     EXPECT_TRUE(parseEdit("kernels:a=b=x2").isOk()); // the factor follows the last '='
     EXPECT_TRUE(parseEdit("no-sync:cudaStreamSynchronize").isOk());
+}
+
+// Regexes that made std::regex recurse once per character of a 200 kB kernel name (SIGSEGV in whatif and the app)
+// or backtrack for minutes: each answers, and matches what it says. Three kernels carry the huge name.
+TEST(WhatIfSynthetic, AnyRegexOnAHugeKernelNameAnswers)
+{
+    TraceBuilder b("huge_name");
+    const std::string huge = "void at::native::gemm_kernel<" + std::string(200000, 'a') + ">";
+    for (int k = 0; k < 3; ++k)
+        b.kernel(k * kMs + 10 * kUs, k * kMs + 500 * kUs, huge, k * kMs);
+    ASSERT_TRUE(b.writer().commit().isOk());
+    const std::vector<std::pair<std::string, int64_t>> cases = { { "kernels:.*=x0.5", 3 }, { "kernels:(a|b)*=x0.5", 3 },
+        { "kernels:(a*)*b=x0.5", 0 }, { "kernels:(a|aa)*c$=x0.5", 0 }, { "drop:.*gemm.*", 3 } };
+    for (const auto& [text, matched] : cases) {
+        WhatIfRun run = runEdits(b.path(), { text });
+        ASSERT_EQ(run.result.edits.size(), 1u) << text;
+        EXPECT_EQ(run.result.edits[0].matched, matched) << text;
+    }
 }
 
 // The critical path of the replay: per step, launch A's 5 us... the GPU chain decides: the sync's end waits for B,
