@@ -27,9 +27,6 @@ Result<NamePattern> NamePattern::compile(const std::string& pattern)
     return compiled;
 }
 
-bool NamePattern::search(std::string_view name) const
-{
-    return m_re && RE2::PartialMatch(name, *m_re);
-}
+bool NamePattern::search(std::string_view name) const { return m_re && RE2::PartialMatch(name, *m_re); }
 
 } // namespace placescope

@@ -36,8 +36,10 @@ protected:
     static void SetUpTestSuite()
     {
         s_temp = new TempDir("regex_cli");
-        writeKinetoTrace(s_temp->file("huge_name.json"), "void at::native::gemm_kernel<" + std::string(200000, 'a') + ">");
-        const CliRun r = runPlacescope({ "import", s_temp->file("huge_name.json"), "-o", trace(), "-q" }, s_temp->path());
+        writeKinetoTrace(
+            s_temp->file("huge_name.json"), "void at::native::gemm_kernel<" + std::string(200000, 'a') + ">");
+        const CliRun r
+            = runPlacescope({ "import", s_temp->file("huge_name.json"), "-o", trace(), "-q" }, s_temp->path());
         ASSERT_EQ(r.exitCode, 0) << r.err;
     }
     static void TearDownTestSuite()
@@ -59,8 +61,7 @@ TEST_F(RegexCli, AnyPatternOnAHugeNameAnswersWithWhatItMatched)
 {
     const std::vector<std::pair<std::string, std::string>> cases = { { "kernels:.*=x0.5", "matched 3." },
         { "kernels:(a|b)*=x0.5", "matched 3." }, { "kernels:(a*)*b=x0.5", "matched 0." },
-        { "kernels:(a|aa)*c$=x0.5", "matched 0." }, { "drop:.*gemm.*", "matched 3." },
-        { "no-sync:(a*)*b", "" } };
+        { "kernels:(a|aa)*c$=x0.5", "matched 0." }, { "drop:.*gemm.*", "matched 3." }, { "no-sync:(a*)*b", "" } };
     for (const auto& [edit, says] : cases) {
         const CliRun r = whatif(edit);
         EXPECT_EQ(r.exitCode, 0) << edit << " (signal " << r.signal << "): " << r.err;

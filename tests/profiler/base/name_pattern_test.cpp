@@ -41,8 +41,8 @@ TEST(NamePattern, CatastrophicPatternsOnHugeNamesAnswer)
 
 TEST(NamePattern, AnInvalidPatternIsOneLineNamingIt)
 {
-    for (const std::string& pattern : { std::string("("), std::string("kernel[") , std::string("a**"),
-             std::string("(?<=x)y"), std::string("\\1") }) {
+    for (const std::string& pattern :
+        { std::string("("), std::string("kernel["), std::string("a**"), std::string("(?<=x)y"), std::string("\\1") }) {
         auto p = NamePattern::compile(pattern);
         ASSERT_FALSE(p.isOk()) << pattern;
         EXPECT_NE(p.status().message().find("'" + pattern + "' is not a regular expression ("), std::string::npos)
