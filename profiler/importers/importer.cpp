@@ -65,11 +65,17 @@ Result<TraceFormat> sniffTraceFormat(const std::string& path)
         return Status::error(path + " is a SQLite file but not an Nsight Systems export");
     }
     case FileHeadKind::Other:
-        if (looksLikeXSpace(std::string_view(head, n)))
-            return TraceFormat::XPlane;
         break;
     }
-    return Status::error(path
+    PLACESCOPE_RETURN_IF_ERROR(checkTraceHead(std::string_view(head, n), path));
+    return TraceFormat::XPlane;
+}
+
+Status checkTraceHead(std::string_view head, const std::string& name)
+{
+    if (classifyFileHead(head) != FileHeadKind::Other || looksLikeXSpace(head))
+        return Status::ok();
+    return Status::error(name
         + " is not a trace (expected PyTorch profiler JSON, .json.gz, an nsys SQLite export or a TensorFlow/JAX "
           ".xplane.pb)");
 }
@@ -186,7 +192,11 @@ Result<ImportSummary> importTraces(
     // importers open their input again.
     std::vector<SpooledInput> spooled;
     for (const std::string& input : inputs) {
-        PLACESCOPE_ASSIGN_OR_RETURN(SpooledInput file, SpooledInput::open(input));
+        // A stream whose first bytes are no trace's (/dev/zero, `yes |`) is refused from its head: copying an
+        // endless one would fill the temporary folder first.
+        PLACESCOPE_ASSIGN_OR_RETURN(SpooledInput file, SpooledInput::open(input, [&](std::string_view head) {
+            return checkTraceHead(head, input == "-" ? "stdin" : input);
+        }));
         auto format = sniffTraceFormat(file.readPath());
         if (!format.isOk())
             return Status::error(inUsersWords(format.status().message(), file));

@@ -10,6 +10,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -45,6 +46,10 @@ struct ImportOptions
 // Identifies a file's format from its first bytes (gzip magic, '{', SQLite header, an XSpace protobuf's first
 // fields) and, for SQLite, tables.
 Result<TraceFormat> sniffTraceFormat(const std::string& path);
+
+// One line when a file's first bytes (at least 16, or all it has) begin no format sniffTraceFormat knows; `name`
+// is how the message names the input. Refuses a stream before it is copied (spooled_input.h).
+Status checkTraceHead(std::string_view head, const std::string& name);
 
 // Format entry points, one per importer folder.
 Status importKinetoJson(const std::string& path, TraceWriter& writer, const ImportOptions& options);

@@ -7,8 +7,12 @@
 #include "profiler/store/trace_writer.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <functional>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <vector>
 
 namespace placescope {
@@ -124,13 +128,31 @@ const std::vector<SchemaTable>& schemaTables()
     return tables;
 }
 
+// Why `path` cannot be a trace file before SQLite is asked: not there, not readable, or not a regular file (a
+// folder, /dev/zero, a FIFO: SQLite would read a device without end or wait on a pipe for a writer).
+Status checkTracePath(const std::string& path)
+{
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0)
+        return Status::error(errno == ENOENT || errno == ENOTDIR ? path + ": no such trace file"
+                                                                 : "cannot read " + path + ": " + std::strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return Status::error(path + " is a directory, not a trace file");
+    if (!S_ISREG(st.st_mode))
+        return Status::error(path
+            + " is not a regular file (a device, pipe or socket); a trace is a file: to read a stream, "
+              "`placescope import "
+            + path + " -o trace.sqlite` first");
+    if (::access(path.c_str(), R_OK) != 0) // SQLite would say only "unable to open database file"
+        return Status::error("cannot read " + path + ": " + std::strerror(errno));
+    return Status::ok();
+}
+
 } // namespace
 
 Result<SqliteDb> openTrace(const std::string& path, TraceAccess access)
 {
-    std::error_code error;
-    if (!std::filesystem::is_regular_file(path, error))
-        return Status::error(path + ": no such trace file");
+    PLACESCOPE_RETURN_IF_ERROR(checkTracePath(path));
     auto mode = access == TraceAccess::ReadOnly ? SqliteDb::Mode::ReadOnly : SqliteDb::Mode::ReadWrite;
     PLACESCOPE_ASSIGN_OR_RETURN(SqliteDb db, SqliteDb::open(path, mode));
     int64_t applicationId = 0;

@@ -22,6 +22,39 @@ std::string temporaryFolder()
     return folder && *folder ? folder : "/tmp";
 }
 
+// Reads from `from` until `buffer` holds at least `atLeast` bytes or the stream ends; errno-style code, 0 on
+// success (a pipe may deliver its head in pieces).
+int readHead(int from, std::string& buffer, size_t atLeast)
+{
+    char chunk[1 << 12];
+    while (buffer.size() < atLeast) {
+        ssize_t n = ::read(from, chunk, sizeof chunk);
+        if (n == 0)
+            return 0;
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return errno;
+        }
+        buffer.append(chunk, static_cast<size_t>(n));
+    }
+    return 0;
+}
+
+int writeAll(int to, const char* data, size_t size)
+{
+    for (size_t written = 0; written < size;) {
+        ssize_t w = ::write(to, data + written, size - written);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return errno;
+        }
+        written += static_cast<size_t>(w);
+    }
+    return 0;
+}
+
 // Copies everything readable from `from` to `to`; errno-style code, 0 on success.
 int copyAll(int from, int to)
 {
@@ -35,21 +68,14 @@ int copyAll(int from, int to)
                 continue;
             return errno;
         }
-        for (ssize_t written = 0; written < n;) {
-            ssize_t w = ::write(to, buffer + written, static_cast<size_t>(n - written));
-            if (w < 0) {
-                if (errno == EINTR)
-                    continue;
-                return errno;
-            }
-            written += w;
-        }
+        if (const int error = writeAll(to, buffer, static_cast<size_t>(n)))
+            return error;
     }
 }
 
 } // namespace
 
-Result<SpooledInput> SpooledInput::open(const std::string& input)
+Result<SpooledInput> SpooledInput::open(const std::string& input, const HeadCheck& checkHead)
 {
     SpooledInput spooled;
     spooled.m_name = input == "-" ? "stdin" : input;
@@ -61,6 +87,16 @@ Result<SpooledInput> SpooledInput::open(const std::string& input)
     const int from = standardInput ? STDIN_FILENO : ::open(input.c_str(), O_RDONLY | O_CLOEXEC);
     if (from < 0)
         return Status::error("cannot read " + input + ": " + std::strerror(errno));
+    std::string head;
+    const int headError = readHead(from, head, 16);
+    Status headStatus = headError != 0
+        ? Status::error("cannot read " + spooled.m_name + ": " + std::strerror(headError))
+        : (checkHead && !head.empty() ? checkHead(head) : Status::ok());
+    if (!headStatus.isOk()) {
+        if (!standardInput)
+            ::close(from);
+        return headStatus;
+    }
     std::string pattern = temporaryFolder() + "/placescope-input-XXXXXX";
     const int to = ::mkstemp(pattern.data());
     if (to < 0) {
@@ -73,7 +109,9 @@ Result<SpooledInput> SpooledInput::open(const std::string& input)
     registerTempFile(pattern);
     spooled.m_tempPath = pattern;
     spooled.m_readPath = pattern;
-    const int error = copyAll(from, to);
+    int error = writeAll(to, head.data(), head.size());
+    if (error == 0)
+        error = copyAll(from, to);
     if (!standardInput)
         ::close(from);
     const bool closed = ::close(to) == 0;

@@ -7,15 +7,22 @@
 
 #include "profiler/base/status.h"
 
+#include <functional>
 #include <string>
+#include <string_view>
 
 namespace placescope {
 
 class SpooledInput
 {
 public:
-    // A regular file (or anything that is not there) is used in place; `-` and other non-files are copied.
-    static Result<SpooledInput> open(const std::string& input);
+    // Says whether a stream's first bytes (at least 16 unless it ends sooner) may begin a trace; its error is
+    // returned before the rest is read, so an endless stream of something else (/dev/zero) ends at once.
+    using HeadCheck = std::function<Status(std::string_view head)>;
+
+    // A regular file (or anything that is not there) is used in place; `-` and other non-files are copied, once
+    // `checkHead` (when given) accepts their head.
+    static Result<SpooledInput> open(const std::string& input, const HeadCheck& checkHead = {});
 
     SpooledInput(SpooledInput&& other) noexcept;
     SpooledInput& operator=(SpooledInput&& other) noexcept;

@@ -7,9 +7,12 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
@@ -70,6 +73,31 @@ TEST_F(SpooledInputTest, AFifoIsReadOnceIntoATemporaryFileThatGoesAway)
         EXPECT_EQ(readAll(temporary), content);
     }
     EXPECT_FALSE(fs::exists(temporary));
+}
+
+// /dev/zero and a FIFO fed without end: the head is no trace's, so the copy never starts (it filled the temporary
+// folder before).
+TEST_F(SpooledInputTest, AnEndlessStreamThatIsNoTraceIsRefusedFromItsHead)
+{
+    const auto notATrace = [](std::string_view head) { return checkTraceHead(head, "input"); };
+    auto zero = SpooledInput::open("/dev/zero", notATrace);
+    ASSERT_FALSE(zero.isOk());
+    EXPECT_EQ(zero.status().message(), checkTraceHead(std::string(16, '\0'), "input").message());
+
+    const std::string fifo = (m_dir / "endless.fifo").string();
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    ::signal(SIGPIPE, SIG_IGN); // the feeder learns the reader left from EPIPE
+    std::thread feeder([fifo] {
+        const int fd = ::open(fifo.c_str(), O_WRONLY | O_CLOEXEC);
+        const std::string line(4096, 'y');
+        while (fd >= 0 && ::write(fd, line.data(), line.size()) > 0) { }
+        if (fd >= 0)
+            ::close(fd);
+    });
+    auto endless = SpooledInput::open(fifo, notATrace);
+    feeder.join(); // ends only because the reader closed the FIFO
+    ASSERT_FALSE(endless.isOk());
+    EXPECT_NE(endless.status().message().find("input is not a trace"), std::string::npos) << endless.status().message();
 }
 
 TEST_F(SpooledInputTest, ARegularFileIsReadInPlace)
