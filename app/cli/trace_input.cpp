@@ -20,8 +20,8 @@ Result<TraceInput> TraceInput::open(const std::string& input, const std::string&
         result.m_path = input;
         return result;
     }
-    // Not a Placescope trace: importable (Kineto JSON, nsys export, XPlane), or the opener's own error (a missing file,
-    // another SQLite database, a model).
+    // Not a Placescope trace: importable (Kineto JSON, nsys export, XPlane, ONNX Runtime profile), or the opener's own
+    // error (a missing file, another SQLite database, a model).
     auto format = sniffTraceFormat(input);
     if (!format.isOk() || format.value() == TraceFormat::Unknown)
         return trace.status();
@@ -35,9 +35,10 @@ Result<TraceInput> TraceInput::open(const std::string& input, const std::string&
     result.m_path = (std::filesystem::path(result.m_folder) / std::filesystem::path(input).filename()).string();
     if (!quiet)
         std::fprintf(stderr, "placescope %s: importing %s (%s) to a temporary trace\n", command.c_str(), input.c_str(),
-            format.value() == TraceFormat::NsysSqlite   ? "Nsight Systems export"
-                : format.value() == TraceFormat::XPlane ? "TensorFlow/JAX XPlane"
-                                                        : "PyTorch profiler JSON");
+            format.value() == TraceFormat::NsysSqlite       ? "Nsight Systems export"
+                : format.value() == TraceFormat::XPlane     ? "TensorFlow/JAX XPlane"
+                : format.value() == TraceFormat::OrtProfile ? "ONNX Runtime profile"
+                                                            : "PyTorch profiler JSON");
     auto imported = importTraces({ input }, result.m_path, ImportOptions {});
     if (!imported.isOk())
         return imported.status(); // `result` removes the folder

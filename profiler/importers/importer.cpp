@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "profiler/importers/importer.h"
 
+#include "profiler/importers/common/byte_source.h"
 #include "profiler/importers/common/spooled_input.h"
+#include "profiler/importers/onnxruntime/ort_event.h"
 
 #include "profiler/base/file_head.h"
 #include "profiler/base/output_file.h"
@@ -22,6 +24,28 @@
 #include <vector>
 
 namespace placescope {
+namespace {
+
+// A JSON trace's first uncompressed bytes (enough for an ONNX Runtime profile's first event); empty when they
+// cannot be read (the importer then says why).
+std::string jsonContentHead(const std::string& path)
+{
+    auto source = ByteSource::open(path);
+    if (!source.isOk())
+        return {};
+    std::string head(64 << 10, '\0');
+    size_t filled = 0;
+    while (filled < head.size()) {
+        auto n = source.value()->read(head.data() + filled, head.size() - filled);
+        if (!n.isOk() || *n == 0)
+            break;
+        filled += *n;
+    }
+    head.resize(filled);
+    return head;
+}
+
+} // namespace
 
 Result<TraceFormat> sniffTraceFormat(const std::string& path)
 {
@@ -42,9 +66,10 @@ Result<TraceFormat> sniffTraceFormat(const std::string& path)
     if (n == 0)
         return Status::error(path + " is empty");
     switch (classifyFileHead(std::string_view(head, n))) {
-    case FileHeadKind::Gzip: // the JSON importer checks what is inside
-    case FileHeadKind::JsonObject:
+    case FileHeadKind::Gzip: // the JSON importers check what is inside
     case FileHeadKind::JsonArray:
+        return looksLikeOrtProfile(jsonContentHead(path)) ? TraceFormat::OrtProfile : TraceFormat::KinetoJson;
+    case FileHeadKind::JsonObject:
         return TraceFormat::KinetoJson;
     case FileHeadKind::Sqlite: {
         PLACESCOPE_ASSIGN_OR_RETURN(SqliteDb db, SqliteDb::open(path, SqliteDb::Mode::ReadOnly));
@@ -76,8 +101,8 @@ Status checkTraceHead(std::string_view head, const std::string& name)
     if (classifyFileHead(head) != FileHeadKind::Other || looksLikeXSpace(head))
         return Status::ok();
     return Status::error(name
-        + " is not a trace (expected PyTorch profiler JSON, .json.gz, an nsys SQLite export or a TensorFlow/JAX "
-          ".xplane.pb)");
+        + " is not a trace (expected PyTorch profiler JSON, .json.gz, an nsys SQLite export, a TensorFlow/JAX "
+          ".xplane.pb or an ONNX Runtime profile)");
 }
 
 bool looksLikeXSpace(std::string_view head)
@@ -225,6 +250,7 @@ Result<ImportSummary> importTraces(
         const uint64_t eventsBefore = writer->eventCount();
         Status status = formats[i] == TraceFormat::NsysSqlite ? importNsysSqlite(path, *writer, perInput)
             : formats[i] == TraceFormat::XPlane               ? importXPlane(path, *writer, perInput)
+            : formats[i] == TraceFormat::OrtProfile           ? importOrtProfile(path, *writer, perInput)
                                                               : importKinetoJson(path, *writer, perInput);
         if (!status.isOk())
             return Status::error(inputs[i] == spooled[i].readPath() ? inputs[i] + ": " + status.message()

@@ -23,7 +23,8 @@ enum class TraceFormat
     Unknown,
     KinetoJson,
     NsysSqlite,
-    XPlane // TensorFlow / JAX XSpace protobuf (*.xplane.pb)
+    XPlane, // TensorFlow / JAX XSpace protobuf (*.xplane.pb)
+    OrtProfile // ONNX Runtime profile (onnxruntime_profile_*.json)
 };
 
 struct ImportOptions
@@ -44,7 +45,8 @@ struct ImportOptions
 };
 
 // Identifies a file's format from its first bytes (gzip magic, '{', SQLite header, an XSpace protobuf's first
-// fields) and, for SQLite, tables.
+// fields), for SQLite from its tables, and for a JSON array (plain or gzip) from its first event (an ONNX Runtime
+// profile's is a Session or Node event).
 Result<TraceFormat> sniffTraceFormat(const std::string& path);
 
 // One line when a file's first bytes (at least 16, or all it has) begin no format sniffTraceFormat knows; `name`
@@ -55,6 +57,7 @@ Status checkTraceHead(std::string_view head, const std::string& name);
 Status importKinetoJson(const std::string& path, TraceWriter& writer, const ImportOptions& options);
 Status importNsysSqlite(const std::string& path, TraceWriter& writer, const ImportOptions& options);
 Status importXPlane(const std::string& path, TraceWriter& writer, const ImportOptions& options);
+Status importOrtProfile(const std::string& path, TraceWriter& writer, const ImportOptions& options);
 
 // True when `head` (a file's first bytes) begins as an XSpace protobuf does: field 1 (planes) or 4 (hostnames),
 // length-delimited, and for a plane, its own first field one of XPlane's. A cheap test; the parse decides.
