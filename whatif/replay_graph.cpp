@@ -55,6 +55,7 @@ void assignSteps(
     const TraceData& trace, const StepSet& stepSet, const std::map<int64_t, int32_t>& hostLanes, ReplayGraph& graph)
 {
     graph.stepSource = stepSet.description;
+    graph.stepsAreHostRanges = stepsAreHostRanges(stepSet.source);
     auto busiestLane = [&](int64_t globalPid, ReplayLane::Kind kind) {
         int32_t best = -1;
         for (int32_t l = 0; l < static_cast<int32_t>(graph.lanes.size()); ++l) {
@@ -67,7 +68,7 @@ void assignSteps(
         return best;
     };
     for (const StepWindow& w : stepSet.steps) {
-        ReplayStep step { w.stepNumber, w.startNs, w.endNs, -1 };
+        ReplayStep step { w.stepNumber, w.startNs, w.endNs, -1, w.globalPid };
         if (stepSet.source == StepSet::Source::Recorded || stepSet.source == StepSet::Source::Annotation) {
             // The thread that holds the step's range (PyTorch's ProfilerStep#N, an NVTX step range).
             auto pos = std::lower_bound(trace.hostRanges.begin(), trace.hostRanges.end(), w.startNs - 1000,

@@ -135,6 +135,7 @@ struct ReplayStep
     int64_t startNs = 0;
     int64_t endNs = 0;
     int32_t lane = -1; // the lane its boundaries are read on (the host thread of a ProfilerStep, else a GPU lane)
+    int64_t globalPid = -1; // the process whose step it is (StepWindow::globalPid); -1: every process
 };
 
 struct ReplayGraph
@@ -147,6 +148,7 @@ struct ReplayGraph
     std::vector<NestedCall> nested;
     std::vector<ReplayStep> steps;
     std::string stepSource; // "3 ProfilerStep ranges", ... (StepSet::description)
+    bool stepsAreHostRanges = false; // recorded or annotated steps: GPU work launched in them extends them
     ReplayQuality quality;
 
     // The span the issue defines: from the first step's start to the end of the last CPU or GPU work launched

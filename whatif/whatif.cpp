@@ -13,15 +13,18 @@ namespace placescope {
 namespace {
 
 // Where a step boundary lies in a schedule. Steps read on a lane move with it; a step over the whole trace (no
-// steps found) runs from the first work's start to the last work's end.
+// steps found) runs from the first GPU work's start to the last GPU work's end, as detectSteps' window does (the
+// first and last work of any kind in a run without GPU work).
 int64_t boundary(const ReplayGraph& graph, const ReplaySchedule* schedule, const ReplayStep& step, bool isStart)
 {
     const int64_t measured = isStart ? step.startNs : step.endNs;
     if (step.lane >= 0)
         return schedule ? replayedInstant(graph, *schedule, step.lane, measured) : measured;
+    const bool anyGpu
+        = std::any_of(graph.tasks.begin(), graph.tasks.end(), [](const ReplayTask& t) { return t.isGpu(); });
     int64_t value = isStart ? INT64_MAX : INT64_MIN;
     for (size_t id = 0; id < graph.tasks.size(); ++id) {
-        if (graph.tasks[id].dropped)
+        if (graph.tasks[id].dropped || (anyGpu && !graph.tasks[id].isGpu()))
             continue;
         const int64_t t = isStart ? (schedule ? schedule->start[id] : graph.tasks[id].measuredStart)
                                   : (schedule ? schedule->end[id] : graph.tasks[id].measuredEnd);
@@ -41,10 +44,29 @@ RunFigures figures(const ReplayGraph& graph, const ReplaySchedule* schedule)
     RunFigures f;
     if (graph.steps.empty())
         return f;
-    int64_t total = 0;
-    for (const ReplayStep& step : graph.steps)
-        total += boundary(graph, schedule, step, false) - boundary(graph, schedule, step, true);
-    f.stepNs = total / static_cast<int64_t>(graph.steps.size());
+    // The one step rule (analysis/trace/step_times.h) on the schedule: each step's host range moves with its lane,
+    // and lasts until the GPU work launched in it (as measured: the launch call started in the range) has ended
+    // where the schedule put it, so when the host runs ahead the step follows the GPU.
+    std::vector<StepTime> steps, ranges;
+    for (const ReplayStep& step : graph.steps) {
+        steps.push_back({ step.number, step.globalPid, boundary(graph, schedule, step, true),
+            boundary(graph, schedule, step, false) });
+        ranges.push_back({ step.number, step.globalPid, step.startNs, step.endNs });
+    }
+    if (graph.stepsAreHostRanges) {
+        const StepRangeLookup lookup(ranges);
+        for (size_t id = 0; id < graph.tasks.size(); ++id) {
+            const ReplayTask& t = graph.tasks[id];
+            if (!t.isGpu() || t.dropped || t.launcher < 0)
+                continue;
+            const int s = lookup.find(graph.lanes[t.lane].globalPid, graph.tasks[t.launcher].measuredStart);
+            if (s >= 0)
+                steps[static_cast<size_t>(s)].gpuEndNs
+                    = std::max(steps[static_cast<size_t>(s)].gpuEndNs, endOf(graph, schedule, id));
+        }
+    }
+    f.steps = timeSteps(std::move(steps), graph.stepsAreHostRanges);
+    f.stepNs = f.steps.meanNs();
     int64_t last = INT64_MIN;
     for (size_t id = 0; id < graph.tasks.size(); ++id)
         if (graph.inSpan[id] && !graph.tasks[id].dropped)

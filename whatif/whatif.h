@@ -20,7 +20,8 @@ namespace placescope {
 
 struct RunFigures
 {
-    int64_t stepNs = 0; // mean step duration
+    int64_t stepNs = 0; // mean step time by the one step rule (analysis/trace/step_times.h)
+    StepTimes steps; // each step's time; steps.how() says what set it (the host ranges or the GPU work)
     int64_t spanNs = 0; // first step's start to the end of the last work launched inside the steps
 };
 

@@ -140,10 +140,13 @@ std::string whatIfText(const WhatIfResult& r, const TraceData& trace)
     std::string out;
     out += "Steps: " + std::to_string(r.stepCount) + " (" + r.stepSource + ")\n\n";
     TextTable steps { { "", "step", "span", "" }, {}, { Align::Left, Align::Right, Align::Right, Align::Left }, "  " };
-    steps.rows.push_back({ "measured", ms(r.measured.stepNs), ms(r.measured.spanNs), "" });
+    // Every step figure says what set it (analysis/trace/step_times.h): the host ranges or the GPU work in them.
+    steps.rows.push_back(
+        { "measured", ms(r.measured.stepNs), ms(r.measured.spanNs), " step " + r.measured.steps.how() });
     steps.rows.push_back({ "replay", ms(r.replay.stepNs), ms(r.replay.spanNs),
         " error " + signedPercent(r.replayStepError()) + " step, " + signedPercent(r.replaySpanError()) + " span" });
-    steps.rows.push_back({ "predicted", ms(r.predicted.stepNs), ms(r.predicted.spanNs), "" });
+    steps.rows.push_back(
+        { "predicted", ms(r.predicted.stepNs), ms(r.predicted.spanNs), " replay; step " + r.predicted.steps.how() });
     if (r.comparison) {
         const MeasuredComparison& c = *r.comparison;
         steps.rows.push_back({ "measured after", ms(c.measured.stepNs), ms(c.measured.spanNs),
@@ -209,6 +212,8 @@ std::string whatIfJson(const WhatIfResult& r, const TraceData& trace)
     j["predicted_step_ns"] = r.predicted.stepNs;
     j["predicted_span_ns"] = r.predicted.spanNs;
     j["saving_step_ns"] = r.replay.stepNs - r.predicted.stepNs;
+    j["measured_step_set_by"] = r.measured.steps.how();
+    j["predicted_step_set_by"] = "replay; " + r.predicted.steps.how();
     nlohmann::json edits = nlohmann::json::array();
     for (const EditOutcome& e : r.edits)
         edits.push_back(
@@ -246,7 +251,7 @@ std::string criticalPathText(const WhatIfResult& r, const TraceData& trace)
 {
     std::string out = "Steps: " + std::to_string(r.stepCount) + " (" + r.stepSource + ")\n";
     out += "Critical path of the replay (replay step " + ms(r.replay.stepNs) + ", measured " + ms(r.measured.stepNs)
-        + ", error " + signedPercent(r.replayStepError()) + ")\n";
+        + ", error " + signedPercent(r.replayStepError()) + "; step " + r.replay.steps.how() + ")\n";
     appendPathText(out, r.replayPath, r.predictedGraph, trace, nullptr);
     return out;
 }
@@ -256,6 +261,7 @@ std::string criticalPathJson(const WhatIfResult& r, const TraceData& trace)
     nlohmann::json j = pathJson(r.replayPath, r.predictedGraph, trace);
     j["measured_step_ns"] = r.measured.stepNs;
     j["replay_step_ns"] = r.replay.stepNs;
+    j["replay_step_set_by"] = r.replay.steps.how();
     j["step_count"] = r.stepCount;
     return j.dump(2) + "\n";
 }

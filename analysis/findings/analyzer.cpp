@@ -88,24 +88,11 @@ AnalysisReport analyzeTraceData(
     report.stepSource = std::string(stepSourceName(steps.source));
     report.stepDescription = steps.description;
     report.stepCount = steps.count();
-    // When the GPU runs a step's work for longer than the host's step range (GPU-bound runs queue ahead),
-    // step time is the GPU's: stretch the host's total by the lanes' window / host-step ratio.
-    int64_t stepTotalNs = steps.totalNs();
-    {
-        double windows = 0, hostSteps = 0;
-        for (const auto& lane : timeline.lanes) {
-            int64_t own = 0;
-            for (const auto& s : steps.steps)
-                if (s.globalPid == lane.globalPid)
-                    own += s.endNs - s.startNs;
-            hostSteps += static_cast<double>(own ? own : steps.totalNs());
-            windows += static_cast<double>(totalLength(lane.window));
-        }
-        if (hostSteps > 0 && windows > hostSteps)
-            stepTotalNs = static_cast<int64_t>(static_cast<double>(stepTotalNs) * windows / hostSteps);
-    }
-    report.meanStepMs
-        = steps.count() ? static_cast<double>(stepTotalNs) / 1e6 / static_cast<double>(steps.count()) : 0.0;
+    // The one step rule (analysis/trace/step_times.h): a step lasts until the later of its host range and the GPU
+    // work launched in it, so a GPU-bound run has the GPU's step time, as whatif and critical-path print it.
+    int64_t stepTotalNs = steps.times.totalNs();
+    report.meanStepMs = steps.count() ? static_cast<double>(steps.times.meanNs()) / 1e6 : 0.0;
+    report.stepTimeHow = steps.times.how();
 
     for (const auto& lane : timeline.lanes) {
         DeviceBreakdown d;

@@ -51,7 +51,8 @@ struct AnalysisReport
     std::string stepSource;
     std::string stepDescription;
     int64_t stepCount = 0;
-    double meanStepMs = 0.0;
+    double meanStepMs = 0.0; // the one step rule's mean (analysis/trace/step_times.h)
+    std::string stepTimeHow; // "set by the GPU (5 of 5 steps ...)": what set the step time
     int64_t kernelCount = 0, kernelNs = 0, memcpyCount = 0, memsetCount = 0;
     int64_t layoutKernelCount = 0, layoutKernelNs = 0; // cuDNN nchwToNhwc / nhwcToNchw, whole trace
     std::vector<DeviceBreakdown> devices;

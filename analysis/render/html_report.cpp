@@ -160,9 +160,10 @@ std::string renderHtmlReport(const AnalysisReport& r, const TimeSeriesTables* se
     h += "<h1>Placescope analysis: " + htmlEscape(r.traceName) + "</h1><div class='meta'>";
     h += (r.gpuName.empty() ? std::string("GPU unknown") : htmlEscape(r.gpuName)) + " &middot; "
         + std::to_string(r.stepCount) + " step(s) from " + htmlEscape(r.stepSource) + " ("
-        + htmlEscape(r.stepDescription) + "), mean " + formatNanoseconds(r.meanStepMs * 1e6) + " &middot; "
-        + std::to_string(r.kernelCount) + " kernels, " + std::to_string(r.memcpyCount) + " copies &middot; "
-        + std::to_string(r.findings.size()) + " finding(s)</div>\n";
+        + htmlEscape(r.stepDescription) + "), mean " + formatNanoseconds(r.meanStepMs * 1e6)
+        + (r.stepTimeHow.empty() ? "" : ", " + htmlEscape(r.stepTimeHow)) + " &middot; " + std::to_string(r.kernelCount)
+        + " kernels, " + std::to_string(r.memcpyCount) + " copies &middot; " + std::to_string(r.findings.size())
+        + " finding(s)</div>\n";
     for (const auto& note : r.notes)
         h += "<p class='note'>" + htmlEscape(note) + "</p>";
     h += "<h2>Findings, largest saving first</h2>";

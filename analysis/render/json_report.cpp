@@ -74,7 +74,7 @@ std::string renderJsonReport(const AnalysisReport& r)
     o["gpu"] = r.gpuName;
     o["origin_ns"] = r.originNs;
     o["steps"] = { { "source", r.stepSource }, { "description", r.stepDescription }, { "count", r.stepCount },
-        { "mean_ms", r.meanStepMs } };
+        { "mean_ms", r.meanStepMs }, { "step_time", r.stepTimeHow } };
     o["kernels"] = { { "count", r.kernelCount }, { "total_ns", r.kernelNs },
         { "layout_conversion_count", r.layoutKernelCount }, { "layout_conversion_ns", r.layoutKernelNs } };
     o["memcpy_count"] = r.memcpyCount;

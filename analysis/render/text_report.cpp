@@ -38,9 +38,9 @@ std::string header(const AnalysisReport& r)
 {
     // Counts with thousands separators and times through the units formatter, as everywhere else people read them.
     return "Steps: " + withThousands(r.stepCount) + " from " + r.stepSource + " (" + r.stepDescription + "), mean "
-        + formatNanoseconds(r.meanStepMs * 1e6) + "\nKernels: " + withThousands(r.kernelCount) + " ("
-        + formatNanoseconds(static_cast<double>(r.kernelNs)) + "), copies: " + withThousands(r.memcpyCount)
-        + ", memsets: " + withThousands(r.memsetCount) + "\n";
+        + formatNanoseconds(r.meanStepMs * 1e6) + (r.stepTimeHow.empty() ? "" : ", " + r.stepTimeHow)
+        + "\nKernels: " + withThousands(r.kernelCount) + " (" + formatNanoseconds(static_cast<double>(r.kernelNs))
+        + "), copies: " + withThousands(r.memcpyCount) + ", memsets: " + withThousands(r.memsetCount) + "\n";
 }
 
 } // namespace

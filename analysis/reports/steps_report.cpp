@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// steps: per step and device, the step's host duration, the GPU's share of it (the device timeline's window: the step
-// stretched to the end of the GPU work it launched), GPU busy time by category (compute, exposed communication, copies
-// and memsets alone) and idle time by cause (host-bound, input-bound, sync wait, launch latency / dependency: the
-// causes `analyze` reports, analysis/trace/device_timeline.h). Figures come from one DeviceTimeline over every
+// steps: per step and device, the step's time by the one step rule (analysis/trace/step_times.h: its host range and
+// the GPU work launched in it, from the previous step's end), the GPU's share of it (the device timeline's window: the
+// step stretched to the end of the GPU work it launched), GPU busy time by category (compute, exposed communication,
+// copies and memsets alone) and idle time by cause (host-bound, input-bound, sync wait, launch latency / dependency:
+// the causes `analyze` reports, analysis/trace/device_timeline.h). Figures come from one DeviceTimeline over every
 // step; a step's slice of it runs from the step's start to the next step's start, so GPU work of one step that runs
 // after the next began counts for the next (the timeline is GPU time). An idle gap that crosses a step's start is split
 // at it (addGapPart).
@@ -79,6 +80,9 @@ ReportTable stepsReport(const ReportContext& ctx)
         const IntervalList kernels = mergeIntervals(std::move(kernelParts));
         for (size_t i = 0; i < windows.size(); ++i) {
             const StepWindow& w = *windows[i];
+            const size_t index = static_cast<size_t>(&w - ctx.steps().steps.data());
+            const int64_t stepNs = index < ctx.steps().times.steps.size() ? ctx.steps().times.steps[index].durationNs
+                                                                          : w.endNs - w.startNs;
             if (!ctx.stepInScope(ctx.positionOfStep(w.stepNumber)))
                 continue;
             const int64_t from = w.startNs;
@@ -90,8 +94,8 @@ ReportTable stepsReport(const ReportContext& ctx)
                 lane.gaps.begin(), lane.gaps.end(), from, [](int64_t t, const IdleGap& g) { return t < g.endNs; });
             for (; gap != lane.gaps.end() && gap->startNs < to; ++gap)
                 addGapPart(*gap, from, to, cause);
-            table.rows.push_back({ w.stepNumber, nullIfNegative(lane.rank), lane.deviceId, w.endNs - w.startNs, window,
-                busy, overlapLength(lane.computeBusy, from, to), overlapLength(exposedComm, from, to),
+            table.rows.push_back({ w.stepNumber, nullIfNegative(lane.rank), lane.deviceId, stepNs, window, busy,
+                overlapLength(lane.computeBusy, from, to), overlapLength(exposedComm, from, to),
                 busy - overlapLength(kernels, from, to), window - busy, cause[static_cast<int>(IdleCause::HostBound)],
                 cause[static_cast<int>(IdleCause::InputBound)], cause[static_cast<int>(IdleCause::SyncWait)],
                 cause[static_cast<int>(IdleCause::Other)] });

@@ -42,10 +42,16 @@ std::string_view stepSourceName(StepSet::Source source)
     return "?";
 }
 
+bool stepsAreHostRanges(StepSet::Source source)
+{
+    return source == StepSet::Source::Recorded || source == StepSet::Source::Annotation;
+}
+
 namespace {
 
-void finish(StepSet& set)
+void finish(const TraceData& trace, StepSet& set)
 {
+    set.times = measureStepTimes(trace, set.steps, stepsAreHostRanges(set.source));
     std::vector<Interval> ivs;
     for (const auto& s : set.steps)
         ivs.push_back({ s.startNs, s.endNs });
@@ -168,7 +174,7 @@ StepSet detectSteps(const TraceData& trace)
         set.source = StepSet::Source::WholeTrace;
         set.description = "the whole trace counts as one step";
     }
-    finish(set);
+    finish(trace, set);
     return set;
 }
 

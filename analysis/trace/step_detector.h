@@ -5,6 +5,7 @@
 #pragma once
 
 #include "analysis/trace/intervals.h"
+#include "analysis/trace/step_times.h"
 #include "analysis/trace/trace_data.h"
 
 #include <string>
@@ -25,15 +26,20 @@ struct StepSet
     std::string description; // "3 ProfilerStep ranges", "kernel 'x' repeats every 41 kernels"...
     std::vector<StepWindow> steps;
     IntervalList window; // union of the steps
+    // Each step's time by the one step rule (step_times.h), steps[i]'s at times.steps[i]: what every command shows
+    // as "the step".
+    StepTimes times;
 
     int64_t count() const { return static_cast<int64_t>(steps.size()); }
-    int64_t totalNs() const; // summed step durations
+    int64_t totalNs() const; // summed window lengths (what lies inside the steps; a step's time is in `times`)
     bool contains(int64_t timeNs) const { return containsPoint(window, timeNs); }
     double perStepMs(int64_t totalNs) const;
     double percentOfSteps(int64_t totalNs) const;
 };
 
 std::string_view stepSourceName(StepSet::Source source);
+// Recorded and annotated steps are host ranges: GPU work launched in them belongs to them (step_times.h).
+bool stepsAreHostRanges(StepSet::Source source);
 StepSet detectSteps(const TraceData& trace);
 
 } // namespace placescope

@@ -7,9 +7,12 @@
 namespace placescope {
 
 StepIndex::StepIndex(const StepSet& steps)
-    : m_hostTime(steps.source == StepSet::Source::Recorded || steps.source == StepSet::Source::Annotation)
+    : m_hostTime(stepsAreHostRanges(steps.source))
 {
     // Positions follow the step numbers in ascending order; every process's window of step N shares one position.
+    // A step's time is the one step rule's (StepSet::times, aligned with the windows); a StepSet made by hand
+    // without it has its windows' lengths.
+    const bool timed = steps.times.steps.size() == steps.steps.size();
     std::map<int64_t, std::vector<const StepWindow*>> byNumber;
     for (const StepWindow& w : steps.steps)
         byNumber[w.stepNumber].push_back(&w);
@@ -19,7 +22,8 @@ StepIndex::StepIndex(const StepSet& steps)
         int64_t total = 0;
         int64_t start = windows.front()->startNs;
         for (const StepWindow* w : windows) {
-            total += w->endNs - w->startNs;
+            const size_t index = static_cast<size_t>(w - steps.steps.data());
+            total += timed ? steps.times.steps[index].durationNs : w->endNs - w->startNs;
             start = std::min(start, w->startNs);
             m_windows[pidKey(w->globalPid)].push_back({ w->startNs, w->endNs, position });
         }

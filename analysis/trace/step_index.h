@@ -25,7 +25,7 @@ public:
     // from a repeating kernel pattern (or the whole trace) are GPU time: GPU work belongs where it ran.
     bool hostTime() const { return m_hostTime; }
     int64_t number(size_t position) const { return m_numbers[position]; }
-    // The step's time: its window's length, the mean over processes when each has its own window.
+    // The step's time by the one step rule (StepSet::times), the mean over processes when each has its own window.
     int64_t durationNs(size_t position) const { return m_durationNs[position]; }
     // When the step began: the earliest of its windows (the GUI's compare view aligns two runs on it).
     int64_t startNs(size_t position) const { return m_startNs[position]; }

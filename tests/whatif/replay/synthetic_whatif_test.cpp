@@ -51,9 +51,10 @@ TEST(WhatIfSynthetic, ReplayReproducesTheMeasuredRun)
     EXPECT_EQ(run.result.quality.launchFloorNs, 10 * kUs);
 }
 
-// no-sync: each sync takes its own cost (2 us: no call of its name returned at once), so the host runs ahead and a
-// step is 5 + 5 + 5 + 2 + 8 = 25... measured from launch A to the next launch A: 20 + 2 + 8 = 30 us. The GPU runs the
-// kernels back to back: A0 [10, 110], B0 [110, 410], A1 [410, 510], ... B2 ends at 1210 us = the span.
+// no-sync: each sync takes its own cost (2 us: no call of its name returned at once), so the host runs ahead: its
+// step ranges last 20 + 2 + 8 = 30 us (launch A to the next launch A). The GPU runs the kernels back to back: A0 [10,
+// 110], B0 [110, 410], A1 [410, 510], ... B2 ends at 1210 us = the span. The step follows the GPU (the one step rule:
+// it ends with the GPU work launched in it): ends at 410, 810, 1210 us, times 410, 400, 400 us, mean 1210 / 3 us.
 TEST(WhatIfSynthetic, RemovingTheSyncFreesTheHost)
 {
     TraceBuilder b("nosync");
@@ -61,7 +62,8 @@ TEST(WhatIfSynthetic, RemovingTheSyncFreesTheHost)
     WhatIfRun run = runEdits(b.path(), { "no-sync" });
     ASSERT_EQ(run.result.edits.size(), 1u);
     EXPECT_EQ(run.result.edits[0].matched, 3);
-    EXPECT_EQ(run.result.predicted.stepNs, 30 * kUs);
+    EXPECT_EQ(run.result.predicted.stepNs, 1210 * kUs / 3);
+    EXPECT_EQ(run.result.predicted.steps.how(), "set by the GPU");
     EXPECT_EQ(run.result.predicted.spanNs, 1210 * kUs);
 }
 
@@ -94,9 +96,10 @@ TEST(WhatIfSynthetic, EditsCombine)
 {
     TraceBuilder b("combine");
     writeSyncedSteps(b);
-    // Without the sync and with half the gemm: the GPU runs A, B back to back: 3 x (100 + 150) = 750 us from 10 us.
+    // Without the sync and with half the gemm: the GPU runs A, B back to back: 3 x (100 + 150) = 750 us from 10 us;
+    // the steps follow it (ends 260, 510, 760 us): mean 760 / 3 us.
     WhatIfRun run = runEdits(b.path(), { "no-sync", "kernels:gemm=x0.5" });
-    EXPECT_EQ(run.result.predicted.stepNs, 30 * kUs);
+    EXPECT_EQ(run.result.predicted.stepNs, 760 * kUs / 3);
     EXPECT_EQ(run.result.predicted.spanNs, 760 * kUs);
 }
 
@@ -179,7 +182,8 @@ TEST(WhatIfSynthetic, AStepThatDoesNotExistIsAnError)
     EXPECT_NE(result.status().message().find("step 9"), std::string::npos);
 }
 
-// No steps recorded: the whole trace is one step, from the first work's start to the last work's end.
+// No steps recorded: the whole trace is one step, from the first GPU work's start to the last GPU work's end (the
+// window detectSteps and `analyze` use): 10 -> 230 us.
 TEST(WhatIfSynthetic, ATraceWithoutSteps)
 {
     TraceBuilder b("wholetrace");
@@ -190,12 +194,12 @@ TEST(WhatIfSynthetic, ATraceWithoutSteps)
     ASSERT_TRUE(b.writer().commit().isOk());
     WhatIfRun run = runEdits(b.path(), { "kernels:gemm=x0.5" });
     EXPECT_EQ(run.result.stepCount, 1);
-    EXPECT_EQ(run.result.measured.stepNs, 232 * kUs);
-    EXPECT_EQ(run.result.replay.stepNs, 232 * kUs);
-    // gemm 50 us: [10, 60], sync ends 62; next launch at 62 + 3 = 65 (the measured gap 112 -> 115... the launch
-    // starts 8 us after the sync ended: 120 - 112), so at 70, kernel at 80 (10 us launch latency) to 130, second
-    // sync (starts 5 us after its launch) ends at 132.
-    EXPECT_EQ(run.result.predicted.stepNs, 132 * kUs);
+    EXPECT_EQ(run.result.measured.stepNs, 220 * kUs);
+    EXPECT_EQ(run.result.replay.stepNs, 220 * kUs);
+    // gemm 50 us: [10, 60], sync ends 62; the next launch starts 8 us after the sync ended (120 - 112), at 70, its
+    // kernel 10 us later (launch latency) at 80, to 130: 10 -> 130 us.
+    EXPECT_EQ(run.result.predicted.stepNs, 120 * kUs);
+    EXPECT_EQ(run.result.predicted.steps.how(), "GPU time (no host step ranges)");
 }
 
 // Two ranks in one trace. Rank 0's gemm takes 500 us, rank 1's 100 us; both then run an all-reduce that ends when
@@ -240,9 +244,13 @@ TEST(WhatIfSynthetic, PinnedCopiesStopBlockingTheHost)
     WhatIfRun run = runEdits(b.path(), { "pinned" });
     EXPECT_EQ(run.result.replay.stepNs, 1000 * kUs);
     EXPECT_EQ(run.result.edits[0].matched, 2);
-    EXPECT_LT(run.result.predicted.stepNs, run.result.replay.stepNs);
-    // The builtin PCIe 4 x16 link (no pinned copies to fit): 64 MiB at 24 GB/s + 10 us = 2806 us, longer than
+    // The builtin PCIe 4 x16 link (no pinned copies to fit): 64 MiB at 24 GB/s + 10 us = D = 2806.2 us, longer than
     // the pageable copy here; the host is freed but the GPU work is later. The copy's predicted length says so.
+    // The step follows the GPU (the one step rule): copy 0 [10, 10 + D], gemm 0 90 us after it, copy 1 and gemm 1
+    // queued behind: the steps end at 10 + D + 90 and 10 + 2 (D + 90) us, mean 5 + D + 90 us: longer than measured.
+    const double copyUs = 10.0 + (64 << 20) / 24000.0;
+    EXPECT_NEAR(static_cast<double>(run.result.predicted.stepNs), (5.0 + copyUs + 90.0) * 1000, 1000.0);
+    EXPECT_EQ(run.result.predicted.steps.how(), "set by the GPU");
     const ReplayGraph& g = run.result.predictedGraph;
     for (size_t id = 0; id < g.tasks.size(); ++id)
         if (g.tasks[id].kind == TaskKind::Memcpy) {
@@ -325,7 +333,8 @@ TEST(WhatIfSynthetic, MovingAnOpToTheCpu)
 }
 
 // --compare: the prediction beside a run measured after the change. Against the run before, the no-sync prediction
-// (30 us steps) is (30 - 420) / 420 off; against its own predicted file, not at all.
+// (steps set by the GPU: 1210 / 3 us, RemovingTheSyncFreesTheHost) is (403.333 - 420) / 420 off; against its own
+// predicted file, not at all.
 TEST(WhatIfSynthetic, ComparingAPredictionWithAMeasuredRun)
 {
     TraceBuilder b("compare");
@@ -334,12 +343,12 @@ TEST(WhatIfSynthetic, ComparingAPredictionWithAMeasuredRun)
     ASSERT_TRUE(compareWithMeasured(run.result, run.trace, detectSteps(run.trace)).isOk());
     ASSERT_TRUE(run.result.comparison.has_value());
     EXPECT_EQ(run.result.comparison->measured.stepNs, 420 * kUs);
-    EXPECT_DOUBLE_EQ(run.result.comparison->stepError, (30.0 - 420.0) / 420.0);
+    EXPECT_DOUBLE_EQ(run.result.comparison->stepError, (403333.0 - 420000.0) / 420000.0);
     const std::string predicted = (b.dir() / "predicted.sqlite").string();
     ASSERT_TRUE(writePredictedTrace(b.path(), predicted, run.result).isOk());
     WhatIfRun after = runEdits(predicted, {});
     ASSERT_TRUE(compareWithMeasured(run.result, after.trace, detectSteps(after.trace)).isOk());
-    EXPECT_EQ(run.result.comparison->measured.stepNs, 30 * kUs);
+    EXPECT_EQ(run.result.comparison->measured.stepNs, 1210 * kUs / 3);
     EXPECT_EQ(run.result.comparison->stepError, 0.0);
     EXPECT_EQ(run.result.comparison->spanError, 0.0);
     EXPECT_NE(whatIfText(run.result, run.trace).find("measured after"), std::string::npos);
