@@ -74,6 +74,16 @@ Status checkTarget(const std::string& path, const std::string& target, const std
     if (exists && !S_ISREG(out.st_mode))
         return Status::error("-o " + path + " is " + kindName(out.st_mode)
             + ", not a regular file: refusing to replace it (give a file path)");
+    // A link someone else made (in /tmp, or a shared folder) could point at any file of the user's: written
+    // through, it would replace that file. Only the user's own links (and root's) are followed.
+    struct stat link;
+    if (::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode) && link.st_uid != ::geteuid() && link.st_uid != 0)
+        return Status::error("-o " + path + " is a symbolic link of another user (uid " + std::to_string(link.st_uid)
+            + "): refusing to write through it (remove it or give another path)");
+    // Replacing another user's file would hand it to this user. Root keeps the owner instead (commit()).
+    if (exists && out.st_uid != ::geteuid() && ::geteuid() != 0)
+        return Status::error("-o " + path + " belongs to another user (uid " + std::to_string(out.st_uid)
+            + "): refusing to replace it (remove it or give another path)");
     const fs::path resolvedOut = resolvedPath(target);
     for (const std::string& input : inputs) {
         if (input.empty())
@@ -93,6 +103,19 @@ Status checkTarget(const std::string& path, const std::string& target, const std
     if (::access(folder.empty() ? "." : folder.c_str(), W_OK | X_OK) != 0)
         return Status::error("cannot write " + path + ": " + errnoText(errno));
     return Status::ok();
+}
+
+// The permission bits an output replacing an existing file gets: the file's own (a private 0600 file stays
+// private), without set-user/group-id bits, which no written document should carry.
+mode_t keptMode(const struct stat& existing) { return existing.st_mode & 0777; }
+
+// Makes the temporary file no more open than the file it will replace, while the writer fills it: the file's group
+// and other bits, with read and write for the writer.
+void restrictLikeExisting(const std::string& temp, const std::string& target)
+{
+    struct stat existing;
+    if (::stat(target.c_str(), &existing) == 0 && S_ISREG(existing.st_mode))
+        ::chmod(temp.c_str(), keptMode(existing) | S_IRUSR | S_IWUSR);
 }
 
 // Removes `path` and its SQLite sidecars, ignoring what is not there.
@@ -125,6 +148,7 @@ Result<OutputFile> OutputFile::create(const std::string& path, const std::vector
         int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd >= 0) {
             ::close(fd);
+            restrictLikeExisting(temp, file.m_target);
             registerTempFile(temp); // a command stopped by a signal removes it (temp_file_registry.h)
             file.m_tempPath = std::move(temp);
             return file;
@@ -143,6 +167,7 @@ Result<OutputFile> OutputFile::adopt(const std::string& path, const std::string&
     file.m_tempPath = existingTempPath; // owned from here: removed if the check below fails
     registerTempFile(existingTempPath);
     PLACESCOPE_RETURN_IF_ERROR(checkTarget(path, file.m_target, {}));
+    restrictLikeExisting(existingTempPath, file.m_target);
     return file;
 }
 
@@ -196,6 +221,16 @@ Status OutputFile::commit()
         if (::stat(m_target.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
             status = Status::error("-o " + m_path + " is " + kindName(st.st_mode)
                 + ", not a regular file: refusing to replace it (give a file path)");
+        else if (::stat(m_target.c_str(), &st) == 0) {
+            // The replaced file's mode, owner (root may keep another user's; create() refused it to others) and
+            // group (where the user may give it) go to the new one.
+            if (::chmod(m_tempPath.c_str(), keptMode(st)) != 0)
+                status = Status::error("cannot write " + m_path + ": cannot keep its mode: " + errnoText(errno));
+            else if (st.st_uid != ::geteuid() && ::chown(m_tempPath.c_str(), st.st_uid, st.st_gid) != 0)
+                status = Status::error("cannot write " + m_path + ": cannot keep its owner: " + errnoText(errno));
+            else if (st.st_uid == ::geteuid())
+                (void)!::chown(m_tempPath.c_str(), static_cast<uid_t>(-1), st.st_gid); // not a member: the user's
+        }
         for (const char* suffix : kSqliteSidecars) {
             if (!status.isOk())
                 break;

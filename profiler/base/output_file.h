@@ -4,6 +4,9 @@
 //   - nothing the user must keep is replaced: an output that is one of the command's inputs (same inode, or the
 //     same resolved path: `d/./x`, a hard or symbolic link) or that is not a regular file (a device such as
 //     /dev/null, a FIFO, a directory, a socket) is refused before any work, with a one-line message;
+//   - an output that exists keeps its mode (a private 0600 file stays private, also while it is written) and
+//     its group; one owned by another user is refused (root replaces it and keeps its owner); a symbolic link is
+//     written through only when it is the user's own (or root's): another user's link is refused;
 //   - the temporary name is unique per process and created exclusively (O_EXCL), so two processes writing one
 //     output never share a file: the last rename wins and both exit codes tell the truth;
 //   - commit() removes stale SQLite sidecars of the output (-wal, -shm, -journal) before the rename, under an
@@ -29,7 +32,8 @@ class OutputFile
 {
 public:
     // Checks `path` against `inputs` and its kind, then creates an empty temporary file in the output's folder.
-    // A symbolic link as output is written through: its target is replaced and the link kept.
+    // A symbolic link of the user's (or root's) as output is written through: its target is replaced and the link
+    // kept; another user's link is refused.
     static Result<OutputFile> create(const std::string& path, const std::vector<std::string>& inputs = {});
     // Takes over a file that already exists (the capture's crash-safe "<path>.partial", which a writer made and
     // flushed before knowing it would finish it): checked like create(), committed and cleaned up the same way.

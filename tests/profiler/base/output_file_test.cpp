@@ -154,6 +154,59 @@ TEST_F(OutputFileTest, ASymbolicLinkIsWrittenThrough)
     EXPECT_EQ(names(), (std::vector<std::string> { "link.json", "target.json" }));
 }
 
+// A private file stayed private only until the first -o onto it: the new file had the umask's 0644.
+TEST_F(OutputFileTest, AnExistingFileKeepsItsMode)
+{
+    for (const fs::perms mode : { fs::perms(0600), fs::perms(0640), fs::perms(0444) }) {
+        write(path("kept.json"), "old");
+        fs::permissions(path("kept.json"), mode);
+        auto output = OutputFile::create(path("kept.json"));
+        ASSERT_TRUE(output.isOk()) << output.status().message();
+        struct stat temp;
+        ASSERT_EQ(::stat(output->tempPath().c_str(), &temp), 0);
+        EXPECT_EQ(temp.st_mode & 077, static_cast<mode_t>(mode) & 077) << "no more open while it is written";
+        write(output->tempPath(), "new");
+        ASSERT_TRUE(output->commit().isOk());
+        EXPECT_EQ(read(path("kept.json")), "new");
+        EXPECT_EQ(fs::status(path("kept.json")).permissions(), mode);
+        fs::remove(path("kept.json"));
+    }
+}
+
+// Someone else's link (in /tmp, a shared folder) pointing at the user's file: written through, it would replace
+// that file. Only root can make a link of another user's, so only root can run this.
+TEST_F(OutputFileTest, ALinkOfAnotherUserIsRefused)
+{
+    if (::geteuid() != 0)
+        GTEST_SKIP() << "only root can make a link owned by another user";
+    write(path("victim.txt"), "precious");
+    fs::create_symlink("victim.txt", path("out.json"));
+    ASSERT_EQ(::lchown(path("out.json").c_str(), 65534, 65534), 0);
+    Status written = writeFileAtomically(path("out.json"), "new");
+    ASSERT_FALSE(written.isOk());
+    EXPECT_EQ(written.message(),
+        "-o " + path("out.json")
+            + " is a symbolic link of another user (uid 65534): refusing to write through it (remove it or give "
+              "another path)");
+    EXPECT_EQ(read(path("victim.txt")), "precious");
+    EXPECT_TRUE(fs::is_symlink(path("out.json")));
+    EXPECT_EQ(names(), (std::vector<std::string> { "out.json", "victim.txt" }));
+}
+
+TEST_F(OutputFileTest, RootReplacingAnotherUsersFileKeepsItsOwner)
+{
+    if (::geteuid() != 0)
+        GTEST_SKIP() << "only root may replace another user's file";
+    write(path("theirs.json"), "old");
+    ASSERT_EQ(::chown(path("theirs.json").c_str(), 65534, 65534), 0);
+    ASSERT_TRUE(writeFileAtomically(path("theirs.json"), "new").isOk());
+    struct stat st;
+    ASSERT_EQ(::stat(path("theirs.json").c_str(), &st), 0);
+    EXPECT_EQ(st.st_uid, 65534u);
+    EXPECT_EQ(st.st_gid, 65534u);
+    EXPECT_EQ(read(path("theirs.json")), "new");
+}
+
 TEST_F(OutputFileTest, AFolderThatDoesNotExistIsOneLine)
 {
     Status written = writeFileAtomically(path("missing/out.json"), "x");
