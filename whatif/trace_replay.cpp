@@ -74,8 +74,11 @@ Result<ReplaySchedule> replayGraph(const ReplayGraph& graph)
                 cause = why;
             }
         };
+        // A thread's first call has no call before it: an edit of the CPU time before it (input=) moves its anchor by
+        // its laneGap, so the first step is edited like the others.
         if (t.anchored)
-            consider(t.measuredStart, -1, EventCause::Anchor);
+            consider(t.measuredStart + (previous < 0 && t.kind == TaskKind::HostCall ? t.laneGap : 0), -1,
+                EventCause::Anchor);
         if (t.launcher >= 0)
             consider(s.start[t.launcher] + t.launchLag, t.launcher, EventCause::Launch);
         if (cross >= 0)
@@ -178,7 +181,10 @@ int64_t replayedInstant(const ReplayGraph& graph, const ReplaySchedule& schedule
     if (before == ids.begin()) {
         if (after == ids.end())
             return timeNs;
-        return schedule.start[*after] - (graph.tasks[*after].measuredStart - timeNs);
+        // Before the lane's first task nothing is replayed: the instant moves with the task when it starts later, and
+        // stays (no later than the task) when an edit of the time before it made it start earlier.
+        const int64_t shifted = schedule.start[*after] - (graph.tasks[*after].measuredStart - timeNs);
+        return shifted >= timeNs ? shifted : std::min(timeNs, schedule.start[*after]);
     }
     const int32_t p = *(before - 1);
     const ReplayTask& previous = graph.tasks[p];

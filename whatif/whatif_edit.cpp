@@ -8,6 +8,7 @@
 #include "profiler/base/units.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <map>
 #include <unordered_map>
@@ -282,12 +283,27 @@ std::vector<EditOutcome> applyEdits(const TraceData& trace, const std::vector<Wh
             break;
         case WhatIfEdit::Kind::Input: {
             out.understood = "input-pipeline time on the host takes " + factorText(edit.factor) + " as long";
-            out.how = "host gaps overlapping data-loading ranges (DataLoader, preprocessing) scaled by their overlap";
+            out.how = "host gaps overlapping data-loading ranges (DataLoader, preprocessing) scaled by their overlap, "
+                      "the first step's too (the time from its start to the thread's first call)";
             const auto inputRanges = inputRangesByThread(trace);
             for (const ReplayLane& lane : graph.lanes) {
                 auto ranges = inputRanges.find(lane.globalTid);
-                if (lane.kind != ReplayLane::Kind::Host || ranges == inputRanges.end())
+                if (lane.kind != ReplayLane::Kind::Host || ranges == inputRanges.end() || lane.tasks.empty())
                     continue;
+                // The thread's first call: the input time between the start of the step it is in and the call (its
+                // anchor moves by it; trace_replay.cpp), so the first step is edited like the others.
+                ReplayTask& first = graph.tasks[lane.tasks.front()];
+                int64_t stepStart = INT64_MIN;
+                for (const ReplayStep& s : graph.steps)
+                    if (s.startNs <= first.measuredStart)
+                        stepStart = std::max(stepStart, s.startNs);
+                if (stepStart != INT64_MIN) {
+                    const int64_t inInput = overlap(ranges->second, stepStart, first.measuredStart);
+                    if (inInput > 0) {
+                        first.laneGap -= inInput - scaled(inInput, edit.factor);
+                        ++out.matched;
+                    }
+                }
                 for (size_t i = 1; i < lane.tasks.size(); ++i) {
                     ReplayTask& t = graph.tasks[lane.tasks[i]];
                     const int64_t inInput

@@ -107,6 +107,31 @@ TEST(StepRule, CpuTailAfterTheLastCudaCallCounts)
     expectNear(static_cast<int64_t>(analyzed), static_cast<double>(run.result.measured.stepNs), "analyze");
 }
 
+// The first step is edited like the others: 4 steps of 10 ms, each loading its batch for 4 ms (a DataLoader range
+// from the step's start), then launch [4000, 4005] us, kernel [4010, 5010] us, sync [4020, 5012] us and CPU to the
+// step's end. input=x0.5 takes 2 ms off every step, the first included (its first call starts 2 ms earlier; the
+// step's start stays): the last step ends at 32 ms, mean 8 ms. Were the first call pinned to its measured start, the
+// mean would be 8.5 ms. (Where a step ends inside a gap the edit shrank, the boundary is placed in proportion, so
+// single steps differ; their sum, first start to last end, does not.)
+TEST(StepRule, InputEditShortensTheFirstStepToo)
+{
+    TraceBuilder b("rule_first_step");
+    for (int k = 0; k < 4; ++k) {
+        const int64_t t0 = k * 10 * kMs;
+        b.hostOp(t0, t0 + 4 * kMs, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", "user_annotation");
+        b.kernel(t0 + 4010 * kUs, t0 + 5010 * kUs, "volta_sgemm_128x64_nn", t0 + 4000 * kUs);
+        b.api(t0 + 4020 * kUs, t0 + 5012 * kUs, "cudaDeviceSynchronize");
+        b.step(k, t0, t0 + 10 * kMs);
+    }
+    const double analyzed = analyzedStepNs(b); // (writes the file)
+    WhatIfRun run = runEdits(b.path(), { "input=x0.5" });
+    ASSERT_EQ(run.result.edits.size(), 1u);
+    EXPECT_EQ(run.result.edits[0].matched, 4); // the first call's 4 ms before it, and the 3 gaps after
+    expectNear(run.result.measured.stepNs, 10.0 * kMs, "measured");
+    expectNear(run.result.predicted.stepNs, 8.0 * kMs, "predicted");
+    expectNear(static_cast<int64_t>(analyzed), static_cast<double>(run.result.measured.stepNs), "analyze");
+}
+
 // The rule itself: a step that ends with GPU work launched in it ends there; the time is the gap between step ends.
 TEST(StepRule, TimesAreGapsBetweenStepEnds)
 {
