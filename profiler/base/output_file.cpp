@@ -10,9 +10,12 @@
 
 #include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <string_view>
+#include <sys/file.h>
 
 namespace placescope {
 namespace {
@@ -126,6 +129,43 @@ void removeWithSidecars(const std::string& path)
         ::unlink((path + suffix).c_str());
 }
 
+// Temporary files of `target` ("<name>.<pid>-<n>.partial") left by processes killed before they could remove them:
+// no live OutputFile holds their flock and their pid is gone (both: a process of another pid namespace sharing the
+// folder holds its lock; one of an older Placescope, without the lock, still has its pid). Called under the
+// folder's lock, which create() holds from making its own file until it is locked. Only the user's own files go
+// (root's: any).
+void removeStalePartials(const std::string& target)
+{
+    const fs::path targetPath(target);
+    const std::string prefix = targetPath.filename().string() + ".";
+    const fs::path folder = targetPath.parent_path().empty() ? fs::path(".") : targetPath.parent_path();
+    std::error_code error;
+    for (const auto& entry : fs::directory_iterator(folder, error)) {
+        const std::string name = entry.path().filename().string();
+        constexpr std::string_view kSuffix = ".partial";
+        if (name.size() <= prefix.size() + kSuffix.size() || name.compare(0, prefix.size(), prefix) != 0
+            || name.compare(name.size() - kSuffix.size(), kSuffix.size(), kSuffix) != 0)
+            continue;
+        const std::string middle = name.substr(prefix.size(), name.size() - prefix.size() - kSuffix.size());
+        const size_t dash = middle.find('-');
+        if (dash == 0 || dash == std::string::npos || dash + 1 == middle.size()
+            || middle.find_first_not_of("0123456789-") != std::string::npos
+            || middle.find('-', dash + 1) != std::string::npos || dash > 9)
+            continue;
+        const pid_t pid = static_cast<pid_t>(std::stol(middle.substr(0, dash)));
+        if (pid <= 0 || ::kill(pid, 0) == 0 || errno != ESRCH)
+            continue; // alive (or not ours to ask about)
+        const int fd = ::open(entry.path().c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+        if (fd < 0)
+            continue;
+        struct stat st;
+        if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (st.st_uid == ::geteuid() || ::geteuid() == 0)
+            && ::flock(fd, LOCK_EX | LOCK_NB) == 0)
+            removeWithSidecars(entry.path().string());
+        ::close(fd);
+    }
+}
+
 } // namespace
 
 Status checkOutputPath(const std::string& path, const std::vector<std::string>& inputs)
@@ -142,12 +182,16 @@ Result<OutputFile> OutputFile::create(const std::string& path, const std::vector
     // Unique per process (pid) and per output in it (counter); O_EXCL makes it ours even where pids repeat
     // (containers sharing a folder, NFS). Mode 0666 lets the umask decide, as for any file the user creates.
     static std::atomic<unsigned> counter { 0 };
+    const std::string folder = fs::path(file.m_target).parent_path().string();
+    FolderLock lock(folder.empty() ? "." : folder); // no other create() sees our file before it is locked
+    removeStalePartials(file.m_target);
     for (int attempt = 0; attempt < 100; ++attempt) {
         std::string temp
             = file.m_target + "." + std::to_string(::getpid()) + "-" + std::to_string(counter++) + ".partial";
         int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd >= 0) {
-            ::close(fd);
+            while (::flock(fd, LOCK_EX) != 0 && errno == EINTR) { }
+            file.m_lockFd = fd; // held until commit() or discard()
             restrictLikeExisting(temp, file.m_target);
             registerTempFile(temp); // a command stopped by a signal removes it (temp_file_registry.h)
             file.m_tempPath = std::move(temp);
@@ -175,8 +219,10 @@ OutputFile::OutputFile(OutputFile&& other) noexcept
     : m_path(std::move(other.m_path))
     , m_target(std::move(other.m_target))
     , m_tempPath(std::move(other.m_tempPath))
+    , m_lockFd(other.m_lockFd)
 {
     other.m_tempPath.clear();
+    other.m_lockFd = -1;
 }
 
 OutputFile& OutputFile::operator=(OutputFile&& other) noexcept
@@ -186,12 +232,21 @@ OutputFile& OutputFile::operator=(OutputFile&& other) noexcept
         m_path = std::move(other.m_path);
         m_target = std::move(other.m_target);
         m_tempPath = std::move(other.m_tempPath);
+        m_lockFd = other.m_lockFd;
         other.m_tempPath.clear();
+        other.m_lockFd = -1;
     }
     return *this;
 }
 
 OutputFile::~OutputFile() { discard(); }
+
+void OutputFile::unlock()
+{
+    if (m_lockFd >= 0)
+        ::close(m_lockFd);
+    m_lockFd = -1;
+}
 
 void OutputFile::discard()
 {
@@ -200,12 +255,14 @@ void OutputFile::discard()
     removeWithSidecars(m_tempPath);
     unregisterTempFile(m_tempPath);
     m_tempPath.clear();
+    unlock();
 }
 
 void OutputFile::release()
 {
     unregisterTempFile(m_tempPath); // another process finishes it: a signal here must not remove it
     m_tempPath.clear();
+    unlock();
 }
 
 Status OutputFile::commit()
@@ -252,6 +309,7 @@ Status OutputFile::commit()
         ::unlink((m_tempPath + suffix).c_str());
     unregisterTempFile(m_tempPath);
     m_tempPath.clear();
+    unlock();
     return Status::ok();
 }
 

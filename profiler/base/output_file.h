@@ -12,7 +12,9 @@
 //   - commit() removes stale SQLite sidecars of the output (-wal, -shm, -journal) before the rename, under an
 //     exclusive lock on the output's folder, so an old write-ahead log is never applied to the new file;
 //   - a writer that fails or is destroyed without commit() removes its temporary file (and its SQLite
-//     sidecars): a failed command leaves nothing behind.
+//     sidecars): a failed command leaves nothing behind. One killed outright (SIGKILL, SIGQUIT, a crash) cannot:
+//     the next create() for the same output removes such leftovers, the `.partial` files of that output no live
+//     process holds locked (flock) whose pid is gone.
 // Not thread-safe; one OutputFile per output, used from one thread.
 #pragma once
 
@@ -62,6 +64,10 @@ private:
     std::string m_path; // as given
     std::string m_target; // the file replaced: m_path, or a symbolic link's target
     std::string m_tempPath; // empty once committed or discarded
+    // Open on the temporary file with an exclusive flock while this process may still write it: the next
+    // create() for the output tells a leftover of a killed process (no lock) from a live writer's file.
+    int m_lockFd = -1;
+    void unlock();
 };
 
 // Writes `content` to `path` through an OutputFile: the text outputs (reports, proposals).

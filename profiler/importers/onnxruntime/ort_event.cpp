@@ -145,11 +145,12 @@ bool looksLikeOrtProfile(std::string_view contentHead)
         return false;
     std::string first;
     bool seen = false;
-    JsonEventSplitter splitter({ [](std::string_view, std::string_view) {}, [&](std::string_view rawEvent, bool) {
-                                    if (!seen)
-                                        first = std::string(rawEvent);
-                                    seen = true;
-                                } });
+    JsonEventSplitter splitter({ [](std::string_view, std::string_view) {},
+        [&](std::string_view rawEvent, bool) {
+            if (!seen)
+                first = std::string(rawEvent);
+            seen = true;
+        } });
     splitter.feed(contentHead);
     if (!seen) { // the first event is cut off (a truncated file): ORT writes "cat" first, so its start tells
         static const std::regex kStart(R"re(^\s*\[\s*\{\s*"cat"\s*:\s*"(Session|Node)")re");

@@ -6,7 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -205,6 +207,59 @@ TEST_F(OutputFileTest, RootReplacingAnotherUsersFileKeepsItsOwner)
     EXPECT_EQ(st.st_uid, 65534u);
     EXPECT_EQ(st.st_gid, 65534u);
     EXPECT_EQ(read(path("theirs.json")), "new");
+}
+
+// A writer killed outright (SIGKILL: no handler runs) leaves its "<out>.<pid>-<n>.partial"; the next create() for
+// that output removes it. A live writer's file stays, though it is another process's.
+TEST_F(OutputFileTest, TheNextWriterRemovesAKilledWritersLeftovers)
+{
+    const std::string out = path("out.sqlite");
+    const pid_t killed = ::fork();
+    ASSERT_GE(killed, 0);
+    if (killed == 0) {
+        auto output = OutputFile::create(out);
+        std::ofstream(output.isOk() ? output->tempPath() + "-journal" : path("failed")) << "journal";
+        ::kill(::getpid(), SIGKILL);
+        ::_exit(1);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(killed, &status, 0), killed);
+    ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    // The counter in the name is the process's (inherited through fork): the pid is what tells the files apart.
+    const std::vector<std::string> leftovers = names();
+    ASSERT_EQ(leftovers.size(), 2u);
+    for (const std::string& name : leftovers)
+        EXPECT_EQ(name.rfind("out.sqlite." + std::to_string(killed) + "-", 0), 0u) << name;
+
+    // A live writer of the same output in another process: it says when its file is made, and waits for a word.
+    int ready[2], done[2];
+    ASSERT_EQ(::pipe(ready), 0);
+    ASSERT_EQ(::pipe(done), 0);
+    const pid_t live = ::fork();
+    ASSERT_GE(live, 0);
+    if (live == 0) {
+        auto output = OutputFile::create(out);
+        char c = output.isOk() ? 'y' : 'n';
+        (void)!::write(ready[1], &c, 1);
+        (void)!::read(done[0], &c, 1);
+        ::_exit(0); // without commit: the destructor does not run, the file stays
+    }
+    char c = 0;
+    ASSERT_EQ(::read(ready[0], &c, 1), 1);
+    ASSERT_EQ(c, 'y');
+    std::vector<std::string> liveFiles;
+    for (const std::string& name : names())
+        if (name.rfind("out.sqlite." + std::to_string(live) + "-", 0) == 0)
+            liveFiles.push_back(name);
+    ASSERT_EQ(liveFiles.size(), 1u);
+    const std::string liveFile = liveFiles[0];
+
+    ASSERT_TRUE(writeFileAtomically(out, "new").isOk());
+    EXPECT_EQ(names(), (std::vector<std::string> { "out.sqlite", liveFile })); // the killed one's are gone
+    (void)!::write(done[1], "x", 1);
+    ASSERT_EQ(::waitpid(live, &status, 0), live);
+    for (int fd : { ready[0], ready[1], done[0], done[1] })
+        ::close(fd);
 }
 
 TEST_F(OutputFileTest, AFolderThatDoesNotExistIsOneLine)

@@ -127,7 +127,8 @@ TEST_F(OrtProfileImporterTest, TruncatedProfileKeepsWhatWasReadAndCountsIt)
 TEST_F(OrtProfileImporterTest, BadElementsAreCountedByKind)
 {
     const std::string input = write("bad.json",
-        "[\n{\"cat\" : \"Session\",\"pid\" :1,\"tid\" :1,\"dur\" :9,\"ts\" :1,\"ph\" : \"X\",\"name\" :\"model_run\"},\n"
+        "[\n{\"cat\" : \"Session\",\"pid\" :1,\"tid\" :1,\"dur\" :9,\"ts\" :1,\"ph\" : \"X\",\"name\" "
+        ":\"model_run\"},\n"
         "{\"cat\" : \"Node\",\"ph\" : \"B\",\"ts\" :2,\"name\" :\"a\"},\n7,\n"
         "{\"cat\" : \"Kernel\",\"ph\" : \"X\",\"ts\" :2,\"dur\" :1,\"name\" :\"sgemm\"},\n"
         "{\"cat\" : \"Node\",\"ph\" : \"X\",\"ts\" :3,\"name\" :\"b_kernel_time\"},\n"
