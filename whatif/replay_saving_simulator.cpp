@@ -50,7 +50,8 @@ std::optional<AllFixesPrediction> ReplaySavingSimulator::simulate(
     all.replayStepNs = model->replayed().stepNs;
     WhatIfOptions together;
     for (Finding& finding : findings) {
-        const auto editText = editForRule(finding.ruleId);
+        const auto editText = finding.saving.proposedEdit.empty() ? editForRule(finding.ruleId)
+                                                                  : std::optional(finding.saving.proposedEdit);
         if (!editText)
             continue;
         auto edit = parseEdit(*editText);

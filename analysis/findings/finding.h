@@ -60,6 +60,9 @@ struct Saving
     bool simulated = false;
     double simulatedMs = 0.0;
     std::string simulatedEdit;
+    // The edit that applies this finding's fix, when the rule knows what it targets (op:NAME=gpu for the op of a
+    // CPU fallback); empty: the simulator's edit for the rule, if it has one.
+    std::string proposedEdit;
     double rankingMs() const { return simulated ? simulatedMs : perStepMs; }
 };
 

@@ -10,6 +10,16 @@
 #include <unordered_set>
 
 namespace placescope {
+namespace {
+
+// The framework ops that can be a host op between two copies: PyTorch's (cpu_op; Operator in the 2021 schema),
+// TensorFlow's from XPlane (tf_op) and ONNX Runtime's nodes (ort_node). Annotations, steps and data ranges are not.
+bool isFrameworkOp(const std::string& category)
+{
+    return category == "cpu_op" || category == "Operator" || category == "tf_op" || category == "ort_node";
+}
+
+} // namespace
 
 std::vector<RoundTrip> findRoundTrips(const RuleContext& ctx)
 {
@@ -58,7 +68,7 @@ std::vector<RoundTrip> findRoundTrips(const RuleContext& ctx)
             [](const HostRange& r, int64_t t) { return r.startNs < t; });
         int64_t coveredUntil = INT64_MIN;
         for (auto it = first; it != trace.hostRanges.end() && it->startNs < to; ++it) {
-            if (it->isNvtx || it->category != "cpu_op" || it->endNs > to
+            if (it->isNvtx || !isFrameworkOp(it->category) || it->endNs > to
                 || globalPidOfGlobalTid(it->globalTid) != process)
                 continue;
             if (it->startNs < coveredUntil) // nested inside an op already taken

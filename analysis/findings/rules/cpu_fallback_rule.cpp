@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Ops that ran on the CPU inside a GPU graph: (a) host ops between a DtoH copy and an HtoD copy of the same
-// size that launched no GPU work (a CPU fallback in the middle of GPU work); (b) ONNX Runtime nodes placed on
-// the CPU provider while others run on CUDA, and its MemcpyToHost/MemcpyFromHost nodes. Saving: from the
-// placement engine when one is given (--model); otherwise the copies around the ops plus the GPU idle time
-// while they ran, an upper bound that ignores the ops' own cost on the GPU.
+// Ops that ran on the CPU inside a GPU graph, from where they really ran: (a) framework ops (PyTorch, TensorFlow
+// from XPlane) between a DtoH copy and an HtoD copy of the same size that launched no GPU work (a CPU fallback in
+// the middle of GPU work); (b) ONNX Runtime nodes on a CPU provider in a session whose other nodes run on a GPU
+// one, with the MemcpyToHost/MemcpyFromHost nodes ORT put around them. Saving: from the placement engine when one
+// is given (--model); otherwise the copies around the ops plus the GPU idle time while they ran, an upper bound that
+// ignores the ops' own cost on the GPU. The fix is proposed as the what-if edit op:NAME=gpu for the op that cost
+// the most host time, which the replay simulates where the run replays.
 #include "analysis/findings/round_trips.h"
 #include "analysis/findings/rules/rules.h"
 #include "profiler/base/units.h"
@@ -49,17 +51,19 @@ public:
                 copyBytes += trip.toHost->bytes;
             }
         }
-        // ONNX Runtime: provider per node in the op's extra JSON, and the Memcpy nodes it inserted.
-        Evidence ortCpu { "ONNX Runtime nodes on CPUExecutionProvider in a CUDA session" };
-        Evidence ortCopies { "ONNX Runtime MemcpyToHost / MemcpyFromHost nodes" };
-        bool anyCuda = false;
+        // ONNX Runtime (the ORT profile importer): each node's device in its extra JSON, from its provider, and the
+        // Memcpy nodes ORT inserted between the providers (category ort_memcpy).
+        Evidence ortCpu { "ONNX Runtime nodes on a CPU provider in a session whose other nodes ran on the GPU" };
+        Evidence ortCopies { "ONNX Runtime MemcpyToHost / MemcpyFromHost nodes around them (host<->device copies)" };
+        const auto isOrtNode
+            = [](const HostRange& r) { return r.category == "ort_node" || r.category == "ort_layout"; };
+        bool anyGpuNode = false;
         for (const auto& r : ctx.trace.hostRanges)
-            anyCuda = anyCuda || r.extra.find("CUDAExecutionProvider") != std::string::npos;
+            anyGpuNode = anyGpuNode || (isOrtNode(r) && r.extra.find(R"("device":"GPU")") != std::string::npos);
         for (const auto& r : ctx.trace.hostRanges) {
             const std::string& name = ctx.trace.name(r.nameId);
-            bool memcpyNode
-                = name.find("MemcpyToHost") != std::string::npos || name.find("MemcpyFromHost") != std::string::npos;
-            bool cpuNode = anyCuda && r.extra.find("CPUExecutionProvider") != std::string::npos;
+            bool memcpyNode = anyGpuNode && r.category == "ort_memcpy";
+            bool cpuNode = anyGpuNode && isOrtNode(r) && r.extra.find(R"("device":"CPU")") != std::string::npos;
             if (!memcpyNode && !cpuNode)
                 continue;
             Evidence& e = memcpyNode ? ortCopies : ortCpu;
@@ -84,9 +88,15 @@ public:
             if (e->count)
                 f.evidence.push_back(std::move(*e));
         std::vector<std::string> names;
+        std::string costliest;
+        int64_t costliestNs = -1;
         Evidence ops { "host ops involved (name: count)" };
         for (const auto& [name, t] : opTime) {
             names.push_back(name);
+            if (t.second > costliestNs) {
+                costliest = name;
+                costliestNs = t.second;
+            }
             ops.count += t.first;
             ops.totalNs += t.second;
             if (ops.examples.size() < 8)
@@ -109,16 +119,22 @@ public:
                 f.saving.upperBound = false;
             }
         }
+        if (!costliest.empty())
+            f.saving.proposedEdit = "op:" + costliest + "=gpu";
         f.severity = severityForShare(f.saving.percentOfStep, ctx.options.warnPercent, ctx.options.highPercent);
         f.summary = "Host ops ran between GPU work and forced data to the host and back: "
             + (names.empty() ? std::string("-") : names.front()) + (names.size() > 1 ? " and others" : "") + ".";
         f.fix = { "use the op's CUDA implementation (check the tensor's device: ops on CPU tensors, numpy or Python "
                   "scalars run on the host); replace data-dependent ops (nonzero, unique, .tolist()) with masked "
                   "GPU versions",
-            "check placement with tf.debugging.set_log_device_placement(True); ops without a GPU kernel run on "
-            "the CPU under soft placement: replace them or move their neighbours with tf.device",
-            "look for 'CUDA kernel not found in registries' in verbose logs; upgrade the opset / replace the "
-            "node, or disable the CPU-preferred shape subgraph heuristic for large tensors" };
+            "find the ops without a GPU kernel with soft placement off (tf.config.set_soft_device_placement(False)) "
+            "and tf.debugging.set_log_device_placement(True); replace them with GPU variants "
+            "(tf.image.combined_non_max_suppression for NonMaxSuppression) or move their neighbours to the CPU "
+            "with tf.device so data crosses once",
+            "check the op's CUDA support for the model's opset ('CUDA kernel not found in registries' in verbose "
+            "logs) and upgrade the opset or replace the node; keep a CPU-side region (pre/post-processing) outside "
+            "the GPU graph instead of in its middle; the CPU-preferred shape-subgraph heuristic moves small "
+            "tensors on purpose" };
         out.push_back(std::move(f));
     }
 };

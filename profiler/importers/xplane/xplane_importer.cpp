@@ -12,6 +12,7 @@
 #include <google/protobuf/arena.h>
 #include <google/protobuf/stubs/logging.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -86,6 +87,48 @@ CopyKind copyKindOf(std::string_view name)
     return CopyKind::Unknown;
 }
 
+// A host event that is neither an API call nor a memory event: a TensorFlow op ("name:Type"), a transfer op
+// between devices (_Send, _Recv, _HostSend, _HostRecv), a tf.data range or another annotation (the executor's
+// "ExecutorState::Process" around the ops, JAX dispatch).
+std::string hostCategory(std::string_view name)
+{
+    if (startsWith(name, "Iterator::") || startsWith(name, "IteratorGetNext"))
+        return "tf_data";
+    const size_t colon = name.rfind(':');
+    if (colon == std::string_view::npos || name.find("::") != std::string_view::npos
+        || name.find(' ') != std::string_view::npos)
+        return "host_annotation";
+    const std::string_view type = name.substr(colon + 1);
+    if (type == "_Send" || type == "_Recv" || type == "_HostSend" || type == "_HostRecv")
+        return "tf_transfer";
+    return "tf_op";
+}
+
+// For each event of a host line, the index of the innermost TensorFlow op around it when it is an API call (a launch
+// made while the op ran on that thread), else -1. This is the op -> kernel link (PS_EXTERNAL_CORRELATION) TensorFlow
+// does not write: it tells the ops that ran GPU work from those that ran on the host.
+std::vector<int> enclosingOpOfCalls(const XLine& line, const std::vector<bool>& isOp, const std::vector<bool>& isCall)
+{
+    std::vector<int> order(static_cast<size_t>(line.events_size()));
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = static_cast<int>(i);
+    auto start = [&line](int i) { return line.events(i).offset_ps(); };
+    auto end = [&line](int i) { return line.events(i).offset_ps() + line.events(i).duration_ps(); };
+    std::sort(order.begin(), order.end(), [&](int a, int b) {
+        return start(a) != start(b) ? start(a) < start(b) : end(a) > end(b); // an op before the calls it holds
+    });
+    std::vector<int> enclosing(order.size(), -1), open;
+    for (int i : order) {
+        while (!open.empty() && end(open.back()) <= start(i))
+            open.pop_back();
+        if (isCall[static_cast<size_t>(i)] && !open.empty())
+            enclosing[static_cast<size_t>(i)] = open.back();
+        else if (isOp[static_cast<size_t>(i)])
+            open.push_back(i);
+    }
+    return enclosing;
+}
+
 class XPlaneMapper
 {
 public:
@@ -108,6 +151,7 @@ private:
     int64_t m_pid;
     int64_t m_kernels = 0;
     int64_t m_nextTid = 1;
+    int64_t m_nextExternalId = 1;
     bool m_stepsTaken = false;
 };
 
@@ -271,10 +315,28 @@ void XPlaneMapper::mapHostPlane(const XPlane& plane)
         thread.tid = tid;
         thread.name = line.display_name().empty() ? line.name() : line.display_name();
         m_writer.add(thread);
-        for (const XEvent& event : line.events()) {
+        const size_t count = static_cast<size_t>(line.events_size());
+        std::vector<bool> isOp(count), isCall(count);
+        for (size_t i = 0; i < count; ++i) {
+            const XEvent& event = line.events(static_cast<int>(i));
+            isCall[i] = XPlaneStats::find(event.stats(), correlationId) != nullptr;
+            isOp[i] = !isCall[i] && hostCategory(eventName(plane, event)) == "tf_op";
+        }
+        const std::vector<int> opOfCall = enclosingOpOfCalls(line, isOp, isCall);
+        std::vector<int64_t> externalIdOfOp(count, 0);
+        for (size_t i = 0; i < count; ++i)
+            if (opOfCall[i] >= 0 && externalIdOfOp[static_cast<size_t>(opOfCall[i])] == 0)
+                externalIdOfOp[static_cast<size_t>(opOfCall[i])] = m_nextExternalId++;
+        for (size_t i = 0; i < count; ++i) {
+            const XEvent& event = line.events(static_cast<int>(i));
             const std::string_view name = eventName(plane, event);
             const auto* correlation = XPlaneStats::find(event.stats(), correlationId);
             if (correlation) {
+                if (opOfCall[i] >= 0) {
+                    if (auto id = stats.integer(*correlation))
+                        m_writer.add(ExternalCorrelation {
+                            *id, externalIdOfOp[static_cast<size_t>(opOfCall[i])], makeGlobalPid(m_pid), 0 });
+                }
                 RuntimeEvent call;
                 call.start = startOf(line, event);
                 call.end = endOf(line, event);
@@ -314,10 +376,11 @@ void XPlaneMapper::mapHostPlane(const XPlane& plane)
             op.end = endOf(line, event);
             op.globalTid = globalTid;
             op.name = std::string(name);
-            op.category = startsWith(name, "Iterator::") || startsWith(name, "IteratorGetNext") ? "tf_data"
-                : name.find(':') != std::string_view::npos && name.find(' ') == std::string_view::npos
-                ? "tf_op"
-                : "host_annotation";
+            op.category = hostCategory(name);
+            if (externalIdOfOp[i] != 0) {
+                op.externalId = externalIdOfOp[i];
+                op.extra = R"({"device":"GPU"})"; // it launched GPU work; an op that launched none may be either
+            }
             m_writer.add(std::move(op));
         }
     }

@@ -111,5 +111,60 @@ TEST(FindingsRealTraces, NsysCloverLeafCopiesAgreeWithRawSql)
         EXPECT_FALSE(finding.saving.method.empty()) << finding.ruleId;
 }
 
+// TensorFlow BERT training on V100s (XPlane; the capture's one step, tests/data/traces/tf_bert_v100_step_excerpt,
+// made by scripts/make_tf_bert_step_excerpt.py): TF ops that launched no GPU work ran on the host between a DtoH
+// copy and an HtoD copy of the same size. The kernels are tied to the TF ops that launched them (xplane_ref.py on
+// the file: kernels 665, api_calls 688), so ops that ran GPU work are not taken for host ops.
+TEST(RealTraceFindings, TensorFlowBertOpsOnTheHostBetweenCopies)
+{
+    const std::string file = dataPath("tf_bert_v100_step_excerpt.xplane.pb");
+    const auto dir = std::filesystem::temp_directory_path() / ("ps_findings_tf_bert_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string path = (dir / "run.sqlite").string();
+    auto imported = importTraces({ file }, path, ImportOptions {});
+    ASSERT_TRUE(imported.isOk()) << imported.status().message();
+    auto db = openTrace(path);
+    ASSERT_TRUE(db.isOk()) << db.status().message();
+    auto kernelsOfOps = db->queryInt("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN PS_EXTERNAL_CORRELATION e "
+                                     "ON e.correlationId = k.correlationId JOIN PS_FRAMEWORK_OPS f ON f.externalId = "
+                                     "e.externalId WHERE f.category = 'tf_op'");
+    ASSERT_TRUE(kernelsOfOps.isOk());
+    EXPECT_EQ(*kernelsOfOps, 665); // every kernel of the step was launched inside a TF op
+    auto report = analyzeTrace(*db, AnalysisOptions {});
+    ASSERT_TRUE(report.isOk()) << report.status().message();
+    const Finding* f = findRule(*report, "placement.cpu_fallback");
+    ASSERT_NE(f, nullptr) << ruleIds(*report);
+    const Evidence* trips = evidenceStarting(*f, "DtoH -> host op(s) -> HtoD");
+    ASSERT_NE(trips, nullptr);
+    EXPECT_GT(trips->count, 0);
+    EXPECT_NE(f->summary.find(":Identity"), std::string::npos) << f->summary;
+    // Each op named in the evidence is a TF op, not the executor's range around the ops nor a _Send/_Recv.
+    const Evidence* ops = evidenceStarting(*f, "host ops involved");
+    ASSERT_NE(ops, nullptr);
+    ASSERT_FALSE(ops->examples.empty());
+    for (const auto& example : ops->examples) {
+        const std::string name = example.label.substr(0, example.label.rfind(": "));
+        auto other = db->queryInt("SELECT COUNT(*) FROM PS_FRAMEWORK_OPS f JOIN StringIds s ON s.id = f.nameId "
+                                  "WHERE s.value = '"
+            + name + "' AND f.category <> 'tf_op'");
+        ASSERT_TRUE(other.isOk());
+        EXPECT_EQ(*other, 0) << name;
+    }
+    EXPECT_EQ(f->saving.proposedEdit.rfind("op:", 0), 0u);
+    EXPECT_NE(f->fix.tensorflow.find("combined_non_max_suppression"), std::string::npos);
+    std::filesystem::remove_all(dir);
+}
+
+// ONNX Runtime on the CPU only (ort130_ultraface_rfb320_cpu.json): every node on CPUExecutionProvider is where the
+// session put it, not a fallback.
+TEST(RealTraceFindings, OrtCpuSessionHasNoFallback)
+{
+    RealTrace trace("ort130_ultraface_rfb320_cpu.json");
+    ASSERT_TRUE(trace.ok()) << trace.error();
+    auto report = trace.analyze();
+    EXPECT_EQ(findRule(report, "placement.cpu_fallback"), nullptr) << ruleIds(report);
+    EXPECT_EQ(report.stepCount, 2); // its two model_run events
+}
+
 } // namespace
 } // namespace placescope::testing

@@ -201,16 +201,33 @@ TEST(FindingsRules, OrtCpuNodesInCudaSession)
     TraceBuilder t("ort");
     t.step(0, 0, 10 * kMs);
     t.kernel(0, 10 * kMs, kGemm, 0);
-    t.hostOp(0, kMs, "Conv_0", "cpu_op", {}, R"({"provider":"CUDAExecutionProvider"})");
-    t.hostOp(kMs, 3 * kMs, "NonMaxSuppression_7", "cpu_op", {}, R"({"provider":"CPUExecutionProvider"})");
-    t.hostOp(3 * kMs, 3 * kMs + 50 * kUs, "Memcpy_token_3_kernel_time", "cpu_op");
-    t.hostOp(4 * kMs, 4 * kMs + 50 * kUs, "MemcpyToHost_1", "cpu_op");
+    // As the ORT profile importer writes them: device from the provider, Memcpy nodes as ort_memcpy.
+    t.hostOp(
+        0, kMs, "Conv_0", "ort_node", {}, R"({"op_name":"Conv","provider":"CUDAExecutionProvider","device":"GPU"})");
+    t.hostOp(kMs, 3 * kMs, "NonMaxSuppression_7", "ort_node", {},
+        R"({"op_name":"NonMaxSuppression","provider":"CPUExecutionProvider","device":"CPU"})");
+    t.hostOp(3 * kMs, 3 * kMs + 50 * kUs, "Memcpy_token_3", "ort_node", {},
+        R"({"op_name":"Add","provider":"CUDAExecutionProvider","device":"GPU"})"); // a name is not a kind
+    t.hostOp(4 * kMs, 4 * kMs + 50 * kUs, "Memcpy_1", "ort_memcpy", {},
+        R"({"op_name":"MemcpyToHost","provider":"CUDAExecutionProvider","device":"GPU","copy_kind":"DtoH"})");
     auto report = t.analyze();
     const Finding* f = findRule(report, "placement.cpu_fallback");
     ASSERT_NE(f, nullptr) << ruleIds(report);
     EXPECT_EQ(f->evidence[0].count, 1); // the CPU node
     EXPECT_EQ(f->evidence[1].count, 1); // MemcpyToHost
     EXPECT_NEAR(f->saving.perStepMs, 2.05, 1e-6);
+    EXPECT_EQ(f->saving.proposedEdit, "op:NonMaxSuppression_7=gpu");
+}
+
+TEST(FindingsRules, OrtCpuOnlySessionIsNoFallback)
+{
+    TraceBuilder t("ort_cpu");
+    t.step(0, 0, 10 * kMs);
+    t.kernel(0, 10 * kMs, kGemm, 0);
+    t.hostOp(kMs, 3 * kMs, "NonMaxSuppression_7", "ort_node", {},
+        R"({"op_name":"NonMaxSuppression","provider":"CPUExecutionProvider","device":"CPU"})");
+    auto report = t.analyze();
+    EXPECT_EQ(findRule(report, "placement.cpu_fallback"), nullptr) << ruleIds(report);
 }
 
 TEST(FindingsRules, LayoutConversionShare)
