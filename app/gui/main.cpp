@@ -2,6 +2,7 @@
 // placescope-gui JOB/   (a folder `placescope job import` made: the job window, ranks x steps heatmap)
 // placescope-gui [trace.sqlite | trace.json.gz | nsys.sqlite] [--model model.onnx] [--whatif EDIT]...
 //               [--compare other.sqlite] [--screenshot out.png [--select-op name] [--select-event name]]
+#include "app/gui/display_check.h"
 #include "app/gui/quit_on_signals.h"
 #include "profiler/base/units.h"
 #include "profiler/store/trace_writer.h"
@@ -78,7 +79,9 @@ int main(int argc, char** argv)
             qputenv("QT_QPA_PLATFORM", "offscreen");
     if (onlyPrints(argc, argv) && !qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
+    placescope::gui::holdQtStartupMessages(); // no display: one line and exit 1, not Qt's abort
     QApplication app(argc, argv);
+    placescope::gui::releaseQtStartupMessages();
     QApplication::setOrganizationName("Placescope");
     QApplication::setApplicationName("placescope-gui");
     QApplication::setApplicationVersion(QString::fromUtf8(
