@@ -216,6 +216,12 @@ void KinetoEventMapper::addRecord(const KinetoRecord& record)
         problem("kineto.invalid_utf8", record.json.substr(0, 200));
     for (int i = 0; i < record.argsIdsOutOfRange; ++i)
         problem("kineto.id_out_of_range", "args");
+    if (record.argsNotObject && record.badJson.empty())
+        problem("kineto.args_not_object", record.json.substr(0, 200));
+    if (record.badJson.empty()
+        && ((record.hasPid && record.pid.kind == RawId::Kind::Unreadable)
+            || (record.hasTid && record.tid.kind == RawId::Kind::Unreadable)))
+        problem("kineto.unreadable_id", record.json.substr(0, 200));
     // String ids are numbered in the order the event gave them, even when a later field makes it unreadable.
     for (int i = 0; i < record.idTextCount; ++i)
         syntheticId(record.idTexts[static_cast<size_t>(i)]);

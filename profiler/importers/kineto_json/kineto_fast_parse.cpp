@@ -269,10 +269,13 @@ bool readTriple(Scanner& in, OptInt out[3])
 
 // The args the mapper uses (kinetoArgField), read as KinetoRecordParser::readArgs reads them; the others are
 // skipped.
-bool readArgs(Scanner& in, KinetoArgs& a)
+bool readArgs(Scanner& in, KinetoRecord& record)
 {
-    if (in.peek() != '{')
-        return in.skipValue(); // args that are not an object are ignored
+    KinetoArgs& a = record.args;
+    if (in.peek() != '{') {
+        record.argsNotObject = in.peek() != 'n'; // ignored, and counted unless null
+        return in.skipValue();
+    }
     in.take('{');
     if (in.take('}'))
         return true;
@@ -342,7 +345,7 @@ bool readField(Scanner& in, std::string_view key, KinetoRecord& record)
         return true;
     }
     if (key == "args")
-        return readArgs(in, record.args);
+        return readArgs(in, record);
     return in.skipValue();
 }
 

@@ -55,6 +55,12 @@ inline const ProblemInfo& kinetoProblem(std::string_view kind)
         { "kineto.counter_ranges_unlinked", ProblemSeverity::Info,
             "The counter ranges (cuda_profiler_range) and the cudaLaunchKernel calls differ in number, so the counters "
             "are kept in PS_COUNTERS without the launch (and op) they count." },
+        { "kineto.args_not_object", ProblemSeverity::Error,
+            "An event's args is not an object (e.g. a string); it was ignored and the event kept without it (a kernel "
+            "then has no device, stream or correlation)." },
+        { "kineto.unreadable_id", ProblemSeverity::Error,
+            "An event's pid or tid is neither a number nor a string (an object or an array); the event was kept on a "
+            "process or thread named '?'." },
         { "kineto.trailing_data", ProblemSeverity::DataLoss,
             "Bytes after the end of the JSON document (e.g. a second trace appended to the file); they were not "
             "read." },

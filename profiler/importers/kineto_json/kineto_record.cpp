@@ -207,8 +207,12 @@ RawId KinetoRecordParser::readId(ondemand::value value, bool isTid, BumpArena& a
 bool KinetoRecordParser::readArgs(ondemand::value value, BumpArena& arena, KinetoRecord& record)
 {
     ondemand::object args;
-    if (value.get_object().get(args))
-        return true; // args that are not an object are ignored
+    if (value.get_object().get(args)) {
+        // args that are not an object are ignored, and counted unless null
+        bool isNull = false;
+        record.argsNotObject = !(!value.is_null().get(isNull) && isNull);
+        return true;
+    }
     bool outOfRange = false;
     for (auto field : args) {
         std::string_view key;

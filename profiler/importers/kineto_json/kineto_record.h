@@ -128,6 +128,7 @@ struct KinetoRecord
     bool invalidUtf8 = false; // repaired before parsing
     std::string_view badJson; // non-empty: the record is not mapped; the example for kineto.bad_json_record
     int argsIdsOutOfRange = 0; // ids in args beyond int64 (kineto.id_out_of_range, once per args object)
+    bool argsNotObject = false; // "args" given as a string, number or array (kineto.args_not_object)
     std::string_view ph, cat, name, tsToken, durToken;
     bool hasPid = false, hasTid = false;
     RawId pid, tid; // a tid "stream 7" (legacy GPU lanes) is read as the number 7

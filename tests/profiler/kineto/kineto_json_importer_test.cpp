@@ -124,6 +124,26 @@ TEST(KinetoImporter, NegativeTimestampAndMissingDurationAreCounted)
     EXPECT_EQ(queryInt(out, "SELECT count FROM PS_PROBLEMS WHERE kind = 'kineto.bad_timestamp'"), 2);
 }
 
+// A tid given as an object or an array, and args given as a string, were imported without a word (the kernel lost
+// its device, stream and correlation silently). Each is now a counted problem; the events stay (issue 27).
+TEST(KinetoImporter, ObjectTidAndStringArgsAreCounted)
+{
+    std::string json = R"({"traceEvents": [
+{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":100,"tid":{"a":1},"ts":0,"dur":5,"args":{"correlation":1}},
+{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":100,"tid":[1],"ts":0,"dur":50,"args":{}},
+{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":10,"dur":500,"args":"device 0"},
+{"ph":"X","cat":"kernel","name":"k2","pid":0,"tid":7,"ts":610,"dur":500,"args":null},
+{"ph":"X","cat":"kernel","name":"k3","pid":0,"tid":7,"ts":1210,"dur":500,"args":{"device":0,"stream":7}}
+]})";
+    std::string out = (tempDir() / "object_tid.sqlite").string();
+    auto summary = importTraces({ writeFile("object_tid.json", json) }, out, {});
+    ASSERT_TRUE(summary.isOk()) << summary.status().message();
+    EXPECT_EQ(queryInt(out, "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"), 3);
+    EXPECT_EQ(queryInt(out, "SELECT COUNT(*) FROM PS_FRAMEWORK_OPS"), 1);
+    EXPECT_EQ(queryInt(out, "SELECT count FROM PS_PROBLEMS WHERE kind = 'kineto.unreadable_id'"), 2);
+    EXPECT_EQ(queryInt(out, "SELECT count FROM PS_PROBLEMS WHERE kind = 'kineto.args_not_object'"), 1); // null: none
+}
+
 TEST(KinetoImporter, InvalidUtf8IsCountedAlsoInARecordThatIsBadJson)
 {
     // An unescaped quote leaves the record's last string open at the newline: simdjson reports that before the
