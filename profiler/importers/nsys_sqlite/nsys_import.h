@@ -15,7 +15,11 @@ namespace placescope::nsys {
 // Problem kinds this importer records (PS_PROBLEMS.kind) and what they mean for the user.
 inline constexpr const char* kBadInterval = "nsys.bad_interval";
 inline constexpr const char* kBadIntervalHelp
-    = "rows with no start or end time, or ending before they start, were skipped";
+    = "rows with no start or end time, ending before they start, or with a time beyond 2^62 ns (146 years: a "
+      "damaged cell) were skipped";
+// nsys times count from the session's start (or from the epoch): a time beyond this, such as INT64_MAX, is no
+// time of a run, and would stretch the trace's span to centuries.
+inline constexpr int64_t kFarTimeNs = int64_t(1) << 62;
 inline constexpr const char* kMissingLane = "nsys.missing_lane";
 inline constexpr const char* kMissingLaneHelp = "GPU activity rows without a device or stream id were skipped";
 inline constexpr const char* kMissingName = "nsys.missing_name";

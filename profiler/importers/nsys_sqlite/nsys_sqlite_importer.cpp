@@ -78,7 +78,7 @@ Status NsysImport::tick()
 
 bool NsysImport::validInterval(std::optional<int64_t> start, std::optional<int64_t> end, const char* table)
 {
-    if (start && end && *end >= *start)
+    if (start && end && *end >= *start && *start > -kFarTimeNs && *end < kFarTimeNs)
         return true;
     m_writer.countProblem(kBadInterval, ProblemSeverity::DataLoss, kBadIntervalHelp,
         std::string(table) + " start=" + (start ? std::to_string(*start) : "NULL")

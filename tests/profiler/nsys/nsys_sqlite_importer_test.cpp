@@ -190,7 +190,8 @@ TEST_F(NsysImporterTest, BadRowsAreCountedAndSkipped)
         INSERT INTO StringIds VALUES (1, 'k');
         CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT, end INT, deviceId INT, streamId INT, demangledName INT);
         INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (100, 50, 0, 7, 1), (NULL, 50, 0, 7, 1), (10, 20, 0, 7, 99),
-            (10, 20, NULL, 7, 1), (30, 40, 0, 7, 1);
+            (10, 20, NULL, 7, 1), (30, 40, 0, 7, 1),
+            (9223372036854775000, 9223372036854775807, 0, 7, 1), (-9223372036854775807, 10, 0, 7, 1);
         CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INT, end INT, globalTid INT, nameId INT);
         INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (1, 2, NULL, 1);
     )sql");
@@ -198,7 +199,10 @@ TEST_F(NsysImporterTest, BadRowsAreCountedAndSkipped)
     ASSERT_TRUE(summary.isOk()) << summary.status().message();
     auto db = openTrace(m_out);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"), 2);
-    EXPECT_EQ(count(*db, "SELECT count FROM PS_PROBLEMS WHERE kind = 'nsys.bad_interval'"), 2);
+    // Two rows end before they start or lack a start; two lie near INT64_MIN / INT64_MAX (a kernel 290 years
+    // later stretched the span to centuries, issue 27).
+    EXPECT_EQ(count(*db, "SELECT count FROM PS_PROBLEMS WHERE kind = 'nsys.bad_interval'"), 4);
+    EXPECT_EQ(count(*db, "SELECT MAX(end) FROM CUPTI_ACTIVITY_KIND_KERNEL"), 40);
     EXPECT_EQ(count(*db, "SELECT count FROM PS_PROBLEMS WHERE kind = 'nsys.missing_lane'"), 1);
     EXPECT_EQ(count(*db, "SELECT count FROM PS_PROBLEMS WHERE kind = 'nsys.missing_name'"), 1);
     EXPECT_EQ(count(*db, "SELECT count FROM PS_PROBLEMS WHERE kind = 'nsys.missing_thread'"), 1);
@@ -206,7 +210,7 @@ TEST_F(NsysImporterTest, BadRowsAreCountedAndSkipped)
                   "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName"
                   " WHERE s.value = '[unknown]'"),
         1);
-    EXPECT_EQ(summary->problems, 5u);
+    EXPECT_EQ(summary->problems, 7u);
 }
 
 // SQLite keeps text in an INT column (it converts only text that looks like a number). Such a cell must not read as
