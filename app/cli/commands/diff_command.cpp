@@ -7,6 +7,7 @@
 // atomic writer, refusing an -o that is either trace.
 #include "analysis/diff/diff_report.h"
 #include "app/cli/command_registry.h"
+#include "app/cli/count_option.h"
 #include "app/cli/document_output.h"
 #include "app/cli/trace_input.h"
 #include "profiler/base/output_file.h"
@@ -116,7 +117,7 @@ const CommandRegistration kRegistration { "diff",
         app.add_option("after", args->after, "The run after it (a measured trace or whatif -o's prediction)")
             ->required();
         auto* step = app.add_option("--step", args->step, "Compare only the N-th step of each run (0: the first)")
-                         ->check(CLI::NonNegativeNumber);
+                         ->check(wholeNumberFromZero());
         app.add_flag("--all-steps", args->allSteps, "Also one table per compared step")->excludes(step);
         app.add_option("--by", args->by,
                "A grouping besides kernels: kernel, op, annotation, stream or class (GEMM, convolution, "
@@ -134,7 +135,7 @@ const CommandRegistration kRegistration { "diff",
             "Findings' savings simulated by the what-if replay, as analyze reports them (replays both runs)");
         addDocumentOptions(app, args->output, "text, json or html", false);
         app.add_option("--top", args->top, "Rows per table in text and HTML (0: all; JSON has every row)")
-            ->check(CLI::NonNegativeNumber)
+            ->check(wholeNumberFromZero())
             ->capture_default_str();
         app.add_option("-o,--output", args->output.path, "Write the diff here instead of standard output (-: stdout)");
         app.add_flag("-q,--quiet", args->quiet, "No summary line on stderr (errors still print)");

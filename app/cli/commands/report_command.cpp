@@ -7,6 +7,7 @@
 // A --step the trace does not have is a usage error (exit 2), as for `diff`.
 #include "analysis/reports/reports.h"
 #include "app/cli/command_registry.h"
+#include "app/cli/count_option.h"
 #include "app/cli/document_output.h"
 #include "app/cli/trace_input.h"
 #include "profiler/base/output_file.h"
@@ -132,7 +133,7 @@ const CommandRegistration kRegistration { "report",
             "trace", args->trace, "Trace: Placescope, PyTorch profiler JSON or nsys export (imported to a temp trace)");
         app.add_flag("--list", args->list, "List the reports and exit");
         app.add_option("--step", args->step, "Only this step (its number, as analyze and PS_STEPS number steps)")
-            ->check(CLI::NonNegativeNumber);
+            ->check(wholeNumberFromZero());
         addDocumentOptions(app, args->output, "text, csv or json", false);
         app.add_flag("--short-names", args->shortNames, "Shorten kernel names (no namespaces, templates or arguments)");
         app.add_option("--op", args->op,

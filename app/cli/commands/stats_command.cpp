@@ -3,6 +3,7 @@
 // (kernel summary, memory operations with bandwidth, GPU busy time and utilization, import problems). The figures come
 // from profiler/stats; this file only formats them, as aligned text tables or as JSON for scripts.
 #include "app/cli/command_registry.h"
+#include "app/cli/count_option.h"
 #include "app/cli/document_output.h"
 #include "app/cli/trace_input.h"
 #include "profiler/base/text_table.h"
@@ -224,7 +225,7 @@ const CommandRegistration kRegistration { "stats",
                "Trace: Placescope, PyTorch profiler JSON or nsys export (imported to a temp trace)")
             ->required();
         app.add_option("--top", args->top, "Kernel names to list, by total time (0: all)")
-            ->check(CLI::NonNegativeNumber)
+            ->check(wholeNumberFromZero())
             ->capture_default_str();
         addDocumentOptions(app, args->output, "text or json (JSON for scripts)");
         app.add_flag("--short-names", args->shortNames, "Group kernels by short name (no templates or arguments)");

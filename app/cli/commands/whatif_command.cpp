@@ -5,6 +5,7 @@
 // the trace and prints. A malformed edit or a missing step is a usage error (exit 2).
 #include "analysis/trace/step_detector.h"
 #include "app/cli/command_registry.h"
+#include "app/cli/count_option.h"
 #include "app/cli/document_output.h"
 #include "app/cli/trace_input.h"
 #include "profiler/base/output_file.h"
@@ -136,7 +137,7 @@ const CommandRegistration kCriticalPath { "critical-path",
                "Trace: Placescope, PyTorch profiler JSON or nsys export (imported to a temp trace)")
             ->required();
         app.add_option("--step", args->step, "Only this step (its number in the trace)")
-            ->check(CLI::NonNegativeNumber); // -1 is "every step" inside, not a step a user names (issue 27)
+            ->check(wholeNumberFromZero()); // -1 is "every step" inside, not a step a user names (issue 27)
         addDocumentOptions(app, args->document, "text or json (JSON for scripts)", false);
         return [args] { return runWhatIfCommand(*args, true); };
     } };
