@@ -8,6 +8,7 @@
 #include "ui/compare/prediction_error_model.h"
 #include "ui/jobs/wait_until.h"
 #include "ui/models/table_model.h"
+#include "ui/window/file_filters.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -388,7 +389,7 @@ void showCompareWith(QWidget* parent, const QString& current)
     }
     const QString other
         = QFileDialog::getOpenFileName(parent, QObject::tr("Compare %1 with").arg(QFileInfo(current).fileName()),
-            QFileInfo(current).absolutePath(), QObject::tr("Traces (*.sqlite *.json *.json.gz);;All files (*)"));
+            QFileInfo(current).absolutePath(), traceFileFilter());
     if (other.isEmpty())
         return;
     auto* window = new CompareWindow(parent);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/window/main_window.h"
+#include "ui/window/file_filters.h"
 
 #include "profiler/base/units.h"
 #include "ui/compare/compare_window.h"
@@ -184,8 +185,8 @@ void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(tr("&Open..."), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open trace or model"), {},
-            tr("Traces and models (*.sqlite *.json *.json.gz *.onnx);;All files (*)"));
+        const QString path
+            = QFileDialog::getOpenFileName(this, tr("Open trace or model"), {}, traceOrModelFileFilter());
         if (!path.isEmpty())
             openTraceOrModel(path);
     });

@@ -6,6 +6,7 @@
 #include "ui/models/table_model.h"
 #include "ui/placement/placement_session.h"
 #include "ui/timeline/timeline_view.h"
+#include "ui/window/file_filters.h"
 #include "ui/window/main_window.h"
 
 #include <QAbstractItemModelTester>
@@ -166,11 +167,18 @@ private slots:
 
     void opensEveryRealTrace()
     {
-        // Every profiler trace opens with events; the PyTorch execution trace (*_et.json.gz, an op graph source,
-        // not a timeline) is refused with a one-line error.
+        // Every profiler trace the open dialog's filter offers opens with events (TensorFlow/JAX XPlane and ONNX
+        // Runtime profiles among them); the PyTorch execution trace (*_et.json.gz, an op graph source, not a
+        // timeline) is refused with a one-line error.
         const QDir dir(QString(PLACESCOPE_DATA_DIR) + "/traces");
-        const auto files = dir.entryInfoList({ "*.json.gz", "*.json", "*.sqlite" }, QDir::Files);
+        const QString filter = traceFileFilter().section(";;", 0, 0); // "Traces (*.sqlite *.json ...)"
+        const QStringList patterns = filter.section('(', 1).chopped(1).split(' ', Qt::SkipEmptyParts);
+        const auto files = dir.entryInfoList(patterns, QDir::Files);
         QVERIFY(files.size() >= 8);
+        QVERIFY(std::any_of(
+            files.begin(), files.end(), [](const QFileInfo& f) { return f.fileName().endsWith(".xplane.pb"); }));
+        QVERIFY(std::any_of(
+            files.begin(), files.end(), [](const QFileInfo& f) { return f.fileName().startsWith("ort130_"); }));
         for (const QFileInfo& file : files) {
             MainWindow window;
             window.resize(1200, 700);
