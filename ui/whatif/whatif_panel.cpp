@@ -298,10 +298,14 @@ void WhatIfPanel::showRun()
     // The saving in the CLI's words (stepSavingText), so both say "slower by" for a fix that costs time.
     QString saving = QString::fromStdString(stepSavingText(r)).toHtmlEscaped();
     saving[0] = saving[0].toUpper();
-    m_figures->setText(tr("<b>%1</b>; span %2 → %3. Measured %4, replay %5, predicted %6; %7 steps (%8).")
-                           .arg(saving, ms(r.replay.spanNs), ms(r.predicted.spanNs), ms(r.measured.stepNs),
-                               ms(r.replay.stepNs), ms(r.predicted.stepNs), QString::number(r.stepCount))
-                           .arg(QString::fromStdString(r.stepSource).toHtmlEscaped()));
+    // Each step figure says what set it, in the CLI's words (StepTimes::how).
+    m_figures->setText(
+        tr("<b>%1</b>; span %2 → %3. Measured %4 (step %9), replay %5, predicted %6 (replay; step %10); %7 steps (%8).")
+            .arg(saving, ms(r.replay.spanNs), ms(r.predicted.spanNs), ms(r.measured.stepNs), ms(r.replay.stepNs),
+                ms(r.predicted.stepNs), QString::number(r.stepCount))
+            .arg(QString::fromStdString(r.stepSource).toHtmlEscaped())
+            .arg(QString::fromStdString(r.measured.steps.how()).toHtmlEscaped(),
+                QString::fromStdString(r.predicted.steps.how()).toHtmlEscaped()));
 
     m_outcomes->setRowCount(static_cast<int>(r.edits.size()));
     for (size_t i = 0; i < r.edits.size(); ++i) {

@@ -94,6 +94,9 @@ void verifyShows(const WhatIfPanel& panel, const QString& trace, const std::vect
     QVERIFY(QString::fromStdString(expected->text).contains(QString::fromStdString(stepSavingText(r))));
     QVERIFY2(
         figures.contains("predicted " + formatDuration(static_cast<double>(r.predicted.stepNs))), qPrintable(figures));
+    // What set each step figure (the one step rule), as the CLI says it.
+    QVERIFY2(figures.contains("(replay; step " + QString::fromStdString(r.predicted.steps.how()) + ")"),
+        qPrintable(figures));
     QCOMPARE(panel.outcomeTable()->rowCount(), static_cast<int>(r.edits.size()));
     for (size_t i = 0; i < r.edits.size(); ++i) {
         QCOMPARE(panel.outcomeTable()->item(static_cast<int>(i), 0)->text(), QString::fromStdString(r.edits[i].text));
