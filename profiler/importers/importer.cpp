@@ -100,6 +100,12 @@ Status checkTraceHead(std::string_view head, const std::string& name)
 {
     if (classifyFileHead(head) != FileHeadKind::Other || looksLikeXSpace(head))
         return Status::ok();
+    // UTF-16 text (a byte order mark FF FE / FE FF, or ASCII with a NUL beside each byte): JSON saved as "Unicode".
+    const auto byte = [&](size_t i) { return i < head.size() ? static_cast<unsigned char>(head[i]) : 0x100u; };
+    if ((byte(0) == 0xFF && byte(1) == 0xFE) || (byte(0) == 0xFE && byte(1) == 0xFF) || (byte(0) == '{' && byte(1) == 0)
+        || (byte(0) == 0 && byte(1) == '{'))
+        return Status::error(
+            name + " is UTF-16 text; a trace's JSON is UTF-8: convert it (iconv -f UTF-16 -t UTF-8) and import that");
     return Status::error(name
         + " is not a trace (expected PyTorch profiler JSON, .json.gz, an nsys SQLite export, a TensorFlow/JAX "
           ".xplane.pb or an ONNX Runtime profile)");

@@ -19,6 +19,10 @@ TEST(FileHeadTest, MagicBytesAndTheFirstJsonByteTellInputsApart)
     EXPECT_EQ(classifyFileHead("\v{"), FileHeadKind::Other); // not a JSON blank
     EXPECT_EQ(classifyFileHead(std::string_view("\x08\x07\x12", 3)), FileHeadKind::Other); // ONNX: the loader's call
     EXPECT_EQ(classifyFileHead(""), FileHeadKind::Other);
+    EXPECT_EQ(classifyFileHead("\xEF\xBB\xBF{\"traceEvents\""), FileHeadKind::JsonObject); // a UTF-8 BOM first
+    EXPECT_EQ(classifyFileHead("\xEF\xBB\xBF \n["), FileHeadKind::JsonArray);
+    EXPECT_EQ(classifyFileHead("\xEF\xBB{"), FileHeadKind::Other); // not a whole BOM
+    EXPECT_EQ(classifyFileHead(std::string_view("{\0\"\0", 4)), FileHeadKind::Other); // UTF-16
 }
 
 } // namespace
