@@ -16,9 +16,11 @@
 #include <algorithm>
 #include <map>
 #include <optional>
-#include <regex>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace placescope {
 namespace {
@@ -28,23 +30,62 @@ struct KernelCollective
     std::string kind, algorithm, protocol;
 };
 
+bool isLetter(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
+bool isWordChar(char c) { return isLetter(c) || (c >= '0' && c <= '9') || c == '_'; }
+
+// nccl[Dev]Kernel_<Kind>[_<tokens>]: the kind, then the first algorithm and the first protocol among the '_'-separated
+// tokens. Read by hand, not with std::regex, whose matching recursed once per character and died (SIGSEGV) on a
+// 200 kB kernel name.
 KernelCollective parseKernelName(const std::string& name)
 {
-    static const std::regex kKernel(R"(nccl(?:Dev)?Kernel_([A-Za-z]+)(?:_([A-Za-z0-9_]+))?)");
-    static const std::regex kAlgorithm(
-        R"((^|_)(RING|TREE|COLLNET_DIRECT|COLLNET_CHAIN|COLLNET|NVLS_TREE|NVLS|PAT)(_|$))");
-    static const std::regex kProtocol(R"((^|_)(LL128|LL|SIMPLE)(_|$))");
     KernelCollective out { "other", "", "" };
-    std::smatch match;
-    if (!std::regex_search(name, match, kKernel))
+    std::string_view rest;
+    bool found = false;
+    for (size_t at = name.find("nccl"); at != std::string::npos && !found; at = name.find("nccl", at + 1)) {
+        size_t p = at + 4;
+        if (name.compare(p, 3, "Dev") == 0)
+            p += 3;
+        if (name.compare(p, 7, "Kernel_") != 0)
+            continue;
+        p += 7;
+        size_t kindEnd = p;
+        while (kindEnd < name.size() && isLetter(name[kindEnd]))
+            ++kindEnd;
+        if (kindEnd == p)
+            continue;
+        found = true;
+        out.kind = name.substr(p, kindEnd - p);
+        if (kindEnd + 1 < name.size() && name[kindEnd] == '_' && isWordChar(name[kindEnd + 1])) {
+            size_t restEnd = kindEnd + 1;
+            while (restEnd < name.size() && isWordChar(name[restEnd]))
+                ++restEnd;
+            rest = std::string_view(name).substr(kindEnd + 1, restEnd - kindEnd - 1);
+        }
+    }
+    if (!found)
         return out;
-    out.kind = match[1];
-    const std::string rest = match[2];
-    std::smatch part;
-    if (std::regex_search(rest, part, kAlgorithm))
-        out.algorithm = part[2];
-    if (std::regex_search(rest, part, kProtocol))
-        out.protocol = part[2];
+    std::vector<std::string_view> tokens;
+    for (size_t begin = 0; begin <= rest.size();) {
+        const size_t end = std::min(rest.find('_', begin), rest.size());
+        tokens.push_back(rest.substr(begin, end - begin));
+        begin = end + 1;
+    }
+    static const std::pair<std::string_view, std::string_view> kTwoTokenAlgorithms[]
+        = { { "COLLNET", "DIRECT" }, { "COLLNET", "CHAIN" }, { "NVLS", "TREE" } };
+    static const std::string_view kAlgorithms[] = { "RING", "TREE", "COLLNET", "NVLS", "PAT" };
+    static const std::string_view kProtocols[] = { "LL128", "LL", "SIMPLE" };
+    for (size_t i = 0; i < tokens.size() && out.algorithm.empty(); ++i) {
+        for (const auto& [first, second] : kTwoTokenAlgorithms)
+            if (tokens[i] == first && i + 1 < tokens.size() && tokens[i + 1] == second && out.algorithm.empty())
+                out.algorithm = std::string(first) + "_" + std::string(second);
+        for (std::string_view algorithm : kAlgorithms)
+            if (tokens[i] == algorithm && out.algorithm.empty())
+                out.algorithm = algorithm;
+    }
+    for (size_t i = 0; i < tokens.size() && out.protocol.empty(); ++i)
+        for (std::string_view protocol : kProtocols)
+            if (tokens[i] == protocol && out.protocol.empty())
+                out.protocol = protocol;
     return out;
 }
 

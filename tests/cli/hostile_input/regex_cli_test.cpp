@@ -78,5 +78,19 @@ TEST_F(RegexCli, AnInvalidPatternIsOneLineAndExitTwo)
     expectOneLineError(whatif("drop:((a{1000}){1000}){1000}"), 2, "is not a regular expression");
 }
 
+// The collectives report read NCCL kernel names with std::regex: SIGSEGV on a 200 kB name.
+TEST(HugeNameCli, TheCollectivesReportReadsAHugeNcclKernelName)
+{
+    TempDir dir("huge_nccl_name");
+    writeKinetoTrace(dir.file("nccl.json"), "ncclDevKernel_AllReduce_Sum_f32_RING_LL_" + std::string(200000, 'a'));
+    ASSERT_EQ(
+        runPlacescope({ "import", dir.file("nccl.json"), "-o", dir.file("nccl.sqlite"), "-q" }, dir.path()).exitCode,
+        0);
+    const CliRun r = runPlacescope({ "report", "collectives", dir.file("nccl.sqlite") }, dir.path());
+    EXPECT_EQ(r.exitCode, 0) << "signal " << r.signal << ": " << r.err;
+    EXPECT_NE(r.out.find("AllReduce"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("RING"), std::string::npos) << r.out;
+}
+
 } // namespace
 } // namespace placescope::testing
