@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/whatif/whatif_lanes_view.h"
 
+#include "ui/core/lane_folding.h"
+#include "ui/timeline/row_painter.h"
 #include "ui/timeline/timeline_format.h"
 #include "ui/whatif/whatif_session.h"
 #include "whatif/replay_graph.h"
@@ -19,7 +21,8 @@ namespace placescope::ui {
 namespace {
 constexpr int kRuler = 22;
 constexpr int kLabelWidth = 200;
-constexpr int kRowHeight = 11;
+constexpr int kRowHeight = 15;
+constexpr double kMinEventPx = 3.0; // narrower spans fold (the timeline's rule)
 constexpr int kCriticalStrip = 4; // red strip along the bottom of a critical span
 constexpr int kRowGap = 2;
 constexpr int kLaneGap = 8;
@@ -89,22 +92,6 @@ int64_t WhatIfLanesView::nsAt(double x) const
         + static_cast<int64_t>(std::llround((x - kLabelWidth) / plot * static_cast<double>(m_toNs - m_fromNs)));
 }
 
-QColor WhatIfLanesView::spanColor(const WhatIfSpan& span) const
-{
-    const ReplayTask& task = m_run->result.predictedGraph.tasks[static_cast<size_t>(span.task)];
-    switch (task.kind) {
-    case TaskKind::HostCall:
-        return eventColor(EventKind::Runtime, 0);
-    case TaskKind::Memcpy:
-        return eventColor(EventKind::Memcpy, 0);
-    case TaskKind::Memset:
-        return eventColor(EventKind::Memset, 0);
-    case TaskKind::Kernel:
-        break;
-    }
-    return eventColor(EventKind::Kernel, static_cast<uint32_t>(task.nameId));
-}
-
 void WhatIfLanesView::paintEvent(QPaintEvent*)
 {
     QPainter painter(this);
@@ -146,12 +133,23 @@ void WhatIfLanesView::paintEvent(QPaintEvent*)
     const QString tags[2] = { tr("measured"), tr("predicted") };
     const int tagWidth = std::max(smallMetrics.horizontalAdvance(tags[0]), smallMetrics.horizontalAdvance(tags[1])) + 6;
 
-    const QColor folded = foldedColor(pal);
+    // The rows go through the timeline's row painter: the same folding, colours and labels as the timeline.
+    const double plot = std::max(1, width() - kLabelWidth - 4);
+    const TimeAxis axis(m_fromNs, static_cast<double>(m_toNs - m_fromNs) / plot);
+    RowPaintStyle style;
+    style.left = kLabelWidth;
+    style.widthPx = plot;
+    style.rowHeight = kRowHeight;
+    style.minEventPx = kMinEventPx;
+    style.foldCounts = false; // short rows: a count would hide the block's colour
+    painter.save();
+    painter.setClipRect(QRect(kLabelWidth, kRuler, width() - kLabelWidth, height() - kRuler));
     for (size_t l = 0; l < m_run->rows.lanes.size(); ++l) {
         const WhatIfLaneRow& lane = m_run->rows.lanes[l];
         const int top = laneTop(l);
         if (top > height())
             break;
+        painter.setClipping(false);
         painter.setPen(pal.color(QPalette::WindowText));
         painter.setFont(font());
         painter.drawText(QRect(4, top, kLabelWidth - tagWidth - 8, 2 * kRowHeight + kRowGap),
@@ -164,86 +162,67 @@ void WhatIfLanesView::paintEvent(QPaintEvent*)
                 QRect(kLabelWidth - tagWidth, top + which * (kRowHeight + kRowGap), tagWidth - 4, kRowHeight),
                 Qt::AlignVCenter | Qt::AlignRight, tags[which]);
         painter.setFont(font());
+        painter.setClipping(true);
         for (int which = 0; which < 2; ++which) {
             const WhatIfSpanRow& row = which == 0 ? lane.measured : lane.predicted;
             const int y = top + which * (kRowHeight + kRowGap);
             painter.fillRect(
                 QRectF(kLabelWidth, y, width() - kLabelWidth, kRowHeight), pal.color(QPalette::AlternateBase));
-            const auto [first, last] = visibleSpans(row, m_fromNs, m_toNs);
-            // Folding (Tracy): a run of spans each narrower than a pixel, touching within a pixel, is one block.
-            double blockFrom = -1, blockTo = -1;
-            auto flush = [&] {
-                if (blockFrom >= 0) {
-                    painter.fillRect(QRectF(blockFrom, y, std::max(1.0, blockTo - blockFrom), kRowHeight), folded);
-                    ++m_lastDrawCount;
-                }
-                blockFrom = blockTo = -1;
-            };
-            for (size_t i = first; i < last; ++i) {
-                const WhatIfSpan& span = row.spans[i];
-                const double x0 = std::max<double>(kLabelWidth, xOf(span.startNs));
-                const double x1 = std::min<double>(width(), xOf(span.endNs));
-                if (x1 < kLabelWidth)
-                    continue;
-                if (x1 - x0 < 1.0) {
-                    if (blockFrom >= 0 && x0 > blockTo + 1.0)
-                        flush();
-                    if (blockFrom < 0)
-                        blockFrom = x0;
-                    blockTo = std::max(blockTo, x1);
-                    continue;
-                }
-                flush();
-                const QRectF box(x0, y, x1 - x0, kRowHeight);
-                if (span.dropped) {
-                    painter.setPen(QPen(pal.color(QPalette::PlaceholderText), 1, Qt::DashLine));
-                    painter.setBrush(Qt::NoBrush);
-                    painter.drawRect(box.adjusted(0.5, 0.5, -0.5, -0.5));
-                } else {
-                    painter.fillRect(box, spanColor(span));
-                }
+            m_lastDrawCount
+                += static_cast<int>(paintRow(painter, row.events, m_run->rows.names, y, axis, style, m_items));
+            const int64_t viewEnd = axis.viewEndNs(plot);
+            // Dropped tasks: dashed outlines where they ran.
+            painter.setPen(QPen(pal.color(QPalette::PlaceholderText), 1, Qt::DashLine));
+            painter.setBrush(Qt::NoBrush);
+            for (size_t i = firstVisibleEvent(row.dropped, m_fromNs); i < row.dropped.size(); ++i) {
+                if (row.dropped.startNs[i] > viewEnd)
+                    break;
+                const double x0 = xOf(row.dropped.startNs[i]), x1 = xOf(row.dropped.endNs[i]);
+                painter.drawRect(
+                    QRectF(x0, y + 1, std::max(1.0, x1 - x0), kRowHeight - 2).adjusted(0.5, 0.5, -0.5, -0.5));
                 ++m_lastDrawCount;
             }
-            flush();
             // The critical path on top, as a strip along the span's bottom (its colour stays readable), at least a
             // pixel wide, so folding never hides it.
-            for (size_t i = first; i < last; ++i) {
-                const WhatIfSpan& span = row.spans[i];
-                if (!span.critical || span.dropped)
+            for (size_t i = firstVisibleEvent(row.events, m_fromNs); i < row.events.size(); ++i) {
+                if (row.events.startNs[i] > viewEnd)
+                    break;
+                if (!row.critical[i])
                     continue;
-                const double x0 = std::max<double>(kLabelWidth, xOf(span.startNs));
-                const double x1 = std::min<double>(width(), xOf(span.endNs));
-                if (x1 < kLabelWidth)
-                    continue;
+                const double x0 = xOf(row.events.startNs[i]), x1 = xOf(row.events.endNs[i]);
                 painter.fillRect(
-                    QRectF(x0, y + kRowHeight - kCriticalStrip, std::max(1.0, x1 - x0), kCriticalStrip), kCritical);
+                    QRectF(x0, y + kRowHeight - 1 - kCriticalStrip, std::max(1.0, x1 - x0), kCriticalStrip), kCritical);
                 ++m_lastCriticalCount;
             }
         }
     }
+    painter.restore();
 }
 
-const WhatIfSpan* WhatIfLanesView::spanAt(QPoint pos, bool* predicted) const
+WhatIfLanesView::Hit WhatIfLanesView::taskAt(QPoint pos) const
 {
+    Hit hit;
     if (!m_run || pos.x() < kLabelWidth || pos.y() < laneTop(0))
-        return nullptr;
+        return hit;
     const auto lane = static_cast<size_t>((pos.y() - laneTop(0)) / kLaneHeight);
     if (lane >= m_run->rows.lanes.size())
-        return nullptr;
+        return hit;
     const int inLane = (pos.y() - laneTop(0)) % kLaneHeight;
     if (inLane >= 2 * kRowHeight + kRowGap)
-        return nullptr;
-    *predicted = inLane >= kRowHeight + kRowGap;
-    const WhatIfSpanRow& row = *predicted ? m_run->rows.lanes[lane].predicted : m_run->rows.lanes[lane].measured;
-    // Two pixels of slack: thin spans are hard to hit.
+        return hit;
+    hit.predicted = inLane >= kRowHeight + kRowGap;
+    const WhatIfSpanRow& row = hit.predicted ? m_run->rows.lanes[lane].predicted : m_run->rows.lanes[lane].measured;
+    // Two pixels of slack: thin spans are hard to hit. The widest span there wins.
     const int64_t from = nsAt(pos.x() - 2), to = nsAt(pos.x() + 2);
-    const auto [first, last] = visibleSpans(row, from, to);
-    const WhatIfSpan* best = nullptr;
-    for (size_t i = first; i < last; ++i)
-        if (row.spans[i].endNs >= from
-            && (!best || row.spans[i].endNs - row.spans[i].startNs > best->endNs - best->startNs))
-            best = &row.spans[i];
-    return best;
+    int64_t widest = -1;
+    for (const LaneRow* events : { &row.events, &row.dropped })
+        for (size_t i = firstVisibleEvent(*events, from); i < events->size() && events->startNs[i] <= to; ++i)
+            if (events->durationNs(i) > widest) {
+                widest = events->durationNs(i);
+                hit.task = static_cast<int32_t>(events->sourceRow[i]);
+                hit.critical = events == &row.events && row.critical[i];
+            }
+    return hit;
 }
 
 bool WhatIfLanesView::event(QEvent* event)
@@ -251,17 +230,16 @@ bool WhatIfLanesView::event(QEvent* event)
     if (event->type() != QEvent::ToolTip)
         return QWidget::event(event);
     auto* help = static_cast<QHelpEvent*>(event);
-    bool predicted = false;
-    const WhatIfSpan* span = spanAt(help->pos(), &predicted);
-    if (!span) {
+    const Hit hit = taskAt(help->pos());
+    if (hit.task < 0) {
         QToolTip::hideText();
         event->ignore();
         return true;
     }
     const ReplayGraph& graph = m_run->result.predictedGraph;
-    const ReplayTask& task = graph.tasks[static_cast<size_t>(span->task)];
+    const ReplayTask& task = graph.tasks[static_cast<size_t>(hit.task)];
     const ReplaySchedule& schedule = m_run->result.predictedSchedule;
-    const auto id = static_cast<size_t>(span->task);
+    const auto id = static_cast<size_t>(hit.task);
     QString text = QString::fromStdString(taskName(m_run->trace->data, task)) + "\n";
     text += tr("measured %1 at %2")
                 .arg(formatDuration(static_cast<double>(task.measuredEnd - task.measuredStart)),
@@ -273,8 +251,8 @@ bool WhatIfLanesView::event(QEvent* event)
             + tr("predicted %1 at %2")
                   .arg(formatDuration(static_cast<double>(schedule.end[id] - schedule.start[id])),
                       formatDuration(static_cast<double>(schedule.start[id] - m_run->rows.startNs)));
-    if (span->critical)
-        text += "\n" + (predicted ? tr("on the predicted critical path") : tr("on the replay's critical path"));
+    if (hit.critical)
+        text += "\n" + (hit.predicted ? tr("on the predicted critical path") : tr("on the replay's critical path"));
     QToolTip::showText(help->globalPos(), text, this);
     return true;
 }

@@ -1,21 +1,23 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "ui/core/lane_folding.h"
+
 #include <QWidget>
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace placescope::ui {
 
 struct WhatIfRun;
-struct WhatIfSpan;
 
 // The predicted lanes beside the measured ones: one band per lane of the predicted graph, its measured spans
-// above and its predicted spans below, on one shared time axis (so a span that moved left got earlier). Spans
-// narrower than a pixel fold into one grey block; tasks on the critical path (the replay's above, the
-// prediction's below) are drawn red on top, never folded away. Wheel zooms around the cursor, drag pans,
-// double-click shows everything. Deliberately small: the main timeline has the full machinery. UI thread only.
+// above and its predicted spans below, on one shared time axis (so a span that moved left got earlier), drawn
+// by the timeline's row painter (narrow spans fold into blocks as on the timeline); tasks on the critical path (the
+// replay's above, the prediction's below) are drawn red on top, never folded away. Wheel zooms around the cursor, drag
+// pans, double-click shows everything. Deliberately small: the main timeline has the full machinery. UI thread only.
 class WhatIfLanesView : public QWidget
 {
     Q_OBJECT
@@ -45,9 +47,14 @@ protected:
 private:
     double xOf(int64_t ns) const;
     int64_t nsAt(double x) const;
-    // The span under a point and whether it is a predicted one; null when none.
-    const WhatIfSpan* spanAt(QPoint pos, bool* predicted) const;
-    QColor spanColor(const WhatIfSpan& span) const;
+    struct Hit
+    {
+        int32_t task = -1; // in the predicted graph; -1: none
+        bool predicted = false; // on a predicted row (else a measured one)
+        bool critical = false;
+    };
+    // The task whose span is under a point.
+    Hit taskAt(QPoint pos) const;
 
     std::shared_ptr<const WhatIfRun> m_run;
     QString m_placeholder;
@@ -56,6 +63,7 @@ private:
     int64_t m_dragStartNs = 0;
     int m_lastDrawCount = 0;
     int m_lastCriticalCount = 0;
+    std::vector<DrawItem> m_items; // the row painter's scratch, reused between paints
 };
 
 } // namespace placescope::ui

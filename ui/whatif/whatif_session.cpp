@@ -69,7 +69,7 @@ RunJob runJob(const std::string& path, std::shared_ptr<const WhatIfTrace> trace,
     run->controls = std::move(controls);
     run->edits = std::move(texts);
     run->result = std::move(result).value();
-    run->rows = buildLaneRows(run->result);
+    run->rows = buildLaneRows(run->result, trace->data);
     run->text = whatIfText(run->result, trace->data);
     job.run = std::move(run);
     return job;
@@ -94,7 +94,13 @@ void WhatIfSession::setBusy(bool busy)
 
 void WhatIfSession::setTrace(const QString& tracePath)
 {
-    // The edit set and its history stay: they name kernels and APIs, not rows of one trace.
+    // Another trace starts with no edits and an empty history (issue 26: edits made for one run carried over to the
+    // next and changed its figures unasked); the same trace again keeps them.
+    if (tracePath != m_path && (!(m_controls == WhatIfControls {}) || m_undo->count() > 0)) {
+        m_undo->clear();
+        m_controls = WhatIfControls {};
+        emit controlsChanged();
+    }
     m_path = tracePath;
     m_trace.reset();
     m_run.reset();

@@ -158,6 +158,26 @@ private slots:
         QCOMPARE(controlsFor(fromCli).extraEdit, QString("kernels:gemm=fast"));
     }
 
+    void anotherTraceStartsWithoutTheEdits()
+    {
+        // Edits belong to the trace they were made on: opening another one clears them and their history, so its
+        // figures are its own; reopening the same trace keeps them.
+        WhatIfSession session;
+        WhatIfPanel panel(&session);
+        session.setTrace(m_trace);
+        WhatIfControls pinned;
+        pinned.pinned = true;
+        session.setControls(pinned);
+        QVERIFY(session.controls() == pinned);
+        session.setTrace(m_trace);
+        QVERIFY(session.controls() == pinned);
+        const QString other = QString(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite";
+        session.setTrace(other);
+        QVERIFY(session.controls() == WhatIfControls {});
+        QCOMPARE(session.undoStack()->count(), 0);
+        QVERIFY(!panel.pinnedBox()->isChecked());
+    }
+
     void panelShowsRunWhatIfFiguresAndUndoRestoresThem()
     {
         WhatIfSession session;
@@ -251,34 +271,36 @@ private slots:
         QVERIFY(rows.endNs > rows.startNs);
         size_t measured = 0, predicted = 0, dropped = 0, critical = 0;
         for (const WhatIfLaneRow& lane : rows.lanes) {
-            for (const WhatIfSpanRow* row : { &lane.measured, &lane.predicted })
-                for (size_t i = 1; i < row->spans.size(); ++i)
-                    QVERIFY(row->spans[i - 1].startNs <= row->spans[i].startNs);
-            measured += lane.measured.spans.size();
-            predicted += lane.predicted.spans.size();
-            for (const WhatIfSpan& span : lane.measured.spans)
-                dropped += span.dropped;
-            for (const WhatIfSpan& span : lane.predicted.spans)
-                critical += span.critical;
+            // Timeline rows (LaneRow): sorted by start, one critical flag per event, names from the run's table.
+            for (const WhatIfSpanRow* row : { &lane.measured, &lane.predicted }) {
+                for (size_t i = 1; i < row->events.size(); ++i)
+                    QVERIFY(row->events.startNs[i - 1] <= row->events.startNs[i]);
+                QCOMPARE(row->critical.size(), row->events.size());
+                for (size_t i = 0; i < row->events.size(); ++i)
+                    QVERIFY(row->events.nameIndex[i] < rows.names.size());
+            }
+            QCOMPARE(lane.predicted.dropped.size(), size_t { 0 });
+            measured += lane.measured.events.size() + lane.measured.dropped.size();
+            predicted += lane.predicted.events.size();
+            dropped += lane.measured.dropped.size();
+            for (uint8_t onPath : lane.predicted.critical)
+                critical += onPath;
         }
         // Every task has its measured span; the ones the edit dropped have no predicted one.
         QCOMPARE(measured, run->result.predictedGraph.tasks.size());
         QVERIFY(dropped > 0);
         QCOMPARE(predicted + dropped, measured);
         QVERIFY(critical > 0);
-        // visibleSpans finds every span overlapping a window (brute force on the busiest lane).
-        const WhatIfSpanRow* busiest = &rows.lanes[0].measured;
+        // A kernel keeps its name's colour: the same task name is one name index on both rows.
+        const WhatIfLaneRow* gpu = nullptr;
         for (const WhatIfLaneRow& lane : rows.lanes)
-            if (lane.predicted.spans.size() > busiest->spans.size())
-                busiest = &lane.predicted;
-        const int64_t from = rows.startNs + (rows.endNs - rows.startNs) / 3,
-                      to = from + (rows.endNs - rows.startNs) / 50;
-        const auto [first, last] = visibleSpans(*busiest, from, to);
-        for (size_t i = 0; i < busiest->spans.size(); ++i) {
-            const bool overlaps = busiest->spans[i].endNs > from && busiest->spans[i].startNs < to;
-            if (overlaps)
-                QVERIFY(i >= first && i < last);
-        }
+            if (lane.gpu && lane.predicted.events.size() > 0)
+                gpu = &lane;
+        QVERIFY(gpu);
+        const uint32_t task = gpu->predicted.events.sourceRow[0];
+        for (size_t i = 0; i < gpu->measured.events.size(); ++i)
+            if (gpu->measured.events.sourceRow[i] == task)
+                QCOMPARE(gpu->measured.events.nameIndex[i], gpu->predicted.events.nameIndex[0]);
 
         panel.tabs()->setCurrentIndex(0);
         WhatIfLanesView* view = panel.lanesView();
