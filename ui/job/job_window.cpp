@@ -15,7 +15,6 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace placescope::ui {
 
@@ -55,11 +54,7 @@ JobWindow::JobWindow(QWidget* parent)
         [this](int index) { m_heatmap->setMetric(static_cast<JobHeatmapModel::Metric>(index)); });
     connect(m_heatmapView, &QTableView::doubleClicked, this,
         [this](const QModelIndex& index) { openCell(index.row(), index.column()); });
-    m_watcher = new QFutureWatcher<LoadResult>(this);
-    connect(m_watcher, &QFutureWatcher<LoadResult>::finished, this, &JobWindow::finishLoad);
 }
-
-JobWindow::~JobWindow() { m_watcher->waitForFinished(); }
 
 bool JobWindow::isJobFolder(const QString& path)
 {
@@ -72,20 +67,22 @@ void JobWindow::openJob(const QString& folder)
     setWindowTitle(QStringLiteral("Placescope: job %1").arg(QDir(folder).dirName()));
     m_verdict->setText(tr("Reducing the job's ranks..."));
     const std::string path = folder.toStdString();
-    m_watcher->setFuture(QtConcurrent::run([path]() -> LoadResult {
-        auto manifest = readJobManifest(path);
-        if (!manifest.isOk())
-            return QString::fromStdString(manifest.status().message());
-        auto job = reduceJob(summaryPaths(path, *manifest));
-        if (!job.isOk())
-            return QString::fromStdString(job.status().message());
-        return Loaded { std::move(*manifest), std::make_shared<const JobReduction>(std::move(*job)) };
-    }));
+    // reduceJob takes no cancel token: a superseded reduction runs to its end and its result is dropped.
+    m_job.start(
+        [path](const CancelToken&) -> LoadResult {
+            auto manifest = readJobManifest(path);
+            if (!manifest.isOk())
+                return QString::fromStdString(manifest.status().message());
+            auto job = reduceJob(summaryPaths(path, *manifest));
+            if (!job.isOk())
+                return QString::fromStdString(job.status().message());
+            return Loaded { std::move(*manifest), std::make_shared<const JobReduction>(std::move(*job)) };
+        },
+        [this](LoadResult result) { finishLoad(std::move(result)); });
 }
 
-void JobWindow::finishLoad()
+void JobWindow::finishLoad(LoadResult result)
 {
-    LoadResult result = m_watcher->result();
     if (auto* error = std::get_if<QString>(&result)) {
         m_lastError = *error;
         m_verdict->setText(*error);

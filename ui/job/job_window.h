@@ -2,14 +2,14 @@
 // JobWindow: a whole job (`placescope-gui JOB/`, a folder `placescope job import` made): the straggler verdict, the
 // ranks x steps heatmap (step time, exposed communication or wait; the culprit of each step marked), and the
 // collectives table with each instance's arrival spread. Activating a cell opens that rank's trace in a MainWindow
-// with its timeline showing that step. The job is reduced off the UI thread (QtConcurrent, as the main window opens
-// a trace). UI thread only.
+// with its timeline showing that step. The job is reduced off the UI thread through the UI's one JobTracker (opening
+// another job drops the older one's result). UI thread only.
 #pragma once
 
 #include "analysis/job/job_folder.h"
 #include "analysis/job/job_reduce.h"
+#include "ui/jobs/job_tracker.h"
 
-#include <QFutureWatcher>
 #include <QMainWindow>
 
 #include <memory>
@@ -30,7 +30,6 @@ class JobWindow : public QMainWindow
     Q_OBJECT
 public:
     explicit JobWindow(QWidget* parent = nullptr);
-    ~JobWindow() override;
 
     void openJob(const QString& folder);
     QString lastError() const { return m_lastError; }
@@ -54,7 +53,7 @@ private:
         std::shared_ptr<const JobReduction> job;
     };
     using LoadResult = std::variant<Loaded, QString>;
-    void finishLoad();
+    void finishLoad(LoadResult result);
 
     QString m_folder;
     QString m_lastError;
@@ -64,7 +63,7 @@ private:
     QTableView* m_heatmapView = nullptr;
     QLabel* m_verdict = nullptr;
     QComboBox* m_metric = nullptr;
-    QFutureWatcher<LoadResult>* m_watcher = nullptr;
+    JobTracker m_job { this }; // reducing the job's ranks
 };
 
 } // namespace placescope::ui

@@ -7,6 +7,7 @@
 #include "tests/support/job/synthetic_job.h"
 #include "ui/job/job_heatmap_model.h"
 #include "ui/job/job_window.h"
+#include "ui/jobs/wait_until.h"
 #include "ui/reports/report_table_model.h"
 #include "ui/timeline/timeline_view.h"
 #include "ui/window/main_window.h"
@@ -51,7 +52,7 @@ private slots:
         QSignalSpy loaded(&window, &JobWindow::jobLoaded);
         QVERIFY(JobWindow::isJobFolder(m_dir.filePath("job")));
         window.openJob(m_dir.filePath("job"));
-        QVERIFY(loaded.wait(120000));
+        QVERIFY(waitUntil([&] { return !loaded.isEmpty(); }, 120000));
         QCOMPARE(loaded.first().first().toBool(), true);
         JobHeatmapModel* model = window.heatmapModel();
         QCOMPARE(model->rowCount(), 8);
@@ -79,15 +80,33 @@ private slots:
         JobWindow window;
         QSignalSpy loaded(&window, &JobWindow::jobLoaded);
         window.openJob(m_dir.filePath("job"));
-        QVERIFY(loaded.wait(120000));
+        QVERIFY(waitUntil([&] { return !loaded.isEmpty(); }, 120000));
         MainWindow* opened = window.openCell(5, 1); // rank 5, on the second host, step 1
         QVERIFY(opened);
         QVERIFY2(opened->waitForOpen(120000), qPrintable(opened->lastError()));
-        QTRY_VERIFY_WITH_TIMEOUT(opened->timeline()->hasRange(), 60000);
+        QVERIFY(waitUntil([&] { return opened->timeline()->hasRange(); }, 60000));
         const int64_t stepStart = testing::syntheticStepStartNs(m_spec, 1) + testing::syntheticClockOffsetNs(m_spec, 5);
         QCOMPARE(opened->timeline()->rangeStartNs(), stepStart);
         QVERIFY(opened->timeline()->rangeEndNs() > stepStart);
         opened->close();
+    }
+
+    void aSecondJobOpenedDropsTheFirstsResult()
+    {
+        // The not-a-job folder fails fast, but it was superseded before its result could arrive: only the real
+        // job's result reaches the window (the JobTracker's generation rule).
+        JobWindow window;
+        QSignalSpy loaded(&window, &JobWindow::jobLoaded);
+        window.openJob(m_dir.filePath("in"));
+        window.openJob(m_dir.filePath("job"));
+        QVERIFY(waitUntil([&] { return !loaded.isEmpty(); }, 120000));
+        QCOMPARE(loaded.first().first().toBool(), true);
+        QVERIFY(window.lastError().isEmpty());
+        QCOMPARE(window.heatmapModel()->rowCount(), 8);
+        // Nothing else arrives: open a third, failing one and wait for it; it is the second signal, not a stale one.
+        window.openJob(m_dir.filePath("in"));
+        QVERIFY(waitUntil([&] { return loaded.count() == 2; }, 60000));
+        QCOMPARE(loaded.at(1).first().toBool(), false);
     }
 
     void aFolderThatIsNotAJobFailsInOneLine()
@@ -96,7 +115,7 @@ private slots:
         QSignalSpy loaded(&window, &JobWindow::jobLoaded);
         QVERIFY(!JobWindow::isJobFolder(m_dir.filePath("in")));
         window.openJob(m_dir.filePath("in"));
-        QVERIFY(loaded.wait(60000));
+        QVERIFY(waitUntil([&] { return !loaded.isEmpty(); }, 60000));
         QCOMPARE(loaded.first().first().toBool(), false);
         QVERIFY(window.lastError().contains("is not a job folder"));
         QCOMPARE(window.heatmapModel()->rowCount(), 0);
