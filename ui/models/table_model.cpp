@@ -69,6 +69,16 @@ QVariant TableModel::data(const QModelIndex& index, int role) const
         return {};
     const QVariant& cell = m_rows[static_cast<size_t>(index.row())][index.column()];
     const CellFormat format = m_formats[static_cast<size_t>(index.column())];
+    if (cell.metaType() == QMetaType::fromType<LabeledNumber>()) {
+        const auto labeled = cell.value<LabeledNumber>();
+        if (role == kRawRole || role == Qt::EditRole)
+            return labeled.value;
+        if (role == Qt::DisplayRole)
+            return labeled.text;
+        if (role == Qt::TextAlignmentRole)
+            return QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+        return {};
+    }
     if (role == kRawRole || role == Qt::EditRole)
         return cell;
     if (role == Qt::DisplayRole)

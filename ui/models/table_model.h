@@ -23,8 +23,16 @@ enum class CellFormat
     Rate, // GB/s -> "12.3 GB/s"
 };
 
-// A read-only table of QVariant cells, one CellFormat per column (Plain where none is given). Used for the kernel,
-// copy, op, problem and findings tables. UI thread only.
+// A number shown in words another layer wrote (a finding's saving in the CLI's words, analysis/findings/saving_text.h):
+// the display role gives the words, kRawRole the number, so the column sorts by the number.
+struct LabeledNumber
+{
+    double value = 0.0;
+    QString text;
+};
+
+// A read-only table of QVariant cells (or LabeledNumber cells), one CellFormat per column (Plain where none is given).
+// Used for the kernel, copy, op, problem and findings tables. UI thread only.
 class TableModel : public QAbstractTableModel
 {
     Q_OBJECT

@@ -64,10 +64,9 @@ MainWindow::MainWindow(QWidget* parent)
         { F::Plain, F::Plain, F::Count, F::Duration, F::Bytes, F::Rate }, this);
     m_problems = new TableModel(
         { tr("Kind"), tr("Severity"), tr("Count"), tr("Help"), tr("Example") }, { F::Plain, F::Plain, F::Count }, this);
-    // Saving/step is the figure findings are ranked by (the replay's where it simulated the fix); Saving says it in
-    // the words of `placescope analyze` and the HTML report.
-    m_findings = new TableModel({ tr("Finding"), tr("Severity"), tr("Saving/step"), tr("Saving"), tr("Summary") },
-        { F::Plain, F::Plain, F::Saving, F::Plain }, this);
+    // Saving: the words of `placescope analyze` and the HTML report (savingText: a memory finding reads in bytes),
+    // sorted by the figure findings are ranked by (the replay's where it simulated the fix).
+    m_findings = new TableModel({ tr("Finding"), tr("Severity"), tr("Saving"), tr("Summary") }, this);
     addTableDock(tr("Findings"), m_findings, Qt::RightDockWidgetArea);
     // Largest total time first, as nsys stats lists kernels and copies.
     addTableDock(tr("Kernels"), m_kernels, Qt::BottomDockWidgetArea)->sortByColumn(2, Qt::DescendingOrder);

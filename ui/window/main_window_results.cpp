@@ -76,8 +76,10 @@ void MainWindow::onOpenFinished(const OpenResult& result)
     if (m_report) {
         for (const auto& finding : m_report->findings)
             findings.push_back({ QString::fromStdString(finding.title),
-                QString::fromStdString(std::string(severityName(finding.severity))), finding.saving.rankingMs() * 1e6,
-                QString::fromStdString(savingText(finding.saving)), QString::fromStdString(finding.summary) });
+                QString::fromStdString(std::string(severityName(finding.severity))),
+                QVariant::fromValue(LabeledNumber {
+                    finding.saving.rankingMs() * 1e6, QString::fromStdString(savingText(finding.saving)) }),
+                QString::fromStdString(finding.summary) });
     }
     m_kernels->setRows(std::move(kernels));
     m_copies->setRows(std::move(copies));
