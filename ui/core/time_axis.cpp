@@ -25,4 +25,13 @@ void TimeAxis::zoomAround(double anchorX, double factor)
 
 void TimeAxis::panPixels(double dx) { m_viewStartNs += static_cast<int64_t>(std::llround(dx * m_nsPerPixel)); }
 
+void TimeAxis::clampTo(int64_t minNs, int64_t maxNs, double widthPx)
+{
+    const auto span = static_cast<int64_t>(widthPx * m_nsPerPixel);
+    if (span >= maxNs - minNs)
+        m_viewStartNs = minNs;
+    else
+        m_viewStartNs = std::clamp(m_viewStartNs, minNs, maxNs - span);
+}
+
 } // namespace placescope::ui

@@ -29,6 +29,9 @@ public:
     void zoomAround(double anchorX, double factor);
     // Moves the view by dx pixels (positive: later times come into view).
     void panPixels(double dx);
+    // Keeps the view inside [minNs, maxNs] (Perfetto's rule: no panning into time before the trace or after it).
+    // A view wider than the bounds starts at minNs.
+    void clampTo(int64_t minNs, int64_t maxNs, double widthPx);
 
     // Zoom limits: 1 ns per 100 px at most, one hour per pixel at least.
     static constexpr double kMinNsPerPixel = 0.01;

@@ -152,15 +152,45 @@ void EventDetailsView::showSelection()
     if (const auto other = m_timeline->correlatedEvent(ref))
         html += row(kind == EventKind::Runtime ? tr("Launched") : tr("Launched by"), eventLink(*other));
     if (kind == EventKind::FrameworkOp) {
+        // By name, longest total first (a step launches thousands of kernels of a few dozen names): each name's
+        // count and total time, linked to its first launch.
+        struct Launched
+        {
+            TimelineView::EventRef first;
+            int64_t count = 0;
+            int64_t totalNs = 0;
+        };
+        std::map<uint32_t, Launched> byName;
         const auto work = m_timeline->launchedWork(ref);
+        for (const auto& [call, device] : work) {
+            const LaneRow& deviceRow = m_timeline->rowOf(device);
+            Launched& entry = byName.try_emplace(deviceRow.nameIndex[device.index], Launched { device }).first->second;
+            ++entry.count;
+            entry.totalNs += deviceRow.durationNs(device.index);
+        }
+        std::vector<Launched> names;
+        for (const auto& named : byName)
+            names.push_back(named.second);
+        std::sort(names.begin(), names.end(), [&](const Launched& a, const Launched& b) {
+            return m_timeline->rowOf(a.first).startNs[a.first.index]
+                < m_timeline->rowOf(b.first).startNs[b.first.index];
+        });
+        // Longest total first; launch order among equals (the first launch's place on the timeline).
+        std::stable_sort(
+            names.begin(), names.end(), [](const Launched& a, const Launched& b) { return a.totalNs > b.totalNs; });
         QString list;
-        const size_t shown = std::min<size_t>(work.size(), 20);
-        for (size_t i = 0; i < shown; ++i)
-            list += eventLink(work[i].second) + "<br>";
-        if (work.size() > shown)
-            list += tr("and %1 more").arg(work.size() - shown);
+        const size_t shown = std::min<size_t>(names.size(), 20);
+        for (size_t i = 0; i < shown; ++i) {
+            const LaneRow& firstRow = m_timeline->rowOf(names[i].first);
+            const QString launchedName = QString::fromStdString(trace->names[firstRow.nameIndex[names[i].first.index]]);
+            list += "<a href=\"" + linkFor(names[i].first) + "\">" + launchedName.toHtmlEscaped() + "</a> ("
+                + tr("%1 launches, %2").arg(count(names[i].count), duration(names[i].totalNs)) + ")<br>";
+        }
+        if (names.size() > shown)
+            list += tr("and %1 more; ").arg(names.size() - shown);
         if (!work.empty())
-            html += row(tr("GPU work launched (%1)").arg(work.size()), list);
+            html += row(tr("GPU work launched (%1)").arg(count(static_cast<int64_t>(work.size()))),
+                list + tr("%1 names").arg(names.size()));
     }
     QString stack;
     for (const TimelineView::EventRef& op : m_timeline->enclosingFrameworkOps(ref))

@@ -29,18 +29,21 @@ void TimelineView::createActions()
     add(tr("Zoom out (at the mouse)"), { Qt::Key_S }, [this] { zoomAtMouse(1 / 1.3); });
     add(tr("Pan left"), { Qt::Key_A }, [this] {
         m_axis.panPixels(-plotWidth() / 8);
+        clampView();
         update();
     });
     add(tr("Pan right"), { Qt::Key_D }, [this] {
         m_axis.panPixels(plotWidth() / 8);
+        clampView();
         update();
     });
     add(tr("Zoom to fit"), { Qt::Key_0 }, [this] { zoomToFit(); });
     add(tr("Frame the selection"), { Qt::Key_F }, [this] { frameSelection(); });
     add(tr("Mark the selection's span as the range"), { Qt::Key_M }, [this] { markSelection(); });
     add(tr("Clear the selection"), { Qt::Key_Escape }, [this] { clearSelection(); });
-    add(tr("Keyboard and mouse shortcuts"), { QKeySequence(Qt::Key_Question), QKeySequence(Qt::SHIFT | Qt::Key_Slash) },
-        [this] { showShortcuts(); });
+    // One sequence only: X11 and Wayland map Shift+/ to both '?' and Shift+/, so an action holding both matched twice
+    // and Qt dropped the key as an "ambiguous shortcut overload" (issue 26).
+    add(tr("Keyboard and mouse shortcuts"), { QKeySequence(Qt::Key_Question) }, [this] { showShortcuts(); });
     QAction* wheel = add(tr("Wheel zooms (Ctrl+wheel otherwise)"), {}, [this](bool on) {
         m_wheelZooms = on;
         QSettings().setValue("timeline/wheelZooms", on);
@@ -53,6 +56,7 @@ void TimelineView::createActions()
 void TimelineView::zoomAtMouse(double factor)
 {
     m_axis.zoomAround(m_mouseX.value_or(plotWidth() / 2), factor);
+    clampView();
     update();
 }
 

@@ -44,6 +44,17 @@ void TimelineView::setCriticalPath(std::vector<CriticalSpan> spans)
 
 void TimelineView::drawCriticalPath(QPainter& painter)
 {
+    if (m_criticalPath.empty())
+        return;
+    // The strip's name, at the end of the header column beside it (a coloured line alone says nothing).
+    QFont small = painter.font();
+    small.setPointSizeF(small.pointSizeF() * 0.8);
+    painter.save();
+    painter.setFont(small);
+    painter.setPen(palette().color(QPalette::WindowText));
+    painter.drawText(QRectF(4, kRulerHeight - kStripHeight - 10, kHeaderWidth - 8, kStripHeight + 10),
+        Qt::AlignRight | Qt::AlignVCenter, criticalPathLabel());
+    painter.restore();
     const double left = kHeaderWidth, right = kHeaderWidth + plotWidth();
     for (const CriticalSpan& span : m_criticalPath) {
         const double x0 = std::max(left, left + m_axis.xForTime(span.startNs));
@@ -55,10 +66,16 @@ void TimelineView::drawCriticalPath(QPainter& painter)
     }
 }
 
+QString TimelineView::criticalPathLabel() { return tr("critical path \u25B8"); }
+
 QString TimelineView::criticalPathTooltip(QPoint pos) const
 {
-    if (m_criticalPath.empty() || pos.y() < kRulerHeight - kStripHeight - 2 || pos.y() > kRulerHeight
-        || pos.x() < kHeaderWidth)
+    if (m_criticalPath.empty() || pos.y() < kRulerHeight - kStripHeight - 10 || pos.y() > kRulerHeight)
+        return {};
+    if (pos.x() < kHeaderWidth)
+        return tr("The what-if replay's critical path: what set the step's time, coloured by what it was doing "
+                  "(CPU, launch, kernel, copy, sync, communication, wait)");
+    if (pos.y() < kRulerHeight - kStripHeight - 2)
         return {};
     const int64_t t = m_axis.timeForX(pos.x() - kHeaderWidth);
     const int64_t slack = static_cast<int64_t>(m_axis.nsPerPixel() * 2);

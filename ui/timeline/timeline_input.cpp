@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // TimelineView: input (wheel, drag, range selection), hit testing, tooltips, search, table rows -> events.
 #include "profiler/base/units.h"
-#include "ui/core/trace_loader.h"
 #include "ui/timeline/timeline_format.h"
 #include "ui/timeline/timeline_view.h"
 
@@ -40,6 +39,7 @@ void TimelineView::wheelEvent(QWheelEvent* event)
         // Shift+wheel: some platforms turn it into a horizontal delta.
         axis.panPixels(-(delta.y() != 0 ? delta.y() : delta.x()) / 2.0);
     }
+    clampView();
     update();
 }
 
@@ -57,6 +57,8 @@ void TimelineView::mousePressEvent(QMouseEvent* event)
     if (event->button() != Qt::LeftButton)
         return;
     m_dragFrom = event->pos();
+    m_pressPos = event->pos();
+    m_dragMoved = false;
     m_dragPredicted = overPredicted(event->pos());
     m_rangeDrag = (event->modifiers() & Qt::ShiftModifier) && !m_dragPredicted;
     if (m_rangeDrag) {
@@ -73,12 +75,16 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event)
         m_mouseX.reset();
     if (!m_dragFrom || !(event->buttons() & Qt::LeftButton))
         return;
+    // Once the mouse has moved past the click slack this press is a drag, even if it ends where it began.
+    if ((event->pos() - m_pressPos).manhattanLength() >= kClickSlackPx)
+        m_dragMoved = true;
     if (m_rangeDrag) {
         m_rangeEndNs = m_axis.timeForX(event->position().x() - kHeaderWidth);
     } else {
         (m_dragPredicted ? m_predictedAxis : m_axis).panPixels(m_dragFrom->x() - event->pos().x());
         m_vbar->setValue(m_vbar->value() + m_dragFrom->y() - event->pos().y());
-        m_dragFrom = event->pos();
+        m_dragFrom = event->pos(); // the pan's anchor moves with the mouse; the press position stays
+        clampView();
     }
     update();
 }
@@ -89,7 +95,8 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
         if (m_rangeEndNs < m_rangeStartNs)
             std::swap(m_rangeStartNs, m_rangeEndNs);
         emit rangeSelected(rangeSummary());
-    } else if (m_dragFrom && (event->pos() - *m_dragFrom).manhattanLength() < 4) {
+    } else if (m_dragFrom && !m_dragMoved && (event->pos() - m_pressPos).manhattanLength() < kClickSlackPx) {
+        // Perfetto and Nsight Systems: only a click without movement selects; a drag pans and keeps the selection.
         if (auto hit = hitTest(event->pos()))
             selectEvent(*hit, false);
     }
@@ -361,11 +368,15 @@ bool TimelineView::event(QEvent* event)
             return true;
         }
         if (auto hit = hitTest(help->pos())) {
-            const LaneRow& row = m_trace->lanes[static_cast<size_t>(hit->lane)].rows[static_cast<size_t>(hit->row)];
-            QString text = "<b>" + describe(*hit).toHtmlEscaped() + "</b>";
-            for (const auto& [key, value] :
-                eventDetails(m_trace->path, row.kind[hit->index], row.sourceRow[hit->index]))
-                text += "<br>" + QString::fromStdString(key) + ": " + QString::fromStdString(value).toHtmlEscaped();
+            // Perfetto's hover: name, duration, where and when; the source table's columns (ids, raw globalPid
+            // numbers) belong to the Details panel a click fills, not to a tooltip.
+            const Lane& lane = m_trace->lanes[static_cast<size_t>(hit->lane)];
+            const LaneRow& row = lane.rows[static_cast<size_t>(hit->row)];
+            const QString text = "<b>" + describe(*hit).toHtmlEscaped() + "</b><br>"
+                + QString::fromStdString(lane.title).toHtmlEscaped() + "<br>"
+                + tr("at %1").arg(QString::fromStdString(
+                    formatNanoseconds(static_cast<double>(row.startNs[hit->index] - m_trace->firstNs))))
+                + "<br><i>" + tr("Click for its details") + "</i>";
             QToolTip::showText(help->globalPos(), text, this);
         } else {
             QToolTip::hideText();

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_set>
 
 namespace placescope::ui {
 
@@ -80,6 +81,12 @@ void TimelineView::setTrace(std::shared_ptr<const LoadedTrace> trace)
 
 double TimelineView::plotWidth() const { return std::max(1, width() - kHeaderWidth - m_vbar->width()); }
 
+void TimelineView::clampView()
+{
+    if (m_trace)
+        m_axis.clampTo(m_trace->firstNs, m_trace->lastNs, plotWidth());
+}
+
 void TimelineView::zoomToFit()
 {
     if (m_trace)
@@ -123,10 +130,17 @@ void TimelineView::updateScrollBar()
 
 void TimelineView::resizeEvent(QResizeEvent* event)
 {
-    // Keep what each axis shows when the width changes (the predicted step stays fitted).
+    // Keep what each axis shows when the width changes (Perfetto keeps the visible window): a maximized window
+    // shows the same time wider, not more time; the predicted step stays fitted.
+    // The old plot width with the scroll bar's old width; the new one once the scroll bar has its new geometry.
+    const double oldPlot = std::max(1, event->oldSize().width() - kHeaderWidth - m_vbar->width());
+    updateScrollBar();
+    if (m_trace && event->oldSize().width() > 0 && event->oldSize().width() != width())
+        m_axis.fit(m_axis.viewStartNs(), m_axis.viewEndNs(oldPlot), plotWidth());
+    else if (m_trace && !event->oldSize().isValid())
+        zoomToFit(); // the first real size of a view given its trace before it was shown: fitted to a guess
     if (m_predicted && event->oldSize().width() > 0)
         fitPredictedAxis();
-    updateScrollBar();
 }
 
 void TimelineView::drawRow(QPainter& painter, const LaneRow& row, const std::vector<std::string>& names, int rowY,
@@ -385,6 +399,7 @@ void TimelineView::drawCounters(QPainter& painter, int& y)
 
 void TimelineView::drawFlow(QPainter& painter)
 {
+    m_lastFlowLines = 0;
     if (!m_selected)
         return;
     const LaneRow& row
@@ -406,9 +421,16 @@ void TimelineView::drawFlow(QPainter& painter)
             painter.setPen(QPen(QColor(220, 60, 60), 2));
             painter.drawRect(QRectF(x0, rowTop(linked), std::max(2.0, x1 - x0), kRowHeight));
         }
+        // A large op (a whole step) launches thousands of kernels: a line each paints a solid red block. Past
+        // kMaxFlowLines, one flow per launched name (its first launch) stands for the rest, as the Details panel
+        // lists them by name; every device event stays outlined.
+        std::unordered_set<uint32_t> namesDrawn;
+        painter.setPen(QPen(QColor(220, 60, 60), 1.5));
         for (const auto& [call, launched] : m_flows) {
-            painter.setPen(QPen(QColor(220, 60, 60), 1.5));
+            if (m_flows.size() > kMaxFlowLines && !namesDrawn.insert(rowOf(launched).nameIndex[launched.index]).second)
+                continue;
             painter.drawLine(centre(call), centre(launched));
+            ++m_lastFlowLines;
         }
         painter.setClipping(false);
         return;
@@ -426,6 +448,7 @@ void TimelineView::drawFlow(QPainter& painter)
     painter.setClipRect(QRectF(kHeaderWidth, kRulerHeight, plotWidth(), height() - kRulerHeight));
     painter.setPen(QPen(QColor(220, 60, 60), 2));
     painter.drawLine(startPoint(call), startPoint(work));
+    ++m_lastFlowLines;
     painter.setBrush(QColor(220, 60, 60));
     painter.drawEllipse(startPoint(work), 3, 3);
     painter.setClipping(false);

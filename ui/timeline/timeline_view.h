@@ -139,6 +139,9 @@ public:
     int counterTop(int series) const; // widget y of a counter track's top (after scrolling)
     // Stats of the last paint, for the bench and tests.
     size_t lastDrawItemCount() const { return m_lastDrawItems; }
+    // Flow lines of the last paint: a framework op with many launches draws one per launched name, not one per launch.
+    size_t lastFlowLineCount() const { return m_lastFlowLines; }
+    static constexpr size_t kMaxFlowLines = 32; // above this many launches, one flow per launched name
     static constexpr int kHeaderWidth = 220;
     static constexpr int kRulerHeight = 24;
     static constexpr int kRowHeight = 16;
@@ -163,6 +166,7 @@ protected:
 
 private:
     void createActions();
+    void clampView(); // after a pan or zoom: the view stays within the trace
     double plotWidth() const;
     int contentHeight() const;
     std::optional<EventRef> hitTest(QPoint pos) const;
@@ -188,6 +192,7 @@ private:
     void drawPredictedRuler(QPainter& painter, int y);
     void drawCriticalPath(QPainter& painter);
     QString criticalPathTooltip(QPoint pos) const; // empty when pos is not on the strip
+    static QString criticalPathLabel(); // the strip's name in the header column
 public:
     // A memory counter's values at the time under pos (allocated, reserved); empty when pos is not on a counter.
     QString counterTooltip(QPoint pos) const;
@@ -203,6 +208,7 @@ private:
     QScrollBar* m_vbar = nullptr;
     std::vector<DrawItem> m_items; // reused between paints
     size_t m_lastDrawItems = 0;
+    size_t m_lastFlowLines = 0;
     std::optional<EventRef> m_selected;
     std::optional<CounterRef> m_counterMark; // a memory sample marked on its counter track
     std::vector<uint8_t> m_collapsed; // per trace lane
@@ -214,7 +220,10 @@ private:
     QList<QAction*> m_actions;
     std::optional<double> m_mouseX; // over the plot, for W/S zoom at the mouse
     bool m_wheelZooms = false;
-    std::optional<QPoint> m_dragFrom;
+    std::optional<QPoint> m_dragFrom; // the pan's anchor: where the mouse was at the last move
+    QPoint m_pressPos; // where the button went down: a release near it without a drag between is a click
+    bool m_dragMoved = false; // the mouse left the click slack since the press
+    static constexpr int kClickSlackPx = 4;
     bool m_rangeDrag = false;
     bool m_dragPredicted = false; // the drag pans the predicted lanes' axis
     int64_t m_rangeStartNs = 0, m_rangeEndNs = 0;

@@ -82,8 +82,7 @@ void MainWindow::buildNavigation()
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->setObjectName("menu_help");
-    help->addAction(tr("Timeline shortcuts..."), m_timeline, &TimelineView::showShortcuts);
-    help->addSeparator();
+    // The timeline's keys, '?' (the list of them) among them: one action per key, no second "shortcuts" entry.
     for (QAction* action : m_timeline->navigationActions())
         if (!action->shortcut().isEmpty())
             help->addAction(action);

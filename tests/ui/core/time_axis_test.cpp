@@ -72,3 +72,21 @@ TEST(TimeAxis, PanMovesByPixels)
     axis.panPixels(-100);
     EXPECT_EQ(axis.viewStartNs(), 4'000);
 }
+
+TEST(TimeAxis, ClampKeepsTheViewInsideTheBounds)
+{
+    // 100 px at 10 ns/px show 1000 ns of a trace [0, 5000].
+    TimeAxis before(-300, 10.0);
+    before.clampTo(0, 5'000, 100);
+    EXPECT_EQ(before.viewStartNs(), 0);
+    TimeAxis after(4'500, 10.0);
+    after.clampTo(0, 5'000, 100);
+    EXPECT_EQ(after.viewStartNs(), 4'000);
+    TimeAxis inside(1'234, 10.0);
+    inside.clampTo(0, 5'000, 100);
+    EXPECT_EQ(inside.viewStartNs(), 1'234);
+    TimeAxis wider(-700, 100.0); // 10000 ns shown: starts at the trace's start
+    wider.clampTo(0, 5'000, 100);
+    EXPECT_EQ(wider.viewStartNs(), 0);
+    EXPECT_DOUBLE_EQ(wider.nsPerPixel(), 100.0);
+}

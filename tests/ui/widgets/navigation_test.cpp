@@ -7,6 +7,7 @@
 #include "ui/jobs/wait_until.h"
 #include "ui/models/table_model.h"
 #include "ui/placement/placement_session.h"
+#include "ui/timeline/event_details_view.h"
 #include "ui/timeline/timeline_format.h"
 #include "ui/timeline/timeline_view.h"
 #include "ui/window/main_window.h"
@@ -358,9 +359,12 @@ private slots:
         const QString opText = details->toPlainText();
         QVERIFY2(opText.contains("GPU work launched (") && opText.contains("External id") && opText.contains("cpu_op"),
             qPrintable(opText));
-        QVERIFY(clickLink(details, "event:"));
-        QCOMPARE(
-            timeline->trace()->lanes[static_cast<size_t>(timeline->selectedEvent()->lane)].group, Lane::Group::Device);
+        QString launchedHref;
+        QVERIFY(clickLink(details, "event:", &launchedHref));
+        QVERIFY2(
+            timeline->trace()->lanes[static_cast<size_t>(timeline->selectedEvent()->lane)].group == Lane::Group::Device,
+            qPrintable(launchedHref + " selected " + nameOf(*timeline, *timeline->selectedEvent(), false) + " "
+                + EventDetailsView::linkFor(*timeline->selectedEvent()) + " in:\n" + opText));
     }
 
     void aRangeSelectionShowsATablePerName()
