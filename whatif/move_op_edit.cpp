@@ -166,7 +166,8 @@ EditOutcome applyMoveOp(const TraceData& trace, const WhatIfEdit& edit, ReplayGr
         int64_t inputBytes = 0, outputBytes = 0;
         const ModelGraph model = oneOpGraph(op, trace.name(op.nameId), &inputBytes, &outputBytes);
         const OpWork work = opWork(model, 0);
-        const double computeUs = rooflineUs(work, edit.toCpu ? host : gpu) + (edit.toCpu ? host : gpu).launchOverheadUs;
+        // rooflineUs holds the device's dispatch overhead (launchOverheadUs) once already: not added again.
+        const double computeUs = rooflineUs(work, edit.toCpu ? host : gpu);
         estimateUs = computeUs;
         if (edit.toCpu) {
             const int64_t costNs = toNs(down.transferUs(inputBytes) + computeUs + up.transferUs(outputBytes));

@@ -212,6 +212,8 @@ Status rewrite(SqliteDb& db, const std::string& inputPath, const WhatIfResult& r
         { "predicted_step_ns", std::to_string(r.predicted.stepNs) },
         { "replay_step_ns", std::to_string(r.replay.stepNs) },
         { "measured_step_ns", std::to_string(r.measured.stepNs) },
+        // The band (analysis/trace/step_band.h) diff judges a measured run by; -1: unknown.
+        { "predicted_step_spread", std::to_string(r.band.spread) },
     };
     for (const auto& [key, value] : meta)
         PLACESCOPE_RETURN_IF_ERROR(

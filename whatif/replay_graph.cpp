@@ -215,6 +215,9 @@ struct ReplayGraphBuilder::State
     void addApiCall(const ApiCall& call);
     void addGpuOp(const GpuOp& op);
     ReplayGraph finish(const StepSet& stepSet);
+    int64_t launchedAt(int32_t id) const;
+    int32_t lastLaunchedBefore(int32_t laneIndex, int64_t time) const;
+    std::unordered_map<int32_t, int32_t> recordedEventEdges();
 
     const TraceData& trace;
     ReplayGraph graph;
@@ -226,6 +229,7 @@ struct ReplayGraphBuilder::State
     std::vector<Correlation> correlations;
     std::vector<int32_t> openTopOfLane; // per lane: the top-level call that may still have calls nested in it
     std::vector<int64_t> correlationOfTask; // host tasks' correlation ids (host tasks come first: ids match)
+    std::vector<std::pair<int32_t, int32_t>> launches; // (launcher, GPU task), sorted; made by finish
 };
 
 // Host tasks: top-level calls per thread. A call starting before the previous top-level call ends is nested.
@@ -326,12 +330,107 @@ void ReplayGraphBuilder::State::addGpuOp(const GpuOp& op)
     graph.lanes[task.lane].tasks.push_back(id);
 }
 
+// The launch order of a lane's ops, for "the last op launched to this stream before the call".
+int64_t ReplayGraphBuilder::State::launchedAt(int32_t id) const
+{
+    const ReplayTask& t = graph.tasks[id];
+    return t.launcher >= 0 ? graph.tasks[t.launcher].measuredStart : t.measuredStart;
+}
+
+int32_t ReplayGraphBuilder::State::lastLaunchedBefore(int32_t laneIndex, int64_t time) const
+{
+    const auto& ids = graph.lanes[laneIndex].tasks;
+    auto pos = std::partition_point(ids.begin(), ids.end(), [&](int32_t id) { return launchedAt(id) < time; });
+    return pos == ids.begin() ? -1 : *(pos - 1);
+}
+
+// The edges the trace records between streams: a stream that waits on an event (cudaStreamWaitEvent; a CUPTI or
+// Kineto "Stream Wait Event" sync row) waits for the last op launched to the stream the event was recorded on
+// before the record call, and its first op launched after the wait call starts after that op ends (HTA's rule).
+// The record is the latest of the event's records before the wait (by correlation id, as Kineto pairs them), and
+// names its stream (CUPTI_ACTIVITY_KIND_CUDA_EVENT, Kineto's wait_on_stream). Where the trace has no record row,
+// the record call is the last cudaEventRecord on the waiting thread before the wait, and the producer the last op
+// that thread launched before it to another stream. Returns consumer -> producer.
+std::unordered_map<int32_t, int32_t> ReplayGraphBuilder::State::recordedEventEdges()
+{
+    std::unordered_map<int32_t, int32_t> producerOf;
+    for (const SyncWait& w : trace.syncWaits) {
+        if (w.syncType != 2 || w.streamId < 0 || w.correlationId < 0)
+            continue;
+        const int32_t waitCall = launcherOf(TraceData::correlationKey(w.globalPid, w.correlationId));
+        auto waitingLane = index.gpu.find({ w.globalPid, w.deviceId, w.streamId });
+        if (waitCall < 0 || waitingLane == index.gpu.end()) {
+            ++graph.quality.eventWaitsUnresolved;
+            continue;
+        }
+        int32_t producer = -1;
+        const EventRecord* record = nullptr;
+        if (w.eventId >= 0) {
+            auto pos = std::lower_bound(trace.eventRecords.begin(), trace.eventRecords.end(),
+                std::make_tuple(w.globalPid, w.eventId, w.correlationId), [](const EventRecord& r, const auto& key) {
+                    return std::make_tuple(r.globalPid, r.eventId, r.correlationId) < key;
+                });
+            if (pos != trace.eventRecords.begin() && (pos - 1)->globalPid == w.globalPid
+                && (pos - 1)->eventId == w.eventId)
+                record = &*(pos - 1);
+        }
+        const int32_t waitThread = graph.tasks[waitCall].lane;
+        if (record) {
+            const int64_t device = record->deviceId >= 0 ? record->deviceId : w.deviceId;
+            auto lane = index.gpu.find({ record->globalPid, device, record->streamId });
+            const int32_t recordCall = launcherOf(TraceData::correlationKey(record->globalPid, record->correlationId));
+            const int64_t recordedAt
+                = recordCall >= 0 ? graph.tasks[recordCall].measuredStart : graph.tasks[waitCall].measuredStart;
+            if (lane != index.gpu.end())
+                producer = lastLaunchedBefore(lane->second, recordedAt);
+        } else {
+            const auto& calls = graph.lanes[waitThread].tasks;
+            auto at = std::lower_bound(calls.begin(), calls.end(), waitCall);
+            bool recordSeen = false;
+            for (int scanned = 0; at != calls.begin() && scanned < kCrossStreamScan && producer < 0; ++scanned) {
+                --at;
+                const ReplayTask& call = graph.tasks[*at];
+                if (!recordSeen) {
+                    recordSeen = trace.name(call.nameId).find("EventRecord") != std::string::npos;
+                    continue;
+                }
+                if (call.role != HostRole::Launch)
+                    continue;
+                auto op = std::lower_bound(launches.begin(), launches.end(), std::make_pair(*at, INT32_MIN));
+                for (; op != launches.end() && op->first == *at; ++op)
+                    if (graph.tasks[op->second].lane != waitingLane->second)
+                        producer = op->second;
+            }
+        }
+        const auto& waiting = graph.lanes[waitingLane->second].tasks;
+        const int64_t waitedAt = graph.tasks[waitCall].measuredStart;
+        auto next = std::partition_point(
+            waiting.begin(), waiting.end(), [&](int32_t id) { return launchedAt(id) < waitedAt; });
+        const int32_t consumer = next == waiting.end() ? -1 : *next;
+        if (producer < 0 || consumer < 0 || graph.tasks[producer].lane == graph.tasks[consumer].lane
+            || graph.tasks[consumer].measuredStart < graph.tasks[producer].measuredEnd) {
+            ++graph.quality.eventWaitsUnresolved;
+            continue;
+        }
+        auto [it, fresh] = producerOf.emplace(consumer, producer);
+        if (!fresh && graph.tasks[producer].measuredEnd > graph.tasks[it->second].measuredEnd)
+            it->second = producer; // waits on two events: the later producer decides
+    }
+    return producerOf;
+}
+
 ReplayGraph ReplayGraphBuilder::State::finish(const StepSet& stepSet)
 {
     closeHostSide();
-    correlations = std::vector<Correlation>(); // (not `= {}`: that keeps the capacity)
     for (ReplayLane& lane : graph.lanes)
         lane.tasks.shrink_to_fit(); // grown one task at a time: up to twice their size
+    // GPU ops each host task launched, for copies that waited for their own op and for event records.
+    for (int32_t id = 0; id < static_cast<int32_t>(graph.tasks.size()); ++id)
+        if (graph.tasks[id].launcher >= 0)
+            launches.push_back({ graph.tasks[id].launcher, id });
+    std::sort(launches.begin(), launches.end());
+    const std::unordered_map<int32_t, int32_t> recordedProducer = recordedEventEdges();
+    correlations = std::vector<Correlation>(); // (not `= {}`: that keeps the capacity)
     // Launch-latency floor per device: the median delay of ops launched while their stream was idle.
     std::map<std::pair<int64_t, int64_t>, std::vector<int64_t>> idleLaunchDelays;
     for (const ReplayLane& lane : graph.lanes) {
@@ -340,7 +439,7 @@ ReplayGraph ReplayGraphBuilder::State::finish(const StepSet& stepSet)
         int64_t previousEnd = INT64_MIN;
         for (int32_t id : lane.tasks) {
             const ReplayTask& t = graph.tasks[id];
-            if (t.launcher >= 0) {
+            if (t.launcher >= 0 && !recordedProducer.count(id)) { // (an event wait is no launch latency)
                 const int64_t launchStart = graph.tasks[t.launcher].measuredStart;
                 if (previousEnd <= launchStart && t.measuredStart >= launchStart)
                     idleLaunchDelays[{ lane.globalPid, lane.deviceId }].push_back(t.measuredStart - launchStart);
@@ -391,10 +490,14 @@ ReplayGraph ReplayGraphBuilder::State::finish(const StepSet& stepSet)
                 floorLag = std::min(floor, start - launchStart);
                 launchReady = launchStart + floorLag;
             }
-            // Nothing of its own explains a late start: look for an op on another stream that just ended.
+            // The trace records what it waited for on another stream; else, when nothing of its own explains a late
+            // start, look for an op on another stream that just ended (inferred, within kCrossStreamWindowNs).
             int32_t cross = -1;
             const int64_t explained = std::max(laneReady, launchReady);
-            if (explained != INT64_MIN && start - explained > kCrossStreamMinDelayNs) {
+            const auto recorded = recordedProducer.find(id);
+            if (recorded != recordedProducer.end()) {
+                cross = recorded->second;
+            } else if (explained != INT64_MIN && start - explained > kCrossStreamMinDelayNs) {
                 auto pos = std::upper_bound(ends.begin(), ends.end(), std::make_pair(start, INT32_MAX));
                 for (int scanned = 0; pos != ends.begin() && scanned < kCrossStreamScan; ++scanned) {
                     --pos;
@@ -406,21 +509,26 @@ ReplayGraph ReplayGraphBuilder::State::finish(const StepSet& stepSet)
                     }
                 }
             }
+            // A recorded edge decides the start when its producer ended after the op's own constraints were met;
+            // else it keeps no lag (the op waited for its launch or its stream, not for the event).
+            const bool crossDecides
+                = cross >= 0 && (recorded == recordedProducer.end() || graph.tasks[cross].measuredEnd >= explained);
             if (cross >= 0) {
                 ReplayLinks& links = graph.linksFor(t);
                 links.crossPred = cross;
-                links.crossLag = start - graph.tasks[cross].measuredEnd;
-                ++graph.quality.inferredCrossStream;
+                links.crossLag = crossDecides ? start - graph.tasks[cross].measuredEnd : 0;
+                ++(recorded != recordedProducer.end() ? graph.quality.recordedCrossStream
+                                                      : graph.quality.inferredCrossStream);
             }
             if (previous >= 0)
                 t.laneGap = std::min<int64_t>(0, start - laneReady);
             if (t.launcher >= 0)
                 t.launchLag = floorLag;
-            if (cross < 0 && laneReady >= launchReady && previous >= 0)
+            if (!crossDecides && laneReady >= launchReady && previous >= 0)
                 t.laneGap = start - laneReady;
-            else if (cross < 0 && t.launcher >= 0)
+            else if (!crossDecides && t.launcher >= 0)
                 t.launchLag = start - graph.tasks[t.launcher].measuredStart;
-            else if (cross < 0)
+            else if (!crossDecides)
                 t.anchored = true;
             previous = id;
         }
@@ -435,16 +543,6 @@ ReplayGraph ReplayGraphBuilder::State::finish(const StepSet& stepSet)
     for (int32_t l = 0; l < static_cast<int32_t>(graph.lanes.size()); ++l)
         if (graph.lanes[l].kind == ReplayLane::Kind::Gpu)
             gpuLanesOfPid[pidOfGlobalId(graph.lanes[l].globalPid)].push_back(l);
-    // The launch order of a lane's ops, for "the last op launched to this stream before the call".
-    auto launchedAt = [&](int32_t id) {
-        const ReplayTask& t = graph.tasks[id];
-        return t.launcher >= 0 ? graph.tasks[t.launcher].measuredStart : t.measuredStart;
-    };
-    auto lastLaunchedBefore = [&](int32_t laneIndex, int64_t time) -> int32_t {
-        const auto& ids = graph.lanes[laneIndex].tasks;
-        auto pos = std::partition_point(ids.begin(), ids.end(), [&](int32_t id) { return launchedAt(id) < time; });
-        return pos == ids.begin() ? -1 : *(pos - 1);
-    };
     // GPU ops of each process by end, for waits whose stream the trace does not name.
     std::map<int64_t, std::vector<std::pair<int64_t, int32_t>>> endsOfPid;
     for (const auto& [device, list] : byEnd)
@@ -452,13 +550,6 @@ ReplayGraph ReplayGraphBuilder::State::finish(const StepSet& stepSet)
             endsOfPid[pidOfGlobalId(device.first)].push_back(entry);
     for (auto& [pid, list] : endsOfPid)
         std::sort(list.begin(), list.end());
-
-    // GPU ops each host task launched, for copies that waited for their own op.
-    std::vector<std::pair<int32_t, int32_t>> launches; // (launcher, GPU task)
-    for (int32_t id = 0; id < static_cast<int32_t>(graph.tasks.size()); ++id)
-        if (graph.tasks[id].launcher >= 0)
-            launches.push_back({ graph.tasks[id].launcher, id });
-    std::sort(launches.begin(), launches.end());
 
     std::unordered_map<int64_t, std::vector<int64_t>> freeDurations; // per API name: calls that had nothing to wait for
     std::vector<int64_t> wakes;

@@ -79,7 +79,7 @@ struct ReplayLinks
     int64_t crossLag = 0; // start >= crossPred's end + crossLag
     int64_t wake = 0; // host wait: end >= awaited end + wake
     int64_t collectiveLag = 0; // collective: end >= last peer's start + collectiveLag
-    int32_t crossPred = -1; // GPU: producer on another stream; host: the thread it waited for (both inferred)
+    int32_t crossPred = -1; // GPU: producer on another stream (recorded or inferred); host: the thread it waited for
     int32_t collective = -1; // index into ReplayGraph::collectives
     uint32_t awaitBegin = 0; // host wait: [awaitBegin, awaitEnd) in ReplayGraph::awaited
     uint32_t awaitEnd = 0;
@@ -119,7 +119,9 @@ struct ReplayQuality
     int64_t gpuOpsWithoutLaunch = 0; // no launch call with their correlation id: anchored at their measured start
     int64_t startsBeforeLaunch = 0; // GPU op starts before its launch call (clock skew): kept as measured
     int64_t sameStreamOverlaps = 0; // an op starts before the previous op on its stream ended: kept as measured
-    int64_t inferredCrossStream = 0; // GPU ops whose start only another stream's op explains
+    int64_t recordedCrossStream = 0; // GPU ops waiting on an event the trace records (stream wait event)
+    int64_t inferredCrossStream = 0; // GPU ops whose start only another stream's op explains (within 5 us)
+    int64_t eventWaitsUnresolved = 0; // recorded stream waits whose producer or consumer was not found: no edge
     int64_t inferredHandoffs = 0; // host calls resuming after another thread of the process went quiet
     int64_t hostWaits = 0; // host calls bound to the GPU work they wait for
     int64_t waitsEndingEarly = 0; // sync calls that ended before the work they should await: left unbound

@@ -2,18 +2,13 @@
 #include "whatif/replay_saving_simulator.h"
 
 #include "analysis/findings/finding_rule.h"
+#include "whatif/replay_accuracy.h"
 #include "whatif/whatif.h"
 
 #include <cmath>
 #include <map>
 
 namespace placescope {
-
-namespace {
-
-constexpr double kMaxReplayError = 0.05;
-
-} // namespace
 
 std::optional<std::string> editForRule(const std::string& ruleId)
 {
@@ -42,7 +37,7 @@ std::optional<AllFixesPrediction> ReplaySavingSimulator::simulate(
     if (!model.isOk() || model->measured().stepNs <= 0)
         return std::nullopt;
     const double error = WhatIfResult::relativeError(model->replayed().stepNs, model->measured().stepNs);
-    if (std::abs(error) > kMaxReplayError)
+    if (!replayWithinLimit(error))
         return std::nullopt; // a replay that does not reproduce the run predicts nothing worth showing
 
     AllFixesPrediction all;
@@ -65,6 +60,7 @@ std::optional<AllFixesPrediction> ReplaySavingSimulator::simulate(
         finding.saving.simulated = true;
         finding.saving.simulatedMs = static_cast<double>(predicted->replay.stepNs - predicted->predicted.stepNs) / 1e6;
         finding.saving.simulatedEdit = *editText;
+        finding.saving.simulatedStepSpread = model->band().spread;
         bool seen = false;
         for (const std::string& e : all.edits)
             seen = seen || e == *editText;

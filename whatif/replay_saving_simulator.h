@@ -2,7 +2,7 @@
 // ReplaySavingSimulator: the findings' SavingSimulator, backed by the what-if replay. Each finding whose fix is
 // an edit (pageable copies -> pinned, layout conversions -> drop the conversion kernels, ...) gets the saving the
 // replay predicts for that edit alone, and the report gets the prediction with every such edit applied. Nothing
-// is simulated unless the unedited replay reproduces the measured step within 5 %.
+// is simulated unless the unedited replay reproduces the measured step within kReplayAccuracyLimit (5 %).
 #pragma once
 
 #include "analysis/findings/saving_simulator.h"

@@ -164,8 +164,10 @@ Result<WhatIfModel> WhatIfModel::build(SqliteDb& db, const TraceData& trace, con
 
 Result<TraceData> loadForWhatIf(SqliteDb& db, const std::vector<WhatIfEdit>& edits, StepSet* steps)
 {
-    const bool readsFrameworkOps = std::any_of(edits.begin(), edits.end(),
-        [](const WhatIfEdit& e) { return e.kind == WhatIfEdit::Kind::MoveOp || e.kind == WhatIfEdit::Kind::Input; });
+    const bool readsFrameworkOps = std::any_of(edits.begin(), edits.end(), [](const WhatIfEdit& e) {
+        return e.kind == WhatIfEdit::Kind::MoveOp || e.kind == WhatIfEdit::Kind::DropOp
+            || e.kind == WhatIfEdit::Kind::Input;
+    });
     PLACESCOPE_ASSIGN_OR_RETURN(
         TraceData trace, TraceData::load(db, readsFrameworkOps ? TraceParts::Everything : TraceParts::ForReplay));
     *steps = detectSteps(trace);
@@ -191,6 +193,11 @@ WhatIfModel::WhatIfModel(const TraceData& trace, ReplayGraph graph, ReplaySchedu
 {
     m_measured = figures(m_graph, nullptr);
     m_replay = figures(m_graph, &m_schedule);
+    // The band is the spread of the measured step times by the one step rule, the times the mean step is made of.
+    std::vector<int64_t> stepNs;
+    for (const StepTime& step : m_measured.steps.steps)
+        stepNs.push_back(step.durationNs);
+    m_band = stepBandOf(stepNs);
 }
 
 namespace {
@@ -240,10 +247,12 @@ Result<WhatIfResult> WhatIfModel::measuredPart(const WhatIfOptions& options) con
         result.lanes[t.lane].replayNs += replay.end[id] - replay.start[id];
     }
     result.measuredClassNs = classTimes(measured, nullptr, *m_trace);
+    result.band = m_band;
+    result.signature = runSignature(*m_trace, m_graph);
     const double stepError = result.replayStepError(), spanError = result.replaySpanError();
     if (stepError != 0.0 || spanError != 0.0)
-        result.accuracyNotes.push_back("the unedited replay differs from the measured run; each count below is a place "
-                                       "where the trace could not be taken as measured");
+        result.accuracyNotes.push_back(replayAccuracyText(result)
+            + "; each count below is a place where the trace could not be taken as measured");
     for (std::string& note : qualityNotes(measured.quality))
         result.accuracyNotes.push_back(std::move(note));
     return result;
@@ -302,9 +311,12 @@ Result<WhatIfResult> runWhatIf(SqliteDb& db, const TraceData& trace, const StepS
 
 namespace {
 
-Status fillComparison(WhatIfResult& result, const RunFigures& measured, int64_t stepCount, const ClassTimes& classes)
+Status fillComparison(WhatIfResult& result, const RunFigures& measured, int64_t stepCount, const ClassTimes& classes,
+    const RunSignature& after)
 {
     MeasuredComparison c;
+    c.insideBand = result.band.contains(result.predicted.stepNs, measured.stepNs);
+    c.notComparable = comparabilityWarnings(result.signature, after);
     c.measuredClassNs = classes;
     c.stepCount = stepCount;
     c.measured = measured;
@@ -321,14 +333,15 @@ Status compareWithMeasured(WhatIfResult& result, SqliteDb& after)
     StepSet steps;
     PLACESCOPE_ASSIGN_OR_RETURN(TraceData trace, loadForWhatIf(after, {}, &steps));
     PLACESCOPE_ASSIGN_OR_RETURN(WhatIfModel model, WhatIfModel::build(after, trace, steps));
-    return fillComparison(result, model.measured(), static_cast<int64_t>(steps.steps.size()), model.measuredClasses());
+    return fillComparison(
+        result, model.measured(), static_cast<int64_t>(steps.steps.size()), model.measuredClasses(), model.signature());
 }
 
 Status compareWithMeasured(WhatIfResult& result, const TraceData& after, const StepSet& afterSteps)
 {
     PLACESCOPE_ASSIGN_OR_RETURN(WhatIfModel model, WhatIfModel::build(after, afterSteps));
-    return fillComparison(
-        result, model.measured(), static_cast<int64_t>(afterSteps.steps.size()), model.measuredClasses());
+    return fillComparison(result, model.measured(), static_cast<int64_t>(afterSteps.steps.size()),
+        model.measuredClasses(), model.signature());
 }
 
 } // namespace placescope

@@ -8,6 +8,9 @@
 #include "analysis/trace/step_detector.h"
 #include "analysis/trace/trace_data.h"
 #include "whatif/critical_path.h"
+#include "whatif/replay_accuracy.h"
+#include "whatif/run_signature.h"
+#include "whatif/step_band.h"
 #include "whatif/whatif_edit.h"
 
 #include <array>
@@ -48,6 +51,8 @@ struct MeasuredComparison
     double stepError = 0; // (predicted - measured) / measured
     double spanError = 0;
     ClassTimes measuredClassNs {}; // of the other run's span work
+    bool insideBand = false; // the measured step is within the predicted step's band (WhatIfResult::band)
+    std::vector<std::string> notComparable; // ways the two runs differ (comparabilityWarnings); empty: comparable
 };
 
 struct WhatIfResult
@@ -61,6 +66,8 @@ struct WhatIfResult
     CriticalPath replayPath, predictedPath;
     ReplayQuality quality;
     std::vector<std::string> accuracyNotes; // why the replay differs from the measured run, where it does
+    StepBand band; // how much the measured run's steps vary: the band of every predicted step
+    RunSignature signature; // the run's GPUs and kernels, to tell whether a run measured after is comparable
     // The prediction itself, for a predicted trace file.
     ReplayGraph predictedGraph;
     ReplaySchedule predictedSchedule;
@@ -93,6 +100,8 @@ public:
 
     const RunFigures& measured() const { return m_measured; }
     const RunFigures& replayed() const { return m_replay; }
+    const StepBand& band() const { return m_band; }
+    RunSignature signature() const { return runSignature(*m_trace, m_graph); }
     ClassTimes measuredClasses() const; // the span's work by class of GPU work, as measured
 
 private:
@@ -104,10 +113,11 @@ private:
     ReplayGraph m_graph;
     ReplaySchedule m_schedule;
     RunFigures m_measured, m_replay;
+    StepBand m_band;
 };
 
 // What a what-if on the trace in `db` needs of TraceData, and its steps (detectSteps): every part when an edit reads
-// framework ops (input, move-op), else TraceParts::ForReplay (the GPU ops are read for the step rules only when
+// framework ops (input, op:, drop:op:), else TraceParts::ForReplay (the GPU ops are read for the step rules only when
 // the trace has no recorded or annotated steps, and let go after).
 Result<TraceData> loadForWhatIf(SqliteDb& db, const std::vector<WhatIfEdit>& edits, StepSet* steps);
 
@@ -124,6 +134,14 @@ std::string whatIfText(const WhatIfResult& result, const TraceData& trace);
 // "saving 4.20 ms per step (7.6 % of the replayed step)", "slower by ...", "no change in step time": the CLI's and
 // the app's wording of the predicted saving.
 std::string stepSavingText(const WhatIfResult& result);
+// "cross-stream edges: 3 recorded (...), 1 inferred (...)": which waits between streams the replay read from the
+// trace and which it guessed.
+std::string crossStreamEdgesText(const ReplayQuality& quality);
+// "the unedited replay gives the measured step back within 0.3 %, inside the 5 % accuracy limit ..." or "... 12 %
+// off, past the 5 % accuracy limit: ...": the CLI's and the app's words for kReplayAccuracyLimit.
+std::string replayAccuracyText(const WhatIfResult& result);
+// "predicted 118 ms, steps of this run vary +-6 % (111 ms to 125 ms)".
+std::string predictedStepText(const WhatIfResult& result);
 std::string whatIfJson(const WhatIfResult& result, const TraceData& trace);
 // `placescope critical-path`: the replay's critical path only.
 std::string criticalPathText(const WhatIfResult& result, const TraceData& trace);

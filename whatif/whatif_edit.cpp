@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "whatif/whatif_edit.h"
 
+#include "whatif/drop_op_edit.h"
 #include "whatif/move_op_edit.h"
 #include "whatif/trace_link.h"
 
@@ -139,6 +140,30 @@ int64_t overlap(const IntervalList& list, int64_t begin, int64_t end)
     return total;
 }
 
+// What each edit's `matched` counts.
+const char* matchedUnit(WhatIfEdit::Kind kind)
+{
+    switch (kind) {
+    case WhatIfEdit::Kind::NoSync:
+        return "host waits";
+    case WhatIfEdit::Kind::Kernels:
+    case WhatIfEdit::Kind::Drop:
+        return "GPU ops";
+    case WhatIfEdit::Kind::Pinned:
+        return "copies";
+    case WhatIfEdit::Kind::Launch:
+        return "launch calls";
+    case WhatIfEdit::Kind::Input:
+        return "host gaps";
+    case WhatIfEdit::Kind::OverlapComm:
+        return "communication kernels";
+    case WhatIfEdit::Kind::MoveOp:
+    case WhatIfEdit::Kind::DropOp:
+        return "ops";
+    }
+    return "";
+}
+
 } // namespace
 
 Result<WhatIfEdit> parseEdit(const std::string& text)
@@ -163,6 +188,11 @@ Result<WhatIfEdit> parseEdit(const std::string& text)
     }
     if (text == "overlap-comm") {
         edit.kind = WhatIfEdit::Kind::OverlapComm;
+        return edit;
+    }
+    if (startsWith("drop:op:") && text.size() > 8) {
+        edit.kind = WhatIfEdit::Kind::DropOp;
+        edit.pattern = text.substr(8);
         return edit;
     }
     if (startsWith("drop:") && text.size() > 5) {
@@ -193,8 +223,8 @@ Result<WhatIfEdit> parseEdit(const std::string& text)
         return edit;
     }
     return Status::error("'" + text
-        + "' is not an edit; use no-sync[:REGEX], kernels:REGEX=xF, drop:REGEX, pinned, launch=xF, input=xF, "
-          "op:NAME=cpu|gpu, overlap-comm");
+        + "' is not an edit; use no-sync[:REGEX], kernels:REGEX=xF, drop:REGEX, drop:op:NAME, pinned, launch=xF, "
+          "input=xF, op:NAME=cpu|gpu, overlap-comm");
 }
 
 std::vector<EditOutcome> applyEdits(const TraceData& trace, const std::vector<WhatIfEdit>& edits, ReplayGraph& graph)
@@ -364,10 +394,16 @@ std::vector<EditOutcome> applyEdits(const TraceData& trace, const std::vector<Wh
         }
         case WhatIfEdit::Kind::MoveOp:
             out = applyMoveOp(trace, edit, graph); // it zeroes the moved op's own calls itself
+            out.matchedWhat = std::to_string(out.matched) + " ops";
+            break;
+        case WhatIfEdit::Kind::DropOp:
+            out = applyDropOp(trace, edit, graph);
             break;
         }
         if (out.matched == 0)
             out.how = "matched nothing in this trace: no change";
+        if (out.matchedWhat.empty())
+            out.matchedWhat = std::to_string(out.matched) + " " + matchedUnit(edit.kind);
         outcomes.push_back(std::move(out));
     }
     return outcomes;

@@ -5,6 +5,7 @@
 //   no-sync[:REGEX]     host waits removed (all, or the calls whose API name matches REGEX)
 //   kernels:REGEX=xF    matching GPU ops take F times as long
 //   drop:REGEX          matching GPU ops removed, with launch calls that launched nothing else
+//   drop:op:NAME        framework op NAME removed: its CPU time, its CUDA calls and their GPU work
 //   pinned              pageable copies become pinned and asynchronous
 //   launch=xF           CPU cost of launch calls scaled (CUDA graphs: about x0.1)
 //   op:NAME=cpu|gpu     a framework op and its kernels moved to the other device
@@ -28,6 +29,7 @@ struct WhatIfEdit
         NoSync,
         Kernels,
         Drop,
+        DropOp,
         Pinned,
         Launch,
         MoveOp,
@@ -36,7 +38,7 @@ struct WhatIfEdit
     };
     Kind kind = Kind::NoSync;
     std::string text; // as the user wrote it
-    std::string pattern; // regex, or the op's name for MoveOp; empty: all
+    std::string pattern; // regex, or the op's name for MoveOp and DropOp; empty: all
     double factor = 1.0;
     bool toCpu = false; // MoveOp
     NamePattern regex; // compiled `pattern` (RE2 syntax, matched anywhere in the name); not for MoveOp
@@ -49,7 +51,8 @@ struct EditOutcome
 {
     std::string text; // the edit as given
     std::string understood; // what it was taken to mean
-    int64_t matched = 0; // tasks (or gaps) it changed
+    int64_t matched = 0; // tasks (or gaps, or ops) it changed
+    std::string matchedWhat; // what `matched` counts, with what came along: "3 ops, 6 CUDA calls, 6 GPU ops"
     std::string how; // how the new durations were obtained
 };
 

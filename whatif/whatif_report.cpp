@@ -122,6 +122,36 @@ std::vector<ClassError> classErrors(const WhatIfResult& r)
 
 } // namespace
 
+std::string crossStreamEdgesText(const ReplayQuality& q)
+{
+    std::string text = "cross-stream edges: " + std::to_string(q.recordedCrossStream)
+        + " recorded (stream waits on events the trace records), " + std::to_string(q.inferredCrossStream)
+        + " inferred (a start within 5 us of another stream's op end that nothing else explains)";
+    if (q.eventWaitsUnresolved > 0)
+        text += "; " + std::to_string(q.eventWaitsUnresolved) + " recorded waits tied to no work";
+    return text;
+}
+
+std::string replayAccuracyText(const WhatIfResult& r)
+{
+    const double error = r.replayStepError();
+    const std::string limit = formatPercent(100.0 * kReplayAccuracyLimit);
+    if (replayWithinLimit(error))
+        return "the unedited replay gives the measured step back within " + formatPercent(100.0 * std::abs(error))
+            + ", inside the " + limit + " accuracy limit within which predictions are trusted";
+    return "the unedited replay's step is " + formatPercent(100.0 * std::abs(error))
+        + " off the measured one, past the " + limit
+        + " accuracy limit: take the prediction as a rough guide (analyze simulates no finding on such a run)";
+}
+
+std::string predictedStepText(const WhatIfResult& r)
+{
+    std::string text = "predicted " + ms(r.predicted.stepNs) + ", " + stepBandText(r.band);
+    if (r.band.known())
+        text += ": " + ms(r.band.lowNs(r.predicted.stepNs)) + " to " + ms(r.band.highNs(r.predicted.stepNs));
+    return text;
+}
+
 std::string stepSavingText(const WhatIfResult& r)
 {
     const int64_t saving = r.replay.stepNs - r.predicted.stepNs;
@@ -154,6 +184,18 @@ std::string whatIfText(const WhatIfResult& r, const TraceData& trace)
                 + std::to_string(c.stepCount) + " steps in the run after)" });
     }
     out += renderTextTable(steps);
+    out += "  " + predictedStepText(r) + "\n";
+    out += "  " + replayAccuracyText(r) + "\n";
+    if (r.comparison) {
+        const MeasuredComparison& c = *r.comparison;
+        out += "  measured after: " + ms(c.measured.stepNs)
+            + (!r.band.known()     ? ", no band to judge it by (" + stepBandText(r.band) + ")"
+                    : c.insideBand ? ", inside the prediction's band"
+                                   : ", outside the prediction's band")
+            + "\n";
+        for (const std::string& warning : c.notComparable)
+            out += "  warning: the runs may not be comparable: " + warning + "\n";
+    }
     const int64_t spanSaving = r.replay.spanNs - r.predicted.spanNs;
     out += "  " + stepSavingText(r);
     out += std::string("; span ")
@@ -173,12 +215,13 @@ std::string whatIfText(const WhatIfResult& r, const TraceData& trace)
     }
     out += "  how: the replay schedules the trace's dependency graph with every measured duration and gap; the "
            "prediction replays it again after the edits\n";
+    out += "  " + crossStreamEdgesText(r.quality) + "\n";
 
     out += "\nEdits\n";
     if (r.edits.empty())
         out += "  none (replay only; predicted = replay)\n";
     for (const EditOutcome& e : r.edits)
-        out += "  " + e.text + ": " + e.understood + "; matched " + std::to_string(e.matched) + ". " + e.how + "\n";
+        out += "  " + e.text + ": " + e.understood + "; matched " + e.matchedWhat + ". " + e.how + "\n";
 
     out += "\nBusy time per lane (work of the span)\n";
     TextTable lanes { { "lane", "measured", "replay", "predicted" }, {},
@@ -214,10 +257,16 @@ std::string whatIfJson(const WhatIfResult& r, const TraceData& trace)
     j["saving_step_ns"] = r.replay.stepNs - r.predicted.stepNs;
     j["measured_step_set_by"] = r.measured.steps.how();
     j["predicted_step_set_by"] = "replay; " + r.predicted.steps.how();
+    j["predicted_step_band"] = { { "statistic", "coefficient of variation of the steady-state step times" },
+        { "spread", r.band.known() ? nlohmann::json(r.band.spread) : nlohmann::json(nullptr) },
+        { "steady_steps", r.band.steadySteps }, { "low_ns", r.band.lowNs(r.predicted.stepNs) },
+        { "high_ns", r.band.highNs(r.predicted.stepNs) }, { "text", stepBandText(r.band) } };
+    j["replay_accuracy_limit"] = kReplayAccuracyLimit;
+    j["replay_within_limit"] = replayWithinLimit(r.replayStepError());
     nlohmann::json edits = nlohmann::json::array();
     for (const EditOutcome& e : r.edits)
-        edits.push_back(
-            { { "edit", e.text }, { "understood", e.understood }, { "matched", e.matched }, { "how", e.how } });
+        edits.push_back({ { "edit", e.text }, { "understood", e.understood }, { "matched", e.matched },
+            { "matched_what", e.matchedWhat }, { "how", e.how } });
     j["edits"] = edits;
     nlohmann::json lanes = nlohmann::json::array();
     for (const LaneBusy& l : r.lanes)
@@ -229,9 +278,12 @@ std::string whatIfJson(const WhatIfResult& r, const TraceData& trace)
     const ReplayQuality& q = r.quality;
     j["replay_quality"] = { { "gpu_ops_without_launch", q.gpuOpsWithoutLaunch },
         { "starts_before_launch", q.startsBeforeLaunch }, { "same_stream_overlaps", q.sameStreamOverlaps },
-        { "inferred_cross_stream", q.inferredCrossStream }, { "inferred_handoffs", q.inferredHandoffs },
+        { "recorded_cross_stream", q.recordedCrossStream }, { "inferred_cross_stream", q.inferredCrossStream },
+        { "event_waits_unresolved", q.eventWaitsUnresolved }, { "inferred_handoffs", q.inferredHandoffs },
         { "host_waits", q.hostWaits }, { "waits_ending_early", q.waitsEndingEarly }, { "collectives", q.collectives },
         { "nested_calls", q.nestedCalls }, { "launch_floor_ns", q.launchFloorNs } };
+    j["cross_stream_edges"] = { { "recorded", q.recordedCrossStream }, { "inferred", q.inferredCrossStream },
+        { "recorded_unresolved", q.eventWaitsUnresolved } };
     j["replay_notes"] = r.accuracyNotes;
     if (r.comparison) {
         nlohmann::json classes = nlohmann::json::array();
@@ -242,7 +294,8 @@ std::string whatIfJson(const WhatIfResult& r, const TraceData& trace)
         j["compare"] = { { "measured_step_ns", r.comparison->measured.stepNs },
             { "measured_span_ns", r.comparison->measured.spanNs }, { "step_count", r.comparison->stepCount },
             { "prediction_step_error", r.comparison->stepError }, { "prediction_span_error", r.comparison->spanError },
-            { "classes", std::move(classes) } };
+            { "inside_band", r.band.known() ? nlohmann::json(r.comparison->insideBand) : nlohmann::json(nullptr) },
+            { "not_comparable", r.comparison->notComparable }, { "classes", std::move(classes) } };
     }
     return j.dump(2) + "\n";
 }

@@ -2,9 +2,11 @@
 #include "analysis/diff/run_diff.h"
 
 #include "analysis/trace/kernel_class.h"
+#include "analysis/trace/run_comparability.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
@@ -396,6 +398,14 @@ void addPrediction(RunDiff& diff, const RunProfile& a, const RunProfile& b)
     error.kernelPredictedNs = predicted.stats.kernels.totalNs;
     error.kernelMeasuredNs = measured.stats.kernels.totalNs;
     error.classes = classErrors(diff.classes, predictedIsA);
+    error.band.spread = predicted.prediction->stepSpread;
+    error.insideBand = error.band.contains(error.predictedNs, error.measuredNs);
+    char spread[32];
+    std::snprintf(spread, sizeof spread, "%.1f", 100.0 * error.band.spread);
+    diff.notes.push_back(!error.band.known()
+            ? std::string("the prediction has no band (its run had too few steps to measure their variation)")
+            : std::string("the measured mean step is ") + (error.insideBand ? "inside" : "outside")
+                + " the prediction's band (steps of the run it was predicted from vary +-" + spread + " %)");
     diff.predictionError = std::move(error);
 }
 
@@ -406,6 +416,17 @@ void addNotes(RunDiff& diff, const RunProfile& a, const RunProfile& b, const Dif
     if (!diff.gpuA.empty() && !diff.gpuB.empty() && diff.gpuA != diff.gpuB)
         diff.notes.push_back("the runs are on different GPUs (" + diff.gpuA + " / " + diff.gpuB
             + "): times are compared as measured, not scaled");
+    std::vector<std::string> kernelsA, kernelsB; // names, sorted (the rows are unique by name)
+    for (const DeltaRow& row : diff.kernels.whole) {
+        if (row.countA > 0)
+            kernelsA.push_back(row.name);
+        if (row.countB > 0)
+            kernelsB.push_back(row.name);
+    }
+    std::sort(kernelsA.begin(), kernelsA.end());
+    std::sort(kernelsB.begin(), kernelsB.end());
+    if (auto mismatch = kernelSetMismatch(kernelsA, kernelsB))
+        diff.notes.push_back("the runs may not be comparable: " + *mismatch);
     if (diff.stepSourceA != diff.stepSourceB)
         diff.notes.push_back(
             "steps were found differently (" + a.analysis.stepDescription + " / " + b.analysis.stepDescription + ")");

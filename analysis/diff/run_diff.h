@@ -7,6 +7,7 @@
 #pragma once
 
 #include "analysis/diff/run_profile.h"
+#include "analysis/trace/step_band.h"
 
 #include <optional>
 #include <string>
@@ -138,6 +139,9 @@ struct PredictionError
         int64_t wholePredictedNs = 0, wholeMeasuredNs = 0; // whole trace
     };
     std::vector<Class> classes;
+    // The prediction's band (analysis/trace/step_band.h) and whether the measured mean step falls inside it.
+    StepBand band;
+    bool insideBand = false;
 
     static double relative(int64_t predicted, int64_t measured)
     {

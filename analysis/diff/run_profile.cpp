@@ -4,6 +4,7 @@
 #include "profiler/store/trace_file.h"
 
 #include <cmath>
+#include <cstdlib>
 
 namespace placescope {
 
@@ -27,7 +28,7 @@ Result<std::optional<PredictionSource>> predictionSource(SqliteDb& db)
 {
     PLACESCOPE_ASSIGN_OR_RETURN(SqliteStatement scan,
         db.prepare("SELECT key, value FROM PS_META WHERE key IN "
-                   "('prediction', 'predicted_from', 'predicted_edits')"));
+                   "('prediction', 'predicted_from', 'predicted_edits', 'predicted_step_spread')"));
     bool predicted = false;
     PredictionSource source;
     while (scan.step()) {
@@ -36,6 +37,8 @@ Result<std::optional<PredictionSource>> predictionSource(SqliteDb& db)
             predicted = true;
         else if (key == "predicted_from")
             source.from = scan.columnText(1);
+        else if (key == "predicted_step_spread")
+            source.stepSpread = std::strtod(scan.columnText(1).c_str(), nullptr);
         else
             source.edits = scan.columnText(1);
     }

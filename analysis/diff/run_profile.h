@@ -34,6 +34,7 @@ struct PredictionSource
 {
     std::string from; // the measured run's file name
     std::string edits; // the edits as whatif understood them
+    double stepSpread = -1.0; // the band of the predicted step (StepBand::spread); < 0: unknown
 };
 
 struct RunProfile

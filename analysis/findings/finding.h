@@ -63,7 +63,17 @@ struct Saving
     // The edit that applies this finding's fix, when the rule knows what it targets (op:NAME=gpu for the op of a
     // CPU fallback); empty: the simulator's edit for the rule, if it has one.
     std::string proposedEdit;
-    double rankingMs() const { return simulated ? simulatedMs : perStepMs; }
+    // The band of the simulation: how much the run's steady-state steps vary (coefficient of variation, see
+    // whatif/step_band.h); < 0 where unknown (fewer than two steady steps).
+    double simulatedStepSpread = -1.0;
+    // The simulation is past the rule's own upper bound: one of the two counts something the other does not.
+    bool simulatedAboveBound() const
+    {
+        return simulated && upperBound && perStepMs > 0 && simulatedMs > perStepMs * 1.001 + 1e-6;
+    }
+    // Ranked by the simulated saving, except where it passes the rule's bound: then by the bound, so that no
+    // finding goes first on a figure its own estimate contradicts.
+    double rankingMs() const { return !simulated ? perStepMs : simulatedAboveBound() ? perStepMs : simulatedMs; }
 };
 
 struct Fix

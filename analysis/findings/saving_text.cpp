@@ -27,7 +27,14 @@ std::string simulatedSavingText(const Saving& saving)
     // Below half a microsecond per step the replay found nothing to save (its own resolution).
     if (saving.simulatedMs < 0.0005)
         return "simulated: no saving" + how;
-    return "simulated " + formatNanoseconds(saving.simulatedMs * 1e6) + " per step" + how;
+    std::string text = "simulated " + formatNanoseconds(saving.simulatedMs * 1e6) + " per step" + how;
+    if (saving.simulatedStepSpread >= 0)
+        text += ", steps of this run vary +-" + formatPercent(100.0 * saving.simulatedStepSpread);
+    if (saving.simulatedAboveBound())
+        text += "; more than the estimate's bound because the edit also changes work the estimate does not count "
+                "(the replay moves everything the edit touches: host waits, queued work, other streams); ranked "
+                "by the bound";
+    return text;
 }
 
 std::string savingText(const Saving& saving)

@@ -21,6 +21,9 @@ Json savingJson(const Saving& s)
     if (s.simulated) {
         j["simulated_ms"] = s.simulatedMs;
         j["simulated_edit"] = s.simulatedEdit;
+        j["simulated_above_bound"] = s.simulatedAboveBound();
+        if (s.simulatedStepSpread >= 0)
+            j["simulated_step_spread"] = s.simulatedStepSpread;
     }
     return j;
 }

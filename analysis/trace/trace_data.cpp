@@ -145,10 +145,19 @@ Result<TraceData> TraceData::load(SqliteDb& db, TraceParts parts)
         "SELECT start, end, IFNULL(globalPid,0), IFNULL(deviceId,-1), CASE WHEN streamId IS NULL OR streamId = "
             + std::to_string(kNoSyncId)
             + " THEN -1 ELSE streamId END, "
-              "IFNULL(correlationId,-1), IFNULL(syncType,0) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+              "IFNULL(correlationId,-1), IFNULL(syncType,0), CASE WHEN eventId IS NULL OR eventId = "
+            + std::to_string(kNoSyncId) + " THEN -1 ELSE eventId END FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
         [&](SqliteStatement& s) {
             data.syncWaits.push_back({ s.columnInt(0), std::max(s.columnInt(0), s.columnInt(1)), s.columnInt(2),
-                s.columnInt(3), s.columnInt(4), s.columnInt(5), s.columnInt(6) });
+                s.columnInt(3), s.columnInt(4), s.columnInt(5), s.columnInt(6), s.columnInt(7) });
+        }));
+    PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "CUPTI_ACTIVITY_KIND_CUDA_EVENT",
+        "SELECT IFNULL(globalPid,0), IFNULL(deviceId,-1), streamId, IFNULL(correlationId,-1), eventId"
+        " FROM CUPTI_ACTIVITY_KIND_CUDA_EVENT WHERE streamId IS NOT NULL AND eventId IS NOT NULL"
+        " ORDER BY globalPid, eventId, correlationId",
+        [&](SqliteStatement& s) {
+            data.eventRecords.push_back(
+                { s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnInt(3), s.columnInt(4) });
         }));
     // A replay reads framework ops only for the steps: annotations, and ProfilerStep#N whatever its category.
     const std::string frameworkOpsFilter = parts == TraceParts::Everything

@@ -63,6 +63,17 @@ struct SyncWait
     int64_t streamId = -1; // -1: context/event sync
     int64_t correlationId = -1; // of the host call that waited
     int64_t syncType = 0; // ENUM_CUPTI_SYNC_TYPE: 1 event, 2 stream wait event, 3 stream, 4 context
+    int64_t eventId = -1; // event syncs and stream waits: the event; -1 none
+};
+
+// A cudaEventRecord and the stream it recorded on (CUPTI_ACTIVITY_KIND_CUDA_EVENT).
+struct EventRecord
+{
+    int64_t globalPid = 0;
+    int64_t deviceId = -1;
+    int64_t streamId = -1;
+    int64_t correlationId = -1; // of the cudaEventRecord call
+    int64_t eventId = -1;
 };
 
 struct HostRange // framework op or NVTX range
@@ -166,6 +177,7 @@ public:
     std::vector<GpuOp> gpuOps; // kernels, copies and memsets, sorted by start
     std::vector<ApiCall> apiCalls; // sorted by start
     std::vector<SyncWait> syncWaits; // sorted by start
+    std::vector<EventRecord> eventRecords; // sorted by (globalPid, eventId, correlationId)
     std::vector<HostRange> hostRanges; // framework ops and NVTX ranges, sorted by start
     std::vector<MemorySample> memory; // sorted by start
     std::vector<SegmentEvent> segments; // sorted by start

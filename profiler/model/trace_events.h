@@ -135,6 +135,19 @@ struct SyncEvent
     int64_t eventId = kNoSyncId;
 };
 
+// Which stream a cudaEventRecord recorded an event on (nsys's CUPTI_ACTIVITY_KIND_CUDA_EVENT: no timestamp). A
+// stream-wait-event or event sync names the event; this row names the stream and the record call, so a replay
+// can tie the waiting stream to the work recorded before the event.
+struct CudaEventRecord
+{
+    OptInt deviceId;
+    OptInt contextId;
+    int64_t streamId = kNoSyncId;
+    OptInt correlationId; // of the cudaEventRecord call
+    OptInt globalPid;
+    int64_t eventId = kNoSyncId;
+};
+
 struct NvtxEvent
 {
     TimeNs start = 0;

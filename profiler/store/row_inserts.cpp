@@ -30,6 +30,9 @@ constexpr const char* kSyncInsert
     = "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start, end, deviceId,"
       " contextId, greenContextId, streamId, correlationId, globalPid, syncType, eventId)";
 constexpr const char* kSyncValues = "(?,?,?,?,?,?,?,?,?,?)";
+constexpr const char* kCudaEventInsert = "INSERT INTO CUPTI_ACTIVITY_KIND_CUDA_EVENT (deviceId, contextId,"
+                                         " streamId, correlationId, globalPid, eventId)";
+constexpr const char* kCudaEventValues = "(?,?,?,?,?,?)";
 constexpr const char* kNvtxInsert = "INSERT INTO NVTX_EVENTS (start, end, eventType, rangeId, category, color, text,"
                                     " globalTid, endGlobalTid, textId, domainId)";
 constexpr const char* kNvtxValues = "(?,?,?,?,?,?,?,?,?,?,?)";
@@ -125,6 +128,10 @@ void bindSync(SqliteStatement& s, int first, const SyncEvent& e)
 {
     bindFrom(s, first, e.start, e.end, e.deviceId, e.contextId, e.greenContextId, e.streamId, e.correlationId,
         e.globalPid, e.syncType, e.eventId);
+}
+void bindCudaEvent(SqliteStatement& s, int first, const CudaEventRecord& e)
+{
+    bindFrom(s, first, e.deviceId, e.contextId, e.streamId, e.correlationId, e.globalPid, e.eventId);
 }
 void bindNvtx(SqliteStatement& s, int first, const NvtxRow& row)
 {
@@ -259,6 +266,7 @@ void RowInserts::define(SqliteDb& db)
     memsets.define(db, kMemsetInsert, kMemsetValues, bindMemset);
     runtime.define(db, kRuntimeInsert, kRuntimeValues, bindRuntime);
     syncs.define(db, kSyncInsert, kSyncValues, bindSync);
+    cudaEvents.define(db, kCudaEventInsert, kCudaEventValues, bindCudaEvent);
     nvtx.define(db, kNvtxInsert, kNvtxValues, bindNvtx);
     gpuMemory.define(db, kGpuMemoryInsert, kGpuMemoryValues, bindGpuMemory);
     overhead.define(db, kOverheadInsert, kOverheadValues, bindOverhead);

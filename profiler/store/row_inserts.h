@@ -81,6 +81,7 @@ public:
     BatchedInsert<MemsetEvent> memsets;
     BatchedInsert<RuntimeRow> runtime;
     BatchedInsert<SyncEvent> syncs;
+    BatchedInsert<CudaEventRecord> cudaEvents;
     BatchedInsert<NvtxRow> nvtx;
     BatchedInsert<GpuMemoryEvent> gpuMemory;
     BatchedInsert<OverheadRow> overhead;
@@ -109,11 +110,11 @@ public:
 
     template <typename Visit> void forEach(Visit visit)
     {
-        visit(kernels), visit(memcpys), visit(memsets), visit(runtime), visit(syncs), visit(nvtx), visit(gpuMemory),
-            visit(overhead), visit(gpus), visit(processes), visit(threads), visit(threadNames), visit(nsysProcesses),
-            visit(diagnostics), visit(systemFacts), visit(osRuntime), visit(cudaContexts), visit(cudaStreams),
-            visit(gpuAnnotations), visit(counters), visit(ops), visit(externalCorrelations), visit(memory),
-            visit(flows), visit(steps), visit(strings);
+        visit(kernels), visit(memcpys), visit(memsets), visit(runtime), visit(syncs), visit(cudaEvents), visit(nvtx),
+            visit(gpuMemory), visit(overhead), visit(gpus), visit(processes), visit(threads), visit(threadNames),
+            visit(nsysProcesses), visit(diagnostics), visit(systemFacts), visit(osRuntime), visit(cudaContexts),
+            visit(cudaStreams), visit(gpuAnnotations), visit(counters), visit(ops), visit(externalCorrelations),
+            visit(memory), visit(flows), visit(steps), visit(strings);
     }
 
     // Writes the rows still waiting for a full statement, in every table.

@@ -117,6 +117,17 @@ CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (
     callchainId INTEGER
 );
 
+-- Event records: the stream a cudaEventRecord call (correlationId) recorded event eventId on. nsys's table, without
+-- a timestamp (the record call has it); Kineto's wait_on_stream / wait_on_cuda_event_record_corr_id are stored here.
+CREATE TABLE CUPTI_ACTIVITY_KIND_CUDA_EVENT (
+    deviceId INTEGER,
+    contextId INTEGER,
+    streamId INTEGER,
+    correlationId INTEGER,
+    globalPid INTEGER,
+    eventId INTEGER
+);
+
 -- Synchronization waits. syncType -> ENUM_CUPTI_SYNC_TYPE. As in nsys, streamId is 4294967295 (CUPTI's all-ones
 -- id) for context/device syncs and eventId is 4294967295 for syncs not on an event; files written before 2026-11
 -- have NULL there, which readers take the same way.

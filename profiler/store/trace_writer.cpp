@@ -228,6 +228,8 @@ void TraceWriter::add(SyncEvent e)
     queue(m_inserts->syncs, std::move(e));
 }
 
+void TraceWriter::add(CudaEventRecord e) { queue(m_inserts->cudaEvents, std::move(e)); }
+
 void TraceWriter::add(NvtxEvent e)
 {
     noteSpan(e.start, e.end.value_or(e.start));
@@ -496,6 +498,7 @@ Status TraceWriter::dropEmptyTables()
         "CUPTI_ACTIVITY_KIND_MEMSET",
         "CUPTI_ACTIVITY_KIND_RUNTIME",
         "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+        "CUPTI_ACTIVITY_KIND_CUDA_EVENT",
         "NVTX_EVENTS",
         "CUDA_GPU_MEMORY_USAGE_EVENTS",
         "PROFILER_OVERHEAD",

@@ -83,6 +83,7 @@ public:
     void add(MemsetEvent event);
     void add(RuntimeEvent event);
     void add(SyncEvent event);
+    void add(CudaEventRecord record);
     void add(NvtxEvent event);
     void add(GpuMemoryEvent event);
     void add(OverheadEvent event);

@@ -298,14 +298,19 @@ void WhatIfPanel::showRun()
     // The saving in the CLI's words (stepSavingText), so both say "slower by" for a fix that costs time.
     QString saving = QString::fromStdString(stepSavingText(r)).toHtmlEscaped();
     saving[0] = saving[0].toUpper();
-    // Each step figure says what set it, in the CLI's words (StepTimes::how).
+    // Each step figure says what set it, in the CLI's words (StepTimes::how); then the band and the accuracy limit,
+    // in the CLI's words too (predictedStepText, replayAccuracyText: one limit).
+    auto html = [](const std::string& text) { return QString::fromStdString(text).toHtmlEscaped(); };
+    const bool trusted = replayWithinLimit(r.replayStepError());
     m_figures->setText(
-        tr("<b>%1</b>; span %2 → %3. Measured %4 (step %9), replay %5, predicted %6 (replay; step %10); %7 steps (%8).")
+        tr("<b>%1</b>; span %2 → %3. Measured %4 (step %9), replay %5, predicted %6 (replay; step %10); %7 steps (%8)."
+           "<br>%11.<br><span style='color: %12'>%13.</span>")
             .arg(saving, ms(r.replay.spanNs), ms(r.predicted.spanNs), ms(r.measured.stepNs), ms(r.replay.stepNs),
                 ms(r.predicted.stepNs), QString::number(r.stepCount))
-            .arg(QString::fromStdString(r.stepSource).toHtmlEscaped())
-            .arg(QString::fromStdString(r.measured.steps.how()).toHtmlEscaped(),
-                QString::fromStdString(r.predicted.steps.how()).toHtmlEscaped()));
+            .arg(html(r.stepSource))
+            .arg(html(r.measured.steps.how()), html(r.predicted.steps.how()))
+            .arg(html(predictedStepText(r)), trusted ? QStringLiteral("inherit") : QStringLiteral("#c0392b"),
+                html(replayAccuracyText(r))));
 
     m_outcomes->setRowCount(static_cast<int>(r.edits.size()));
     for (size_t i = 0; i < r.edits.size(); ++i) {

@@ -3,15 +3,19 @@
 // buffer, so they run at a fraction of the link's bandwidth and block the host. Saving: the copies at the
 // pinned bandwidth measured in the same trace (same direction, >= 1 MiB of pinned copies), else at twice the
 // measured pageable bandwidth (the usual staging penalty) capped at the host link's practical bandwidth, minus
-// their current time.
+// their current time, plus the host time blocked in the copy calls: a pinned asynchronous copy no longer holds
+// the host until it ends, and the replay's `pinned` edit frees that time too, so a bound without it could sit
+// below the simulated saving (issue 25).
 #include "analysis/findings/rules/rules.h"
 #include "analysis/trace/gpu_facts.h"
 
 #include "profiler/base/units.h"
 #include "profiler/model/cuda_enums.h"
+#include "profiler/model/global_ids.h"
 
 #include <algorithm>
 #include <cstdio>
+#include <unordered_set>
 
 namespace placescope {
 namespace {
@@ -48,6 +52,7 @@ public:
             std::vector<EvidenceRange> examples;
         };
         Dir dirs[11];
+        std::unordered_set<uint64_t> pageableCalls; // (pid, correlation) of pageable copies in the steps
         for (const auto& op : ctx.trace.gpuOps) {
             if (op.copyKind < 0 || op.copyKind > 10)
                 continue;
@@ -64,6 +69,8 @@ public:
             if (ctx.inSteps(op)) {
                 d.inStepNs += op.durationNs();
                 d.inStepBytes += op.bytes;
+                if (op.correlationId >= 0)
+                    pageableCalls.insert(TraceData::correlationKey(op.globalPid, op.correlationId));
             }
             d.examples.push_back({ op.startNs, op.endNs,
                 std::string(copyKindShortName(static_cast<CopyKind>(op.copyKind))) + " " + formatBytes(op.bytes) });
@@ -100,11 +107,20 @@ public:
         }
         if (total == 0)
             return;
+        // The host blocked in the calls of those copies (a call returns once its pageable copy is staged).
+        int64_t hostWaitNs = 0;
+        for (const auto& call : ctx.trace.apiCalls)
+            if (call.correlationId >= 0
+                && pageableCalls.count(
+                    TraceData::correlationKey(globalPidOfGlobalTid(call.globalTid), call.correlationId)))
+                hostWaitNs += call.endNs - call.startNs;
         f.ruleId = "copies.pageable";
         f.title = "Copies use pageable host memory";
-        ctx.setTimeSaving(f, savedNs,
-            "copy time in the steps minus the same bytes moved at pinned speed: " + method
-                + ". Pinned copies also stop blocking the host and can overlap compute.");
+        ctx.setTimeSaving(f, savedNs + hostWaitNs,
+            "copy time in the steps minus the same bytes moved at pinned speed (" + method
+                + "), plus the host time blocked in those copies' calls ("
+                + formatNanoseconds(static_cast<double>(hostWaitNs))
+                + " in the steps), which pinned asynchronous copies no longer wait for.");
         f.severity = severityForShare(ctx.percent(savedNs), ctx.options.warnPercent, ctx.options.highPercent);
         f.summary = std::to_string(total) + " copies (" + formatNanoseconds(static_cast<double>(totalNs))
             + ") went through pageable host memory; the driver stages them through a pinned buffer and the host "

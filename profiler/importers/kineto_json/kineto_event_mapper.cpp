@@ -499,6 +499,20 @@ void KinetoEventMapper::addSpan(const Span& span)
         s.correlationId = a.correlation;
         s.globalPid = ownerGlobalPid();
         s.syncType = syncTypeFromKind(a.syncKind.empty() ? name : a.syncKind);
+        // Kineto resolves the event to its record (-1 where it could not): stored as nsys stores event records.
+        const bool resolved
+            = a.waitOnStream && *a.waitOnStream >= 0 && a.waitOnRecordCorrelation && *a.waitOnRecordCorrelation >= 0;
+        if (resolved) {
+            CudaEventRecord record;
+            record.deviceId = device;
+            record.contextId = a.context;
+            record.streamId = *a.waitOnStream;
+            record.correlationId = a.waitOnRecordCorrelation;
+            record.globalPid = s.globalPid;
+            record.eventId = a.waitOnEventId && *a.waitOnEventId >= 0 ? *a.waitOnEventId : *a.waitOnRecordCorrelation;
+            s.eventId = record.eventId;
+            m_writer.add(std::move(record));
+        }
         m_writer.add(std::move(s));
     } else if (isFrameworkOpCategory(cat)) {
         noteHostThread(pid.value, tid.value);

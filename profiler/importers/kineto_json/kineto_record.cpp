@@ -311,6 +311,12 @@ KinetoArgField kinetoArgField(KinetoArgs& a, std::string_view key)
         return integer(a.context);
     if (key == "stream")
         return integer(a.stream);
+    if (key == "wait_on_stream")
+        return integer(a.waitOnStream);
+    if (key == "wait_on_cuda_event_record_corr_id")
+        return integer(a.waitOnRecordCorrelation);
+    if (key == "wait_on_cuda_event_id")
+        return integer(a.waitOnEventId);
     if (key == "Sequence number")
         return integer(a.sequence);
     if (key == "Fwd thread id")

@@ -41,6 +41,7 @@ struct KinetoArgs
 {
     OptInt externalId, correlation, device, context, stream, sequence, fwdThread, bytes;
     OptInt registers, sharedMemory, deviceType, deviceId, address, totalAllocated, totalReserved;
+    OptInt waitOnStream, waitOnRecordCorrelation, waitOnEventId; // cuda_sync: the event a wait is on
     OptInt grid[3], block[3];
     std::string_view syncKind, inputDims, inputTypes, inputStrides, labelName;
     // NCCL collective metadata (record_param_comms ops, NCCL kernels), kept for collective reports.
@@ -70,6 +71,9 @@ inline constexpr OptInt KinetoArgs::*kKinetoArgInts[] = {
     &KinetoArgs::outMsgNelems,
     &KinetoArgs::groupSize,
     &KinetoArgs::collectiveSeq,
+    &KinetoArgs::waitOnStream,
+    &KinetoArgs::waitOnRecordCorrelation,
+    &KinetoArgs::waitOnEventId,
 };
 inline constexpr OptInt (KinetoArgs::*kKinetoArgTriples[])[3] = { &KinetoArgs::grid, &KinetoArgs::block };
 inline constexpr std::string_view KinetoArgs::*kKinetoArgTexts[] = {

@@ -155,6 +155,31 @@ Status NsysImport::importSyncs()
     return t.status();
 }
 
+// Which stream each cudaEventRecord recorded on: what ties a stream-wait-event to the work it waits for.
+Status NsysImport::importCudaEvents()
+{
+    PLACESCOPE_ASSIGN_OR_RETURN(NsysTable t,
+        openTable("CUPTI_ACTIVITY_KIND_CUDA_EVENT",
+            { { "deviceId" }, { "contextId" }, { "streamId" }, { "correlationId" }, { "globalPid" }, { "eventId" } },
+            "correlationId"));
+    while (t.next()) {
+        PLACESCOPE_RETURN_IF_ERROR(tick());
+        OptInt stream = t.integer(2);
+        OptInt event = t.integer(5);
+        if (!stream || *stream < 0 || !event || *event < 0)
+            continue; // names no stream or no event: ties nothing
+        CudaEventRecord e;
+        e.deviceId = t.integer(0);
+        e.contextId = t.integer(1);
+        e.streamId = *stream;
+        e.correlationId = t.integer(3);
+        e.globalPid = process(t.integer(4));
+        e.eventId = *event;
+        m_writer.add(std::move(e));
+    }
+    return t.status();
+}
+
 Status NsysImport::importGpuMemory()
 {
     PLACESCOPE_ASSIGN_OR_RETURN(NsysTable t,

@@ -66,6 +66,7 @@ private:
     std::set<int64_t> driverEventClasses();
     Status importApiCalls(const char* table, std::optional<ApiClass> forcedClass);
     Status importSyncs();
+    Status importCudaEvents();
     Status importNvtx();
     Status importGpuMemory();
     Status importOverhead();

@@ -46,11 +46,13 @@ CliOutput runCli(const QStringList& arguments)
     return run;
 }
 
-// The saving the CLI ranks by: the replay's where it simulated the fix, else the rule's estimate.
+// The saving the CLI ranks by: the replay's where it simulated the fix, else (or where the simulation passed the
+// rule's bound) the rule's estimate.
 double rankingMs(const QJsonObject& saving)
 {
-    return saving.contains("simulated_ms") ? saving.value("simulated_ms").toDouble()
-                                           : saving.value("per_step_ms").toDouble();
+    return saving.contains("simulated_ms") && !saving.value("simulated_above_bound").toBool()
+        ? saving.value("simulated_ms").toDouble()
+        : saving.value("per_step_ms").toDouble();
 }
 
 } // namespace

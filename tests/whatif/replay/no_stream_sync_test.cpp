@@ -66,8 +66,11 @@ TEST_F(NoStreamSync, KinetoImportWritesNsysNoStreamId)
     EXPECT_EQ(count(m_current, sync + "syncType = 4 AND streamId = 4294967295"), 5);
     EXPECT_EQ(count(m_current, sync + "syncType = 3 AND streamId = 7"), 16);
     EXPECT_EQ(count(m_current, sync + "streamId IS NULL OR eventId IS NULL"), 0);
-    // Kineto records no CUDA event id: every row says "no event" as nsys does.
-    EXPECT_EQ(count(m_current, sync + "eventId = 4294967295"), count(m_current, sync + "1"));
+    // Only the 20 stream waits name an event (Kineto's wait_on_cuda_event_id, with the record it resolved stored as
+    // an event record, issue 25); every other row says "no event" as nsys does.
+    EXPECT_EQ(count(m_current, sync + "syncType = 2 AND eventId <> 4294967295"), 20);
+    EXPECT_EQ(count(m_current, sync + "eventId = 4294967295"), count(m_current, sync + "syncType <> 2"));
+    EXPECT_EQ(count(m_current, "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_CUDA_EVENT"), 20);
     // The legacy copy really holds the old form.
     EXPECT_EQ(count(m_legacy, sync + "syncType = 4 AND streamId IS NULL"), 5);
 }
