@@ -109,18 +109,32 @@ int runProblem(const PlaceOptions& options)
     return 0;
 }
 
+// The values whose form is wrong whatever the model (`--gpu-memory lots`, `--pin x=tpu`): usage errors, exit 2,
+// found before any file is read. A well-formed value the model cannot take (an unknown op) is a failure, exit 1.
+Status checkUsage(const PlaceOptions& options)
+{
+    if (!options.gpuMemory.empty())
+        if (auto bytes = parseByteSize(options.gpuMemory); !bytes.isOk())
+            return Status::error("--gpu-memory: " + bytes.status().message());
+    for (const std::string& pin : options.pins) {
+        const std::string::size_type equals = pin.rfind('=');
+        if (equals == std::string::npos || equals == 0)
+            return Status::error("--pin '" + pin + "' is not NAME=cpu or NAME=gpu");
+        const std::string device = pin.substr(equals + 1);
+        if (device != "cpu" && device != "gpu")
+            return Status::error("--pin '" + pin + "': device '" + device + "' is not cpu or gpu");
+    }
+    return Status::ok();
+}
+
 // --pin NAME=cpu|gpu onto the graph op of the model op NAME; errors name the op and the cause.
 Status applyPins(const std::vector<std::string>& pins, const ModelGraph& model, const std::string& framework,
     PlacementModel& placement)
 {
     for (const std::string& pin : pins) {
-        const std::string::size_type equals = pin.rfind('=');
-        if (equals == std::string::npos || equals == 0)
-            return Status::error("--pin '" + pin + "' is not NAME=cpu or NAME=gpu");
+        const std::string::size_type equals = pin.rfind('='); // checked by checkUsage
         const std::string name = pin.substr(0, equals);
         const std::string device = pin.substr(equals + 1);
-        if (device != "cpu" && device != "gpu")
-            return Status::error("--pin '" + pin + "': device '" + device + "' is not cpu or gpu");
         const int deviceIndex = device == "gpu" ? 1 : 0;
         int modelOp = -1;
         for (size_t i = 0; i < model.ops.size(); ++i)
@@ -202,10 +216,7 @@ int runModel(const PlaceOptions& options)
     costOptions.framework = options.framework;
     costOptions.tracePath = options.tracePath;
     if (!options.gpuMemory.empty()) {
-        auto bytes = parseByteSize(options.gpuMemory);
-        if (!bytes.isOk())
-            return fail("--gpu-memory: " + bytes.status().message());
-        costOptions.gpuMemoryBytes = *bytes;
+        costOptions.gpuMemoryBytes = *parseByteSize(options.gpuMemory); // checked by checkUsage
     }
     if (options.gpu == "from-trace" && options.tracePath.empty())
         return fail("--gpu from-trace needs --trace run.sqlite");
@@ -272,6 +283,8 @@ int runPlace(const PlaceOptions& given)
         options.outputPath.clear();
         options.json = true;
     }
+    if (Status usage = checkUsage(options); !usage.isOk())
+        return fail(usage.message(), 2);
     if (options.problemPath.empty() == options.modelPath.empty())
         return fail("give --model FILE or --problem FILE (one of them)", 2);
     // Refused before the planning, not after it: -o naming an input, a device or a folder.

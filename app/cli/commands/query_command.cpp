@@ -45,9 +45,9 @@ int runQuery(const QueryArgs& args)
         text << in.rdbuf();
         sql = text.str();
     }
-    if (sql.find_first_not_of(" \t\r\n;") == std::string::npos) {
+    if (sql.find_first_not_of(" \t\r\n;") == std::string::npos) { // blank SQL or an empty --file: the same
         std::fprintf(stderr, "placescope query: no SQL given (pass it as an argument or with --file)\n");
-        return 1;
+        return 2;
     }
     // Kineto JSON and nsys exports are imported to a temporary trace first (removed when the command ends).
     auto input = TraceInput::open(args.trace, "query", false);
