@@ -262,6 +262,12 @@ Result<SqliteDb> SqliteDb::open(const std::string& path, Mode mode)
     // A file that is not SQLite only fails on first read; probe now so callers get a clear error.
     if (mode != Mode::Create) {
         rc = sqlite3_exec(db.m_db, "SELECT count(*) FROM sqlite_master", nullptr, nullptr, nullptr);
+        // A hot rollback journal: a writer stopped in the middle of a transaction, and the file holds part of it
+        // until SQLite rolls the journal back, which writes the file; a read-only open cannot (and must not).
+        if (mode == Mode::ReadOnly && sqlite3_extended_errcode(db.m_db) == SQLITE_READONLY_ROLLBACK)
+            return Status::error(path + ": its rollback journal " + path + "-journal holds a write that was cut off "
+                + "(a hot journal), and reading the file means rolling it back, which writes the file; roll it back "
+                + "first (sqlite3 " + path + " 'PRAGMA quick_check'), never delete the journal");
         // A WAL log beside a file in a folder the user cannot write, whose -shm index SQLite cannot use.
         if (mode == Mode::ReadOnly && ((rc & 0xff) == SQLITE_READONLY || (rc & 0xff) == SQLITE_CANTOPEN))
             return Status::error(path + ": cannot read its write-ahead log " + path + "-wal (" + sqlite3_errmsg(db.m_db)
