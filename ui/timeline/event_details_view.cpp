@@ -82,6 +82,39 @@ QString EventDetailsView::linkFor(const TimelineView::EventRef& ref)
     return QString("event:%1:%2:%3").arg(ref.lane).arg(ref.row).arg(ref.index);
 }
 
+QString EventDetailsView::hostThreadsHtml(const LoadedTrace& trace, int64_t from, int64_t to)
+{
+    // What each host thread was doing in the range (a GPU gap is often a host busy elsewhere): how much of it its
+    // outermost events cover and the longest of them, or idle.
+    QString rows;
+    for (const Lane& lane : trace.lanes) {
+        if (lane.group != Lane::Group::Host || lane.rows.empty())
+            continue;
+        const LaneRow& top = lane.rows.front();
+        int64_t busyNs = 0, longestNs = 0;
+        uint32_t longestName = 0;
+        for (size_t i = firstVisibleEvent(top, from); i < top.size() && top.startNs[i] < to; ++i) {
+            const int64_t inside = std::min(top.endNs[i], to) - std::max(top.startNs[i], from);
+            if (inside <= 0)
+                continue;
+            busyNs += inside;
+            if (inside > longestNs) {
+                longestNs = inside;
+                longestName = top.nameIndex[i];
+            }
+        }
+        const QString doing = busyNs == 0
+            ? tr("idle")
+            : tr("busy %1, longest %2 (%3)")
+                  .arg(duration(busyNs), QString::fromStdString(trace.names[longestName]).toHtmlEscaped(),
+                      duration(longestNs));
+        rows += "<tr><td>" + QString::fromStdString(lane.title).toHtmlEscaped() + "</td><td>" + doing + "</td></tr>";
+    }
+    return rows.isEmpty() ? QString()
+                          : "<h4>" + tr("Host threads") + "</h4><table cellspacing=3>" + rows + "</table><h4>"
+            + tr("Events in the range") + "</h4>";
+}
+
 QString EventDetailsView::eventLink(const TimelineView::EventRef& ref) const
 {
     const LaneRow& r = m_timeline->rowOf(ref);
@@ -239,11 +272,14 @@ void EventDetailsView::showRange()
     std::vector<std::pair<uint32_t, Totals>> rows(byName.begin(), byName.end());
     std::sort(
         rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second.totalNs > b.second.totalNs; });
-    QString html = "<h3>" + tr("Range of %1").arg(duration(to - from)) + "</h3><p>"
-        + tr("From %1 to %2 after the trace's first event")
+    // A range named elsewhere (a finding's evidence: the gap and its GPU) says so first; then where it is and how long.
+    const QString what = m_timeline->rangeWhat();
+    QString html = "<h3>" + (what.isEmpty() ? tr("Range of %1").arg(duration(to - from)) : what.toHtmlEscaped())
+        + "</h3><p>" + (what.isEmpty() ? QString() : tr("Lasts %1, ").arg(duration(to - from)))
+        + tr("from %1 to %2 after the trace's first event")
               .arg(duration(from - trace->firstNs), duration(to - trace->firstNs))
-        + "</p><table cellspacing=3><tr><th align=left>" + tr("Name") + "</th><th>" + tr("Count") + "</th><th>"
-        + tr("Total") + "</th><th>" + tr("Self") + "</th></tr>";
+        + "</p>" + hostThreadsHtml(*trace, from, to) + "<table cellspacing=3><tr><th align=left>" + tr("Name")
+        + "</th><th>" + tr("Count") + "</th><th>" + tr("Total") + "</th><th>" + tr("Self") + "</th></tr>";
     const size_t shown = std::min<size_t>(rows.size(), 100);
     for (size_t i = 0; i < shown; ++i)
         html += "<tr><td>" + QString::fromStdString(trace->names[rows[i].first]).toHtmlEscaped()

@@ -94,6 +94,7 @@ void TimelineView::markSelection()
     m_rangeStartNs = row.startNs[m_selected->index];
     m_rangeEndNs = row.endNs[m_selected->index];
     m_hasRange = true;
+    m_rangeWhat.clear();
     emit rangeSelected(rangeSummary());
     update();
 }

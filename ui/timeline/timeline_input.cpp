@@ -94,6 +94,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
     if (m_rangeDrag) {
         if (m_rangeEndNs < m_rangeStartNs)
             std::swap(m_rangeStartNs, m_rangeEndNs);
+        m_rangeWhat.clear();
         emit rangeSelected(rangeSummary());
     } else if (m_dragFrom && !m_dragMoved && (event->pos() - m_pressPos).manhattanLength() < kClickSlackPx) {
         // Perfetto and Nsight Systems: only a click without movement selects; a drag pans and keeps the selection.

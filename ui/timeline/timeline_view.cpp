@@ -96,13 +96,15 @@ void TimelineView::zoomToFit()
     update();
 }
 
-void TimelineView::showRange(int64_t startNs, int64_t endNs)
+void TimelineView::showRange(int64_t startNs, int64_t endNs, const QString& what)
 {
     const int64_t margin = std::max<int64_t>((endNs - startNs) / 10, 1000);
     m_axis.fit(startNs - margin, endNs + margin, plotWidth());
     m_rangeStartNs = startNs;
     m_rangeEndNs = endNs;
     m_hasRange = true;
+    m_rangeWhat = what;
+    emit rangeSelected(rangeSummary()); // the Details panel says what ran in it (a finding's gap, a job's step)
     update();
 }
 

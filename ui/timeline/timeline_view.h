@@ -40,7 +40,9 @@ public:
     const PredictedLanes* predicted() const { return m_predicted.get(); }
     const TimeAxis& axis() const { return m_axis; }
     const TimeAxis& predictedAxis() const { return m_predictedAxis; }
-    void showRange(int64_t startNs, int64_t endNs);
+    // Zooms to [startNs, endNs] and makes it the range, which the Details panel then describes; `what` names it there
+    // (a finding's evidence: "idle gaps mostly caused by host-bound: rank 1 GPU 1"), empty for a plain range.
+    void showRange(int64_t startNs, int64_t endNs, const QString& what = {});
     void zoomToFit();
 
     struct EventRef
@@ -72,6 +74,7 @@ public:
     bool hasRange() const { return m_hasRange; }
     int64_t rangeStartNs() const { return m_rangeStartNs; }
     int64_t rangeEndNs() const { return m_rangeEndNs; }
+    QString rangeWhat() const { return m_rangeWhat; } // what showRange named the range; empty for a drawn one
 
     // Navigation (ui/timeline/timeline_actions.cpp). The actions carry the keys, live on this widget with window
     // scope, and are what the Help menu and the '?' list show.
@@ -228,6 +231,7 @@ private:
     bool m_dragPredicted = false; // the drag pans the predicted lanes' axis
     int64_t m_rangeStartNs = 0, m_rangeEndNs = 0;
     bool m_hasRange = false;
+    QString m_rangeWhat;
 };
 
 } // namespace placescope::ui

@@ -5,6 +5,7 @@
 #include "profiler/base/units.h"
 
 #include <QObject>
+#include <QUrl>
 
 #include <algorithm>
 #include <limits>
@@ -14,14 +15,19 @@ namespace {
 
 QString text(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
 QString duration(double ns) { return QString::fromStdString(formatNanoseconds(ns)); }
-QString rangeLink(int64_t start, int64_t end, const QString& label)
+// "range:START:END#WHAT": the window zooms to the range and the Details panel heads it with WHAT (the evidence and
+// the GPU it was on), so each link says which gap it is.
+QString rangeLink(int64_t start, int64_t end, const QString& label, const std::string& what = {})
 {
-    return QString("<a href=\"range:%1:%2\">%3</a>").arg(start).arg(end).arg(label);
+    const QString fragment = what.empty()
+        ? QString()
+        : "#" + QString::fromUtf8(QUrl::toPercentEncoding(QString::fromStdString(what))).toHtmlEscaped();
+    return QString("<a href=\"range:%1:%2%3\">%4</a>").arg(start).arg(end).arg(fragment, label);
 }
 
 } // namespace
 
-QString findingDetailsHtml(const Finding& finding, const std::string& framework)
+QString findingDetailsHtml(const Finding& finding, const std::string& framework, int64_t originNs)
 {
     QString html = "<h3>" + text(finding.title) + "</h3><p><i>" + text(std::string(severityName(finding.severity)))
         + "</i> &middot; " + text(finding.ruleId) + "</p><p>" + text(finding.summary) + "</p>";
@@ -71,12 +77,17 @@ QString findingDetailsHtml(const Finding& finding, const std::string& framework)
             const bool timed = example.startNs >= 0 && example.endNs > example.startNs;
             // An instant (a memory peak) links too: the window selects the memory track there.
             const bool instant = example.startNs >= 0 && example.endNs == example.startNs;
-            const QString label = text(example.label.empty() ? std::string("example") : example.label);
+            const std::string name = example.label.empty() ? std::string("example") : example.label;
+            // Each link carries its own time, as the CLI's "[at T, D] label": five gaps on one GPU read apart.
+            const QString at = example.startNs >= 0
+                ? QObject::tr("at %1").arg(duration(static_cast<double>(example.startNs - originNs)))
+                : QString();
+            const std::string what = evidence.what + ": " + name;
             html += "<li>"
-                + (timed ? rangeLink(example.startNs, example.endNs, label) + " ("
+                + (timed ? rangeLink(example.startNs, example.endNs, text(name) + " " + at, what) + " ("
                             + duration(static_cast<double>(example.endNs - example.startNs)) + ")"
-                        : instant ? rangeLink(example.startNs, example.startNs, label)
-                                  : label)
+                        : instant ? rangeLink(example.startNs, example.startNs, text(name) + " " + at, what)
+                                  : text(name))
                 + "</li>";
         }
         html += "</ul>";

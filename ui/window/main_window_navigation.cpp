@@ -62,7 +62,7 @@ void MainWindow::buildNavigation()
         // An instant (a memory peak) is a sample of a memory track; a span is a range of events.
         if (parts[0] == parts[1] && m_timeline->selectCounterPeak(parts[0].toLongLong()))
             return;
-        m_timeline->showRange(parts[0].toLongLong(), parts[1].toLongLong());
+        m_timeline->showRange(parts[0].toLongLong(), parts[1].toLongLong(), url.fragment(QUrl::FullyDecoded));
     });
 
     // Tables -> timeline, by exact name (the kernel table's demangled names, templates and all).

@@ -159,7 +159,8 @@ void MainWindow::selectFinding(int row)
         return;
     if (m_findingDetails)
         m_findingDetails->setHtml(
-            findingDetailsHtml(m_report->findings[static_cast<size_t>(row)], m_placement->costOptions().framework));
+            findingDetailsHtml(m_report->findings[static_cast<size_t>(row)], m_placement->costOptions().framework,
+                m_timeline->trace() ? m_timeline->trace()->firstNs : m_report->originNs));
     // The list shows which finding the pane is about, also when it was picked from elsewhere (--finding).
     if (auto* view = findChild<QDockWidget*>("dock_" + tr("Findings"))->findChild<QTableView*>()) {
         auto* proxy = qobject_cast<QSortFilterProxyModel*>(view->model());
@@ -178,8 +179,9 @@ void MainWindow::selectFinding(int row)
     for (const auto& evidence : finding.evidence) {
         for (const auto& example : evidence.examples) {
             if (example.startNs >= 0 && example.endNs > example.startNs) {
-                m_timeline->showRange(example.startNs, example.endNs);
-                m_status->setText(QString::fromStdString(evidence.what + ": " + example.label));
+                const QString what = QString::fromStdString(evidence.what + ": " + example.label);
+                m_timeline->showRange(example.startNs, example.endNs, what);
+                m_status->setText(what);
                 return;
             }
         }

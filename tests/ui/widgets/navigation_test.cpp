@@ -429,6 +429,80 @@ private slots:
         QVERIFY(window.timeline()->axis().nsPerPixel() < fitted);
     }
 
+    void anEvidenceLinkFillsDetailsWithItsGapAndTheHostThreads()
+    {
+        // Eight GPUs: the idle finding's gaps lie on several of them, each link names its GPU and its own time, and a
+        // click fills the Details panel with that gap (its GPU, start, duration) and what each host thread did.
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        window.openFile(QString(PLACESCOPE_DATA_DIR) + "/traces/jax08_conv3d_mi300x8.xplane.pb");
+        QVERIFY2(window.waitForOpen(60000), qPrintable(window.lastError()));
+        QTableView* findings = tableOf(window, "Findings");
+        auto* pane = window.findChild<QTextBrowser*>("findingDetails");
+        // The finding with idle gaps among its evidence; every gap link: its href and its text.
+        QMap<QString, QString> links; // href -> shown text
+        for (int r = 0; r < findings->model()->rowCount() && links.isEmpty(); ++r) {
+            clickRow(findings, r);
+            QTextDocument* doc = pane->document();
+            for (QTextBlock block = doc->begin(); block.isValid(); block = block.next())
+                for (auto it = block.begin(); !it.atEnd(); ++it) {
+                    const QString href = it.fragment().charFormat().anchorHref();
+                    if (QUrl(href).fragment(QUrl::FullyDecoded).startsWith("idle gaps"))
+                        links.insert(href, it.fragment().text());
+                }
+        }
+        QVERIFY2(links.size() > 1, qPrintable(pane->toPlainText()));
+        QSet<QString> gpus, texts;
+        for (auto it = links.begin(); it != links.end(); ++it) {
+            const QString what = QUrl(it.key()).fragment(QUrl::FullyDecoded);
+            const QString gpu = what.section(": ", -1);
+            QVERIFY2(gpu.startsWith("GPU ") && it.value().startsWith(gpu + " at "), qPrintable(it.value()));
+            gpus.insert(gpu);
+            texts.insert(it.value());
+        }
+        QVERIFY2(gpus.size() > 1, qPrintable(QStringList(gpus.values()).join(", "))); // not one GPU for all
+        QCOMPARE(texts.size(), links.size()); // each link reads apart by its time
+        // Click the last link (not the one selecting the finding already showed).
+        const QString href = links.lastKey();
+        QVERIFY(clickLink(pane, href));
+        const QStringList parts = QUrl(href).path().split(':');
+        const int64_t from = parts[0].toLongLong(), to = parts[1].toLongLong();
+        QCOMPARE(window.timeline()->rangeStartNs(), from);
+        QCOMPARE(window.timeline()->rangeEndNs(), to);
+        auto* details = window.findChild<QTextBrowser*>("eventDetails");
+        const QString text = details->toPlainText();
+        const LoadedTrace* trace = window.timeline()->trace();
+        QVERIFY2(text.startsWith(QUrl(href).fragment(QUrl::FullyDecoded)), qPrintable(text));
+        QVERIFY2(text.contains(QString::fromStdString(placescope::formatNanoseconds(static_cast<double>(to - from)))),
+            qPrintable(text));
+        QVERIFY2(text.contains(
+                     QString::fromStdString(placescope::formatNanoseconds(static_cast<double>(from - trace->firstNs)))),
+            qPrintable(text));
+        // The link's own time is the Details panel's start.
+        QVERIFY2(links.last().contains(
+                     QString::fromStdString(placescope::formatNanoseconds(static_cast<double>(from - trace->firstNs)))),
+            qPrintable(links.last()));
+        QVERIFY2(text.contains("Host threads"), qPrintable(text));
+        int hostLanes = 0;
+        for (const Lane& lane : trace->lanes)
+            if (lane.group == Lane::Group::Host && !lane.rows.empty()) {
+                ++hostLanes;
+                QVERIFY2(text.contains(QString::fromStdString(lane.title)), lane.title.c_str());
+            }
+        QVERIFY(hostLanes > 0);
+        QVERIFY2(text.contains("busy ") || text.contains("idle"), qPrintable(text));
+        // A range drawn by hand afterwards is no longer the gap: Details heads it as a plain range.
+        window.timeline()->zoomToFit();
+        const int y = TimelineView::kRulerHeight + 5;
+        QTest::mousePress(
+            window.timeline(), Qt::LeftButton, Qt::ShiftModifier, QPoint(TimelineView::kHeaderWidth + 50, y));
+        QTest::mouseMove(window.timeline(), QPoint(TimelineView::kHeaderWidth + 200, y));
+        QTest::mouseRelease(
+            window.timeline(), Qt::LeftButton, Qt::ShiftModifier, QPoint(TimelineView::kHeaderWidth + 200, y));
+        QVERIFY2(details->toPlainText().startsWith("Range of"), qPrintable(details->toPlainText()));
+    }
+
     void aMemoryFindingSelectsTheMemoryTrackAtItsPeak()
     {
         // The V100 trace's memory peaks far below its 32 GB; the same trace with the GPU's recorded capacity set just
