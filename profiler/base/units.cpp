@@ -36,7 +36,10 @@ std::string formatNanoseconds(double ns)
 
 std::string formatAxisNanoseconds(double ns, double tickNs)
 {
-    const double unit = tickNs >= 1e9 ? 1e9 : tickNs >= 1e6 ? 1e6 : tickNs >= 1e3 ? 1e3 : 1.0;
+    // The unit of the value (346.5 ms, not 346500 us: issue 26), with the decimals that keep ticks apart; a tick
+    // coarser than the value (the origin) sets it.
+    const double magnitude = std::max(std::fabs(ns), tickNs);
+    const double unit = magnitude >= 1e9 ? 1e9 : magnitude >= 1e6 ? 1e6 : magnitude >= 1e3 ? 1e3 : 1.0;
     const char* name = unit == 1e9 ? " s" : unit == 1e6 ? " ms" : unit == 1e3 ? " us" : " ns";
     const int decimals = tickNs > 0 ? std::max(0, static_cast<int>(std::ceil(std::log10(unit / tickNs) - 1e-9))) : 0;
     // A tick that rounds to zero reads "0 ms", not "-0 ms": an origin a float error below zero is still the origin.

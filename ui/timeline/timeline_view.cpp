@@ -319,11 +319,10 @@ void TimelineView::drawPredictedRuler(QPainter& painter, int y)
     painter.setClipping(false);
 }
 
-void TimelineView::drawRuler(QPainter& painter)
+std::vector<std::pair<double, QString>> TimelineView::rulerTicks() const
 {
-    const QPalette& pal = palette();
-    painter.fillRect(QRect(0, 0, width(), kRulerHeight), pal.color(QPalette::Window));
-    painter.setPen(pal.color(QPalette::WindowText));
+    // About one tick per 100 px, labelled through the one units formatter ("346.5 ms", not "346500 us").
+    std::vector<std::pair<double, QString>> ticks;
     const double widthPx = plotWidth();
     const double tickNs = niceTickNs(m_axis.nsPerPixel() * 100.0);
     const int64_t origin = originNs();
@@ -332,8 +331,19 @@ void TimelineView::drawRuler(QPainter& painter)
         const double x = kHeaderWidth + m_axis.xForTime(origin + static_cast<int64_t>(t));
         if (x > kHeaderWidth + widthPx)
             break;
+        ticks.emplace_back(x, formatTick(t, tickNs));
+    }
+    return ticks;
+}
+
+void TimelineView::drawRuler(QPainter& painter)
+{
+    const QPalette& pal = palette();
+    painter.fillRect(QRect(0, 0, width(), kRulerHeight), pal.color(QPalette::Window));
+    painter.setPen(pal.color(QPalette::WindowText));
+    for (const auto& [x, label] : rulerTicks()) {
         painter.drawLine(QPointF(x, kRulerHeight - 6), QPointF(x, kRulerHeight));
-        painter.drawText(QPointF(x + 2, kRulerHeight - 8), formatTick(t, tickNs));
+        painter.drawText(QPointF(x + 2, kRulerHeight - 8), label);
     }
     painter.drawText(QRect(4, 0, kHeaderWidth - 8, kRulerHeight), Qt::AlignVCenter,
         m_trace ? tr("%1 events").arg(m_trace->eventCount) : tr("predicted"));

@@ -140,6 +140,8 @@ public:
     // when the trace has no memory counters.
     bool selectCounterPeak(int64_t nearNs);
     int counterTop(int series) const; // widget y of a counter track's top (after scrolling)
+    // The main ruler's ticks: x in the view's pixels and the label, time after the trace's first event.
+    std::vector<std::pair<double, QString>> rulerTicks() const;
     // Stats of the last paint, for the bench and tests.
     size_t lastDrawItemCount() const { return m_lastDrawItems; }
     // Flow lines of the last paint: a framework op with many launches draws one per launched name, not one per launch.

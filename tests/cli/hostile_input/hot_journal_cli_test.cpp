@@ -17,7 +17,10 @@ namespace {
 
 const std::string kSample = std::string(PLACESCOPE_SOURCE_DIR) + "/resources/samples/resnet50_train_3steps.sqlite";
 
-void exec(sqlite3* db, const char* sql) { ASSERT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sql; }
+void exec(sqlite3* db, const char* sql)
+{
+    ASSERT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sql;
+}
 
 // dir/trace.sqlite with a hot journal: a transaction whose pages spilled into the file (a tiny page cache) is copied,
 // file and journal, while it is still open, as a backup of a running writer would be.
@@ -51,10 +54,10 @@ TEST(HotJournalCli, EveryReadingCommandNamesTheHotJournalAndWritesNothing)
     const std::string trace = dir.file("trace.sqlite");
     const std::string before = readFile(trace);
     const std::string journalBefore = readFile(trace + "-journal");
-    const std::vector<std::vector<std::string>> commands = { { "stats", trace },
-        { "query", trace, "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL" }, { "analyze", trace },
-        { "report", "idle", trace }, { "whatif", trace }, { "diff", trace, kSample },
-        { "export", trace, "-o", dir.file("out.json") }, { "import", trace, "-o", dir.file("out.sqlite") } };
+    const std::vector<std::vector<std::string>> commands
+        = { { "stats", trace }, { "query", trace, "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL" },
+              { "analyze", trace }, { "report", "idle", trace }, { "whatif", trace }, { "diff", trace, kSample },
+              { "export", trace, "-o", dir.file("out.json") }, { "import", trace, "-o", dir.file("out.sqlite") } };
     for (const auto& args : commands) {
         const CliRun r = runPlacescope(args, dir.path());
         expectOneLineError(r, 1,

@@ -72,10 +72,13 @@ TEST(Units, NegativeAndNonFiniteDurations)
 TEST(Units, AxisLabelsFollowTheTickStep)
 {
     EXPECT_EQ(formatAxisNanoseconds(2e9, 1e9), "2 s");
-    // Ticks 100 us apart stay apart where three significant digits would print "1.23 s" twice.
-    EXPECT_EQ(formatAxisNanoseconds(1.2345e9, 1e5), "1234500 us");
-    EXPECT_EQ(formatAxisNanoseconds(1.2346e9, 1e5), "1234600 us");
-    EXPECT_EQ(formatAxisNanoseconds(1500, 500), "1500 ns");
+    // Ticks 100 us apart stay apart where three significant digits would print "1.23 s" twice; the value keeps its
+    // own unit (not "1234500 us").
+    EXPECT_EQ(formatAxisNanoseconds(1.2345e9, 1e5), "1.2345 s");
+    EXPECT_EQ(formatAxisNanoseconds(1.2346e9, 1e5), "1.2346 s");
+    EXPECT_EQ(formatAxisNanoseconds(346.5e6, 5e5), "346.5 ms"); // issue 26 read "346500 us"
+    EXPECT_EQ(formatAxisNanoseconds(1500, 500), "1.5 us");
+    EXPECT_EQ(formatAxisNanoseconds(0, 5e5), "0 us"); // the origin in the tick's unit
     EXPECT_EQ(formatAxisNanoseconds(0.5, 0.1), "0.5 ns"); // below a ns step, decimals
     EXPECT_EQ(formatAxisNanoseconds(-1e-6, 2e7), "0 ms"); // an origin a float error below zero has no sign
     EXPECT_EQ(formatAxisNanoseconds(-2e7, 2e7), "-20 ms");

@@ -10,6 +10,7 @@
 
 #include <QAction>
 #include <QMap>
+#include <QRegularExpression>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTextBrowser>
@@ -168,6 +169,34 @@ private slots:
         const int64_t wideEnd = timeline->axis().viewEndNs(plotWidth(*timeline));
         QVERIFY2(std::abs(wideEnd - end) <= 2 * timeline->axis().nsPerPixel() + 1,
             qPrintable(QString("ended at %1, now %2").arg(end).arg(wideEnd)));
+    }
+
+    void rulerLabelsReadInTheValuesUnit()
+    {
+        // Zoomed to a few ms deep in the trace, ticks read "346.5 ms" (the one units formatter), never "346500 us".
+        TimelineView* timeline = m_window->timeline();
+        const LoadedTrace* trace = timeline->trace();
+        const int64_t middle = trace->firstNs + (trace->lastNs - trace->firstNs) * 3 / 4;
+        QVERIFY(middle - trace->firstNs > 10'000'000); // deep enough for a tick far past its step
+        timeline->showRange(middle, middle + 2'000'000);
+        const auto ticks = timeline->rulerTicks();
+        QVERIFY(ticks.size() >= 3);
+        const QRegularExpression label("^-?(\\d{1,3})(\\.\\d+)? (ns|us|ms|s)$");
+        QSet<QString> seen;
+        for (const auto& [x, text] : ticks) {
+            QVERIFY2(label.match(text).hasMatch(), qPrintable(text)); // at most three digits before the point
+            seen.insert(text);
+        }
+        QCOMPARE(seen.size(), static_cast<qsizetype>(ticks.size())); // ticks read apart
+        // A maximized window keeps a fitted view fitted: the whole trace, wider.
+        timeline->zoomToFit();
+        const int oldWidth = timeline->width();
+        m_window->showMaximized();
+        m_window->resize(1900, 1000); // offscreen has no window manager to maximize: its size, as one would
+        QVERIFY(waitUntil([&] { return timeline->width() > oldWidth; }, 10000));
+        QCOMPARE(timeline->axis().viewStartNs(), trace->firstNs);
+        QVERIFY(std::abs(timeline->axis().viewEndNs(plotWidth(*timeline)) - trace->lastNs)
+            <= 2 * timeline->axis().nsPerPixel() + 1);
     }
 
     void noTwoActionsShareAKeyAndQuestionMarkListsThem()
