@@ -7,13 +7,16 @@
 #include "placement/graph/torch_tensor_facts.h"
 #include "profiler/base/units.h"
 #include "profiler/model/global_ids.h"
+#include "whatif/move_op_round_trip.h"
 #include "whatif/trace_link.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
+#include <optional>
 
 namespace placescope {
 
@@ -139,6 +142,10 @@ EditOutcome applyMoveOp(const TraceData& trace, const WhatIfEdit& edit, ReplayGr
     int64_t coveredUntil = INT64_MIN;
     int64_t coveredTid = -1;
     double estimateUs = 0;
+    std::optional<RoundTripMover> roundTrips;
+    if (!edit.toCpu)
+        roundTrips.emplace(trace, graph, toNs(gpu.launchOverheadUs));
+    int64_t viaRoundTrip = 0;
     for (const HostRange& op : trace.hostRanges) {
         if (op.nameId != *nameId || op.isNvtx)
             continue;
@@ -163,6 +170,13 @@ EditOutcome applyMoveOp(const TraceData& trace, const WhatIfEdit& edit, ReplayGr
         const bool onGpu = !kernels.empty();
         if (onGpu != edit.toCpu)
             continue; // already where the edit puts it
+        if (roundTrips && roundTrips->move(op, laneIt->second)) {
+            coveredTid = op.globalTid;
+            coveredUntil = op.endNs;
+            ++out.matched;
+            ++viaRoundTrip;
+            continue;
+        }
         int64_t inputBytes = 0, outputBytes = 0;
         const ModelGraph model = oneOpGraph(op, trace.name(op.nameId), &inputBytes, &outputBytes);
         const OpWork work = opWork(model, 0);
@@ -220,6 +234,19 @@ EditOutcome applyMoveOp(const TraceData& trace, const WhatIfEdit& edit, ReplayGr
     out.how = std::string("op time from the roofline of its recorded shapes on ") + (edit.toCpu ? host.name : gpuSource)
         + " (last occurrence: " + formatNanoseconds(estimateUs * 1e3) + "), copies from "
         + (edit.toCpu ? toHostHow : toDeviceHow) + "; the host waits for the moved op's result";
+    if (viaRoundTrip > 0) {
+        char speedupText[32];
+        std::snprintf(speedupText, sizeof speedupText, "%g", kAssumedGpuSpeedup);
+        const std::string oneTrip = "the DtoH -> op -> HtoD round trip around " + std::to_string(viaRoundTrip)
+            + " occurrence(s) removed (" + std::to_string(roundTrips->copiesDropped()) + " copies, "
+            + formatBytes(roundTrips->bytesDropped())
+            + ", and the DtoH calls); the op's host time leaves its thread and the call that copied its result "
+              "back launches it as a kernel on the busiest stream instead, taking its measured host time / "
+            + speedupText + " (assumed speedup), no less than the GPU's "
+            + formatNanoseconds(gpu.launchOverheadUs * 1e3) + " launch overhead: last occurrence "
+            + formatNanoseconds(static_cast<double>(roundTrips->lastKernelNs())) + ")";
+        out.how = viaRoundTrip == out.matched ? oneTrip : oneTrip + "; other occurrences: " + out.how;
+    }
     return out;
 }
 

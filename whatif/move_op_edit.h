@@ -6,7 +6,8 @@
 //   - to the CPU: its kernels and their launches go; the host waits for the GPU work queued before the op, copies
 //     the inputs down, runs the op, copies the output up (priced as one synchronous host call);
 //   - to the GPU: its CPU time goes; the host hands the inputs up, the kernel runs after the work already queued
-//     on the busiest stream, and the host waits for the result to come back down.
+//     on the busiest stream, and the host waits for the result to come back down; an op between a DtoH and an
+//     HtoD copy of the same size (a CPU fallback) takes that round trip with it instead (whatif/move_op_round_trip.h).
 #pragma once
 
 #include "whatif/whatif_edit.h"

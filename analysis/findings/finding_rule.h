@@ -6,6 +6,7 @@
 
 #include "analysis/findings/finding.h"
 #include "analysis/findings/placement_estimator.h"
+#include "analysis/trace/copy_round_trips.h"
 #include "analysis/trace/device_timeline.h"
 #include "analysis/trace/step_detector.h"
 #include "analysis/trace/trace_data.h"
@@ -27,7 +28,7 @@ struct AnalysisOptions
     int64_t syncCopyMinHtoDBytes = 65536; // nsys cuda_memcpy_sync ignores HtoD <= 64 KB
     int64_t smallCopyBytes = 65536; // copies at or below this are latency-dominated
     int64_t smallCopyMinCount = 16; // per step
-    int64_t roundTripWindowNs = 50'000'000; // DtoH -> HtoD of the same size within 50 ms
+    int64_t roundTripWindowNs = kRoundTripWindowNs; // DtoH -> HtoD of the same size (analysis/trace/copy_round_trips.h)
     double memoryPeakPercent = 90.0; // TB plugin: peak > 90 % of totalGlobalMem
     double fragmentationRatio = 1.5; // reserved / allocated at peak reserved
     int64_t fragmentationMinBytes = 512LL << 20;

@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/findings/round_trips.h"
 
-#include "profiler/model/cuda_enums.h"
 #include "profiler/model/global_ids.h"
 
 #include <algorithm>
-#include <map>
-#include <tuple>
 #include <unordered_set>
 
 namespace placescope {
@@ -24,33 +21,12 @@ bool isFrameworkOp(const std::string& category)
 std::vector<RoundTrip> findRoundTrips(const RuleContext& ctx)
 {
     const auto& trace = ctx.trace;
-    std::map<std::tuple<int64_t, int64_t, int64_t>, std::vector<const GpuOp*>> pending; // (pid, dev, bytes)
     std::vector<RoundTrip> trips;
-    for (const auto& op : trace.gpuOps) {
-        if (op.kind != GpuOp::Kind::Memcpy || op.bytes <= 0)
-            continue;
-        auto key = std::make_tuple(op.globalPid, op.deviceId, op.bytes);
-        if (op.copyKind == static_cast<int64_t>(CopyKind::DtoH)) {
-            pending[key].push_back(&op);
-        } else if (op.copyKind == static_cast<int64_t>(CopyKind::HtoD)) {
-            auto it = pending.find(key);
-            if (it == pending.end())
-                continue;
-            auto& list = it->second;
-            // Most recent DtoH that finished before this HtoD started, within the window.
-            while (!list.empty() && op.startNs - list.back()->endNs > ctx.options.roundTripWindowNs)
-                list.pop_back();
-            for (auto d = list.rbegin(); d != list.rend(); ++d) {
-                if ((*d)->endNs <= op.startNs && op.startNs - (*d)->endNs <= ctx.options.roundTripWindowNs) {
-                    RoundTrip trip;
-                    trip.toHost = *d;
-                    trip.toDevice = &op;
-                    trips.push_back(std::move(trip));
-                    list.erase(std::next(d).base());
-                    break;
-                }
-            }
-        }
+    for (const CopyRoundTrip& pair : pairCopyRoundTrips(trace, ctx.options.roundTripWindowNs)) {
+        RoundTrip trip;
+        trip.toHost = pair.toHost;
+        trip.toDevice = pair.toDevice;
+        trips.push_back(std::move(trip));
     }
     if (trips.empty())
         return trips;

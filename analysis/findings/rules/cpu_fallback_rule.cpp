@@ -3,15 +3,19 @@
 // from XPlane) between a DtoH copy and an HtoD copy of the same size that launched no GPU work (a CPU fallback in
 // the middle of GPU work); (b) ONNX Runtime nodes on a CPU provider in a session whose other nodes run on a GPU
 // one, with the MemcpyToHost/MemcpyFromHost nodes ORT put around them. Saving: from the placement engine when one
-// is given (--model); otherwise the copies around the ops plus the GPU idle time while they ran, an upper bound that
-// ignores the ops' own cost on the GPU. The fix is proposed as the what-if edit op:NAME=gpu for the op that cost
-// the most host time, which the replay simulates where the run replays.
+// is given (--model); otherwise the copies around the ops plus the GPU idle time while they ran (each op and each
+// stretch of idle time once, however many round trips of a batch it sits in), an upper bound that ignores the ops'
+// own cost on the GPU. The fix is proposed as the what-if edit op:NAME=gpu for the op that cost the most host time,
+// which the replay simulates where the run replays: the edit drops the round trip around the op and runs the op's
+// host time as a kernel (whatif/move_op_round_trip.h).
 #include "analysis/findings/round_trips.h"
 #include "analysis/findings/rules/rules.h"
+#include "analysis/trace/intervals.h"
 #include "profiler/base/units.h"
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace placescope {
 namespace {
@@ -28,6 +32,10 @@ public:
         Evidence trips { "DtoH -> host op(s) -> HtoD of the same size" };
         std::vector<EvidenceRange> ex;
         int64_t savedNs = 0, hostNs = 0, copyNs = 0, copyBytes = 0;
+        // Round trips of one batch overlap (five copies down, the host ops, five copies back): each host op and
+        // each stretch of GPU idle time counts once, over the union of the trips' windows.
+        std::set<const HostRange*> counted;
+        std::map<std::pair<int64_t, int64_t>, std::vector<Interval>> windows; // (pid, device) -> windows in steps
         for (const auto& trip : findRoundTrips(ctx)) {
             if (trip.hostOps.empty())
                 continue;
@@ -36,20 +44,33 @@ public:
             trips.totalNs += c;
             trips.totalBytes += trip.toHost->bytes;
             std::string label;
+            const bool inSteps = ctx.inSteps(*trip.toHost);
             for (const auto* op : trip.hostOps) {
+                if (label.size() < 80)
+                    label += (label.empty() ? "" : ", ") + ctx.trace.name(op->nameId);
+                if (!counted.insert(op).second)
+                    continue;
                 auto& t = opTime[ctx.trace.name(op->nameId)];
                 ++t.first;
                 t.second += op->endNs - op->startNs;
-                if (label.size() < 80)
-                    label += (label.empty() ? "" : ", ") + ctx.trace.name(op->nameId);
+                hostNs += inSteps ? op->endNs - op->startNs : 0;
             }
             ex.push_back({ trip.toHost->startNs, trip.toDevice->endNs, label });
-            if (ctx.inSteps(*trip.toHost)) {
-                savedNs += c + trip.gpuIdleNs;
-                hostNs += trip.hostOpNs;
+            if (inSteps) {
+                savedNs += c;
                 copyNs += c;
                 copyBytes += trip.toHost->bytes;
+                windows[{ trip.toHost->globalPid, trip.toHost->deviceId }].push_back(
+                    { trip.toHost->endNs, trip.toDevice->startNs });
             }
+        }
+        for (auto& [key, list] : windows) {
+            const IntervalList merged = mergeIntervals(std::move(list));
+            for (const auto& lane : ctx.timeline.lanes)
+                if (lane.globalPid == key.first && lane.deviceId == key.second)
+                    for (const Interval& w : merged)
+                        savedNs += std::max<int64_t>(
+                            0, (w.endNs - w.startNs) - overlapLength(lane.busy, w.startNs, w.endNs));
         }
         // ONNX Runtime (the ORT profile importer): each node's device in its extra JSON, from its provider, and the
         // Memcpy nodes ORT inserted between the providers (category ort_memcpy).
