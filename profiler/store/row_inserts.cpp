@@ -234,7 +234,13 @@ void bindStep(SqliteStatement& s, int first, const StepRange& step)
 {
     bindFrom(s, first, step.stepNumber, step.start, step.end, step.globalPid);
 }
-void bindString(SqliteStatement& s, int first, const StringRow& row) { bindFrom(s, first, row.id, row.value); }
+// An empty string is '' here, not NULL as bindFrom binds it elsewhere: StringIds.value is NOT NULL, and an export's
+// empty string (nsys keeps one) failed the whole import.
+void bindString(SqliteStatement& s, int first, const StringRow& row)
+{
+    s.bind(first, row.id);
+    s.bindBorrowed(first + 1, row.value.empty() ? std::string_view("") : std::string_view(row.value));
+}
 
 } // namespace
 

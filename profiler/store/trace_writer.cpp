@@ -184,6 +184,14 @@ int64_t TraceWriter::internString(std::string_view text, OptInt preferredId)
 
 void TraceWriter::add(KernelEvent e)
 {
+    if (e.demangledName.empty()) { // every importer's unnamed kernel (an empty or null name): kept, and said
+        e.demangledName = kUnnamedKernel;
+        if (e.shortName.empty())
+            e.shortName = kUnnamedKernel; // not shortKernelName's cut of it ("kernel]")
+        countProblem("trace.unnamed_kernel", ProblemSeverity::Error,
+            "A kernel without a name (empty or null in the input); it was kept as '[unnamed kernel]', so its time "
+            "counts, but no name filter or kernel class finds it by name.");
+    }
     int64_t nameId = internString(e.demangledName);
     int64_t shortId = 0;
     if (!e.shortName.empty())

@@ -37,6 +37,8 @@
 namespace placescope {
 
 inline constexpr int kTraceSchemaVersion = 1;
+// The name a kernel without one is stored under (counted as trace.unnamed_kernel in PS_PROBLEMS).
+inline constexpr const char* kUnnamedKernel = "[unnamed kernel]";
 std::string_view placescopeVersion();
 
 enum class ProblemSeverity

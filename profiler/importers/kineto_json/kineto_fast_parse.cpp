@@ -115,6 +115,9 @@ public:
         return true;
     }
 
+    // The literal null.
+    bool null() { return peek() == 'n' && literal("null"); }
+
     // Any value, checked but not kept.
     bool skipValue(int depth = 0)
     {
@@ -315,8 +318,8 @@ bool readField(Scanner& in, std::string_view key, KinetoRecord& record)
         return in.string(record.ph);
     if (key == "cat")
         return in.string(record.cat);
-    if (key == "name")
-        return in.string(record.name);
+    if (key == "name") // null: no name, as an empty one (the store names the kernel and counts it)
+        return in.null() || in.string(record.name);
     if (key == "ts" || key == "dur") {
         bool integer = false;
         return in.number(key == "ts" ? record.tsToken : record.durToken, integer);

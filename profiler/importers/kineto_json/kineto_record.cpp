@@ -150,7 +150,8 @@ void KinetoRecordParser::readFields(ondemand::object& object, BumpArena& arena, 
             if (!readString(v, arena, record.cat))
                 failed = "cat";
         } else if (key == "name") {
-            if (!readString(v, arena, record.name))
+            bool isNull = false; // null: no name, as an empty one (the store names the kernel and counts it)
+            if (!(!v.is_null().get(isNull) && isNull) && !readString(v, arena, record.name))
                 failed = "name";
         } else if (key == "ts") {
             record.tsToken = v.raw_json_token();
