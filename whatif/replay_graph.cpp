@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "whatif/replay_graph.h"
 
+#include "whatif/host_waits.h"
+
 #include "analysis/trace/device_timeline.h"
 #include "profiler/model/cuda_enums.h"
 #include "profiler/model/global_ids.h"
@@ -92,14 +94,18 @@ void assignSteps(
         const ReplayTask& t = graph.tasks[id];
         const int64_t launched = t.launcher >= 0 ? graph.tasks[t.launcher].measuredStart : t.measuredStart;
         // Launched inside a step, or running inside one (steps found from a kernel pattern are GPU time).
-        graph.inSpan[id] = stepSet.contains(launched) || stepSet.contains(t.measuredStart) ? 1 : 0;
+        // Polls absorbed into their loop and a loader thread's work (it prepares the next batches) are not.
+        graph.inSpan[id]
+            = !t.dropped && !t.loaderWork && (stepSet.contains(launched) || stepSet.contains(t.measuredStart)) ? 1 : 0;
     }
 }
 
 // A host thread that sat idle for a long gap and resumed right after another thread of its process went quiet was
 // waiting for it (PyTorch's autograd thread starts when the main thread enters backward(), the main thread
 // resumes when backward is done; Lumos and Chakra find these edges from gaps too). The resumed call then starts
-// after the other thread's last call + the measured lag, and no longer after a fixed gap on its own thread.
+// after the other thread's last call + the measured lag, and no longer after a fixed gap on its own thread. The
+// other thread must have been at work through at least half of the gap (its calls in the gap span that much): a
+// side thread that happened to call CUDA once in a CPU gap is no hand-off, and the gap stays CPU work.
 void inferHandoffs(ReplayGraph& graph)
 {
     std::map<int64_t, std::vector<std::pair<int64_t, int32_t>>> endsOfPid; // host calls by end, per process
@@ -129,6 +135,14 @@ void inferHandoffs(ReplayGraph& graph)
                 const ReplayTask& other = graph.tasks[pos->second];
                 if (other.lane == t.lane || nextStartOnLane[pos->second] < t.measuredStart)
                     continue;
+                const auto& otherCalls = graph.lanes[other.lane].tasks;
+                const auto firstInGap = std::partition_point(otherCalls.begin(), otherCalls.end(),
+                    [&](int32_t id) { return graph.tasks[id].measuredStart < previousEnd; });
+                if (firstInGap == otherCalls.end()
+                    || 2 * (other.measuredEnd - graph.tasks[*firstInGap].measuredStart) < t.laneGap) {
+                    ++graph.quality.handoffsRejected;
+                    break;
+                }
                 ReplayLinks& links = graph.linksFor(t);
                 links.crossPred = pos->second;
                 links.crossLag = t.measuredStart - pos->first;
@@ -203,6 +217,7 @@ struct ReplayGraphBuilder::State
         }
         correlations.resize(out);
         correlations.shrink_to_fit();
+        pollingLoops = mergePollingLoops(trace, graph);
         inferHandoffs(graph);
     }
     int32_t launcherOf(uint64_t key) const
@@ -230,7 +245,25 @@ struct ReplayGraphBuilder::State
     std::vector<int32_t> openTopOfLane; // per lane: the top-level call that may still have calls nested in it
     std::vector<int64_t> correlationOfTask; // host tasks' correlation ids (host tasks come first: ids match)
     std::vector<std::pair<int32_t, int32_t>> launches; // (launcher, GPU task), sorted; made by finish
+    std::unordered_map<uint64_t, int32_t> recordCalls; // cudaEventRecord rows' correlation key -> their call
+    std::vector<int32_t> pollingLoops; // host tasks that stand for a polling loop (mergePollingLoops), sorted
+    const EventRecord* recordBefore(int64_t globalPid, int64_t eventId, int64_t correlationId) const;
 };
+
+// The latest record of the event before the call with `correlationId` (by correlation id, as Kineto pairs them).
+const EventRecord* ReplayGraphBuilder::State::recordBefore(
+    int64_t globalPid, int64_t eventId, int64_t correlationId) const
+{
+    if (eventId < 0)
+        return nullptr;
+    auto pos = std::lower_bound(trace.eventRecords.begin(), trace.eventRecords.end(),
+        std::make_tuple(globalPid, eventId, correlationId), [](const EventRecord& r, const auto& key) {
+            return std::make_tuple(r.globalPid, r.eventId, r.correlationId) < key;
+        });
+    if (pos != trace.eventRecords.begin() && (pos - 1)->globalPid == globalPid && (pos - 1)->eventId == eventId)
+        return &*(pos - 1);
+    return nullptr;
+}
 
 // Host tasks: top-level calls per thread. A call starting before the previous top-level call ends is nested.
 void ReplayGraphBuilder::State::addApiCall(const ApiCall& call)
@@ -364,16 +397,7 @@ std::unordered_map<int32_t, int32_t> ReplayGraphBuilder::State::recordedEventEdg
             continue;
         }
         int32_t producer = -1;
-        const EventRecord* record = nullptr;
-        if (w.eventId >= 0) {
-            auto pos = std::lower_bound(trace.eventRecords.begin(), trace.eventRecords.end(),
-                std::make_tuple(w.globalPid, w.eventId, w.correlationId), [](const EventRecord& r, const auto& key) {
-                    return std::make_tuple(r.globalPid, r.eventId, r.correlationId) < key;
-                });
-            if (pos != trace.eventRecords.begin() && (pos - 1)->globalPid == w.globalPid
-                && (pos - 1)->eventId == w.eventId)
-                record = &*(pos - 1);
-        }
+        const EventRecord* record = recordBefore(w.globalPid, w.eventId, w.correlationId);
         const int32_t waitThread = graph.tasks[waitCall].lane;
         if (record) {
             const int64_t device = record->deviceId >= 0 ? record->deviceId : w.deviceId;
@@ -430,6 +454,9 @@ ReplayGraph ReplayGraphBuilder::State::finish(const StepSet& stepSet)
             launches.push_back({ graph.tasks[id].launcher, id });
     std::sort(launches.begin(), launches.end());
     const std::unordered_map<int32_t, int32_t> recordedProducer = recordedEventEdges();
+    for (const EventRecord& r : trace.eventRecords) // for event synchronizes, once the ids below are gone
+        recordCalls[TraceData::correlationKey(r.globalPid, r.correlationId)]
+            = launcherOf(TraceData::correlationKey(r.globalPid, r.correlationId));
     correlations = std::vector<Correlation>(); // (not `= {}`: that keeps the capacity)
     // Launch-latency floor per device: the median delay of ops launched while their stream was idle.
     std::map<std::pair<int64_t, int64_t>, std::vector<int64_t>> idleLaunchDelays;
@@ -557,9 +584,10 @@ ReplayGraph ReplayGraphBuilder::State::finish(const StepSet& stepSet)
     std::vector<int32_t> awaitedNow;
     for (int32_t id = 0; id < static_cast<int32_t>(graph.tasks.size()); ++id) {
         ReplayTask& t = graph.tasks[id];
-        if (t.kind != TaskKind::HostCall)
+        if (t.kind != TaskKind::HostCall || t.dropped)
             continue;
         const std::string name = apiBaseName(trace.name(t.nameId));
+        const bool polling = std::binary_search(pollingLoops.begin(), pollingLoops.end(), id);
         const int64_t pid = pidOfGlobalId(graph.lanes[t.lane].globalTid);
         awaitedNow.clear();
         const bool copyCall = name.find("Memcpy") != std::string::npos || name.find("Memset") != std::string::npos;
@@ -573,7 +601,7 @@ ReplayGraph ReplayGraphBuilder::State::finish(const StepSet& stepSet)
                     && op.measuredEnd <= t.measuredEnd + kWaitToleranceNs)
                     awaitedNow.push_back(pos->second);
             }
-        } else if (isSyncApi(name)) {
+        } else if (isSyncApi(name) || polling) {
             const int64_t correlation = correlationOfTask[id];
             const SyncWait* row = nullptr;
             if (correlation >= 0) {
@@ -587,6 +615,20 @@ ReplayGraph ReplayGraphBuilder::State::finish(const StepSet& stepSet)
                     int32_t last = lastLaunchedBefore(lane->second, t.measuredStart);
                     if (last >= 0)
                         awaitedNow.push_back(last);
+                }
+            } else if (const EventRecord* record = row && row->syncType == 1
+                    ? recordBefore(row->globalPid, row->eventId, row->correlationId)
+                    : nullptr) {
+                // Event synchronize: the last op launched to the record's stream before the record call.
+                auto lane = index.gpu.find(
+                    { record->globalPid, record->deviceId >= 0 ? record->deviceId : row->deviceId, record->streamId });
+                const int32_t recordCall
+                    = recordCalls[TraceData::correlationKey(record->globalPid, record->correlationId)];
+                const int64_t recordedAt = recordCall >= 0 ? graph.tasks[recordCall].measuredStart : t.measuredStart;
+                const int32_t last = lane == index.gpu.end() ? -1 : lastLaunchedBefore(lane->second, recordedAt);
+                if (last >= 0) {
+                    awaitedNow.push_back(last);
+                    ++graph.quality.eventSyncsPaired;
                 }
             } else if ((row && row->syncType == 4) || isDeviceWideSync(name)) { // device: every stream
                 for (int32_t laneIndex : gpuLanesOfPid[pid]) {
@@ -614,7 +656,7 @@ ReplayGraph ReplayGraphBuilder::State::finish(const StepSet& stepSet)
             }
         }
         if (awaitedNow.empty()) {
-            if (isSyncApi(name))
+            if (isSyncApi(name) && !polling)
                 freeDurations[t.nameId].push_back(t.duration);
             continue;
         }
@@ -631,7 +673,7 @@ ReplayGraph ReplayGraphBuilder::State::finish(const StepSet& stepSet)
         graph.awaited.insert(graph.awaited.end(), awaitedNow.begin(), awaitedNow.end());
         links.awaitEnd = static_cast<uint32_t>(graph.awaited.size());
         ++graph.quality.hostWaits;
-        if (awaitedEnd <= t.measuredStart)
+        if (awaitedEnd <= t.measuredStart && !polling)
             freeDurations[t.nameId].push_back(t.duration);
         else
             wakes.push_back(t.measuredEnd - awaitedEnd);
@@ -691,6 +733,7 @@ ReplayGraph ReplayGraphBuilder::State::finish(const StepSet& stepSet)
     }
     graph.quality.collectives = static_cast<int64_t>(graph.collectives.size());
 
+    bindLoaderWaits(trace, graph);
     assignSteps(trace, stepSet, index.host, graph);
     return std::move(graph);
 }

@@ -13,9 +13,11 @@
 //     the measured start keeps the measured difference; the others keep only their natural minimum (0 after the
 //     stream predecessor, the device's launch-latency floor after the launch), so work queued behind a long op
 //     moves up when that op gets shorter (HTA's launch vs kernel-kernel delay);
-//   - host waits (synchronize calls, blocking copies) end at the later of start + own cost and the end of the
-//     GPU work they wait for + `wake`; the awaited work is the last op launched to the stream (or to every
-//     stream of the device) before the call;
+//   - host waits end at the later of start + own cost and the end of what they wait for + `wake`, so a wait
+//     shrinks or grows when that moves (host_waits.h): synchronize calls and blocking copies wait for the last op
+//     launched to the stream (every stream of the device; an event synchronize: the op before its recorded event),
+//     a run of cudaStreamQuery/cudaEventQuery calls is one wait (a polling loop), and a DataLoader `__next__` on a
+//     thread that launches work waits for the loader thread's work when the trace shows it (a lane of its own);
 //   - collectives across the ranks of one trace end no earlier than the last peer's start + `collectiveLag`.
 // Because each constraint keeps its measured slack, an unedited replay gives back every measured time unless the
 // trace contradicts itself; what it could not take as measured is counted in ReplayGraph::quality.
@@ -67,6 +69,7 @@ struct ReplayTask
     bool pageable : 1 = false; // a copy between pageable host memory and the device
     bool hostToDevice : 1 = false; // copies: direction
     bool communication : 1 = false; // NCCL-style collective kernel
+    bool loaderWork : 1 = false; // a data-loading range of a loader thread (no CUDA call; rowId -1)
 
     bool isGpu() const { return kind != TaskKind::HostCall; }
 };
@@ -124,6 +127,11 @@ struct ReplayQuality
     int64_t eventWaitsUnresolved = 0; // recorded stream waits whose producer or consumer was not found: no edge
     int64_t inferredHandoffs = 0; // host calls resuming after another thread of the process went quiet
     int64_t hostWaits = 0; // host calls bound to the GPU work they wait for
+    int64_t pollingLoops = 0; // runs of cudaStreamQuery/cudaEventQuery calls replayed as one wait
+    int64_t eventSyncsPaired = 0; // cudaEventSynchronize calls bound to the op before their recorded event
+    int64_t loaderWaits = 0; // DataLoader __next__ ranges bound to a loader thread's work
+    int64_t loaderWaitsAsWork = 0; // DataLoader __next__ ranges kept as CPU work: no loader thread's work shown
+    int64_t handoffsRejected = 0; // host gaps of 1 ms or more another thread was not busy through: kept as work
     int64_t waitsEndingEarly = 0; // sync calls that ended before the work they should await: left unbound
     int64_t collectives = 0; // cross-rank collective groups
     int64_t nestedCalls = 0;

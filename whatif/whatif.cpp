@@ -71,6 +71,10 @@ RunFigures figures(const ReplayGraph& graph, const ReplaySchedule* schedule)
     for (size_t id = 0; id < graph.tasks.size(); ++id)
         if (graph.inSpan[id] && !graph.tasks[id].dropped)
             last = std::max(last, endOf(graph, schedule, id));
+    // CPU work after the last CUDA call (framework ops at the end of the last step) is in the span too.
+    for (const ReplayStep& step : graph.steps)
+        if (step.lane >= 0)
+            last = std::max(last, boundary(graph, schedule, step, false));
     const int64_t first = boundary(graph, schedule, graph.steps.front(), true);
     f.spanNs = last == INT64_MIN ? 0 : last - first;
     return f;
@@ -138,6 +142,12 @@ std::vector<std::string> qualityNotes(const ReplayQuality& q)
     note(q.inferredHandoffs,
         "host calls resume after a gap of 1 ms or more right after another thread went quiet: "
         "taken as waiting for that thread (inferred, as autograd hands work between threads)");
+    note(q.handoffsRejected,
+        "host gaps of 1 ms or more end right after another thread's call, but that thread was not at work through "
+        "half the gap: kept as CPU work, not taken as a hand-off");
+    note(q.loaderWaitsAsWork,
+        "DataLoader waits (__next__) are replayed as CPU work: the trace shows no loader thread's work to bound them "
+        "(right for num_workers=0; with worker processes, an input= edit scales the wait as if it were work)");
     note(q.inferredCrossStream,
         "GPU ops wait for another stream (inferred: they start within 5 us of its op's end "
         "and nothing of their own explains the delay)");

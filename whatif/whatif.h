@@ -25,7 +25,8 @@ struct RunFigures
 {
     int64_t stepNs = 0; // mean step time by the one step rule (analysis/trace/step_times.h)
     StepTimes steps; // each step's time; steps.how() says what set it (the host ranges or the GPU work)
-    int64_t spanNs = 0; // first step's start to the end of the last work launched inside the steps
+    int64_t spanNs = 0; // first step's start to the end of the last work launched inside the steps or of the last
+                        // step (CPU work after its last CUDA call)
 };
 
 struct LaneBusy
@@ -137,6 +138,9 @@ std::string stepSavingText(const WhatIfResult& result);
 // "cross-stream edges: 3 recorded (...), 1 inferred (...)": which waits between streams the replay read from the
 // trace and which it guessed.
 std::string crossStreamEdgesText(const ReplayQuality& quality);
+// "host waits: 12 bound to the GPU work they wait for (...), 3 DataLoader waits bound to a loader thread's work":
+// which blocked time the replay takes as a wait that moves with what it waits for, and which it keeps as work.
+std::string hostWaitsText(const ReplayQuality& quality);
 // "the unedited replay gives the measured step back within 0.3 %, inside the 5 % accuracy limit ..." or "... 12 %
 // off, past the 5 % accuracy limit: ...": the CLI's and the app's words for kReplayAccuracyLimit.
 std::string replayAccuracyText(const WhatIfResult& result);

@@ -314,8 +314,15 @@ std::vector<EditOutcome> applyEdits(const TraceData& trace, const std::vector<Wh
         case WhatIfEdit::Kind::Input: {
             out.understood = "input-pipeline time on the host takes " + factorText(edit.factor) + " as long";
             out.how = "host gaps overlapping data-loading ranges (DataLoader, preprocessing) scaled by their overlap, "
-                      "the first step's too (the time from its start to the thread's first call)";
+                      "the first step's too (the time from its start to the thread's first call); a loader thread's "
+                      "work scaled, and the waits for it left to follow";
             const auto inputRanges = inputRangesByThread(trace);
+            int64_t loaderItems = 0;
+            for (ReplayTask& t : graph.tasks)
+                if (t.loaderWork && !t.dropped) {
+                    t.duration = scaled(t.duration, edit.factor);
+                    ++loaderItems;
+                }
             for (const ReplayLane& lane : graph.lanes) {
                 auto ranges = inputRanges.find(lane.globalTid);
                 if (lane.kind != ReplayLane::Kind::Host || ranges == inputRanges.end() || lane.tasks.empty())
@@ -336,6 +343,9 @@ std::vector<EditOutcome> applyEdits(const TraceData& trace, const std::vector<Wh
                 }
                 for (size_t i = 1; i < lane.tasks.size(); ++i) {
                     ReplayTask& t = graph.tasks[lane.tasks[i]];
+                    const int32_t waitedFor = graph.linksOf(t).crossPred;
+                    if (t.loaderWork || (waitedFor >= 0 && graph.tasks[waitedFor].loaderWork))
+                        continue; // the loader's work is scaled above; a wait for it follows it
                     const int64_t inInput
                         = overlap(ranges->second, graph.tasks[lane.tasks[i - 1]].measuredEnd, t.measuredStart);
                     if (inInput > 0) {
@@ -344,6 +354,10 @@ std::vector<EditOutcome> applyEdits(const TraceData& trace, const std::vector<Wh
                     }
                 }
             }
+            if (loaderItems > 0)
+                out.matchedWhat = std::to_string(out.matched) + " host gaps, " + std::to_string(loaderItems)
+                    + " ranges of loader threads' work";
+            out.matched += loaderItems;
             break;
         }
         case WhatIfEdit::Kind::OverlapComm: {

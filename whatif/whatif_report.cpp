@@ -132,6 +132,19 @@ std::string crossStreamEdgesText(const ReplayQuality& q)
     return text;
 }
 
+std::string hostWaitsText(const ReplayQuality& q)
+{
+    std::string text = "host waits: " + std::to_string(q.hostWaits)
+        + " bound to the GPU work they wait for (synchronize calls, blocking copies, " + std::to_string(q.pollingLoops)
+        + " polling loops of query calls, " + std::to_string(q.eventSyncsPaired)
+        + " event synchronizes paired with their record), " + std::to_string(q.loaderWaits)
+        + " DataLoader waits bound to a loader thread's work";
+    if (q.loaderWaitsAsWork > 0)
+        text += "; " + std::to_string(q.loaderWaitsAsWork)
+            + " DataLoader waits replayed as CPU work: the trace shows no loader thread's work to bound them";
+    return text;
+}
+
 std::string replayAccuracyText(const WhatIfResult& r)
 {
     const double error = r.replayStepError();
@@ -216,6 +229,7 @@ std::string whatIfText(const WhatIfResult& r, const TraceData& trace)
     out += "  how: the replay schedules the trace's dependency graph with every measured duration and gap; the "
            "prediction replays it again after the edits\n";
     out += "  " + crossStreamEdgesText(r.quality) + "\n";
+    out += "  " + hostWaitsText(r.quality) + "\n";
 
     out += "\nEdits\n";
     if (r.edits.empty())
@@ -280,7 +294,10 @@ std::string whatIfJson(const WhatIfResult& r, const TraceData& trace)
         { "starts_before_launch", q.startsBeforeLaunch }, { "same_stream_overlaps", q.sameStreamOverlaps },
         { "recorded_cross_stream", q.recordedCrossStream }, { "inferred_cross_stream", q.inferredCrossStream },
         { "event_waits_unresolved", q.eventWaitsUnresolved }, { "inferred_handoffs", q.inferredHandoffs },
-        { "host_waits", q.hostWaits }, { "waits_ending_early", q.waitsEndingEarly }, { "collectives", q.collectives },
+        { "host_waits", q.hostWaits }, { "polling_loops", q.pollingLoops },
+        { "event_syncs_paired", q.eventSyncsPaired }, { "loader_waits", q.loaderWaits },
+        { "loader_waits_as_work", q.loaderWaitsAsWork }, { "handoffs_rejected", q.handoffsRejected },
+        { "waits_ending_early", q.waitsEndingEarly }, { "collectives", q.collectives },
         { "nested_calls", q.nestedCalls }, { "launch_floor_ns", q.launchFloorNs } };
     j["cross_stream_edges"] = { { "recorded", q.recordedCrossStream }, { "inferred", q.inferredCrossStream },
         { "recorded_unresolved", q.eventWaitsUnresolved } };

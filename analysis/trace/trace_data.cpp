@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/trace/trace_data.h"
 
+#include "analysis/trace/device_timeline.h"
+
 #include "profiler/model/trace_events.h"
 
 #include <algorithm>
@@ -159,11 +161,22 @@ Result<TraceData> TraceData::load(SqliteDb& db, TraceParts parts)
             data.eventRecords.push_back(
                 { s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnInt(3), s.columnInt(4) });
         }));
-    // A replay reads framework ops only for the steps: annotations, and ProfilerStep#N whatever its category.
+    // A replay reads framework ops only for the steps and the input pipeline: annotations, ProfilerStep#N and
+    // data-loading ranges (a DataLoader's __next__, a loader thread's work: whatif/host_waits.h) whatever their
+    // category, so that the replay's graph is the same whichever parts were loaded.
+    std::string loadingNameIds;
+    if (parts != TraceParts::Everything)
+        PLACESCOPE_RETURN_IF_ERROR(
+            forEachRow(db, "PS_FRAMEWORK_OPS", "SELECT DISTINCT nameId FROM PS_FRAMEWORK_OPS", [&](SqliteStatement& s) {
+                const int64_t id = s.columnInt(0);
+                if (isDataLoadingRange(data.name(id)))
+                    loadingNameIds += (loadingNameIds.empty() ? "" : ",") + std::to_string(id);
+            }));
     const std::string frameworkOpsFilter = parts == TraceParts::Everything
         ? ""
         : " WHERE category = 'user_annotation' OR nameId IN (SELECT id FROM StringIds WHERE value LIKE "
-          "'ProfilerStep#%')";
+          "'ProfilerStep#%')"
+            + (loadingNameIds.empty() ? std::string() : " OR nameId IN (" + loadingNameIds + ")");
     PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "PS_FRAMEWORK_OPS",
         "SELECT start, end, globalTid, nameId, category, IFNULL(externalId,-1), IFNULL(depth,-1), "
         "IFNULL(inputDims,''), IFNULL(inputTypes,''), IFNULL(extra,'') FROM PS_FRAMEWORK_OPS"

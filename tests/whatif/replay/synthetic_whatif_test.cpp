@@ -23,7 +23,7 @@ namespace {
 //   launch B [t0+10, t0+15] -> kernel "gemm" [t0+110, t0+410]       (queued behind A)
 //   cudaDeviceSynchronize [t0+20, t0+412]                           (waits for B; wakes 2 us after it)
 //   8 us of CPU, then the next step.
-// Measured: step 420 us; span = the last sync's end = 840 + 412 = 1252 us.
+// Measured: step 420 us; span = the last step's end (its 8 us of CPU after the last sync count) = 1260 us.
 void writeSyncedSteps(TraceBuilder& b)
 {
     for (int k = 0; k < 3; ++k) {
@@ -43,9 +43,9 @@ TEST(WhatIfSynthetic, ReplayReproducesTheMeasuredRun)
     WhatIfRun run = runEdits(b.path(), {});
     EXPECT_EQ(run.result.stepCount, 3);
     EXPECT_EQ(run.result.measured.stepNs, 420 * kUs);
-    EXPECT_EQ(run.result.measured.spanNs, 1252 * kUs);
+    EXPECT_EQ(run.result.measured.spanNs, 1260 * kUs);
     EXPECT_EQ(run.result.replay.stepNs, 420 * kUs);
-    EXPECT_EQ(run.result.replay.spanNs, 1252 * kUs);
+    EXPECT_EQ(run.result.replay.spanNs, 1260 * kUs);
     EXPECT_EQ(run.result.predicted.stepNs, run.result.replay.stepNs); // no edit: predicted = replay
     EXPECT_EQ(run.result.quality.hostWaits, 3);
     EXPECT_EQ(run.result.quality.launchFloorNs, 10 * kUs);
@@ -68,7 +68,7 @@ TEST(WhatIfSynthetic, RemovingTheSyncFreesTheHost)
 }
 
 // kernels:gemm=x0.5: B takes 150 us, ends at t0 + 260, the sync at t0 + 262, the next step starts 8 us later:
-// step 270 us, span 540 + 262 = 802 us.
+// step 270 us, span 540 + 270 = 810 us (to the last step's end).
 TEST(WhatIfSynthetic, HalvingAKernel)
 {
     TraceBuilder b("halve");
@@ -76,12 +76,12 @@ TEST(WhatIfSynthetic, HalvingAKernel)
     WhatIfRun run = runEdits(b.path(), { "kernels:gemm=x0.5" });
     EXPECT_EQ(run.result.edits[0].matched, 3);
     EXPECT_EQ(run.result.predicted.stepNs, 270 * kUs);
-    EXPECT_EQ(run.result.predicted.spanNs, 802 * kUs);
+    EXPECT_EQ(run.result.predicted.spanNs, 810 * kUs);
 }
 
 // drop:nchwToNhwc: A and its launch go (the launch call takes 0); launch B starts 5 us into the step (its measured
 // gap), B starts 10 us (the launch floor) after it at t0 + 15 and ends at t0 + 315; the sync ends at t0 + 317 and
-// the next step starts at t0 + 325: step 325 us, span 650 + 317 = 967 us.
+// the next step starts at t0 + 325: step 325 us, span 650 + 325 = 975 us (to the last step's end).
 TEST(WhatIfSynthetic, DroppingAConversionKernel)
 {
     TraceBuilder b("drop");
@@ -89,7 +89,7 @@ TEST(WhatIfSynthetic, DroppingAConversionKernel)
     WhatIfRun run = runEdits(b.path(), { "drop:nchwToNhwc" });
     EXPECT_EQ(run.result.edits[0].matched, 3);
     EXPECT_EQ(run.result.predicted.stepNs, 325 * kUs);
-    EXPECT_EQ(run.result.predicted.spanNs, 967 * kUs);
+    EXPECT_EQ(run.result.predicted.spanNs, 975 * kUs);
 }
 
 TEST(WhatIfSynthetic, EditsCombine)
@@ -276,7 +276,7 @@ TEST(WhatIfSynthetic, PredictedTraceFileHoldsThePredictionAndNeverTheInput)
     EXPECT_EQ(db->queryInt("SELECT CAST(AVG(end - start) AS INTEGER) FROM PS_STEPS").value(), 325 * kUs);
     WhatIfRun reread = runEdits(out, {});
     EXPECT_EQ(reread.result.measured.stepNs, 325 * kUs);
-    EXPECT_EQ(reread.result.measured.spanNs, 967 * kUs);
+    EXPECT_EQ(reread.result.measured.spanNs, 975 * kUs);
     // -o equal to the input is refused and leaves the input as it was.
     auto input = openTrace(b.path());
     const int64_t before = input->queryInt("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL").value();

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+// Host waits the replay graph makes from more than one call: time a thread spends blocked is a wait on what it
+// waits for, which shrinks or grows when that moves, and not CPU work frozen in a gap (issue 25).
+//   - A polling loop (two or more cudaStreamQuery/cudaEventQuery calls in a row on a thread, with nothing but
+//     CPU gaps between them) is one host call spanning the loop; the graph's wait binding then ties it to the
+//     GPU work it polled for. The later queries ride on the first as nested calls.
+//   - A DataLoader `__next__` (or any data-loading range) on a thread that launches GPU work, in which the work of
+//     a loader thread of the same process ends (a thread with data-loading ranges and no CUDA call), waited for
+//     that work: the loader's ranges become a lane of their own and the thread's next call starts after the
+//     range it waited for (+ the measured lag), its own CPU time in the gap kept as work. Where the process shows
+//     no loader thread's work, the range stays CPU work and ReplayQuality::loaderWaitsAsWork says so.
+#pragma once
+
+#include "analysis/trace/trace_data.h"
+#include "whatif/replay_graph.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace placescope {
+
+// Merges each thread's polling loops into their first call (before the graph's waits are bound); returns the
+// merged calls, in task order. Absorbed calls leave their lane (dropped, rowId -1, kept as NestedCall rows).
+std::vector<int32_t> mergePollingLoops(const TraceData& trace, ReplayGraph& graph);
+
+// Adds the loader threads' lanes and binds the data-loading ranges of launching threads to them.
+void bindLoaderWaits(const TraceData& trace, ReplayGraph& graph);
+
+} // namespace placescope
