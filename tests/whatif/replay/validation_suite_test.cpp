@@ -9,8 +9,11 @@
 #include "tests/analysis/findings/trace_builder.h"
 #include "tests/whatif/replay/whatif_fixture.h"
 
+#include "profiler/importers/importer.h"
+
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <string>
 
 namespace placescope::testing {
@@ -131,6 +134,47 @@ TEST(ValidationSuite, EventSynchronizeWaitsForItsRecordedEvent)
     expectHeld("cudaEventSynchronize on a recorded event, producer x0.5", run.result.predicted.stepNs, 1500.0 * kUs);
 }
 
+// The same event synchronize as PyTorch's profiler writes it with cuda_sync events on (Kineto "Event Sync" with
+// wait_on_stream and wait_on_cuda_event_record_corr_id), through the real importer: the same 1500 us.
+TEST(ValidationSuite, KinetoEventSyncIsPairedWithItsRecord)
+{
+    TempDir dir("v_kineto_event_sync");
+    const std::string json = dir.file("trace.json");
+    {
+        std::ofstream out(json);
+        out << R"({"traceEvents": [)";
+        for (int64_t k = 0; k < 3; ++k) {
+            const int64_t t0 = k * 2000;
+            const int64_t c = 100 + 10 * k;
+            auto x = [&](const char* cat, const std::string& name, int pid, int tid, int64_t ts, int64_t dur,
+                         const std::string& args) {
+                out << R"({"ph": "X", "cat": ")" << cat << R"(", "name": ")" << name << R"(", "pid": )" << pid
+                    << R"(, "tid": )" << tid << R"(, "ts": )" << ts << R"(, "dur": )" << dur << R"(, "args": {)" << args
+                    << "}},\n";
+            };
+            auto corr = [](int64_t id) { return R"("correlation": )" + std::to_string(id); };
+            x("user_annotation", "ProfilerStep#" + std::to_string(k), 10, 10, t0, 2000, "");
+            x("cuda_runtime", "cudaLaunchKernel", 10, 10, t0, 5, corr(c));
+            x("cuda_runtime", "cudaEventRecord", 10, 10, t0 + 5, 2, corr(c + 1));
+            x("cuda_runtime", "cudaLaunchKernel", 10, 10, t0 + 9, 5, corr(c + 2));
+            x("cuda_runtime", "cudaEventSynchronize", 10, 10, t0 + 20, 1002, corr(c + 3));
+            x("kernel", "producer", 0, 7, t0 + 10, 1000, R"("device": 0, "stream": 7, )" + corr(c));
+            x("kernel", "other", 0, 8, t0 + 20, 991, R"("device": 0, "stream": 8, )" + corr(c + 2));
+            x("cuda_sync", "Event Sync", 0, 7, t0 + 20, 1002,
+                R"("cuda_sync_kind": "Event Sync", "device": 0, "stream": -1, )" + corr(c + 3)
+                    + R"(, "wait_on_stream": 7, "wait_on_cuda_event_record_corr_id": )" + std::to_string(c + 1)
+                    + R"(, "wait_on_cuda_event_id": 3)");
+        }
+        out << R"({"ph": "i", "s": "g", "name": "Record Window End", "pid": 10, "tid": 10, "ts": 6000}]})";
+    }
+    const std::string store = dir.file("trace.sqlite");
+    ASSERT_TRUE(importTraces({ json }, store, {}).isOk());
+    WhatIfRun run = runEdits(store, { "kernels:producer=x0.5" });
+    EXPECT_EQ(run.result.quality.eventSyncsPaired, 3);
+    EXPECT_EQ(run.result.replay.stepNs, 2000 * kUs);
+    expectHeld("Kineto Event Sync on a recorded event, producer x0.5", run.result.predicted.stepNs, 1500.0 * kUs);
+}
+
 // A loader-bound queue: 4 steps of 1000 us from t0 = 1000 + 1000k us. A loader thread (no CUDA call) fetches batch k
 // in [t0-400, t0+600] (a "DataLoader worker fetch" range, back to back: 1000 us a batch). The main thread waits in
 // enumerate(DataLoader)#...__next__ [t0, t0+605] (batch k arrives at t0+600, 5 us to hand over), launches gemm
@@ -187,8 +231,8 @@ TEST(ValidationSuite, LoaderWaitWithoutTheLoaderThreadIsWorkAndSaysSo)
     WhatIfRun run = runEdits(b.path(), { "input=x0.5" });
     EXPECT_EQ(run.result.quality.loaderWaits, 0);
     EXPECT_EQ(run.result.quality.loaderWaitsAsWork, 4);
-    expectHeld("DataLoader wait with no loader thread shown (as work), input=x0.5", run.result.predicted.stepNs,
-        697.5 * kUs);
+    expectHeld(
+        "DataLoader wait with no loader thread shown (as work), input=x0.5", run.result.predicted.stepNs, 697.5 * kUs);
     const std::string text = whatIfText(run.result, run.trace);
     EXPECT_NE(text.find("4 DataLoader waits replayed as CPU work: the trace shows no loader thread's work"),
         std::string::npos)
