@@ -146,10 +146,12 @@ void bindLoaderWaits(const TraceData& trace, ReplayGraph& graph)
         }
         auto next = std::partition_point(lane.tasks.begin(), lane.tasks.end(),
             [&](int32_t id) { return graph.tasks[id].measuredStart < wait.endNs; });
-        if (next == lane.tasks.begin() || next == lane.tasks.end())
-            continue; // before the thread's first call or after its last: nothing to bind
+        if (next == lane.tasks.end())
+            continue; // after the thread's last call: nothing to bind
+        // The thread's first call has no call before it: its anchor moves back by the wait (trace_replay.cpp reads a
+        // first call's laneGap as a shift of its anchor), so the first step follows the loader like the others.
         ReplayTask& t = graph.tasks[*next];
-        const int64_t previousEnd = graph.tasks[*(next - 1)].measuredEnd;
+        const int64_t previousEnd = next == lane.tasks.begin() ? INT64_MIN : graph.tasks[*(next - 1)].measuredEnd;
         const int64_t waitFrom = std::max(wait.startNs, previousEnd);
         auto delivered = std::upper_bound(
             ends->second.begin(), ends->second.end(), std::make_pair(std::min(wait.endNs, t.measuredStart), INT32_MAX));

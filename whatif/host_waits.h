@@ -7,7 +7,8 @@
 //   - A DataLoader `__next__` (or any data-loading range) on a thread that launches GPU work, in which the work of
 //     a loader thread of the same process ends (a thread with data-loading ranges and no CUDA call), waited for
 //     that work: the loader's ranges become a lane of their own and the thread's next call starts after the
-//     range it waited for (+ the measured lag), its own CPU time in the gap kept as work. Where the process shows
+//     range it waited for (+ the measured lag), its own CPU time in the gap kept as work (the first call's anchor
+//     moves back by the wait, so the first step follows the loader too). Where the process shows
 //     no loader thread's work, the range stays CPU work and ReplayQuality::loaderWaitsAsWork says so.
 #pragma once
 

@@ -330,11 +330,14 @@ std::vector<EditOutcome> applyEdits(const TraceData& trace, const std::vector<Wh
                 // The thread's first call: the input time between the start of the step it is in and the call (its
                 // anchor moves by it; trace_replay.cpp), so the first step is edited like the others.
                 ReplayTask& first = graph.tasks[lane.tasks.front()];
+                const int32_t firstWaitedFor = graph.linksOf(first).crossPred;
+                const bool firstFollowsLoader
+                    = first.loaderWork || (firstWaitedFor >= 0 && graph.tasks[firstWaitedFor].loaderWork);
                 int64_t stepStart = INT64_MIN;
                 for (const ReplayStep& s : graph.steps)
                     if (s.startNs <= first.measuredStart)
                         stepStart = std::max(stepStart, s.startNs);
-                if (stepStart != INT64_MIN) {
+                if (stepStart != INT64_MIN && !firstFollowsLoader) {
                     const int64_t inInput = overlap(ranges->second, stepStart, first.measuredStart);
                     if (inInput > 0) {
                         first.laneGap -= inInput - scaled(inInput, edit.factor);

@@ -181,9 +181,10 @@ TEST(ValidationSuite, KinetoEventSyncIsPairedWithItsRecord)
 // [t0+605, t0+610] -> [t0+615, t0+815], syncs [t0+612, t0+817] and runs 183 us of CPU to t0+1000. Its own work is
 // 400 us a step: the loader sets the step. input=x0.5: batches take 500 us, back to back from 600 us: batch k is
 // ready at 1100 + 500k. The main thread's cycle stays 400 us (launch, 212 us to the sync's end, 188 us of CPU: 183
-// + the 5 us hand-over), so from step 1 on each launch waits for its batch; step 0's call (no call before it) moves
-// 302.5 us earlier, as input= moves a thread's first call. Launches at 1302.5, 1702.5, 2105, 2605 us; the last step
-// ends 395 us after its launch, at 3000 us: 2000 us for 4 steps, mean 500 us (the loader's new pace). Replayed as
+// + the 5 us hand-over), so each launch waits for its batch, the first too (its own work before it is the 5 us
+// hand-over): launches at 1105, 1605, 2105, 2605 us; the first step still starts at 1000 us (an instant before a
+// thread's first call stays put when the call moves earlier), the last ends 395 us after its launch, at 3000 us:
+// 2000 us for 4 steps, mean 500 us (the loader's new pace). Replayed as
 // work, the wait would shrink by half (302.5 us a step): 697.5 us, 40 % off. gemm x0.5 (100 us off each step's
 // own work) leaves the loader's pace: launches stay at t0+605; only the last step ends 100 us earlier (its CPU tail
 // follows its sync, which ends at t0+717), at 4900 us: 3900 us for 4 steps, mean 975 us.
@@ -206,7 +207,7 @@ TEST(ValidationSuite, LoaderBoundQueueFollowsTheLoaderThread)
     TraceBuilder b("v_loader");
     writeLoaderSteps(b, true);
     WhatIfRun run = runEdits(b.path(), { "input=x0.5" });
-    EXPECT_EQ(run.result.quality.loaderWaits, 3); // steps 1-3 (step 0's wait is before the thread's first call)
+    EXPECT_EQ(run.result.quality.loaderWaits, 4);
     EXPECT_EQ(run.result.quality.loaderWaitsAsWork, 0);
     EXPECT_EQ(run.result.replay.stepNs, 1000 * kUs);
     expectHeld("loader-bound queue, input=x0.5", run.result.predicted.stepNs, 500.0 * kUs);
@@ -217,7 +218,7 @@ TEST(ValidationSuite, LoaderBoundQueueFollowsTheLoaderThread)
     expectHeld("loader-bound queue, gemm x0.5", gpu.result.predicted.stepNs, 975.0 * kUs);
     // The CLI's way (the events read from the store, TraceParts::ForReplay for the kernel edit) agrees.
     WhatIfRun store = runEditsFromStore(b.path(), { "kernels:gemm=x0.5" });
-    EXPECT_EQ(store.result.quality.loaderWaits, 3);
+    EXPECT_EQ(store.result.quality.loaderWaits, 4);
     EXPECT_EQ(store.result.predicted.stepNs, gpu.result.predicted.stepNs);
 }
 
