@@ -2,6 +2,7 @@
 #include "app/cli/document_output.h"
 
 #include "profiler/base/output_file.h"
+#include "profiler/base/printable_text.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -50,7 +51,7 @@ int DocumentOutput::write(const std::string& document) const
 
 void DocumentOutput::error(const std::string& message) const
 {
-    std::fprintf(stderr, "placescope %s: %s\n", command.c_str(), message.c_str());
+    printLine(stderr, "placescope %s: %s\n", command.c_str(), message.c_str());
 }
 
 void addDocumentOptions(CLI::App& app, DocumentOutput& output, const std::string& formats, bool withOutput)

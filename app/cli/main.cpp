@@ -2,6 +2,7 @@
 // `placescope`: the command-line tool (no Qt). Subcommands live in app/cli/commands/, one file each.
 #include "app/cli/command_registry.h"
 #include "app/cli/suggest.h"
+#include "profiler/base/printable_text.h"
 #include "profiler/base/temp_file_registry.h"
 #include "profiler/store/trace_writer.h"
 
@@ -31,7 +32,7 @@ int finishStdout(const std::string& command, int exitCode)
     if (flushed && !std::ferror(stdout))
         return exitCode;
     const int error = errno;
-    std::fprintf(stderr, "placescope %s: cannot write the output to standard output%s%s\n", command.c_str(),
+    printLine(stderr, "placescope %s: cannot write the output to standard output%s%s\n", command.c_str(),
         error ? ": " : "", error ? std::strerror(error) : "");
     return exitCode == 0 ? 1 : exitCode;
 }
@@ -106,7 +107,7 @@ int main(int argc, char** argv)
         } else if (const std::string near = nearestOption(app, argc, argv); !near.empty()) {
             what += "; did you mean " + near + "?";
         }
-        std::fprintf(stderr, "%s: %s (see %s --help)\n", command.c_str(), what.c_str(), command.c_str());
+        placescope::printLine(stderr, "%s: %s (see %s --help)\n", command.c_str(), what.c_str(), command.c_str());
         return 2;
     }
     try {
@@ -114,7 +115,7 @@ int main(int argc, char** argv)
             if (sub->parsed())
                 return finishStdout(sub->get_name(), run());
     } catch (const std::exception& error) {
-        std::fprintf(stderr, "placescope: %s\n", error.what());
+        placescope::printLine(stderr, "placescope: %s\n", error.what());
         return 1;
     }
     return 1;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/trace_input.h"
 
+#include "profiler/base/printable_text.h"
 #include "profiler/base/temp_file_registry.h"
 #include "profiler/importers/importer.h"
 #include "profiler/store/trace_file.h"
@@ -34,7 +35,7 @@ Result<TraceInput> TraceInput::open(const std::string& input, const std::string&
     // Named as the input, so a report or a diff that shows the file name shows the one the user gave.
     result.m_path = (std::filesystem::path(result.m_folder) / std::filesystem::path(input).filename()).string();
     if (!quiet)
-        std::fprintf(stderr, "placescope %s: importing %s (%s) to a temporary trace\n", command.c_str(), input.c_str(),
+        printLine(stderr, "placescope %s: importing %s (%s) to a temporary trace\n", command.c_str(), input.c_str(),
             format.value() == TraceFormat::NsysSqlite       ? "Nsight Systems export"
                 : format.value() == TraceFormat::XPlane     ? "TensorFlow/JAX XPlane"
                 : format.value() == TraceFormat::OrtProfile ? "ONNX Runtime profile"

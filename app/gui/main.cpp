@@ -4,6 +4,7 @@
 //               [--compare other.sqlite] [--screenshot out.png [--select-op name] [--select-event name]]
 #include "app/gui/display_check.h"
 #include "app/gui/quit_on_signals.h"
+#include "profiler/base/printable_text.h"
 #include "profiler/base/units.h"
 #include "profiler/store/trace_writer.h"
 #include "ui/compare/compare_window.h"
@@ -164,7 +165,7 @@ int main(int argc, char** argv)
         if (quitOnSignals.received())
             return 1; // stopped: no picture (the process dies of the signal once the windows are gone)
         if (!compared)
-            std::fprintf(stderr, "placescope-gui: --compare: %s\n", qPrintable(compareWindow->lastError()));
+            placescope::printLine(stderr, "placescope-gui: --compare: %s\n", qPrintable(compareWindow->lastError()));
         else
             std::printf("compare: %d kernel names, mean step %s -> %s\n", compareWindow->kernelModel()->rowCount(),
                 placescope::formatNanoseconds(static_cast<double>(compareWindow->diff()->meanStepNsA)).c_str(),
@@ -177,7 +178,7 @@ int main(int argc, char** argv)
             compareWindow->render(&painter);
         }
         if (!image.save(parser.value(screenshot))) {
-            std::fprintf(stderr, "placescope-gui: cannot write %s\n", qPrintable(parser.value(screenshot)));
+            placescope::printLine(stderr, "placescope-gui: cannot write %s\n", qPrintable(parser.value(screenshot)));
             return 1;
         }
         return compared ? 0 : 2;
@@ -188,30 +189,30 @@ int main(int argc, char** argv)
     if (parser.isSet(model)) {
         // The model is read and planned first, then laid out: wait for both.
         if (!window.placementSession()->waitForPlan(120000)) {
-            std::fprintf(stderr, "placescope-gui: %s: %s\n", qPrintable(parser.value(model)),
+            placescope::printLine(stderr, "placescope-gui: %s: %s\n", qPrintable(parser.value(model)),
                 qPrintable(window.placementSession()->lastError()));
             ok = false;
         }
         if (window.placementSession()->model() && !window.graphView()->waitForLayout(120000)) {
-            std::fprintf(stderr, "placescope-gui: %s: %s\n", qPrintable(parser.value(model)),
+            placescope::printLine(stderr, "placescope-gui: %s: %s\n", qPrintable(parser.value(model)),
                 qPrintable(window.graphView()->lastError()));
             ok = false;
         }
     }
     if (!opened) {
         // No picture of a window that shows no trace (issue 27): the error, exit 1, nothing written.
-        std::fprintf(stderr, "placescope-gui: %s: %s\n", qPrintable(input), qPrintable(window.lastError()));
+        placescope::printLine(stderr, "placescope-gui: %s: %s\n", qPrintable(input), qPrintable(window.lastError()));
         return 1;
     }
     if (!ok)
-        std::fprintf(stderr, "placescope-gui: %s: %s\n", qPrintable(input), qPrintable(window.lastError()));
+        placescope::printLine(stderr, "placescope-gui: %s: %s\n", qPrintable(input), qPrintable(window.lastError()));
     if (parser.isSet(selectOp) && !selectModelOp(window, parser.value(selectOp))) {
-        std::fprintf(
+        placescope::printLine(
             stderr, "placescope-gui: --select-op: no op named %s in the model\n", qPrintable(parser.value(selectOp)));
         ok = false;
     }
     if (parser.isSet(selectEvent) && !window.timeline()->selectNamed(parser.value(selectEvent))) {
-        std::fprintf(
+        placescope::printLine(
             stderr, "placescope-gui: --select-event: no event named %s\n", qPrintable(parser.value(selectEvent)));
         ok = false;
     }
@@ -226,7 +227,7 @@ int main(int argc, char** argv)
     if (parser.isSet(whatIf)) {
         auto* session = window.whatIfSession();
         if (!session->waitForRun(120000)) {
-            std::fprintf(stderr, "placescope-gui: --whatif: %s\n", qPrintable(session->lastError()));
+            placescope::printLine(stderr, "placescope-gui: --whatif: %s\n", qPrintable(session->lastError()));
             ok = false;
         } else {
             const auto& r = session->run()->result;
@@ -246,7 +247,7 @@ int main(int argc, char** argv)
         window.render(&painter);
     }
     if (!image.save(parser.value(screenshot))) {
-        std::fprintf(stderr, "placescope-gui: cannot write %s\n", qPrintable(parser.value(screenshot)));
+        placescope::printLine(stderr, "placescope-gui: cannot write %s\n", qPrintable(parser.value(screenshot)));
         return 1;
     }
     return ok ? 0 : 2;

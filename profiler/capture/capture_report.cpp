@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "profiler/capture/capture_report.h"
 
+#include "profiler/base/printable_text.h"
 #include "profiler/base/units.h"
 
 #include "profiler/importers/importer.h"
@@ -24,7 +25,7 @@ std::string CaptureLog::withCommas(int64_t value) { return withThousands(value);
 void CaptureLog::line(const std::string& text)
 {
     clearLive();
-    std::fprintf(m_out, "placescope capture: %s\n", text.c_str());
+    printLine(m_out, "placescope capture: %s\n", text.c_str());
     std::fflush(m_out);
 }
 

@@ -8,6 +8,7 @@
 #include "app/cli/document_output.h"
 #include "app/cli/trace_input.h"
 #include "placement/graph/model_loader.h"
+#include "profiler/base/printable_text.h"
 #include "profiler/store/trace_file.h"
 #include "whatif/run_analysis.h"
 
@@ -39,13 +40,13 @@ int runAnalyze(AnalyzeArgs& args)
         return 2;
     }
     if (!args.model.empty() && !std::filesystem::is_regular_file(args.model)) {
-        std::fprintf(stderr, "placescope analyze: model file not found: %s\n", args.model.c_str());
+        printLine(stderr, "placescope analyze: model file not found: %s\n", args.model.c_str());
         return 1;
     }
     // A model that does not load would silently leave the engine out of the report: refuse it up front.
     if (!args.model.empty())
         if (auto model = loadModelGraph(args.model); !model.isOk()) {
-            std::fprintf(stderr, "placescope analyze: --model: %s\n", model.status().message().c_str());
+            printLine(stderr, "placescope analyze: --model: %s\n", model.status().message().c_str());
             return 1;
         }
     // Refused before the analysis, not after it: -o naming the trace or the model, a device or a folder.
@@ -54,17 +55,17 @@ int runAnalyze(AnalyzeArgs& args)
     // Kineto JSON and nsys exports are imported to a temporary trace first (removed when the command ends).
     auto input = TraceInput::open(args.trace, "analyze", args.quiet);
     if (!input.isOk()) {
-        std::fprintf(stderr, "placescope analyze: %s\n", input.status().message().c_str());
+        printLine(stderr, "placescope analyze: %s\n", input.status().message().c_str());
         return 1;
     }
     auto db = openTrace(input->path());
     if (!db.isOk()) {
-        std::fprintf(stderr, "placescope analyze: %s\n", db.status().message().c_str());
+        printLine(stderr, "placescope analyze: %s\n", db.status().message().c_str());
         return 1;
     }
     auto trace = TraceData::load(*db);
     if (!trace.isOk()) {
-        std::fprintf(stderr, "placescope analyze: %s: %s\n", args.trace.c_str(), trace.status().message().c_str());
+        printLine(stderr, "placescope analyze: %s: %s\n", args.trace.c_str(), trace.status().message().c_str());
         return 1;
     }
     // The GUI's findings pane calls the same function: the replay's savings, and the engine's with a model.
@@ -72,7 +73,7 @@ int runAnalyze(AnalyzeArgs& args)
     request.modelPath = args.model;
     auto report = analyzeMeasuredRun(*db, *trace, request);
     if (!report.isOk()) {
-        std::fprintf(stderr, "placescope analyze: %s: %s\n", args.trace.c_str(), report.status().message().c_str());
+        printLine(stderr, "placescope analyze: %s: %s\n", args.trace.c_str(), report.status().message().c_str());
         return 1;
     }
     report->traceName = std::filesystem::path(args.trace).filename().string();
@@ -81,7 +82,7 @@ int runAnalyze(AnalyzeArgs& args)
     if (*format == ReportFormat::Html) {
         auto tables = timeSeriesTables(*trace);
         if (!tables.isOk()) {
-            std::fprintf(stderr, "placescope analyze: %s: %s\n", args.trace.c_str(), tables.status().message().c_str());
+            printLine(stderr, "placescope analyze: %s: %s\n", args.trace.c_str(), tables.status().message().c_str());
             return 1;
         }
         series = std::move(tables.value());
@@ -89,7 +90,7 @@ int runAnalyze(AnalyzeArgs& args)
     if (int status = output.write(renderReport(*report, *format, series ? &*series : nullptr)); status != 0)
         return status;
     if (!output.toStdout() && !args.quiet)
-        std::fprintf(stderr, "placescope analyze: %zu finding(s), report written to %s\n", report->findings.size(),
+        printLine(stderr, "placescope analyze: %zu finding(s), report written to %s\n", report->findings.size(),
             output.path.c_str());
     return 0;
 }

@@ -5,6 +5,8 @@
 // In a build without the CUDA toolkit the command exists and says plainly that there is no tracer.
 #include "app/cli/command_registry.h"
 
+#include "profiler/base/printable_text.h"
+
 #ifdef PLACESCOPE_HAVE_CUPTI
 #include "profiler/capture/capture_runner.h"
 #endif
@@ -35,11 +37,11 @@ int runCaptureCommand(const CaptureArgs& args)
 #ifdef PLACESCOPE_HAVE_CUPTI
     auto kinds = capture::parseKinds(args.kinds);
     if (!kinds.isOk()) {
-        std::fprintf(stderr, "placescope capture: --kinds: %s\n", kinds.status().message().c_str());
+        printLine(stderr, "placescope capture: --kinds: %s\n", kinds.status().message().c_str());
         return capture::kExitUsage;
     }
     if (args.bufferMb < 1 || args.bufferMb > 1024 || args.delaySeconds < 0 || args.durationSeconds < 0) {
-        std::fprintf(stderr, "placescope capture: --buffer-mb must be 1 to 1024, --delay and --duration >= 0\n");
+        printLine(stderr, "placescope capture: --buffer-mb must be 1 to 1024, --delay and --duration >= 0\n");
         return capture::kExitUsage;
     }
     capture::CaptureRequest request;
@@ -55,7 +57,7 @@ int runCaptureCommand(const CaptureArgs& args)
     return capture::runCapture(request);
 #else
     (void)args;
-    std::fprintf(stderr,
+    printLine(stderr,
         "placescope capture: this build of placescope has no tracer (it was built without the "
         "CUDA 13 toolkit's CUPTI); rebuild on a machine with the CUDA toolkit installed\n");
     return 2;

@@ -11,6 +11,7 @@
 #include "app/cli/document_output.h"
 #include "app/cli/trace_input.h"
 #include "profiler/base/output_file.h"
+#include "profiler/base/printable_text.h"
 #include "whatif/replay_saving_simulator.h"
 
 #include <cstdio>
@@ -75,7 +76,7 @@ int runDiff(DiffArgs& args)
     auto afterInput = beforeInput.isOk() ? TraceInput::open(args.after, "diff", args.quiet) : beforeInput.status();
     for (const auto* side : { &beforeInput, &afterInput })
         if (!side->isOk()) {
-            std::fprintf(stderr, "placescope diff: %s\n", side->status().message().c_str());
+            printLine(stderr, "placescope diff: %s\n", side->status().message().c_str());
             return 1;
         }
     // The after-run on a second thread: the two profiles share nothing, and a diff should cost about one of them.
@@ -84,7 +85,7 @@ int runDiff(DiffArgs& args)
     auto afterResult = after.get();
     for (const auto* side : { &before, &afterResult })
         if (!side->isOk()) {
-            std::fprintf(stderr, "placescope diff: %s\n", side->status().message().c_str());
+            printLine(stderr, "placescope diff: %s\n", side->status().message().c_str());
             return 1;
         }
 
@@ -96,7 +97,7 @@ int runDiff(DiffArgs& args)
     parseDevicePairing(args.devices, options.devices); // checked by the option's IsMember
     auto diff = diffRuns(*before, *afterResult, options);
     if (!diff.isOk()) { // only --step past the runs' steps fails: a usage error
-        std::fprintf(stderr, "placescope diff: %s\n", diff.status().message().c_str());
+        printLine(stderr, "placescope diff: %s\n", diff.status().message().c_str());
         return 2;
     }
     DiffRenderOptions render;
@@ -104,7 +105,7 @@ int runDiff(DiffArgs& args)
     if (int status = output.write(renderDiff(*diff, *format, render)); status != 0)
         return status;
     if (!output.toStdout() && !args.quiet)
-        std::fprintf(stderr, "placescope diff: written to %s\n", output.path.c_str());
+        printLine(stderr, "placescope diff: written to %s\n", output.path.c_str());
     return 0;
 }
 

@@ -4,6 +4,7 @@
 #include "app/cli/command_registry.h"
 #include "app/cli/trace_input.h"
 #include "profiler/base/output_file.h"
+#include "profiler/base/printable_text.h"
 #include "profiler/base/temp_file_registry.h"
 #include "profiler/base/units.h"
 #include "profiler/exporters/chrome_trace_exporter.h"
@@ -52,7 +53,7 @@ int runExport(const ExportArgs& args)
         output = std::string(folder && *folder ? folder : "/tmp") + "/placescope-export-XXXXXX";
         const int fd = ::mkstemp(output.data());
         if (fd < 0) {
-            std::fprintf(stderr, "placescope export: cannot make a temporary file: %s\n", std::strerror(errno));
+            printLine(stderr, "placescope export: cannot make a temporary file: %s\n", std::strerror(errno));
             return 1;
         }
         ::close(fd);
@@ -72,18 +73,18 @@ int runExport(const ExportArgs& args)
     } removeTemporary { output, toStdout };
     // Refused before the trace is opened (the exporter checks again, against the file it reads).
     if (Status usable = checkOutputPath(output, { args.trace }); !usable.isOk()) {
-        std::fprintf(stderr, "placescope export: %s\n", usable.message().c_str());
+        printLine(stderr, "placescope export: %s\n", usable.message().c_str());
         return 1;
     }
     // Kineto JSON and nsys exports are imported to a temporary trace first (removed when the command ends).
     auto input = TraceInput::open(args.trace, "export", args.quiet);
     if (!input.isOk()) {
-        std::fprintf(stderr, "placescope export: %s\n", input.status().message().c_str());
+        printLine(stderr, "placescope export: %s\n", input.status().message().c_str());
         return 1;
     }
     auto db = openTrace(input->path());
     if (!db.isOk()) {
-        std::fprintf(stderr, "placescope export: %s\n", db.status().message().c_str());
+        printLine(stderr, "placescope export: %s\n", db.status().message().c_str());
         return 1;
     }
     ChromeExportOptions options;
@@ -96,12 +97,12 @@ int runExport(const ExportArgs& args)
     if (showProgress)
         std::fprintf(stderr, "\r               \r");
     if (!summary.isOk()) {
-        std::fprintf(stderr, "placescope export: %s\n", summary.status().message().c_str());
+        printLine(stderr, "placescope export: %s\n", summary.status().message().c_str());
         return 1;
     }
     if (toStdout) {
         if (Status copied = copyToStdout(output); !copied.isOk()) {
-            std::fprintf(stderr, "placescope export: %s\n", copied.message().c_str());
+            printLine(stderr, "placescope export: %s\n", copied.message().c_str());
             return 1;
         }
         if (std::fflush(stdout) != 0 || std::ferror(stdout))
@@ -109,7 +110,7 @@ int runExport(const ExportArgs& args)
     }
     // The summary is no data: always on stderr, as every command's.
     if (!args.quiet)
-        std::fprintf(stderr, "wrote %s: %s events, %s (Chrome trace JSON; open in https://ui.perfetto.dev)\n",
+        printLine(stderr, "wrote %s: %s events, %s (Chrome trace JSON; open in https://ui.perfetto.dev)\n",
             toStdout ? "standard output" : args.output.c_str(),
             withThousands(static_cast<int64_t>(summary->events)).c_str(),
             formatBytes(static_cast<int64_t>(summary->bytes)).c_str());

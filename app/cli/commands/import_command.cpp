@@ -4,6 +4,7 @@
 // file). Progress (only on a terminal) and the summary line go to stderr, silenced by --quiet; the output appears
 // only when complete.
 #include "app/cli/command_registry.h"
+#include "profiler/base/printable_text.h"
 #include "profiler/base/units.h"
 #include "profiler/importers/importer.h"
 #include "profiler/stats/trace_stats.h"
@@ -55,7 +56,7 @@ void printSummary(const std::string& output, const ImportSummary& summary, doubl
             static_cast<double>(summary.inputBytes) / 1e6);
     else
         std::snprintf(buffer, sizeof buffer, "%.1f MB/s", mbps);
-    std::fprintf(stderr, "wrote %s: %s; %s (PS_PROBLEMS; notes lose nothing); %s, %s\n", output.c_str(), events.c_str(),
+    printLine(stderr, "wrote %s: %s; %s (PS_PROBLEMS; notes lose nothing); %s, %s\n", output.c_str(), events.c_str(),
         notes.c_str(), formatNanoseconds(seconds * 1e9).c_str(), buffer);
 }
 
@@ -77,7 +78,7 @@ int runImport(const ImportArgs& args)
     if (showProgress)
         std::fprintf(stderr, "\r%50s\r", "");
     if (!summary.isOk()) {
-        std::fprintf(stderr, "placescope import: %s\n", summary.status().message().c_str());
+        printLine(stderr, "placescope import: %s\n", summary.status().message().c_str());
         return 1;
     }
     if (!args.quiet) // a summary, not data: stderr
@@ -86,7 +87,7 @@ int runImport(const ImportArgs& args)
         std::string lost;
         for (const auto& [kind, count] : summary->dataLoss)
             lost += (lost.empty() ? "" : ", ") + withThousands(count) + " " + kind;
-        std::fprintf(stderr,
+        printLine(stderr,
             "placescope import: warning: not all of the input was imported: %s (PS_PROBLEMS says "
             "why)\n",
             lost.c_str());

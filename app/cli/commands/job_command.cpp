@@ -15,6 +15,7 @@
 #include "app/cli/commands/job_engines.h"
 #include "app/cli/document_output.h"
 #include "profiler/base/output_file.h"
+#include "profiler/base/printable_text.h"
 #include "profiler/base/units.h"
 
 #include <unistd.h>
@@ -47,7 +48,7 @@ struct JobArgs
 
 int fail(const char* command, const std::string& message, int code = 1)
 {
-    std::fprintf(stderr, "placescope job %s: %s\n", command, message.c_str());
+    printLine(stderr, "placescope job %s: %s\n", command, message.c_str());
     return code;
 }
 
@@ -101,16 +102,16 @@ int runImport(const JobArgs& args)
         return fail("import", manifest.status().message());
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
     if (!args.quiet) {
-        std::fprintf(stderr, "wrote %s: %zu rank(s) in %s\n", args.output.c_str(), manifest->ranks.size(),
+        printLine(stderr, "wrote %s: %zu rank(s) in %s\n", args.output.c_str(), manifest->ranks.size(),
             formatNanoseconds(seconds * 1e9).c_str());
         for (const JobFailure& f : manifest->failed)
-            std::fprintf(
+            printLine(
                 stderr, "placescope job import: warning: %s failed twice: %s\n", f.input.c_str(), f.error.c_str());
         if (!manifest->missing.empty()) {
             std::string list;
             for (int64_t r : manifest->missing)
                 list += (list.empty() ? "" : " ") + std::to_string(r);
-            std::fprintf(stderr, "placescope job import: warning: missing ranks of %lld: %s\n",
+            printLine(stderr, "placescope job import: warning: missing ranks of %lld: %s\n",
                 static_cast<long long>(manifest->worldSize), list.c_str());
         }
     }
@@ -151,7 +152,7 @@ int writeOutput(const char* command, const DocumentOutput& output, const std::st
     if (int status = output.write(text); status != 0)
         return status;
     if (!output.toStdout() && !quiet)
-        std::fprintf(stderr, "placescope job %s: written to %s\n", command, output.path.c_str());
+        printLine(stderr, "placescope job %s: written to %s\n", command, output.path.c_str());
     return 0;
 }
 
@@ -185,7 +186,7 @@ int runReport(const JobArgs& args)
     const ReportTable table = *jobReportTable(job.job, args.name, failureLines(job.manifest));
     if (format != TableFormat::Text && !args.quiet)
         for (const std::string& note : table.notes)
-            std::fprintf(stderr, "placescope job report %s: note: %s\n", args.name.c_str(), note.c_str());
+            printLine(stderr, "placescope job report %s: note: %s\n", args.name.c_str(), note.c_str());
     return writeOutput("report", output, renderTable(table, format), args.quiet);
 }
 

@@ -24,6 +24,7 @@
 #include "placement/proposal/model_proposal.h"
 #include "placement/proposal/placement_figures.h"
 #include "profiler/base/output_file.h"
+#include "profiler/base/printable_text.h"
 #include "profiler/base/units.h"
 #include "profiler/store/trace_file.h"
 
@@ -55,11 +56,7 @@ struct PlaceOptions
 
 int fail(const std::string& message, int code = 1)
 {
-    std::string line = message;
-    for (char& c : line)
-        if (c == '\n' || c == '\r')
-            c = ' ';
-    std::fprintf(stderr, "placescope place: %s\n", line.c_str());
+    printLine(stderr, "placescope place: %s\n", message.c_str()); // a newline in a name shown as \n
     return code;
 }
 
@@ -67,7 +64,7 @@ int fail(const std::string& message, int code = 1)
 void noteWritten(const PlaceOptions& options)
 {
     if (!options.quiet)
-        std::fprintf(stderr, "placescope place: proposal written to %s\n", options.outputPath.c_str());
+        printLine(stderr, "placescope place: proposal written to %s\n", options.outputPath.c_str());
 }
 
 // The files a run reads: -o must not name any of them.

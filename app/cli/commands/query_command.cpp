@@ -6,6 +6,7 @@
 #include "app/cli/command_registry.h"
 #include "app/cli/trace_input.h"
 #include "profiler/base/csv_field.h"
+#include "profiler/base/printable_text.h"
 #include "profiler/base/units.h"
 #include "profiler/store/statement_deadline.h"
 #include "profiler/store/trace_file.h"
@@ -32,13 +33,13 @@ int runQuery(const QueryArgs& args)
 {
     std::string sql = args.sql;
     if (args.sql.empty() && args.file.empty()) { // a usage error (exit 2), as a missing argument is (issue 27)
-        std::fprintf(stderr, "placescope query: no SQL given (pass it as an argument or with --file)\n");
+        printLine(stderr, "placescope query: no SQL given (pass it as an argument or with --file)\n");
         return 2;
     }
     if (!args.file.empty()) {
         std::ifstream in(args.file);
         if (!in) {
-            std::fprintf(stderr, "placescope query: cannot read %s\n", args.file.c_str());
+            printLine(stderr, "placescope query: cannot read %s\n", args.file.c_str());
             return 1;
         }
         std::ostringstream text;
@@ -46,40 +47,40 @@ int runQuery(const QueryArgs& args)
         sql = text.str();
     }
     if (sql.find_first_not_of(" \t\r\n;") == std::string::npos) { // blank SQL or an empty --file: the same
-        std::fprintf(stderr, "placescope query: no SQL given (pass it as an argument or with --file)\n");
+        printLine(stderr, "placescope query: no SQL given (pass it as an argument or with --file)\n");
         return 2;
     }
     // Kineto JSON and nsys exports are imported to a temporary trace first (removed when the command ends).
     auto input = TraceInput::open(args.trace, "query", false);
     if (!input.isOk()) {
-        std::fprintf(stderr, "placescope query: %s\n", input.status().message().c_str());
+        printLine(stderr, "placescope query: %s\n", input.status().message().c_str());
         return 1;
     }
     auto db = openTrace(input->path()); // read-only: a query cannot change the trace
     if (!db.isOk()) {
-        std::fprintf(stderr, "placescope query: %s\n", db.status().message().c_str());
+        printLine(stderr, "placescope query: %s\n", db.status().message().c_str());
         return 1;
     }
     std::string_view rest;
     auto stmt = db->prepare(sql, &rest);
     if (!stmt.isOk()) {
-        std::fprintf(stderr, "placescope query: %s\n", stmt.status().message().c_str());
+        printLine(stderr, "placescope query: %s\n", stmt.status().message().c_str());
         return 1;
     }
     if (!stmt->isValid()) {
-        std::fprintf(stderr, "placescope query: the SQL holds no statement (only comments or whitespace)\n");
+        printLine(stderr, "placescope query: the SQL holds no statement (only comments or whitespace)\n");
         return 1;
     }
     // One statement, and one that only reads: the trace is opened read-only, but VACUUM INTO or ATTACH would still
     // write elsewhere, and a second statement would be silently ignored.
     if (!stmt->isReadOnly()) {
-        std::fprintf(stderr,
+        printLine(stderr,
             "placescope query: only statements that read are run (SELECT, WITH, read-only PRAGMA); "
             "this one would write\n");
         return 1;
     }
     if (auto next = db->prepare(rest); !next.isOk() || next->isValid()) {
-        std::fprintf(stderr, "placescope query: give one statement; the SQL holds more after the first\n");
+        printLine(stderr, "placescope query: give one statement; the SQL holds more after the first\n");
         return 1;
     }
     StatementDeadline deadline(
@@ -103,12 +104,12 @@ int runQuery(const QueryArgs& args)
     if (!stmt->status().isOk()) {
         std::fflush(stdout);
         if (deadline.expired())
-            std::fprintf(stderr,
+            printLine(stderr,
                 "placescope query: stopped after %s (--timeout); narrow the query (WHERE, LIMIT) or "
                 "raise --timeout (0: no limit)\n",
                 formatNanoseconds(args.timeoutSeconds * 1e9).c_str());
         else
-            std::fprintf(stderr, "placescope query: %s\n", stmt->status().message().c_str());
+            printLine(stderr, "placescope query: %s\n", stmt->status().message().c_str());
         return 1;
     }
     std::fwrite(out.data(), 1, out.size(), stdout);

@@ -11,6 +11,7 @@
 #include "app/cli/document_output.h"
 #include "app/cli/trace_input.h"
 #include "profiler/base/output_file.h"
+#include "profiler/base/printable_text.h"
 #include "profiler/store/trace_file.h"
 
 #include <cstdio>
@@ -51,23 +52,23 @@ int runReportCommand(ReportArgs& args)
     if (args.list)
         return listReports();
     if (args.name.empty() || args.trace.empty()) {
-        std::fprintf(stderr,
+        printLine(stderr,
             "placescope report: give a report name and a trace: placescope report NAME run.sqlite "
             "(placescope report --list shows the reports)\n");
         return 2;
     }
     const ReportInfo* report = findReport(args.name);
     if (!report) {
-        std::fprintf(stderr, "placescope report: unknown report '%s' (placescope report --list: %s)\n",
-            args.name.c_str(), reportNames().c_str());
+        printLine(stderr, "placescope report: unknown report '%s' (placescope report --list: %s)\n", args.name.c_str(),
+            reportNames().c_str());
         return 2;
     }
     if ((!args.op.empty() || args.minLength) && report->name != "sequences") {
-        std::fprintf(stderr, "placescope report: --op and --min-length apply to the sequences report only\n");
+        printLine(stderr, "placescope report: --op and --min-length apply to the sequences report only\n");
         return 2;
     }
     if (args.minLength && *args.minLength < 1) {
-        std::fprintf(stderr, "placescope report: --min-length must be 1 or more, not %lld\n",
+        printLine(stderr, "placescope report: --min-length must be 1 or more, not %lld\n",
             static_cast<long long>(*args.minLength));
         return 2;
     }
@@ -88,17 +89,17 @@ int runReportCommand(ReportArgs& args)
     // Kineto JSON and nsys exports are imported to a temporary trace first (removed when the command ends).
     auto input = TraceInput::open(args.trace, "report", args.quiet);
     if (!input.isOk()) {
-        std::fprintf(stderr, "placescope report: %s\n", input.status().message().c_str());
+        printLine(stderr, "placescope report: %s\n", input.status().message().c_str());
         return 1;
     }
     auto db = openTrace(input->path());
     if (!db.isOk()) {
-        std::fprintf(stderr, "placescope report: %s\n", db.status().message().c_str());
+        printLine(stderr, "placescope report: %s\n", db.status().message().c_str());
         return 1;
     }
     auto trace = TraceData::load(*db);
     if (!trace.isOk()) {
-        std::fprintf(stderr, "placescope report: %s: %s\n", args.trace.c_str(), trace.status().message().c_str());
+        printLine(stderr, "placescope report: %s: %s\n", args.trace.c_str(), trace.status().message().c_str());
         return 1;
     }
     ReportOptions options;
@@ -108,18 +109,18 @@ int runReportCommand(ReportArgs& args)
     options.minLength = args.minLength.value_or(0);
     auto ctx = ReportContext::create(*trace, options);
     if (!ctx.isOk()) { // a --step the trace lacks: a usage error, as for diff
-        std::fprintf(stderr, "placescope report: %s: %s\n", args.trace.c_str(), ctx.status().message().c_str());
+        printLine(stderr, "placescope report: %s: %s\n", args.trace.c_str(), ctx.status().message().c_str());
         return 2;
     }
     const ReportTable table = runReport(*ctx, *report);
     const std::string text = renderTable(table, format);
     if (format != TableFormat::Text && !args.quiet)
         for (const std::string& note : table.notes)
-            std::fprintf(stderr, "placescope report %s: note: %s\n", args.name.c_str(), note.c_str());
+            printLine(stderr, "placescope report %s: note: %s\n", args.name.c_str(), note.c_str());
     if (int status = output.write(text); status != 0)
         return status;
     if (!output.toStdout() && !args.quiet)
-        std::fprintf(stderr, "placescope report: %s, %zu row(s) written to %s\n", args.name.c_str(), table.rows.size(),
+        printLine(stderr, "placescope report: %s, %zu row(s) written to %s\n", args.name.c_str(), table.rows.size(),
             output.path.c_str());
     return 0;
 }

@@ -6,6 +6,7 @@
 #include "app/cli/count_option.h"
 #include "app/cli/document_output.h"
 #include "app/cli/trace_input.h"
+#include "profiler/base/printable_text.h"
 #include "profiler/base/text_table.h"
 #include "profiler/base/units.h"
 #include "profiler/stats/trace_stats.h"
@@ -196,12 +197,12 @@ int runStats(StatsArgs& args)
     // Kineto JSON and nsys exports are imported to a temporary trace first (removed when the command ends).
     auto input = TraceInput::open(args.trace, "stats", false);
     if (!input.isOk()) {
-        std::fprintf(stderr, "placescope stats: %s\n", input.status().message().c_str());
+        printLine(stderr, "placescope stats: %s\n", input.status().message().c_str());
         return 1;
     }
     auto db = openTrace(input->path());
     if (!db.isOk()) {
-        std::fprintf(stderr, "placescope stats: %s\n", db.status().message().c_str());
+        printLine(stderr, "placescope stats: %s\n", db.status().message().c_str());
         return 1;
     }
     StatsOptions options;
@@ -209,7 +210,7 @@ int runStats(StatsArgs& args)
     options.nameKind = args.shortNames ? KernelNameKind::Short : KernelNameKind::Demangled;
     auto stats = computeTraceStats(*db, options);
     if (!stats.isOk()) {
-        std::fprintf(stderr, "placescope stats: %s: %s\n", args.trace.c_str(), stats.status().message().c_str());
+        printLine(stderr, "placescope stats: %s: %s\n", args.trace.c_str(), stats.status().message().c_str());
         return 1;
     }
     return output.write(*format == "json"

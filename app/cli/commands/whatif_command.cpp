@@ -9,6 +9,7 @@
 #include "app/cli/document_output.h"
 #include "app/cli/trace_input.h"
 #include "profiler/base/output_file.h"
+#include "profiler/base/printable_text.h"
 #include "profiler/store/trace_file.h"
 #include "whatif/prediction_file.h"
 #include "whatif/whatif.h"
@@ -57,7 +58,7 @@ int runWhatIfCommand(WhatIfArgs& args, bool criticalPathOnly)
     for (const std::string& text : args.edits) {
         auto edit = parseEdit(text);
         if (!edit.isOk()) {
-            std::fprintf(stderr, "placescope %s: %s\n", command, edit.status().message().c_str());
+            printLine(stderr, "placescope %s: %s\n", command, edit.status().message().c_str());
             return 2;
         }
         options.edits.push_back(std::move(edit.value()));
@@ -65,45 +66,45 @@ int runWhatIfCommand(WhatIfArgs& args, bool criticalPathOnly)
     // Refused before the replay, not after it: -o naming the trace, a device or a folder.
     if (!args.output.empty())
         if (Status usable = checkOutputPath(args.output, { args.trace, args.compare }); !usable.isOk()) {
-            std::fprintf(stderr, "placescope %s: %s\n", command, usable.message().c_str());
+            printLine(stderr, "placescope %s: %s\n", command, usable.message().c_str());
             return 1;
         }
     // Kineto JSON and nsys exports are imported to a temporary trace first (removed when the command ends).
     auto input = TraceInput::open(args.trace, command, args.quiet);
     if (!input.isOk()) {
-        std::fprintf(stderr, "placescope %s: %s\n", command, input.status().message().c_str());
+        printLine(stderr, "placescope %s: %s\n", command, input.status().message().c_str());
         return 1;
     }
     auto db = openTrace(input->path());
     if (!db.isOk()) {
-        std::fprintf(stderr, "placescope %s: %s\n", command, db.status().message().c_str());
+        printLine(stderr, "placescope %s: %s\n", command, db.status().message().c_str());
         return 1;
     }
     StepSet steps;
     auto trace = loadForWhatIf(*db, options.edits, &steps);
     if (!trace.isOk()) {
-        std::fprintf(stderr, "placescope %s: %s: %s\n", command, args.trace.c_str(), trace.status().message().c_str());
+        printLine(stderr, "placescope %s: %s: %s\n", command, args.trace.c_str(), trace.status().message().c_str());
         return 1;
     }
     auto result = runWhatIf(*db, *trace, steps, options);
     if (!result.isOk()) {
-        std::fprintf(stderr, "placescope %s: %s\n", command, result.status().message().c_str());
+        printLine(stderr, "placescope %s: %s\n", command, result.status().message().c_str());
         return args.step >= 0 ? 2 : 1;
     }
     if (!args.compare.empty()) {
         if (Status compared = compareWith(args.compare, *result, args.quiet); !compared.isOk()) {
-            std::fprintf(stderr, "placescope %s: --compare %s\n", command, compared.message().c_str());
+            printLine(stderr, "placescope %s: --compare %s\n", command, compared.message().c_str());
             return 1;
         }
     }
     if (!args.output.empty()) {
         Status written = writePredictedTrace(input->path(), args.output, *result);
         if (!written.isOk()) {
-            std::fprintf(stderr, "placescope %s: %s\n", command, written.message().c_str());
+            printLine(stderr, "placescope %s: %s\n", command, written.message().c_str());
             return 1;
         }
         if (!args.quiet)
-            std::fprintf(stderr, "placescope %s: predicted trace written to %s\n", command, args.output.c_str());
+            printLine(stderr, "placescope %s: predicted trace written to %s\n", command, args.output.c_str());
     }
     return args.document.write(criticalPathOnly
             ? (json ? criticalPathJson(*result, *trace) : criticalPathText(*result, *trace))

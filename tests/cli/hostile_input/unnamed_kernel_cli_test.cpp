@@ -65,8 +65,7 @@ TEST(UnnamedKernelCli, AnNsysKernelWithAnEmptyNameAndNullShortNameIsKeptAndCount
     ASSERT_EQ(sqlite3_exec(db, edit, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
     sqlite3_close(db);
     const int64_t kernels = queryInt(exportFile.string(), "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL");
-    const CliRun r
-        = runPlacescope({ "import", exportFile.string(), "-o", dir.file("run.sqlite"), "-q" }, dir.path());
+    const CliRun r = runPlacescope({ "import", exportFile.string(), "-o", dir.file("run.sqlite"), "-q" }, dir.path());
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const std::string trace = dir.file("run.sqlite");
     EXPECT_EQ(queryInt(trace, "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"), kernels);
