@@ -43,4 +43,12 @@ std::string savingText(const Saving& saving)
     return simulated.empty() ? estimatedSavingText(saving) : estimatedSavingText(saving) + "; " + simulated;
 }
 
+std::string savingFigureText(const Saving& saving)
+{
+    if (!saving.simulated || saving.simulatedAboveBound()) // ranked by the estimate (Saving::rankingMs)
+        return estimatedSavingText(saving);
+    const std::string simulated = simulatedSavingText(saving);
+    return simulated.substr(0, simulated.find(" (replay"));
+}
+
 } // namespace placescope

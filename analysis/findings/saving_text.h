@@ -22,4 +22,9 @@ std::string simulatedSavingText(const Saving& saving);
 // Both: the estimate, then "; " and the simulation where there is one.
 std::string savingText(const Saving& saving);
 
+// The figure a finding is ranked by, in the same words and short enough for a list column: the replay's
+// "simulated 4.59 ms per step" (or "simulated: no saving") where it ranks by it, else the estimate
+// ("up to 5.68 ms per step", "up to 3.00 GiB of device memory"). Always a part of savingText.
+std::string savingFigureText(const Saving& saving);
+
 } // namespace placescope

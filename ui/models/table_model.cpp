@@ -75,6 +75,8 @@ QVariant TableModel::data(const QModelIndex& index, int role) const
             return labeled.value;
         if (role == Qt::DisplayRole)
             return labeled.text;
+        if (role == Qt::ToolTipRole && !labeled.tip.isEmpty())
+            return labeled.tip;
         if (role == Qt::TextAlignmentRole)
             return QVariant(Qt::AlignLeft | Qt::AlignVCenter);
         return {};

@@ -29,6 +29,7 @@ struct LabeledNumber
 {
     double value = 0.0;
     QString text;
+    QString tip; // the whole wording where the cell shows a short one (tooltip), empty otherwise
 };
 
 // A read-only table of QVariant cells (or LabeledNumber cells), one CellFormat per column (Plain where none is given).

@@ -136,8 +136,28 @@ void ReportsPanel::run()
             m_notes->setText(QString::fromStdString(result.table.title) + "\n" + notes.join("\n"));
             m_proxy->sort(-1); // the report's own order until the user sorts
             m_model->setTable(std::move(result.table));
+            putNamesFirst();
             emit reportShown(name);
         });
+}
+
+void ReportsPanel::putNamesFirst()
+{
+    // The CLI prints names last, as nsys stats does (a long name may run past the terminal's edge); in a dock
+    // narrower than the table they would be off screen, so the trailing text columns (Name; Op, Sequence) come first.
+    QHeaderView* header = m_view->horizontalHeader();
+    const auto& columns = m_model->table().columns;
+    for (int i = 0; i < header->count(); ++i) // the table's own order first: another report may have moved some
+        header->moveSection(header->visualIndex(i), i);
+    int first = static_cast<int>(columns.size());
+    while (first > 0 && columns[static_cast<size_t>(first - 1)].kind == ColumnKind::Text)
+        --first;
+    if (first == 0 || first == static_cast<int>(columns.size()))
+        return; // all text, or names already first (bandwidth's Operation, Memory) or none
+    for (int i = first; i < static_cast<int>(columns.size()); ++i) {
+        header->moveSection(header->visualIndex(i), i - first);
+        header->resizeSection(i, 260);
+    }
 }
 
 bool ReportsPanel::selectRowOnTimeline(int proxyRow)

@@ -45,6 +45,7 @@ signals:
 
 private:
     void run();
+    void putNamesFirst(); // the trailing text columns (the CLI's last: names) shown first
 
     TimelineView* m_timeline = nullptr;
     QComboBox* m_choice = nullptr;

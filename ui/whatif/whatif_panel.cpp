@@ -124,8 +124,16 @@ WhatIfPanel::WhatIfPanel(WhatIfSession* session, QWidget* parent)
     m_report->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_report->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_tabs->addTab(m_report, tr("Report"));
+    // The figures' paragraph scrolls past five lines: on a 768-pixel screen the lanes under it keep their room.
+    auto* figuresScroll = new QScrollArea(right);
+    figuresScroll->setObjectName("whatifFiguresScroll");
+    figuresScroll->setWidgetResizable(true);
+    figuresScroll->setFrameShape(QFrame::NoFrame);
+    figuresScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    figuresScroll->setWidget(m_figures);
+    figuresScroll->setMaximumHeight(5 * m_figures->fontMetrics().lineSpacing() + 4);
     rightLayout->addWidget(m_chart);
-    rightLayout->addWidget(m_figures);
+    rightLayout->addWidget(figuresScroll);
     rightLayout->addWidget(m_tabs, 1);
     split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 1);

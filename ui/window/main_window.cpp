@@ -67,7 +67,14 @@ MainWindow::MainWindow(QWidget* parent)
     // Saving: the words of `placescope analyze` and the HTML report (savingText: a memory finding reads in bytes),
     // sorted by the figure findings are ranked by (the replay's where it simulated the fix).
     m_findings = new TableModel({ tr("Finding"), tr("Severity"), tr("Saving"), tr("Summary") }, this);
-    addTableDock(tr("Findings"), m_findings, Qt::RightDockWidgetArea);
+    QTableView* findingsView = addTableDock(tr("Findings"), m_findings, Qt::RightDockWidgetArea);
+    // A narrow dock (1366 wide screens): the saving whole and the severity beside it, the title takes the rest and
+    // elides; the summary is the pane's first paragraph, so the list leaves it out (the filter still reads it).
+    findingsView->horizontalHeader()->setStretchLastSection(false);
+    findingsView->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    findingsView->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    findingsView->horizontalHeader()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
+    findingsView->setColumnHidden(3, true);
     // Largest total time first, as nsys stats lists kernels and copies.
     addTableDock(tr("Kernels"), m_kernels, Qt::BottomDockWidgetArea)->sortByColumn(2, Qt::DescendingOrder);
     addTableDock(tr("Copies"), m_copies, Qt::BottomDockWidgetArea)->sortByColumn(3, Qt::DescendingOrder);
@@ -140,9 +147,16 @@ MainWindow::MainWindow(QWidget* parent)
         if (!splitter->objectName().isEmpty())
             splitter->restoreState(settings.value("splitters/" + splitter->objectName()).toByteArray());
     setDarkPalette(settings.value("view/dark", false).toBool());
-    // First start: 1400x850, or the screen's free area when it is smaller (a 1366x768 laptop).
-    if (!settings.contains("window/geometry"))
-        resize(screen() ? QSize(1400, 850).boundedTo(screen()->availableGeometry().size()) : QSize(1400, 850));
+    if (!m_placement->model()) // a saved layout may show it; with no model open it would show "n/a"s
+        findChild<QDockWidget*>("dock_placement")->hide();
+    // First start: 1400x850, or maximized where the screen's free area is smaller (a 1366x768 laptop): a window the
+    // screen's size plus its title bar would put the status bar below the screen (showEvent maximizes it).
+    if (!settings.contains("window/geometry")) {
+        const QSize free = screen() ? screen()->availableGeometry().size() : QSize(1400, 850);
+        m_firstStartSize = QSize(1400, 850).boundedTo(free);
+        m_maximizeAtFirstShow = free.width() < 1400 || free.height() < 850 + 80; // room for a title bar
+        resize(m_firstStartSize);
+    }
 }
 
 MainWindow::~MainWindow() = default; // the job trackers cancel what still runs
@@ -170,6 +184,8 @@ QTableView* MainWindow::addTableDock(const QString& title, TableModel* model, Qt
     view->verticalHeader()->hide();
     view->setWordWrap(false);
     view->horizontalHeader()->resizeSection(0, 260); // long names are cut; the figures stay in view
+    // Rows one line of text high (nsys, Perfetto): a 768-pixel screen shows more than a handful.
+    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
     layout->addWidget(filter);
     layout->addWidget(view);
     dock->setWidget(body);
@@ -304,6 +320,8 @@ void MainWindow::openModel(const QString& path)
 
 void MainWindow::buildPlacementDock()
 {
+    // Without a model the panel has nothing to show but "n/a": it is hidden until a model opens (File > Open model,
+    // or View > Panels shows it), and the What-if tab beside it is in front.
     // Bottom right, beside the tables: the per-op table needs the width.
     m_placementPanel = new PlacementPanel(m_placement, this);
     auto* dock = new QDockWidget(tr("Placement"), this);
@@ -311,11 +329,12 @@ void MainWindow::buildPlacementDock()
     dock->setWidget(m_placementPanel);
     addDockWidget(Qt::BottomDockWidgetArea, dock, Qt::Horizontal); // beside the table tabs, not among them
     connect(m_placement, &PlacementSession::planChanged, this, &MainWindow::onPlanChanged);
-    connect(m_placement, &PlacementSession::modelChanged, this, [this] {
+    connect(m_placement, &PlacementSession::modelChanged, this, [this, dock] {
         if (!m_placement->plan())
             m_timeline->setPredicted(nullptr);
+        dock->setVisible(m_placement->model() != nullptr);
         if (m_placement->model())
-            findChild<QDockWidget*>("dock_placement")->raise();
+            dock->raise();
     });
     connect(m_placement, &PlacementSession::failed, this,
         [this](const QString& message) { m_status->setText(tr("Placement: %1").arg(message)); });
@@ -334,7 +353,7 @@ void MainWindow::buildWhatIfDock()
     dock->setWidget(m_whatIfPanel);
     addDockWidget(Qt::BottomDockWidgetArea, dock);
     tabifyDockWidget(findChild<QDockWidget*>("dock_placement"), dock);
-    findChild<QDockWidget*>("dock_placement")->raise(); // the placement panel stays in front, as before
+    findChild<QDockWidget*>("dock_placement")->raise(); // in front once a model opens
     // The first time it is shown, give the bottom area room for the lanes view (the tables need less height).
     connect(dock, &QDockWidget::visibilityChanged, this, [this, dock](bool visible) {
         if (!visible || dock->isFloating() || dock->property("sized").toBool())

@@ -144,6 +144,8 @@ private:
     JobTracker m_openJob { this }; // opening a trace
     std::optional<AnalysisReport> m_report;
     QString m_lastError;
+    QSize m_firstStartSize; // the size the first start chose (no saved geometry), empty otherwise
+    bool m_maximizeAtFirstShow = false; // the first start on a screen smaller than that size and a title bar
     bool m_defaultDockSizes = false; // no saved layout: size the docks when first shown
 };
 

@@ -21,6 +21,7 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -77,8 +78,10 @@ void MainWindow::onOpenFinished(const OpenResult& result)
         for (const auto& finding : m_report->findings)
             findings.push_back({ QString::fromStdString(finding.title),
                 QString::fromStdString(std::string(severityName(finding.severity))),
-                QVariant::fromValue(LabeledNumber {
-                    finding.saving.rankingMs() * 1e6, QString::fromStdString(savingText(finding.saving)) }),
+                // The ranked figure in the list (a 440-pixel dock); the whole wording in its tooltip and the pane.
+                QVariant::fromValue(LabeledNumber { finding.saving.rankingMs() * 1e6,
+                    QString::fromStdString(savingFigureText(finding.saving)),
+                    QString::fromStdString(savingText(finding.saving)) }),
                 QString::fromStdString(finding.summary) });
     }
     m_kernels->setRows(std::move(kernels));
@@ -209,6 +212,10 @@ void MainWindow::rebuildRecentMenu()
 void MainWindow::showEvent(QShowEvent* event)
 {
     QMainWindow::showEvent(event);
+    // Unless someone gave the window another size meanwhile (a test, a --screenshot size).
+    if (m_maximizeAtFirstShow && size() == m_firstStartSize)
+        setWindowState(windowState() | Qt::WindowMaximized);
+    m_maximizeAtFirstShow = false;
     if (!m_defaultDockSizes)
         return;
     m_defaultDockSizes = false;
@@ -221,13 +228,26 @@ void MainWindow::showEvent(QShowEvent* event)
         const int rightWidth = std::max(440, width() / 4);
         resizeDocks({ findingsDock }, { rightWidth }, Qt::Horizontal);
         // The Details panel under the findings gets the larger share: an event's details are a long list.
-        resizeDocks(
-            { findingsDock, findChild<QDockWidget*>("dock_details") }, { height() / 2, height() / 2 }, Qt::Vertical);
-        resizeDocks({ kernelsDock }, { std::max(250, height() * 3 / 10) }, Qt::Vertical);
-        // Shares of the bottom row, which ends where the right column starts.
-        const int bottomWidth = width() - rightWidth;
-        resizeDocks({ kernelsDock, findChild<QDockWidget*>("dock_placement") }, { bottomWidth / 2, bottomWidth / 2 },
-            Qt::Horizontal);
+        // Findings over Details 3:2, and in the findings dock about six findings over their pane.
+        resizeDocks({ findingsDock, findChild<QDockWidget*>("dock_details") }, { height() * 3 / 5, height() * 2 / 5 },
+            Qt::Vertical);
+        if (auto* splitter = findChild<QSplitter*>("findingsSplitter")) {
+            auto* list = qobject_cast<QTableView*>(splitter->widget(0));
+            const int listHeight = list->horizontalHeader()->sizeHint().height()
+                + 6 * list->verticalHeader()->defaultSectionSize() + 2 * list->frameWidth();
+            const int total = std::max(splitter->height(), listHeight * 2);
+            splitter->setSizes({ listHeight, total - listHeight });
+        }
+        // The bottom row: the What-if panel (in front while no model is open) needs height for its lanes under its
+        // chart, and most of the row's width beside its form; the tables scroll.
+        auto* whatIfDock = findChild<QDockWidget*>("dock_whatif");
+        const bool whatIfInFront = whatIfDock->isVisible() && !whatIfDock->visibleRegion().isEmpty();
+        resizeDocks({ kernelsDock }, { std::max(250, height() * (whatIfInFront ? 9 : 6) / 20) }, Qt::Vertical);
+        const int bottomWidth = width() - rightWidth; // it ends where the right column starts
+        resizeDocks({ kernelsDock, whatIfDock }, { bottomWidth * 2 / 5, bottomWidth * 3 / 5 }, Qt::Horizontal);
+        // Inside it, the lanes and figures get more than the form, which scrolls sideways on a small screen.
+        if (auto* whatIfSplit = whatIfDock->findChild<QSplitter*>("whatifSplitter"))
+            whatIfSplit->setSizes({ bottomWidth * 3 / 5 * 2 / 5, bottomWidth * 3 / 5 * 3 / 5 });
     });
 }
 

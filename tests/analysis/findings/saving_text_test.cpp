@@ -47,6 +47,24 @@ TEST(SavingText, TimeMemoryNoneAndSimulated)
     EXPECT_EQ(simulatedSavingText(time), "");
 }
 
+TEST(SavingText, TheRankedFigureIsPartOfTheWholeWording)
+{
+    // A list column shows the figure the finding is ranked by, in the whole wording's own words.
+    Saving simulated = finding("s", 2.0, 10.0, 0).saving;
+    simulated.simulated = true;
+    simulated.simulatedMs = 1.5;
+    simulated.simulatedEdit = "pinned";
+    EXPECT_EQ(savingFigureText(simulated), "simulated 1.50 ms per step");
+    simulated.simulatedMs = 0.0001;
+    EXPECT_EQ(savingFigureText(simulated), "simulated: no saving");
+    simulated.simulatedMs = 3.0; // above the bound: ranked by the bound
+    EXPECT_EQ(savingFigureText(simulated), "up to 2.00 ms per step (10 % of the step)");
+    const Saving memory = finding("m", 0.0, 0.0, 3 << 20).saving;
+    EXPECT_EQ(savingFigureText(memory), "up to 3.00 MiB of device memory");
+    for (const Saving& s : { simulated, memory, finding("t", 1.2, 3.45, 0).saving })
+        EXPECT_NE(savingText(s).find(savingFigureText(s)), std::string::npos) << savingFigureText(s);
+}
+
 TEST(SavingText, EveryReportFormatPrintsTheSameWords)
 {
     AnalysisReport report;

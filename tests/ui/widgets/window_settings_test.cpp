@@ -5,14 +5,22 @@
 #include "ui/graphview/graph_view.h"
 #include "ui/jobs/wait_until.h"
 #include "ui/placement/placement_session.h"
+#include "ui/reports/reports_panel.h"
 #include "ui/timeline/timeline_view.h"
+#include "ui/whatif/whatif_lanes_view.h"
+#include "ui/whatif/whatif_panel.h"
+#include "ui/whatif/whatif_session.h"
 #include "ui/window/main_window.h"
 
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QProcess>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QSplitter>
+#include <QStatusBar>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -167,6 +175,109 @@ private slots:
                                .arg(at.height())));
         }
         QVERIFY(shown >= 4); // findings, details, the tables, placement
+    }
+
+    void aFirstStartOnASmallScreenIsMaximized()
+    {
+        // The screen's size plus a title bar would put the status bar below the screen: the first start maximizes.
+        QSettings().clear();
+        MainWindow window;
+        QVERIFY(window.screen());
+        const QRect free = window.screen()->availableGeometry();
+        QVERIFY2(free.height() < 850 + 80, "the offscreen screen is smaller than the first start's size");
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.isMaximized());
+        QVERIFY(waitUntil([&] { return free.contains(window.frameGeometry()); }, 10000));
+        // A size given before the first show (a test, a screenshot) is kept.
+        MainWindow sized;
+        sized.resize(700, 500);
+        sized.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&sized));
+        QVERIFY(!sized.isMaximized());
+    }
+
+    void theFirstMinuteFitsALaptopScreen_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1366x768") << QSize(1366, 768);
+        QTest::newRow("1600x900") << QSize(1600, 900);
+    }
+
+    void theFirstMinuteFitsALaptopScreen()
+    {
+        // What a new user sees first on a laptop, with fresh settings and a trace but no model: the findings list
+        // shows several findings with their saving whole, the Reports dock its name column first, the status bar
+        // on screen, no empty Placement panel, and the what-if lanes drawn.
+        QFETCH(QSize, size);
+        QSettings().clear();
+        MainWindow window;
+        window.resize(size);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.openFile(kNsysTrace);
+        QVERIFY2(window.waitForOpen(60000), qPrintable(window.lastError()));
+        QCOMPARE(window.size(), size);
+        auto report = [&](const QString& what, const QWidget* w) {
+            const QRect at(w->mapTo(&window, QPoint(0, 0)), w->size());
+            return qPrintable(QString("%1 at %2,%3 %4x%5 in %6x%7")
+                                  .arg(what)
+                                  .arg(at.x())
+                                  .arg(at.y())
+                                  .arg(at.width())
+                                  .arg(at.height())
+                                  .arg(window.width())
+                                  .arg(window.height()));
+        };
+        auto onScreen = [&](const QWidget* w) {
+            return w->isVisible() && window.rect().contains(QRect(w->mapTo(&window, QPoint(0, 0)), w->size()));
+        };
+        // Findings: at least five rows (or all of them) in view, and the saving column whole.
+        auto* findings = window.findChild<QDockWidget*>("dock_Findings")->findChild<QTableView*>();
+        QVERIFY(findings && onScreen(findings));
+        const int rows = findings->model()->rowCount();
+        QVERIFY(rows > 1);
+        QVERIFY2(findings->viewport()->height() >= std::min(rows, 5) * findings->rowHeight(0),
+            report("findings list", findings));
+        const QHeaderView* header = findings->horizontalHeader();
+        QVERIFY(!findings->isColumnHidden(2));
+        QVERIFY2(header->sectionViewportPosition(2) >= 0
+                && header->sectionViewportPosition(2) + header->sectionSize(2) <= findings->viewport()->width(),
+            qPrintable(QString("saving column at %1+%2 of %3")
+                           .arg(header->sectionViewportPosition(2))
+                           .arg(header->sectionSize(2))
+                           .arg(findings->viewport()->width())));
+        for (int r = 0; r < rows; ++r) {
+            const QString saving = findings->model()->index(r, 2).data().toString();
+            QVERIFY2(findings->fontMetrics().horizontalAdvance(saving) < header->sectionSize(2), qPrintable(saving));
+        }
+        // The status bar on screen, and the window inside the screen's free area.
+        QVERIFY2(onScreen(window.statusBar()), report("status bar", window.statusBar()));
+        // No model open: no Placement panel of "n/a"s.
+        auto* placement = window.findChild<QDockWidget*>("dock_placement");
+        QVERIFY2(!placement->isVisible() || placement->visibleRegion().isEmpty(), report("placement", placement));
+        // The what-if lanes drawn, with room for a few rows.
+        QVERIFY2(window.whatIfSession()->waitForRun(120000), qPrintable(window.whatIfSession()->lastError()));
+        WhatIfLanesView* lanes = window.whatIfPanel()->lanesView();
+        QVERIFY(waitUntil([&] { return lanes->lastDrawCount() > 0; }, 30000));
+        if (qEnvironmentVariableIsSet("PLACESCOPE_TEST_SCREENSHOT"))
+            window.grab().save(qEnvironmentVariable("PLACESCOPE_TEST_SCREENSHOT")
+                + QString("_%1x%2.png").arg(size.width()).arg(size.height()));
+        QVERIFY2(!lanes->visibleRegion().isEmpty() && lanes->visibleRegion().boundingRect().height() >= 60,
+            report("what-if lanes", lanes));
+        // Reports: a report with its name last in the CLI's text shows it first, in view.
+        auto* reportsDock = window.findChild<QDockWidget*>("dock_reports");
+        reportsDock->raise();
+        QSignalSpy shown(window.reportsPanel(), &ReportsPanel::reportShown);
+        QVERIFY(window.reportsPanel()->showReport("kernel_launch"));
+        QVERIFY(shown.count() > 0 || shown.wait(60000));
+        QTableView* table = window.reportsPanel()->view();
+        QVERIFY(onScreen(table));
+        const int nameColumn = table->model()->columnCount() - 1;
+        QCOMPARE(table->model()->headerData(nameColumn, Qt::Horizontal).toString(), QString("Name"));
+        QCOMPARE(table->horizontalHeader()->visualIndex(nameColumn), 0);
+        QVERIFY(table->horizontalHeader()->sectionViewportPosition(nameColumn) == 0
+            && table->horizontalHeader()->sectionSize(nameColumn) >= 150);
     }
 
 private:
