@@ -13,6 +13,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -46,6 +48,9 @@ Status writeJobManifest(const std::string& folder, const JobManifest& manifest)
 Result<JobManifest> readJobManifest(const std::string& folder)
 {
     const std::string path = jobManifestPath(folder);
+    // A job folder (or its job.json) the user may not read is said as such, not as "not a job folder".
+    if (::access(path.c_str(), R_OK) != 0 && errno != ENOENT && errno != ENOTDIR)
+        return Status::error("cannot read " + path + ": " + std::strerror(errno));
     std::ifstream file(path, std::ios::binary);
     if (!file)
         return Status::error(folder + " is not a job folder (no job.json; make one with placescope job import)");

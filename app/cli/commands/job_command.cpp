@@ -18,10 +18,13 @@
 #include "profiler/base/printable_text.h"
 #include "profiler/base/units.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <variant>
@@ -69,9 +72,19 @@ int runImport(const JobArgs& args)
         + (args.dask.localWorkers > 0 ? 1 : 0);
     if (engines > 1)
         return fail("import", "give one of --dask, --dask-scheduler-file and --dask-local", 2);
-    for (const std::string& input : args.inputs)
-        if (!fs::is_regular_file(input))
-            return fail("import", input + ": no such file");
+    for (const std::string& input : args.inputs) {
+        // "No such file" only when there is none: one in a folder the user may not enter, or that the user may
+        // not read, is a permission problem, said as such (it was a std::filesystem exception's text).
+        struct stat st;
+        if (::stat(input.c_str(), &st) != 0)
+            return fail("import",
+                errno == ENOENT || errno == ENOTDIR ? input + ": no such file"
+                                                    : "cannot read " + input + ": " + std::strerror(errno));
+        if (!S_ISREG(st.st_mode))
+            return fail("import", input + " is not a regular file; a rank's trace is a file");
+        if (::access(input.c_str(), R_OK) != 0)
+            return fail("import", "cannot read " + input + ": " + std::strerror(errno));
+    }
     std::error_code error;
     if (fs::exists(args.output, error) && (!fs::is_directory(args.output) || !fs::is_empty(args.output)))
         return fail("import", args.output + " exists and is not an empty folder; give a new folder for the job");

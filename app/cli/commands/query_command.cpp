@@ -11,8 +11,10 @@
 #include "profiler/store/statement_deadline.h"
 #include "profiler/store/trace_file.h"
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -38,8 +40,10 @@ int runQuery(const QueryArgs& args)
     }
     if (!args.file.empty()) {
         std::ifstream in(args.file);
-        if (!in) {
-            printLine(stderr, "placescope query: cannot read %s\n", args.file.c_str());
+        if (!in) { // why: no such file, or permission denied
+            const int why = errno;
+            printLine(stderr, "placescope query: cannot read %s%s%s\n", args.file.c_str(), why ? ": " : "",
+                why ? std::strerror(why) : "");
             return 1;
         }
         std::ostringstream text;

@@ -40,13 +40,12 @@ TEST(ControlCharactersCli, ANameWithANewlineOrAnEscapeStaysOnOneLine)
     }
     // An existing file under such a name: the summary line of a command that wrote one is one line too.
     const std::string json = dir.file("run\n\x1b[31m.json");
-    std::filesystem::copy_file(std::string(PLACESCOPE_DATA_DIR) + "/traces/hta_benchmark_simple_add_trace.json.gz",
-        dir / "run.json.gz");
+    std::filesystem::copy_file(
+        std::string(PLACESCOPE_DATA_DIR) + "/traces/hta_benchmark_simple_add_trace.json.gz", dir / "run.json.gz");
     const CliRun imported = runPlacescope({ "import", dir.file("run.json.gz"), "-o", json + ".sqlite" }, dir.path());
     ASSERT_EQ(imported.exitCode, 0) << imported.err;
     EXPECT_EQ(imported.err.find('\x1b'), std::string::npos) << imported.err;
-    EXPECT_NE(imported.err.find("wrote " + dir.file("run\\n\\x1b[31m.json.sqlite")), std::string::npos)
-        << imported.err;
+    EXPECT_NE(imported.err.find("wrote " + dir.file("run\\n\\x1b[31m.json.sqlite")), std::string::npos) << imported.err;
     EXPECT_EQ(std::count(imported.err.begin(), imported.err.end(), '\n'), 1) << imported.err;
 }
 
