@@ -387,15 +387,20 @@ void showCompareWith(QWidget* parent, const QString& current)
         QMessageBox::information(parent, QObject::tr("Compare with"), QObject::tr("Open a trace first (File > Open)."));
         return;
     }
-    const QString other
-        = QFileDialog::getOpenFileName(parent, QObject::tr("Compare %1 with").arg(QFileInfo(current).fileName()),
-            QFileInfo(current).absolutePath(), traceFileFilter());
-    if (other.isEmpty())
-        return;
-    auto* window = new CompareWindow(parent);
-    window->setAttribute(Qt::WA_DeleteOnClose);
-    window->show();
-    window->compare(current, other);
+    // Opens in the folder of the user's file (the other run is usually beside it), window-modal without blocking.
+    auto* dialog = new QFileDialog(parent, QObject::tr("Compare %1 with").arg(QFileInfo(current).fileName()),
+        QFileInfo(current).absolutePath(), traceFileFilter());
+    dialog->setObjectName("compareFileDialog");
+    dialog->setFileMode(QFileDialog::ExistingFile);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    QObject::connect(dialog, &QFileDialog::fileSelected, parent, [parent, current](const QString& other) {
+        auto* window = new CompareWindow(parent);
+        window->setObjectName("compareWindow");
+        window->setAttribute(Qt::WA_DeleteOnClose);
+        window->show();
+        window->compare(current, other);
+    });
+    dialog->open();
 }
 
 } // namespace placescope::ui

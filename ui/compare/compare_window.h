@@ -105,8 +105,10 @@ private:
     QString m_lastError;
 };
 
-// File > Compare with...: asks for the second run and opens a CompareWindow of `current` against it (a top-level
-// window that deletes itself when closed). Says so in a message box when no trace is open.
+// File > Compare with...: asks for the second run in a file dialog ("compareFileDialog", window-modal, not blocking)
+// that opens in `current`'s folder, then opens a CompareWindow ("compareWindow") of `current` against it (a top-level
+// window that deletes itself when closed). `current` is the user's file, never a temporary copy. Says so in a message
+// box when no trace is open.
 void showCompareWith(QWidget* parent, const QString& current);
 
 } // namespace placescope::ui

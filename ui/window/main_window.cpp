@@ -21,11 +21,14 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeDatabase>
+#include <QMimeType>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScreen>
@@ -213,7 +216,8 @@ void MainWindow::buildMenus()
     });
     file->addAction(tr("&Record..."), this, &MainWindow::showRecordDialog);
     file->addAction(tr("Compare &with..."), this, [this] {
-        showCompareWith(this, m_timeline->trace() ? QString::fromStdString(m_timeline->trace()->path) : QString());
+        // The user's file (its folder for the dialog, its name in the title), not the imported temporary copy.
+        showCompareWith(this, m_timeline->trace() ? m_inputPath : QString());
     });
     m_recentMenu = file->addMenu(tr("Recent files"));
     rebuildRecentMenu();
@@ -282,6 +286,7 @@ void MainWindow::setDarkPalette(bool dark)
 void MainWindow::openFile(const QString& path)
 {
     m_lastError.clear();
+    m_openCancelled = false;
     m_progress->setValue(0);
     m_progress->setVisible(true);
     m_status->setText(tr("Opening %1...").arg(path));
@@ -405,6 +410,30 @@ void MainWindow::onPlanChanged()
                           .arg(formatDuration(plan->proposalUs * 1000.0), formatDuration(plan->allGpuUs * 1000.0)));
 }
 
-void MainWindow::cancelOpen() { m_openJob.cancel(); }
+void MainWindow::cancelOpen()
+{
+    m_openCancelled = true;
+    m_openJob.cancel();
+}
+
+void MainWindow::showOpenError(const QString& path, const QString& error)
+{
+    // What the file looks like by its content (the shared MIME database, as file managers name files), then the
+    // importer's one line, then what opens.
+    const QMimeType type = QMimeDatabase().mimeTypeForFile(path, QMimeDatabase::MatchContent);
+    const QString name = QFileInfo(path).fileName();
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot open %1").arg(name),
+        tr("%1 is not a trace Placescope can open. By its content it is: %2 (%3).")
+            .arg(name, type.comment(), type.name()),
+        QMessageBox::Ok, this);
+    box->setObjectName("openErrorDialog");
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setInformativeText(error + "\n\n"
+        + tr(
+            "Placescope opens: PyTorch profiler (Kineto) JSON and .json.gz, Nsight Systems SQLite exports (nsys export "
+            "--type sqlite), TensorFlow/JAX .xplane.pb and TensorBoard trace JSON, ONNX Runtime profiles and "
+            "Placescope traces; ONNX models open as models (File > Open model)."));
+    box->open(); // window-modal, does not block the caller (the open's result handler, a test)
+}
 
 } // namespace placescope::ui

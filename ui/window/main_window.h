@@ -90,6 +90,8 @@ private:
     void buildMenus();
     QTableView* addTableDock(const QString& title, TableModel* model, Qt::DockWidgetArea area);
     void onOpenFinished(const OpenResult& result);
+    // A file that is not a trace: a dialog naming what it looks like and what Placescope opens (non-blocking).
+    void showOpenError(const QString& path, const QString& error);
     void cancelOpen();
     void rememberRecent(const QString& path);
     void rebuildRecentMenu();
@@ -144,6 +146,8 @@ private:
     JobTracker m_openJob { this }; // opening a trace
     std::optional<AnalysisReport> m_report;
     QString m_lastError;
+    bool m_openCancelled = false; // the user cancelled the open in flight: no dialog for its error
+    QString m_inputPath; // the file the user opened (a trace's temporary copy is never shown)
     QSize m_firstStartSize; // the size the first start chose (no saved geometry), empty otherwise
     bool m_maximizeAtFirstShow = false; // the first start on a screen smaller than that size and a title bar
     bool m_defaultDockSizes = false; // no saved layout: size the docks when first shown

@@ -47,9 +47,12 @@ void MainWindow::onOpenFinished(const OpenResult& result)
     if (!result.error.empty()) {
         m_lastError = QString::fromStdString(result.error);
         m_status->setText(tr("Could not open: %1").arg(m_lastError));
+        if (!m_openCancelled)
+            showOpenError(QString::fromStdString(result.inputPath), m_lastError);
         emit openFinished(false);
         return;
     }
+    m_inputPath = QString::fromStdString(result.inputPath);
     m_timeline->setTrace(result.trace);
     checkModelAgainstTrace(); // an open model is matched against the new trace
     // Placement prices transfers with this trace's memcpys and, when it names its GPU, costs for that GPU.

@@ -3,6 +3,7 @@
 // keys, wheel, tables -> timeline, the Details panel and its links, the findings' detail pane, menus.
 #include "profiler/base/units.h"
 #include "profiler/store/sqlite_db.h"
+#include "ui/compare/compare_window.h"
 #include "ui/graphview/graph_view.h"
 #include "ui/jobs/wait_until.h"
 #include "ui/models/table_model.h"
@@ -15,12 +16,14 @@
 #include <QAbstractItemModelTester>
 #include <QDialog>
 #include <QDockWidget>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QProcess>
 #include <QRegularExpression>
@@ -812,6 +815,53 @@ private slots:
                 recentModels = menu;
         QVERIFY(recentModels && recentModels->isEnabled());
         QCOMPARE(recentModels->actions().value(0)->text(), QFileInfo(model).absoluteFilePath());
+    }
+
+    void compareOpensBesideTheUsersFileAndAFileThatIsNotATraceSaysWhatItIs()
+    {
+        // The nsys export is imported to a temporary copy; File > Compare with... opens in the export's own folder,
+        // and the compare window names the user's file, not the copy.
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        window.openFile(kNsysTrace);
+        QVERIFY2(window.waitForOpen(60000), qPrintable(window.lastError()));
+        QVERIFY(QString::fromStdString(window.timeline()->trace()->path) != kNsysTrace); // a temporary copy
+        QAction* compare = nullptr;
+        for (QAction* action : window.findChildren<QAction*>())
+            if (action->text() == "Compare &with...")
+                compare = action;
+        QVERIFY(compare);
+        compare->trigger();
+        QFileDialog* dialog = nullptr;
+        QVERIFY(waitUntil(
+            [&] { return (dialog = window.findChild<QFileDialog*>("compareFileDialog")) && dialog->isVisible(); },
+            10000));
+        QCOMPARE(
+            QFileInfo(dialog->directory().absolutePath()).canonicalFilePath(), QFileInfo(kNsysTrace).canonicalPath());
+        QVERIFY2(dialog->windowTitle().contains(QFileInfo(kNsysTrace).fileName()), qPrintable(dialog->windowTitle()));
+        dialog->selectFile(kNsysTrace);
+        static_cast<QDialog*>(dialog)->accept(); // QDialog's public slot; QFileDialog's override reads the file
+        CompareWindow* compared = nullptr;
+        QVERIFY(waitUntil(
+            [&] { return (compared = window.findChild<CompareWindow*>("compareWindow")) != nullptr; }, 10000));
+        QCOMPARE(compared->windowTitle(), QString("Compare %1 / %1").arg(QFileInfo(kNsysTrace).fileName()));
+        QVERIFY(compared->waitForResult(120000));
+        compared->close();
+        // A picture is not a trace: a dialog says what it is by its content and what opens, beside the status line.
+        const QString picture = QString(PLACESCOPE_SOURCE_DIR) + "/docs/screenshots/details_kernel.png";
+        window.openFile(picture);
+        QVERIFY(!window.waitForOpen(30000));
+        QMessageBox* box = nullptr;
+        QVERIFY(waitUntil(
+            [&] { return (box = window.findChild<QMessageBox*>("openErrorDialog")) && box->isVisible(); }, 10000));
+        QVERIFY2(
+            box->text().contains("PNG image") && box->text().contains("details_kernel.png"), qPrintable(box->text()));
+        QVERIFY2(box->informativeText().contains(window.lastError())
+                && box->informativeText().contains("Nsight Systems SQLite exports"),
+            qPrintable(box->informativeText()));
+        box->accept();
+        QCOMPARE(window.windowTitle(), "Placescope - " + QFileInfo(kNsysTrace).fileName()); // the trace stays open
     }
 
     void aMemoryCounterShowsItsValuesOnHover()
