@@ -36,10 +36,11 @@ Result<TraceInput> TraceInput::open(const std::string& input, const std::string&
     result.m_path = (std::filesystem::path(result.m_folder) / std::filesystem::path(input).filename()).string();
     if (!quiet)
         printLine(stderr, "placescope %s: importing %s (%s) to a temporary trace\n", command.c_str(), input.c_str(),
-            format.value() == TraceFormat::NsysSqlite       ? "Nsight Systems export"
-                : format.value() == TraceFormat::XPlane     ? "TensorFlow/JAX XPlane"
-                : format.value() == TraceFormat::OrtProfile ? "ONNX Runtime profile"
-                                                            : "PyTorch profiler JSON");
+            format.value() == TraceFormat::NsysSqlite             ? "Nsight Systems export"
+                : format.value() == TraceFormat::XPlane           ? "TensorFlow/JAX XPlane"
+                : format.value() == TraceFormat::OrtProfile       ? "ONNX Runtime profile"
+                : format.value() == TraceFormat::TensorBoardTrace ? "TensorBoard trace JSON"
+                                                                  : "PyTorch profiler JSON");
     auto imported = importTraces({ input }, result.m_path, ImportOptions {});
     if (!imported.isOk())
         return imported.status(); // `result` removes the folder

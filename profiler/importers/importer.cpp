@@ -4,6 +4,7 @@
 #include "profiler/importers/common/byte_source.h"
 #include "profiler/importers/common/spooled_input.h"
 #include "profiler/importers/onnxruntime/ort_event.h"
+#include "profiler/importers/tensorboard_trace/tensorboard_trace.h"
 
 #include "profiler/base/file_head.h"
 #include "profiler/base/output_file.h"
@@ -68,9 +69,12 @@ Result<TraceFormat> sniffTraceFormat(const std::string& path)
     switch (classifyFileHead(std::string_view(head, n))) {
     case FileHeadKind::Gzip: // the JSON importers check what is inside
     case FileHeadKind::JsonArray:
-        return looksLikeOrtProfile(jsonContentHead(path)) ? TraceFormat::OrtProfile : TraceFormat::KinetoJson;
-    case FileHeadKind::JsonObject:
-        return TraceFormat::KinetoJson;
+    case FileHeadKind::JsonObject: {
+        const std::string content = jsonContentHead(path);
+        return looksLikeOrtProfile(content)      ? TraceFormat::OrtProfile
+            : looksLikeTensorBoardTrace(content) ? TraceFormat::TensorBoardTrace
+                                                 : TraceFormat::KinetoJson;
+    }
     case FileHeadKind::Sqlite: {
         PLACESCOPE_ASSIGN_OR_RETURN(SqliteDb db, SqliteDb::open(path, SqliteDb::Mode::ReadOnly));
         int64_t applicationId = 0;
@@ -108,7 +112,7 @@ Status checkTraceHead(std::string_view head, const std::string& name)
             name + " is UTF-16 text; a trace's JSON is UTF-8: convert it (iconv -f UTF-16 -t UTF-8) and import that");
     return Status::error(name
         + " is not a trace (expected PyTorch profiler JSON, .json.gz, an nsys SQLite export, a TensorFlow/JAX "
-          ".xplane.pb or an ONNX Runtime profile)");
+          ".xplane.pb or its TensorBoard .trace.json.gz, or an ONNX Runtime profile)");
 }
 
 bool looksLikeXSpace(std::string_view head)
@@ -257,6 +261,7 @@ Result<ImportSummary> importTraces(
         Status status = formats[i] == TraceFormat::NsysSqlite ? importNsysSqlite(path, *writer, perInput)
             : formats[i] == TraceFormat::XPlane               ? importXPlane(path, *writer, perInput)
             : formats[i] == TraceFormat::OrtProfile           ? importOrtProfile(path, *writer, perInput)
+            : formats[i] == TraceFormat::TensorBoardTrace     ? importTensorBoardTrace(path, *writer, perInput)
                                                               : importKinetoJson(path, *writer, perInput);
         if (!status.isOk())
             return Status::error(inputs[i] == spooled[i].readPath() ? inputs[i] + ": " + status.message()

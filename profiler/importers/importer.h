@@ -24,7 +24,8 @@ enum class TraceFormat
     KinetoJson,
     NsysSqlite,
     XPlane, // TensorFlow / JAX XSpace protobuf (*.xplane.pb)
-    OrtProfile // ONNX Runtime profile (onnxruntime_profile_*.json)
+    OrtProfile, // ONNX Runtime profile (onnxruntime_profile_*.json)
+    TensorBoardTrace // TensorBoard's trace-viewer JSON of an XPlane capture (*.trace.json.gz)
 };
 
 struct ImportOptions
@@ -45,8 +46,8 @@ struct ImportOptions
 };
 
 // Identifies a file's format from its first bytes (gzip magic, '{', SQLite header, an XSpace protobuf's first
-// fields), for SQLite from its tables, and for a JSON array (plain or gzip) from its first event (an ONNX Runtime
-// profile's is a Session or Node event).
+// fields), for SQLite from its tables, and for JSON (plain or gzip) from its first events (an ONNX Runtime profile's
+// is a Session or Node event; TensorBoard's trace JSON names a process /host:CPU or /device:GPU:N first).
 Result<TraceFormat> sniffTraceFormat(const std::string& path);
 
 // One line when a file's first bytes (at least 16, or all it has) begin no format sniffTraceFormat knows; `name`
@@ -58,6 +59,7 @@ Status importKinetoJson(const std::string& path, TraceWriter& writer, const Impo
 Status importNsysSqlite(const std::string& path, TraceWriter& writer, const ImportOptions& options);
 Status importXPlane(const std::string& path, TraceWriter& writer, const ImportOptions& options);
 Status importOrtProfile(const std::string& path, TraceWriter& writer, const ImportOptions& options);
+Status importTensorBoardTrace(const std::string& path, TraceWriter& writer, const ImportOptions& options);
 
 // True when `head` (a file's first bytes) begins as an XSpace protobuf does: field 1 (planes) or 4 (hostnames),
 // length-delimited, and for a plane, its own first field one of XPlane's. A cheap test; the parse decides.

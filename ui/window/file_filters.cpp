@@ -6,11 +6,12 @@
 namespace placescope::ui {
 namespace {
 
-// *.pb covers TensorFlow's and jax.profiler's <host>.xplane.pb; *.json ONNX Runtime's onnxruntime_profile_*.json.
+// *.pb covers TensorFlow's and jax.profiler's <host>.xplane.pb; *.json ONNX Runtime's onnxruntime_profile_*.json;
+// *.trace.json.gz TensorBoard's trace-viewer JSON of an XPlane capture (also under *.json.gz).
 QString traceKinds()
 {
     return QObject::tr("PyTorch profiler and ONNX Runtime profiles (*.json *.json.gz);;"
-                       "TensorFlow/JAX XPlane (*.xplane.pb *.pb);;"
+                       "TensorFlow/JAX XPlane and TensorBoard traces (*.xplane.pb *.pb *.trace.json.gz);;"
                        "Placescope traces and Nsight Systems exports (*.sqlite)");
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The open dialogs' file filters, one list of what the app reads: traces (Placescope and Nsight Systems SQLite,
-// PyTorch profiler JSON, ONNX Runtime profiles, TensorFlow/JAX XPlane) and, for the Open dialog, ONNX models. The
+// PyTorch profiler JSON, ONNX Runtime profiles, TensorFlow/JAX XPlane and TensorBoard's
+// trace JSON of it) and, for the Open dialog, ONNX models. The
 // name is only the dialog's hint: every file opens as what its content says.
 #pragma once
 

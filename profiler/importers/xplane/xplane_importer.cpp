@@ -4,6 +4,7 @@
 // the derived Steps line, device facts from the GPU planes' stats. Format notes: ../shared/formats/README.md.
 #include "profiler/importers/importer.h"
 #include "profiler/importers/xplane/xplane_stats.h"
+#include "profiler/importers/xplane/xspace_import.h"
 
 #include "profiler/model/cuda_enums.h"
 #include "profiler/model/trace_events.h"
@@ -414,7 +415,12 @@ Status importXPlane(const std::string& path, TraceWriter& writer, const ImportOp
 {
     google::protobuf::Arena arena;
     PLACESCOPE_ASSIGN_OR_RETURN(XSpace * parsed, readXSpace(path, arena, options.contentBytes));
-    const XSpace& space = *parsed;
+    return importXSpace(*parsed, path, "xplane", writer, options);
+}
+
+Status importXSpace(const tensorflow::profiler::XSpace& space, const std::string& path, const std::string& sourceFormat,
+    TraceWriter& writer, const ImportOptions& options)
+{
     std::vector<std::pair<const XPlane*, int64_t>> gpuPlanes;
     const XPlane* host = nullptr;
     bool tpu = false;
@@ -446,7 +452,7 @@ Status importXPlane(const std::string& path, TraceWriter& writer, const ImportOp
     if (space.hostnames_size() > 0)
         process.hostname = space.hostnames(0);
     writer.add(process);
-    writer.setMeta("source_format", "xplane");
+    writer.setMeta("source_format", sourceFormat);
     const std::string metaSuffix = options.inputIndex == 0 ? std::string() : "_" + std::to_string(options.inputIndex);
     writer.setMeta("source_file" + metaSuffix,
         std::filesystem::path(options.sourceName.empty() ? path : options.sourceName).filename().string());

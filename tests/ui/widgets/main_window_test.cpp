@@ -167,9 +167,9 @@ private slots:
 
     void opensEveryRealTrace()
     {
-        // Every profiler trace the open dialog's filter offers opens with events (TensorFlow/JAX XPlane and ONNX
-        // Runtime profiles among them); the PyTorch execution trace (*_et.json.gz, an op graph source, not a
-        // timeline) is refused with a one-line error.
+        // Every profiler trace the open dialog's filter offers opens with events (TensorFlow/JAX XPlane, TensorBoard's
+        // trace JSON and ONNX Runtime profiles among them); the PyTorch execution trace (*_et.json.gz, an op graph
+        // source, not a timeline) is refused with a one-line error.
         const QDir dir(QString(PLACESCOPE_DATA_DIR) + "/traces");
         const QString filter = traceFileFilter().section(";;", 0, 0); // "Traces (*.sqlite *.json ...)"
         const QStringList patterns = filter.section('(', 1).chopped(1).split(' ', Qt::SkipEmptyParts);
@@ -179,6 +179,8 @@ private slots:
             files.begin(), files.end(), [](const QFileInfo& f) { return f.fileName().endsWith(".xplane.pb"); }));
         QVERIFY(std::any_of(
             files.begin(), files.end(), [](const QFileInfo& f) { return f.fileName().startsWith("ort130_"); }));
+        QVERIFY(std::any_of(files.begin(), files.end(),
+            [](const QFileInfo& f) { return f.fileName().endsWith(".trace.json.gz"); })); // TensorBoard's
         for (const QFileInfo& file : files) {
             MainWindow window;
             window.resize(1200, 700);
