@@ -73,11 +73,20 @@ void memoryCurves(const TraceData& trace, AnalysisReport& report)
 
 } // namespace
 
+std::string opPlacementText(const OpPlacement& p)
+{
+    return "host " + withThousands(p.hostOps) + " of " + withThousands(p.hostOps + p.deviceOps) + " ops ("
+        + formatPercent(p.hostOpPercent()) + "), " + formatNanoseconds(static_cast<double>(p.hostOpNs))
+        + " on the host; device " + withThousands(p.deviceOps) + " (" + formatPercent(100.0 - p.hostOpPercent()) + "), "
+        + formatNanoseconds(static_cast<double>(p.deviceOpNs)) + " of GPU time";
+}
+
 AnalysisReport analyzeTraceData(
     const TraceData& trace, const AnalysisOptions& options, const PlacementEstimator* estimator)
 {
     AnalysisReport report;
     report.sourceFormat = trace.sourceFormat;
+    report.tfOpPlacement = tensorFlowOpPlacement(trace);
     report.originNs = trace.gpuOps.empty() ? 0 : trace.gpuOps.front().startNs;
     if (!trace.hostRanges.empty())
         report.originNs = trace.gpuOps.empty() ? trace.hostRanges.front().startNs

@@ -80,6 +80,10 @@ std::string renderJsonReport(const AnalysisReport& r)
         { "mean_ms", r.meanStepMs }, { "step_time", r.stepTimeHow } };
     o["kernels"] = { { "count", r.kernelCount }, { "total_ns", r.kernelNs },
         { "layout_conversion_count", r.layoutKernelCount }, { "layout_conversion_ns", r.layoutKernelNs } };
+    if (const auto& p = r.tfOpPlacement)
+        o["tf_op_placement"] = { { "host_ops", p->hostOps }, { "device_ops", p->deviceOps },
+            { "host_op_percent", p->hostOpPercent() }, { "device_op_percent", 100.0 - p->hostOpPercent() },
+            { "host_op_ns", p->hostOpNs }, { "device_op_ns", p->deviceOpNs } };
     o["memcpy_count"] = r.memcpyCount;
     o["memset_count"] = r.memsetCount;
     o["notes"] = r.notes;

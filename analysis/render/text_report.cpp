@@ -88,6 +88,8 @@ std::string renderTextReport(const AnalysisReport& r)
             formatPercent(100.0 * static_cast<double>(r.layoutKernelNs) / static_cast<double>(r.kernelNs)).c_str());
         out += buf;
     }
+    if (r.tfOpPlacement)
+        out += "TensorFlow op placement (xprof's overview: share of ops): " + opPlacementText(*r.tfOpPlacement) + "\n";
     return out;
 }
 

@@ -2,8 +2,11 @@
 // Findings on the real traces in tests/data/traces, checked against figures computed independently from the
 // raw events: for the Nsight Systems export, SQL on the original file; for Kineto traces, the numbers printed
 // by tests/data/kineto_ref.py (a stdlib-only Python parser), written down below with the command that made them.
+#include "analysis/render/report_writer.h"
 #include "profiler/importers/importer.h"
 #include "tests/analysis/findings/trace_builder.h"
+
+#include <nlohmann/json.hpp>
 
 namespace placescope::testing {
 namespace {
@@ -107,6 +110,7 @@ TEST(FindingsRealTraces, NsysCloverLeafCopiesAgreeWithRawSql)
             "ORDER BY 1 DESC LIMIT 1"));
     // CloverLeaf is plain fp32 CUDA code with no GEMM/conv library kernels: no Tensor Core finding.
     EXPECT_EQ(findRule(report, "tensor_cores"), nullptr);
+    EXPECT_FALSE(report.tfOpPlacement.has_value()); // no TensorFlow op: no op placement figure
     for (const auto& finding : report.findings)
         EXPECT_FALSE(finding.saving.method.empty()) << finding.ruleId;
 }
@@ -152,6 +156,23 @@ TEST(RealTraceFindings, TensorFlowBertOpsOnTheHostBetweenCopies)
     }
     EXPECT_EQ(f->saving.proposedEdit.rfind("op:", 0), 0u);
     EXPECT_NE(f->fix.tensorflow.find("combined_non_max_suppression"), std::string::npos);
+
+    // TensorFlow's op placement, against xplane_ref.py on the same file (protoc --decode): tf_ops_host 453,
+    // tf_ops_device 667, tf_op_host_ns 1857309, tf_op_device_ns 14834633.
+    ASSERT_TRUE(report->tfOpPlacement.has_value());
+    const OpPlacement& placement = *report->tfOpPlacement;
+    EXPECT_EQ(placement.hostOps, 453);
+    EXPECT_EQ(placement.deviceOps, 667);
+    EXPECT_EQ(placement.hostOpNs, 1857309);
+    EXPECT_EQ(placement.deviceOpNs, 14834633);
+    const std::string figure = opPlacementText(placement);
+    EXPECT_EQ(figure, "host 453 of 1,120 ops (40 %), 1.86 ms on the host; device 667 (60 %), 14.8 ms of GPU time");
+    EXPECT_NE(renderTextReport(*report).find("TensorFlow op placement (xprof's overview: share of ops): " + figure),
+        std::string::npos);
+    EXPECT_NE(renderHtmlReport(*report, nullptr).find(figure), std::string::npos);
+    auto json = nlohmann::json::parse(renderJsonReport(*report));
+    EXPECT_EQ(json["tf_op_placement"]["host_ops"], 453);
+    EXPECT_EQ(json["tf_op_placement"]["device_op_ns"], 14834633);
     std::filesystem::remove_all(dir);
 }
 
