@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// import_bench [--trace FILE] [--xplane FILE] [--rounds N] [--synthetic EVENTS] [--dir DIR]
+// import_bench [--trace FILE] [--xplane FILE] [--ort FILE] [--rounds N] [--synthetic EVENTS] [--dir DIR]
 // Times `placescope import` of a real Kineto trace (default: the 53.7 MB V100 trace in ../shared/traces)
 // against the baseline measured in the same run on the same file: python3 -c 'json.load(gzip.open(f))', a
 // parse that builds nothing. Each side runs in its own child process, interleaved, so peak RSS is the
@@ -7,7 +7,8 @@
 // (goal: < 2x), and bytes per event in the store. With --synthetic it also writes a gzipped synthetic trace
 // of that many events (10M in the issue) and imports it, printing time, peak RSS and bytes per event. Then it
 // imports an XPlane file (default: the TensorFlow BERT capture in ../shared/traces) interleaved with the Kineto
-// trace and prints both per-event rates and their ratio (goal: XPlane at least as fast per event as Kineto).
+// trace and prints both per-event rates and their ratio (goal: XPlane at least as fast per event as Kineto), and the
+// same for an ONNX Runtime profile (default: the ultraface profile in tests/data/traces).
 #include "bench/common/best_of_rounds.h"
 #include "profiler/base/units.h"
 #include "profiler/importers/common/byte_source.h"
@@ -149,27 +150,29 @@ bool benchSynthetic(uint64_t targetEvents, const std::string& dir)
     return true;
 }
 
-// XPlane and Kineto imports in interleaved rounds: events per second of each, from the best round of each.
-bool benchXPlaneAgainstKineto(const std::string& xplane, const std::string& kineto, int rounds, const std::string& dir)
+// Another format's import (XPlane, ONNX Runtime) and the Kineto import in interleaved rounds: events per second of
+// each, from the best round of each, and their ratio (goal: the other format at least as fast per event as Kineto).
+bool benchFormatAgainstKinetoPerEvent(
+    const char* format, const std::string& file, const std::string& kineto, int rounds, const std::string& dir)
 {
-    const std::string xplaneOut = dir + "/xplane.sqlite", xplaneEvents = dir + "/xplane.events";
+    const std::string otherOut = dir + "/" + format + ".sqlite", otherEvents = dir + "/" + format + ".events";
     const std::string kinetoOut = dir + "/kineto.sqlite", kinetoEvents = dir + "/kineto.events";
     const auto best = bench::bestOfRounds("import_bench", rounds,
-        { { "xplane", [&] { return importChild(xplane, xplaneOut, xplaneEvents); } },
+        { { format, [&] { return importChild(file, otherOut, otherEvents); } },
             { "kineto", [&] { return importChild(kineto, kinetoOut, kinetoEvents); } } });
     if (!best)
         return false;
-    const double xplaneSeconds = (*best)[0].fastest.seconds, kinetoSeconds = (*best)[1].fastest.seconds;
-    const double xplaneRate = static_cast<double>(readCount(xplaneEvents)) / xplaneSeconds;
+    const double otherSeconds = (*best)[0].fastest.seconds, kinetoSeconds = (*best)[1].fastest.seconds;
+    const double otherRate = static_cast<double>(readCount(otherEvents)) / otherSeconds;
     const double kinetoRate = static_cast<double>(readCount(kinetoEvents)) / kinetoSeconds;
-    std::printf("xplane vs kineto, best of %d interleaved rounds:\n", rounds);
-    std::printf("  xplane %s: %llu events in %s (%.2f M events/s)\n", std::filesystem::path(xplane).filename().c_str(),
-        static_cast<unsigned long long>(readCount(xplaneEvents)), formatNanoseconds(xplaneSeconds * 1e9).c_str(),
-        xplaneRate / 1e6);
+    std::printf("%s vs kineto, best of %d interleaved rounds:\n", format, rounds);
+    std::printf("  %s %s: %llu events in %s (%.2f M events/s)\n", format,
+        std::filesystem::path(file).filename().c_str(), static_cast<unsigned long long>(readCount(otherEvents)),
+        formatNanoseconds(otherSeconds * 1e9).c_str(), otherRate / 1e6);
     std::printf("  kineto %s: %llu events in %s (%.2f M events/s)\n", std::filesystem::path(kineto).filename().c_str(),
         static_cast<unsigned long long>(readCount(kinetoEvents)), formatNanoseconds(kinetoSeconds * 1e9).c_str(),
         kinetoRate / 1e6);
-    std::printf("  ratio xplane / kineto per event:   %.2fx (goal >= 1x)\n", xplaneRate / kinetoRate);
+    std::printf("  ratio %s / kineto per event:   %.2fx (goal >= 1x)\n", format, otherRate / kinetoRate);
     return true;
 }
 
@@ -180,6 +183,7 @@ int main(int argc, char** argv)
     std::string trace = std::string(PLACESCOPE_SOURCE_DIR) + "/../shared/traces/hta_v100_rank1of2_memory.json.gz";
     std::string dir = std::filesystem::temp_directory_path() / "placescope_import_bench";
     std::string xplane = std::string(PLACESCOPE_SOURCE_DIR) + "/../shared/traces/tf_bert_v100x8_multiworker.xplane.pb";
+    std::string ort = std::string(PLACESCOPE_SOURCE_DIR) + "/tests/data/traces/ort130_ultraface_rfb320_cpu.json";
     int rounds = 3;
     uint64_t synthetic = 0;
     for (int i = 1; i + 1 < argc; i += 2) {
@@ -188,6 +192,8 @@ int main(int argc, char** argv)
             trace = argv[i + 1];
         else if (flag == "--xplane")
             xplane = argv[i + 1];
+        else if (flag == "--ort")
+            ort = argv[i + 1];
         else if (flag == "--rounds")
             rounds = std::max(1, std::atoi(argv[i + 1]));
         else if (flag == "--synthetic")
@@ -196,7 +202,8 @@ int main(int argc, char** argv)
             dir = argv[i + 1];
         else {
             std::fprintf(stderr,
-                "usage: import_bench [--trace FILE] [--xplane FILE] [--rounds N] [--synthetic EVENTS] [--dir DIR]\n");
+                "usage: import_bench [--trace FILE] [--xplane FILE] [--ort FILE] [--rounds N] [--synthetic EVENTS] "
+                "[--dir DIR]\n");
             return 2;
         }
     }
@@ -209,7 +216,9 @@ int main(int argc, char** argv)
     if (ok && synthetic > 0)
         ok = benchSynthetic(synthetic, dir);
     if (ok && std::filesystem::exists(xplane))
-        ok = benchXPlaneAgainstKineto(xplane, trace, rounds, dir);
+        ok = benchFormatAgainstKinetoPerEvent("xplane", xplane, trace, rounds, dir);
+    if (ok && std::filesystem::exists(ort))
+        ok = benchFormatAgainstKinetoPerEvent("onnxruntime", ort, trace, rounds, dir);
     std::filesystem::remove_all(dir);
     return ok ? 0 : 1;
 }

@@ -81,8 +81,7 @@ TEST_F(UnreadableInputsCli, AFileTheUserMayNotReadIsPermissionDenied)
             expectPermissionDenied(args, path);
     }
     expectPermissionDenied({ "place", "--model", m_dir.file("private.onnx") }, m_dir.file("private.onnx"));
-    expectPermissionDenied(
-        { "analyze", kSample, "--model", m_dir.file("private.onnx") }, m_dir.file("private.onnx"));
+    expectPermissionDenied({ "analyze", kSample, "--model", m_dir.file("private.onnx") }, m_dir.file("private.onnx"));
     expectPermissionDenied({ "query", kSample, "--file", m_dir.file("private.sql") }, m_dir.file("private.sql"));
     EXPECT_TRUE(fs::is_empty(m_dir / "out"));
 }
