@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/trace/device_timeline.h"
 
+#include "profiler/base/name_pattern.h"
 #include "profiler/model/global_ids.h"
 
 #include <algorithm>
 #include <map>
-#include <regex>
 #include <unordered_map>
 
 namespace placescope {
@@ -29,10 +29,9 @@ bool isDataLoadingRange(const std::string& name)
 {
     // PyTorch DataLoader ranges, tf.data, DALI and common preprocessing names. "decode" alone would match LLM
     // decode phases, so only media decoding counts.
-    static const std::regex kLoad(
-        R"(dataloader|data_load|dataset|_next_data|collate|iteratorgetnext|tf\.data|input_pipeline|load_batch|get_batch|torchvision\.transforms|augment|preprocess|imread|read_image|nvjpeg|(image|jpeg|jpg|png|video|audio)_?decode|decode_?(image|jpeg|jpg|png|video|audio))",
-        std::regex::icase);
-    return std::regex_search(name, kLoad);
+    static const NamePattern kLoad = *NamePattern::compile(
+        R"((?i)dataloader|data_load|dataset|_next_data|collate|iteratorgetnext|tf\.data|input_pipeline|load_batch|get_batch|torchvision\.transforms|augment|preprocess|imread|read_image|nvjpeg|(image|jpeg|jpg|png|video|audio)_?decode|decode_?(image|jpeg|jpg|png|video|audio))");
+    return kLoad.search(name);
 }
 
 bool isSyncApi(const std::string& fullName)

@@ -1,9 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/trace/kernel_class.h"
 
-#include <regex>
+#include "profiler/base/name_pattern.h"
 
 namespace placescope {
+namespace {
+
+// A fixed class pattern, case-insensitive, through the one matcher (RE2): every GPU op's name is classified, often
+// several times per command, and std::regex's backtracking took most of a diff of a trace with 50,000 kernels.
+NamePattern classPattern(const char* pattern) { return *NamePattern::compile(std::string("(?i)") + pattern); }
+
+} // namespace
 
 std::string_view gpuWorkClassName(GpuWorkClass work)
 {
@@ -32,10 +39,9 @@ std::string_view gpuWorkClassName(GpuWorkClass work)
 
 bool isCommunicationKernel(const std::string& name)
 {
-    static const std::regex kComm(
-        R"(nccl|rccl|msccl|allreduce|all_reduce|allgather|all_gather|reducescatter|reduce_scatter|alltoall|all_to_all)",
-        std::regex::icase);
-    return std::regex_search(name, kComm);
+    static const NamePattern kComm = classPattern(
+        R"(nccl|rccl|msccl|allreduce|all_reduce|allgather|all_gather|reducescatter|reduce_scatter|alltoall|all_to_all)");
+    return kComm.search(name);
 }
 
 namespace {
@@ -45,28 +51,28 @@ namespace {
 // "convert" is a type conversion, not a convolution.
 bool isConvolutionKernel(const std::string& name)
 {
-    static const std::regex kConv(
-        R"(conv(?!ert)|wgrad|dgrad|fprop|implicit_convolve|winograd|scudnn)", std::regex::icase);
-    return std::regex_search(name, kConv);
+    static const NamePattern kConv
+        = classPattern(R"(conv($|[^e]|e$|e[^r]|er$|er[^t])|wgrad|dgrad|fprop|implicit_convolve|winograd|scudnn)");
+    return kConv.search(name);
 }
 
 bool isGemmKernel(const std::string& name)
 {
-    static const std::regex kGemm(R"(gemm|xmma|cutlass)", std::regex::icase);
-    return std::regex_search(name, kGemm);
+    static const NamePattern kGemm = classPattern(R"(gemm|xmma|cutlass)");
+    return kGemm.search(name);
 }
 
 bool isNormalizationKernel(const std::string& name)
 {
-    static const std::regex kNorm(
-        R"(batch_?norm|layer_?norm|group_?norm|instance_?norm|rms_?norm|\bbn_(fw|bw)|_bn_)", std::regex::icase);
-    return std::regex_search(name, kNorm);
+    static const NamePattern kNorm
+        = classPattern(R"(batch_?norm|layer_?norm|group_?norm|instance_?norm|rms_?norm|\bbn_(fw|bw)|_bn_)");
+    return kNorm.search(name);
 }
 
 bool isElementwiseKernel(const std::string& name)
 {
-    static const std::regex kElementwise(R"(elementwise)", std::regex::icase);
-    return std::regex_search(name, kElementwise);
+    static const NamePattern kElementwise = classPattern(R"(elementwise)");
+    return kElementwise.search(name);
 }
 
 } // namespace
@@ -75,14 +81,14 @@ bool isMatrixKernel(const std::string& name) { return isConvolutionKernel(name) 
 
 LayoutConversionKind layoutConversionKind(const std::string& name)
 {
-    static const std::regex kCudnn(R"(nchwToNhwc|nhwcToNchw|nchw2nhwc|nhwc2nchw)", std::regex::icase);
-    static const std::regex kReformat(R"(reformat)", std::regex::icase);
-    static const std::regex kTranspose(R"(transpose)", std::regex::icase);
-    if (std::regex_search(name, kCudnn))
+    static const NamePattern kCudnn = classPattern(R"(nchwToNhwc|nhwcToNchw|nchw2nhwc|nhwc2nchw)");
+    static const NamePattern kReformat = classPattern(R"(reformat)");
+    static const NamePattern kTranspose = classPattern(R"(transpose)");
+    if (kCudnn.search(name))
         return LayoutConversionKind::Cudnn;
-    if (std::regex_search(name, kReformat))
+    if (kReformat.search(name))
         return LayoutConversionKind::Reformat;
-    if (std::regex_search(name, kTranspose) && !isMatrixKernel(name))
+    if (kTranspose.search(name) && !isMatrixKernel(name))
         return LayoutConversionKind::Transpose;
     return LayoutConversionKind::None;
 }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/trace/step_detector.h"
 
+#include "profiler/base/name_pattern.h"
+
 #include <algorithm>
 #include <map>
-#include <regex>
 #include <unordered_map>
 
 namespace placescope {
@@ -61,8 +62,8 @@ void finish(const TraceData& trace, StepSet& set)
 bool fromAnnotations(const TraceData& trace, StepSet& set)
 {
     // ProfilerStep#N from frameworks that did not fill PS_STEPS, NVTX "step"/"iteration" ranges.
-    static const std::regex kStepName(
-        R"((^|[^a-z])(profilerstep|step|iteration|iter|train_step|batch)([^a-z]|$))", std::regex::icase);
+    static const NamePattern kStepName
+        = *NamePattern::compile(R"((?i)(^|[^a-z])(profilerstep|step|iteration|iter|train_step|batch)([^a-z]|$))");
     std::map<int64_t, bool> nameMatches;
     std::vector<const HostRange*> matches;
     for (const auto& r : trace.hostRanges) {
@@ -70,7 +71,7 @@ bool fromAnnotations(const TraceData& trace, StepSet& set)
             continue;
         auto [it, inserted] = nameMatches.emplace(r.nameId, false);
         if (inserted)
-            it->second = std::regex_search(trace.name(r.nameId), kStepName);
+            it->second = kStepName.search(trace.name(r.nameId));
         if (it->second)
             matches.push_back(&r);
     }

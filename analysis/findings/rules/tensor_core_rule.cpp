@@ -9,9 +9,9 @@
 // V100/A100; 2x is what typical layer sizes reach), stated as an estimate.
 #include "analysis/findings/rules/rules.h"
 #include "analysis/trace/kernel_class.h"
+#include "profiler/base/name_pattern.h"
 #include "profiler/base/units.h"
 
-#include <regex>
 #include <unordered_map>
 
 namespace placescope {
@@ -28,29 +28,28 @@ enum class MathKind
 
 MathKind mathKind(const std::string& name)
 {
-    static const std::regex kTc(
-        R"(h884|h1688|h16816|s884|s1688|s16816|i8816|i16832|hmma|wmma|tensorop|tf32|bf16|f16f16|e4m3|e5m2|gmma|_h[0-9]+gemm|fp16)",
-        std::regex::icase);
-    static const std::regex kFp32(
-        R"(sgemm|scudnn|f32f32_f32f32|simt|implicit_convolve_sgemm|winograd)", std::regex::icase);
+    static const NamePattern kTc = *NamePattern::compile(
+        R"((?i)h884|h1688|h16816|s884|s1688|s16816|i8816|i16832|hmma|wmma|tensorop|tf32|bf16|f16f16|e4m3|e5m2|gmma|_h[0-9]+gemm|fp16)");
+    static const NamePattern kFp32
+        = *NamePattern::compile(R"((?i)sgemm|scudnn|f32f32_f32f32|simt|implicit_convolve_sgemm|winograd)");
     if (!isMatrixKernel(name))
         return MathKind::None;
-    static const std::regex kHalf(R"(__half|\bhalf\b|bfloat16|__nv_bfloat16)");
-    if (std::regex_search(name, kTc))
+    static const NamePattern kHalf = *NamePattern::compile(R"(__half|\bhalf\b|bfloat16|__nv_bfloat16)");
+    if (kTc.search(name))
         return MathKind::TensorCore;
     // fp16/bf16 data in a SIMT kernel: typically a channel count that is not a multiple of 8 (e.g. RGB input).
-    if (std::regex_search(name, kHalf))
+    if (kHalf.search(name))
         return MathKind::HalfNoTensorCore;
-    if (std::regex_search(name, kFp32))
+    if (kFp32.search(name))
         return MathKind::Fp32;
     return MathKind::None;
 }
 
 bool isGemmOp(const std::string& name)
 {
-    static const std::regex kOps(
+    static const NamePattern kOps = *NamePattern::compile(
         R"(^aten::(mm|addmm|bmm|baddbmm|matmul|linear|conv[123]d|convolution|_convolution|cudnn_convolution)$)");
-    return std::regex_match(name, kOps);
+    return kOps.search(name); // anchored: the whole name
 }
 
 // Any dimension of the op's input shapes (besides batch-like first dims of size 1) not a multiple of 8.
