@@ -4,6 +4,7 @@
 #include "profiler/stats/trace_stats.h"
 
 #include <algorithm>
+#include <climits>
 #include <map>
 #include <regex>
 #include <unordered_map>
@@ -87,10 +88,19 @@ AnalysisReport analyzeTraceData(
     AnalysisReport report;
     report.sourceFormat = trace.sourceFormat;
     report.tfOpPlacement = tensorFlowOpPlacement(trace);
-    report.originNs = trace.gpuOps.empty() ? 0 : trace.gpuOps.front().startNs;
-    if (!trace.hostRanges.empty())
-        report.originNs = trace.gpuOps.empty() ? trace.hostRanges.front().startNs
-                                               : std::min(report.originNs, trace.hostRanges.front().startNs);
+    // The trace's first event of any kind the app's timeline draws (GPU ops, API calls, framework and NVTX ranges,
+    // GPU annotations, memory samples), so an example's "at T" here is the app's "T after the trace's first event".
+    int64_t first = INT64_MAX;
+    auto earliest = [&first](const auto& sorted) {
+        if (!sorted.empty())
+            first = std::min(first, sorted.front().startNs);
+    };
+    earliest(trace.gpuOps);
+    earliest(trace.apiCalls);
+    earliest(trace.hostRanges);
+    earliest(trace.gpuAnnotations);
+    earliest(trace.memory);
+    report.originNs = first == INT64_MAX ? 0 : first;
     report.gpuName = trace.devices.empty() ? std::string() : trace.devices.front().name;
     StepSet steps = detectSteps(trace);
     DeviceTimeline timeline = DeviceTimeline::build(trace, steps);

@@ -4,6 +4,7 @@
 // the rule's estimate), and the same words as the text report. Both front ends call analyzeMeasuredRun(), so the
 // figures must agree to the precision the JSON keeps, not merely be close.
 #include "ui/models/table_model.h"
+#include "ui/timeline/timeline_view.h"
 #include "ui/window/main_window.h"
 
 #include <QJsonArray>
@@ -102,6 +103,9 @@ private slots:
         window.show();
         window.openFile(trace);
         QVERIFY2(window.waitForOpen(240000), qPrintable(window.lastError()));
+        // Example times count from one origin: the CLI's "[at T]" is the app's "T after the trace's first event".
+        QCOMPARE(static_cast<qint64>(QJsonDocument::fromJson(json.out).object().value("origin_ns").toInteger()),
+            static_cast<qint64>(window.timeline()->trace()->firstNs));
         const TableModel* pane = window.findingModel();
         QCOMPARE(pane->rowCount(), static_cast<int>(cliFindings.size()));
         bool anySimulated = false;
