@@ -2,14 +2,18 @@
 #include "profiler/importers/common/spooled_input.h"
 
 #include "profiler/base/temp_file_registry.h"
+#include "profiler/base/units.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 namespace placescope {
@@ -55,21 +59,57 @@ int writeAll(int to, const char* data, size_t size)
     return 0;
 }
 
-// Copies everything readable from `from` to `to`; errno-style code, 0 on success.
-int copyAll(int from, int to)
+// The room a spooled stream must leave in the temporary folder: a stream that never ends (`yes '{},' | gzip`, a
+// gzip bomb) is valid input for as long as it runs, so the copy stops before the folder is full, not when it is.
+// PLACESCOPE_SPOOL_RESERVE_BYTES overrides it (tests; a machine whose temporary folder is shared).
+int64_t spoolReserveBytes(const std::string& folder)
 {
+    if (const char* given = std::getenv("PLACESCOPE_SPOOL_RESERVE_BYTES"); given && *given)
+        return std::strtoll(given, nullptr, 10);
+    struct statvfs fs;
+    const int64_t fivePercent = ::statvfs(folder.c_str(), &fs) == 0
+        ? static_cast<int64_t>(fs.f_blocks) * static_cast<int64_t>(fs.f_frsize) / 20
+        : 0;
+    return std::max<int64_t>(int64_t(1) << 30, fivePercent);
+}
+
+int64_t freeBytes(const std::string& folder)
+{
+    struct statvfs fs;
+    if (::statvfs(folder.c_str(), &fs) != 0)
+        return INT64_MAX; // cannot tell: the write itself fails when the folder is full
+    return static_cast<int64_t>(fs.f_bavail) * static_cast<int64_t>(fs.f_frsize);
+}
+
+// Copies everything readable from `from` to `to`, checking the temporary folder's free room every 64 MiB (and at
+// once); the error names the stream.
+Status copyAll(int from, int to, const std::string& name)
+{
+    const std::string folder = temporaryFolder();
+    const int64_t reserve = spoolReserveBytes(folder);
+    constexpr int64_t kCheckEvery = int64_t(64) << 20;
     char buffer[1 << 16];
+    int64_t copied = 0;
+    int64_t nextCheck = 0;
     for (;;) {
+        if (copied >= nextCheck) {
+            if (freeBytes(folder) < reserve)
+                return Status::error(name + " did not end before the temporary folder " + folder + " was down to "
+                    + formatBytes(reserve) + " free (" + formatBytes(copied)
+                    + " of it read); give the trace as a file, or set TMPDIR to a folder with more room");
+            nextCheck = copied + kCheckEvery;
+        }
         ssize_t n = ::read(from, buffer, sizeof buffer);
         if (n == 0)
-            return 0;
+            return Status::ok();
         if (n < 0) {
             if (errno == EINTR)
                 continue;
-            return errno;
+            return Status::error("cannot read " + name + " into a temporary file: " + std::strerror(errno));
         }
         if (const int error = writeAll(to, buffer, static_cast<size_t>(n)))
-            return error;
+            return Status::error("cannot read " + name + " into a temporary file: " + std::strerror(error));
+        copied += n;
     }
 }
 
@@ -109,15 +149,17 @@ Result<SpooledInput> SpooledInput::open(const std::string& input, const HeadChec
     registerTempFile(pattern);
     spooled.m_tempPath = pattern;
     spooled.m_readPath = pattern;
-    int error = writeAll(to, head.data(), head.size());
-    if (error == 0)
-        error = copyAll(from, to);
+    const int error = writeAll(to, head.data(), head.size());
+    Status copied = error == 0
+        ? copyAll(from, to, spooled.m_name)
+        : Status::error("cannot read " + spooled.m_name + " into a temporary file: " + std::strerror(error));
     if (!standardInput)
         ::close(from);
     const bool closed = ::close(to) == 0;
-    if (error != 0 || !closed)
-        return Status::error("cannot read " + spooled.m_name
-            + " into a temporary file: " + std::strerror(error ? error : errno)); // the destructor removes the file
+    if (copied.isOk() && !closed)
+        copied = Status::error("cannot read " + spooled.m_name + " into a temporary file: " + std::strerror(errno));
+    if (!copied.isOk())
+        return copied; // the destructor removes the file
     return spooled;
 }
 

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <cstdlib>
 #include <fcntl.h>
 #include <filesystem>
 #include <string>
@@ -52,6 +53,32 @@ TEST(EndlessInputCli, AnEndlessFifoIsRefusedFromItsHead)
     feeder.join(); // ends only once placescope has closed the FIFO
     expectOneLineError(r, 1, fifo + " " + kNotATrace);
     EXPECT_FALSE(fs::exists(dir / "f.sqlite"));
+}
+
+// A stream that is valid for as long as it runs (a real gzipped trace sent again and again: gzip members one after
+// another are one gzip stream) was copied into the temporary folder until it was full. The copy stops while the
+// folder still has its reserve; the reserve is set above any free room here, so the first check refuses it.
+TEST(EndlessInputCli, AnEndlessValidGzipStreamStopsBeforeTheTemporaryFolderIsFull)
+{
+    TempDir dir("endless_gzip");
+    const std::string fifo = dir.file("endless.json.gz");
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    ::signal(SIGPIPE, SIG_IGN);
+    const std::string member
+        = readFile(std::string(PLACESCOPE_DATA_DIR) + "/traces/hta_benchmark_simple_add_trace.json.gz");
+    std::thread feeder([fifo, member] {
+        const int fd = ::open(fifo.c_str(), O_WRONLY | O_CLOEXEC);
+        while (fd >= 0 && ::write(fd, member.data(), member.size()) > 0) { }
+        if (fd >= 0)
+            ::close(fd);
+    });
+    ::setenv("PLACESCOPE_SPOOL_RESERVE_BYTES", "4611686018427387904", 1); // 4 EiB: more than any folder has free
+    const CliRun r = runPlacescope({ "import", fifo, "-o", dir.file("g.sqlite") }, dir.path());
+    ::unsetenv("PLACESCOPE_SPOOL_RESERVE_BYTES");
+    feeder.join();
+    expectOneLineError(r, 1, fifo + " did not end before the temporary folder ");
+    EXPECT_NE(r.err.find("give the trace as a file, or set TMPDIR to a folder with more room"), std::string::npos);
+    EXPECT_FALSE(fs::exists(dir / "g.sqlite"));
 }
 
 TEST(EndlessInputCli, ATraceCommandOnADeviceSaysItIsNoFile)
