@@ -157,8 +157,7 @@ Status NsysImport::importMeta()
 }
 
 // The export's own description of the run, for the scripts that read it: its span, its diagnostics, the machine's
-// system facts (only those system_facts.h lists: this table also holds the program's environment) and its list of
-// processes.
+// system facts (only those system_facts.h lists: this table also holds the program's environment).
 Status NsysImport::importRunDescription()
 {
     PLACESCOPE_ASSIGN_OR_RETURN(
@@ -181,15 +180,10 @@ Status NsysImport::importRunDescription()
         NsysTable facts, openTable("TARGET_INFO_SYSTEM_ENV", { { "globalVid" }, { "name" }, { "value" } }));
     while (facts.next())
         m_writer.add(SystemFact { facts.text(1), facts.text(2), facts.integer(0).value_or(kLocalVmId) });
-    PLACESCOPE_RETURN_IF_ERROR(facts.status());
-
-    PLACESCOPE_ASSIGN_OR_RETURN(
-        NsysTable processes, openTable("PROCESSES", { { "globalPid" }, { "pid" }, { "name" } }));
-    while (processes.next())
-        if (auto globalPid = processes.integer(0))
-            m_writer.addProcessName(ProcessInfo { *globalPid, processes.integer(1).value_or(pidOfGlobalId(*globalPid)),
-                std::nullopt, processes.text(2), {} });
-    return processes.status();
+    // The export's PROCESSES lists every process on the machine (systemd, kernel workers, other users' jobs: 1,770
+    // rows in the CloverLeaf export); a trace lists the processes of the run, those its events belong to, which
+    // importProcessesAndThreads writes with their names.
+    return facts.status();
 }
 
 // The export's CUDA contexts and streams, row for row: scripts name stream tracks and tell default from
