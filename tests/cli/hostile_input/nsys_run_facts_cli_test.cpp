@@ -25,8 +25,9 @@ TEST(NsysRunFactsCli, OnlyTheRunsProcessesAndNoInstallPaths)
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(queryInt(trace, "SELECT COUNT(*) FROM PROCESSES WHERE name = 'systemd'"), 0);
     EXPECT_EQ(queryInt(trace, "SELECT COUNT(*) FROM PROCESSES"), queryInt(trace, "SELECT COUNT(*) FROM PS_PROCESSES"));
-    EXPECT_EQ(queryInt(trace,
-                  "SELECT COUNT(*) FROM PROCESSES WHERE globalPid IN (SELECT globalPid FROM CUPTI_ACTIVITY_KIND_KERNEL)"),
+    EXPECT_EQ(
+        queryInt(trace,
+            "SELECT COUNT(*) FROM PROCESSES WHERE globalPid IN (SELECT globalPid FROM CUPTI_ACTIVITY_KIND_KERNEL)"),
         1);
     EXPECT_EQ(queryInt(trace, "SELECT COUNT(*) FROM PROCESSES WHERE name = 'cuda-cloverleaf'"), 1);
     EXPECT_EQ(queryInt(trace, "SELECT COUNT(*) FROM StringIds WHERE value LIKE '%/opt/%'"), 0);
