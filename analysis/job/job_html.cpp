@@ -2,6 +2,7 @@
 #include "analysis/job/job_html.h"
 
 #include "analysis/job/job_tables.h"
+#include "profiler/base/html_text.h"
 #include "profiler/base/units.h"
 
 #include <algorithm>
@@ -10,46 +11,22 @@
 namespace placescope {
 namespace {
 
-std::string escape(const std::string& text)
-{
-    std::string out;
-    for (char c : text) {
-        switch (c) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '"':
-            out += "&quot;";
-            break;
-        default:
-            out += c;
-        }
-    }
-    return out;
-}
-
 std::string htmlTable(const ReportTable& table)
 {
-    std::string out = "<h2>" + escape(table.title) + "</h2>\n<table>\n<tr>";
+    std::string out = "<h2>" + htmlEscape(table.title) + "</h2>\n<table>\n<tr>";
     for (const ReportColumn& column : table.columns)
-        out += "<th>" + escape(column.header) + "</th>";
+        out += "<th>" + htmlEscape(column.header) + "</th>";
     out += "</tr>\n";
     for (size_t r = 0; r < table.rows.size(); ++r) {
         out += "<tr>";
         for (size_t c = 0; c < table.columns.size(); ++c)
             out += std::string(table.columns[c].kind == ColumnKind::Text ? "<td>" : "<td class=n>")
-                + escape(formatCell(table, r, c)) + "</td>";
+                + htmlEscape(formatCell(table, r, c)) + "</td>";
         out += "</tr>\n";
     }
     out += "</table>\n";
     for (const std::string& note : table.notes)
-        out += "<p class=note>" + escape(note) + "</p>\n";
+        out += "<p class=note>" + htmlEscape(note) + "</p>\n";
     return out;
 }
 
@@ -94,12 +71,12 @@ std::string heatmap(const JobReduction& job)
 
 std::string jobHtml(const JobReduction& job, const std::vector<std::string>& failedInputs, const std::string& title)
 {
-    std::string out = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + escape(title)
+    std::string out = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + htmlEscape(title)
         + "</title>\n<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin-bottom:1em}"
           "td,th{border:1px solid #ccc;padding:2px 6px;font-size:12px}td.n{text-align:right}"
           ".heat td{width:14px;height:14px;padding:0;text-align:center;border:1px solid #fff}"
           ".note{color:#555;font-size:12px}.verdict{font-size:16px;font-weight:bold}</style></head><body>\n";
-    out += "<h1>" + escape(title) + "</h1>\n<p class=verdict>" + escape(jobVerdict(job)) + "</p>\n";
+    out += "<h1>" + htmlEscape(title) + "</h1>\n<p class=verdict>" + htmlEscape(jobVerdict(job)) + "</p>\n";
     out += heatmap(job);
     for (const JobReportInfo& report : jobReports())
         if (auto table = jobReportTable(job, report.name, failedInputs))

@@ -4,12 +4,12 @@
 // report stays one self-contained file. Pure functions.
 #pragma once
 
+#include "profiler/base/html_text.h" // htmlEscape, for the charts' callers
+
 #include <string>
 #include <vector>
 
 namespace placescope {
-
-std::string htmlEscape(const std::string& text);
 
 struct ChartSegment
 {
