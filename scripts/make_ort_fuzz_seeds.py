@@ -8,21 +8,19 @@ CUDA-profiling build, trailing bytes).
     python3 scripts/make_ort_fuzz_seeds.py
 """
 import gzip
-import os
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
-OUT = os.path.join(ROOT, 'tests', 'profiler', 'fuzz', 'corpus', 'onnxruntime_profile')
-REAL = os.path.join(ROOT, 'tests', 'data', 'traces', 'ort130_mnist_cpu.json')
+from seed_corpus import trace, write_seeds
+
+REAL = trace('ort130_mnist_cpu.json')
 
 
 def main():
-    os.makedirs(OUT, exist_ok=True)
     real = open(REAL, 'rb').read()
     lines = real.split(b'\n')
     seeds = {
         'mnist_profile.json': real,
         'cut_in_half.json': real[:len(real) // 2],
-        'gzip_cut_short.json.gz': gzip.compress(real)[:900],
+        'gzip_cut_short.json.gz': gzip.compress(real, mtime=0)[:900],
         'non_utf8_name.json': real.replace(b'Pooling66', b'Pool\xff\xfe66', 1),
         'not_events.json': b'\n'.join(lines[:3] + [b'7,', b'"text",', b'[1,2],', b'{"cat" : "Node", "ph" : "B"},']
                                      + lines[3:]),
@@ -37,10 +35,7 @@ def main():
                                 b'"ts" :9,"ph" : "X","name" :"sgemm","args" : {}},\n' + b'\n'.join(lines[2:]),
         'trailing_bytes.json': real + b'\n{"cat" : "Session"}\n',
     }
-    for name, data in seeds.items():
-        with open(os.path.join(OUT, name), 'wb') as f:
-            f.write(data)
-        print(name, len(data))
+    write_seeds('onnxruntime_profile', seeds)
 
 
 if __name__ == '__main__':

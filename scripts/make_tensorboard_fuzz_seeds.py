@@ -10,11 +10,10 @@ events with bad fields, the host plane only, trailing bytes).
 """
 import gzip
 import json
-import os
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
-OUT = os.path.join(ROOT, 'tests', 'profiler', 'fuzz', 'corpus', 'tensorboard_trace')
-REAL = os.path.join(ROOT, 'tests', 'data', 'traces', 'tf_bert_v100_step_excerpt.trace.json.gz')
+from seed_corpus import trace, write_seeds
+
+REAL = trace('tf_bert_v100_step_excerpt.trace.json.gz')
 HEAD = b'{"displayTimeUnit":"ns","metadata":{"highres-ticks":true},"traceEvents":['
 
 
@@ -24,7 +23,6 @@ def dump(events):
 
 
 def main():
-    os.makedirs(OUT, exist_ok=True)
     events = json.loads(gzip.decompress(open(REAL, 'rb').read()))['traceEvents']
     meta = [e for e in events if e.get('ph') == 'M']
     host = [e for e in events if e.get('ph') == 'X' and e['pid'] == 1][:20]
@@ -45,10 +43,7 @@ def main():
         'host_only.trace.json': dump([e for e in meta if e['pid'] == 1] + host),
         'trailing_bytes.trace.json': small + b'\n{"ph":"X"}\n',
     }
-    for name, data in seeds.items():
-        with open(os.path.join(OUT, name), 'wb') as f:
-            f.write(data)
-        print(name, len(data))
+    write_seeds('tensorboard_trace', seeds)
 
 
 if __name__ == '__main__':

@@ -7,11 +7,9 @@ string made non-UTF-8, a TPU plane instead of the GPU one, no GPU plane).
 
     python3 scripts/make_xplane_fuzz_seeds.py
 """
-import os
 import subprocess
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
-OUT = os.path.join(ROOT, 'tests', 'profiler', 'fuzz', 'corpus', 'xplane')
+from seed_corpus import ROOT, write_seeds
 
 GPU_PLANE = '''planes {
   id: 1
@@ -67,7 +65,6 @@ def encode(text):
 
 
 def main():
-    os.makedirs(OUT, exist_ok=True)
     good = encode(GPU_PLANE + HOST_PLANE)
     seeds = {
         'small_xspace.xplane.pb': good,
@@ -76,9 +73,7 @@ def main():
         'tpu_plane.xplane.pb': good.replace(b'/device:GPU:', b'/device:TPU:'),
         'host_only.xplane.pb': encode(HOST_PLANE),
     }
-    for name, data in seeds.items():
-        with open(os.path.join(OUT, name), 'wb') as f:
-            f.write(data)
+    write_seeds('xplane', seeds)
 
 
 if __name__ == '__main__':
