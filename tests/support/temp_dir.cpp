@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <fstream>
+#include <iterator>
 #include <system_error>
 
 namespace placescope::testing {
@@ -28,6 +30,19 @@ TempDir::~TempDir()
         if (entry.is_directory(ignored) && !entry.is_symlink(ignored))
             fs::permissions(entry.path(), fs::perms::owner_all, fs::perm_options::add, ignored);
     fs::remove_all(m_path, ignored);
+}
+
+std::string TempDir::write(const std::string& child, const std::string& bytes) const
+{
+    const std::string path = file(child);
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+    return path;
+}
+
+std::string fileBytes(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
 } // namespace placescope::testing

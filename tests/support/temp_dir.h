@@ -22,9 +22,14 @@ public:
     std::filesystem::path operator/(const std::string& child) const { return m_path / child; }
     // `child`'s path inside the folder as a string, for argument lists.
     std::string file(const std::string& child) const { return (m_path / child).string(); }
+    // Writes `bytes` to `child` inside the folder (replacing it) and returns its path, for a test's input files.
+    std::string write(const std::string& child, const std::string& bytes) const;
 
 private:
     std::filesystem::path m_path;
 };
+
+// A whole file's bytes ("" for a file that cannot be read), to copy or damage a test input.
+std::string fileBytes(const std::string& path);
 
 } // namespace placescope::testing

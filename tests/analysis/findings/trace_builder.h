@@ -71,13 +71,14 @@ public:
         m_writer->add(k);
         api(launchNs, launchNs + launchDurNs, "cudaLaunchKernel", m_correlation, pid);
     }
-    void api(
-        int64_t startNs, int64_t endNs, const std::string& name, OptInt correlation = std::nullopt, int64_t pid = kPid)
+    // A CUDA API call on thread `tid` of process `pid` (the process's main thread unless given).
+    void api(int64_t startNs, int64_t endNs, const std::string& name, OptInt correlation = std::nullopt,
+        int64_t pid = kPid, int64_t tid = -1)
     {
         RuntimeEvent r;
         r.start = startNs;
         r.end = endNs;
-        r.globalTid = makeGlobalTid(pid, pid);
+        r.globalTid = makeGlobalTid(pid, tid < 0 ? pid : tid);
         r.correlationId = correlation;
         r.name = name;
         m_writer->add(r);
@@ -115,6 +116,45 @@ public:
         op.inputDims = inputDims;
         op.extra = extra;
         m_writer->add(op);
+    }
+    // A framework range on thread `tid` of kPid with no external id (a user annotation, a DataLoader fetch).
+    void range(int64_t startNs, int64_t endNs, const std::string& name, int64_t tid = kPid,
+        const std::string& category = "user_annotation")
+    {
+        FrameworkOp op;
+        op.start = startNs;
+        op.end = endNs;
+        op.globalTid = makeGlobalTid(kPid, tid);
+        op.name = name;
+        op.category = category;
+        m_writer->add(op);
+    }
+    // Which stream the cudaEventRecord call `correlation` recorded event `eventId` on (device 0).
+    void eventRecord(int64_t correlation, int64_t stream, int64_t eventId, int64_t pid = kPid)
+    {
+        CudaEventRecord r;
+        r.deviceId = 0;
+        r.streamId = stream;
+        r.correlationId = correlation;
+        r.globalPid = makeGlobalPid(pid);
+        r.eventId = eventId;
+        m_writer->add(r);
+    }
+    // A sync row of the call `correlation` (device 0): CUPTI's synchronization type 1 is an event synchronize, 2 a
+    // stream waiting on an event (on `stream`).
+    void sync(int64_t startNs, int64_t endNs, int64_t correlation, int64_t syncType, int64_t eventId,
+        int64_t stream = kNoSyncId, int64_t pid = kPid)
+    {
+        SyncEvent w;
+        w.start = startNs;
+        w.end = endNs;
+        w.deviceId = 0;
+        w.streamId = stream;
+        w.correlationId = correlation;
+        w.globalPid = makeGlobalPid(pid);
+        w.syncType = syncType;
+        w.eventId = eventId;
+        m_writer->add(w);
     }
     void step(int64_t number, int64_t startNs, int64_t endNs, int64_t pid = kPid)
     {

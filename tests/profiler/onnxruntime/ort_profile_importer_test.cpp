@@ -4,15 +4,12 @@
 //   python3 tests/data/ort_ref.py tests/data/traces/<file>
 // and damaged copies of them (truncated, not events, another phase, an unknown provider, an empty array).
 #include "profiler/importers/importer.h"
-#include "profiler/store/sqlite_db.h"
+#include "tests/support/query_int.h"
+#include "tests/support/temp_dir.h"
 
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 
 namespace placescope {
 namespace {
@@ -23,46 +20,17 @@ const std::string kUltraface = std::string(PLACESCOPE_DATA_DIR) + "/traces/ort13
 class OrtProfileImporterTest : public ::testing::Test
 {
 protected:
-    void SetUp() override
-    {
-        m_dir = std::filesystem::temp_directory_path()
-            / ("ps_ort_" + std::to_string(::getpid()) + "_"
-                + ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        std::filesystem::create_directories(m_dir);
-        m_out = (m_dir / "out.sqlite").string();
-    }
-    void TearDown() override { std::filesystem::remove_all(m_dir); }
+    int64_t count(const std::string& sql) const { return testing::queryInt(m_out, sql); }
 
-    int64_t count(const std::string& sql)
-    {
-        auto db = SqliteDb::open(m_out, SqliteDb::Mode::ReadOnly);
-        EXPECT_TRUE(db.isOk());
-        if (!db.isOk())
-            return -1;
-        auto value = db->queryInt(sql);
-        EXPECT_TRUE(value.isOk()) << value.status().message();
-        return value.isOk() ? *value : -1;
-    }
+    std::string write(const std::string& name, const std::string& bytes) const { return m_dir.write(name, bytes); }
 
-    static std::string bytesOf(const std::string& path)
-    {
-        std::ifstream file(path, std::ios::binary);
-        return std::string((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-    }
-    std::string write(const std::string& name, const std::string& bytes)
-    {
-        std::string path = (m_dir / name).string();
-        std::ofstream(path, std::ios::binary) << bytes;
-        return path;
-    }
-
-    std::filesystem::path m_dir;
-    std::string m_out;
+    const testing::TempDir m_dir { "ort" };
+    const std::string m_out = m_dir.file("out.sqlite");
 };
 
 TEST_F(OrtProfileImporterTest, SniffsProfileFromContentNotName)
 {
-    auto format = sniffTraceFormat(write("run.trace", bytesOf(kMnist)));
+    auto format = sniffTraceFormat(write("run.trace", testing::fileBytes(kMnist)));
     ASSERT_TRUE(format.isOk()) << format.status().message();
     EXPECT_EQ(format.value(), TraceFormat::OrtProfile);
     // A Kineto trace in the bare-array form stays one.
@@ -116,7 +84,7 @@ TEST_F(OrtProfileImporterTest, MnistKeepsOpTypeShapesAndNodeIndex)
 
 TEST_F(OrtProfileImporterTest, TruncatedProfileKeepsWhatWasReadAndCountsIt)
 {
-    const std::string bytes = bytesOf(kMnist);
+    const std::string bytes = testing::fileBytes(kMnist);
     const std::string cut = write("cut.json", bytes.substr(0, bytes.size() / 2));
     auto summary = importTraces({ cut }, m_out, {});
     ASSERT_TRUE(summary.isOk()) << summary.status().message();

@@ -7,15 +7,12 @@
 // Damaged copies get one line and leave nothing behind.
 #include "profiler/importers/common/byte_source.h"
 #include "profiler/importers/importer.h"
-#include "profiler/store/sqlite_db.h"
+#include "tests/support/query_int.h"
+#include "tests/support/temp_dir.h"
 
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 
 namespace placescope {
 namespace {
@@ -26,27 +23,9 @@ const std::string kJson = std::string(PLACESCOPE_DATA_DIR) + "/traces/tf_bert_v1
 class TensorBoardTraceTest : public ::testing::Test
 {
 protected:
-    void SetUp() override
-    {
-        m_dir = std::filesystem::temp_directory_path()
-            / ("ps_tensorboard_" + std::to_string(::getpid()) + "_"
-                + ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        std::filesystem::create_directories(m_dir);
-    }
-    void TearDown() override { std::filesystem::remove_all(m_dir); }
+    std::string out(const std::string& name) const { return m_dir.file(name); }
 
-    std::string out(const std::string& name) const { return (m_dir / name).string(); }
-
-    static int64_t query(const std::string& trace, const std::string& sql)
-    {
-        auto db = SqliteDb::open(trace, SqliteDb::Mode::ReadOnly);
-        EXPECT_TRUE(db.isOk());
-        if (!db.isOk())
-            return -1;
-        auto value = db->queryInt(sql);
-        EXPECT_TRUE(value.isOk()) << value.status().message();
-        return value.isOk() ? *value : -1;
-    }
+    static int64_t query(const std::string& trace, const std::string& sql) { return testing::queryInt(trace, sql); }
     // The JSON text inside the .gz (read with the importers' own gzip reader).
     static std::string jsonText()
     {
@@ -62,12 +41,7 @@ protected:
         }
         return text;
     }
-    std::string write(const std::string& name, const std::string& bytes)
-    {
-        std::string path = (m_dir / name).string();
-        std::ofstream(path, std::ios::binary) << bytes;
-        return path;
-    }
+    std::string write(const std::string& name, const std::string& bytes) const { return m_dir.write(name, bytes); }
     // A failed import: one line, no file left.
     void expectRefused(const std::string& input, const std::string& words)
     {
@@ -80,13 +54,12 @@ protected:
         EXPECT_FALSE(std::filesystem::exists(output + ".partial"));
     }
 
-    std::filesystem::path m_dir;
+    const testing::TempDir m_dir { "tensorboard" };
 };
 
 TEST_F(TensorBoardTraceTest, SniffsTheDialectFromContentNotName)
 {
-    std::ifstream file(kJson, std::ios::binary);
-    const std::string gz((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    const std::string gz = testing::fileBytes(kJson);
     for (const std::string& path : { write("capture.bin", gz), write("plain.json", jsonText()) }) {
         auto format = sniffTraceFormat(path);
         ASSERT_TRUE(format.isOk()) << format.status().message();
@@ -132,8 +105,7 @@ TEST_F(TensorBoardTraceTest, DamagedTracesGetOneLineAndLeaveNothing)
 {
     const std::string text = jsonText();
     expectRefused(write("cut.trace.json", text.substr(0, text.size() / 2)), "not a readable TensorBoard trace");
-    std::ifstream file(kJson, std::ios::binary);
-    const std::string gz((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    const std::string gz = testing::fileBytes(kJson);
     expectRefused(write("cut.trace.json.gz", gz.substr(0, gz.size() / 2)), "");
     std::string nonUtf8 = text;
     nonUtf8.replace(nonUtf8.find("MemcpyH2D"), 9, "Memcpy\xff\xfe\xfd");

@@ -4,15 +4,12 @@
 //   python3 tests/data/xplane_ref.py tests/data/traces/<file>
 // and damaged copies of them (truncated, a byte changed, a string made non-UTF-8, no GPU plane).
 #include "profiler/importers/importer.h"
-#include "profiler/store/sqlite_db.h"
+#include "tests/support/query_int.h"
+#include "tests/support/temp_dir.h"
 
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 
 namespace placescope {
 namespace {
@@ -25,46 +22,17 @@ const std::string kConv = std::string(PLACESCOPE_DATA_DIR) + "/traces/jax08_conv
 class XPlaneImporterTest : public ::testing::Test
 {
 protected:
-    void SetUp() override
-    {
-        m_dir = std::filesystem::temp_directory_path()
-            / ("ps_xplane_" + std::to_string(::getpid()) + "_"
-                + ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        std::filesystem::create_directories(m_dir);
-        m_out = (m_dir / "out.sqlite").string();
-    }
-    void TearDown() override { std::filesystem::remove_all(m_dir); }
+    int64_t count(const std::string& sql) const { return testing::queryInt(m_out, sql); }
 
-    int64_t count(const std::string& sql)
-    {
-        auto db = SqliteDb::open(m_out, SqliteDb::Mode::ReadOnly);
-        EXPECT_TRUE(db.isOk());
-        if (!db.isOk())
-            return -1;
-        auto value = db->queryInt(sql);
-        EXPECT_TRUE(value.isOk()) << value.status().message();
-        return value.isOk() ? *value : -1;
-    }
+    std::string write(const std::string& name, const std::string& bytes) const { return m_dir.write(name, bytes); }
 
-    static std::string bytesOf(const std::string& path)
-    {
-        std::ifstream file(path, std::ios::binary);
-        return std::string((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-    }
-    std::string write(const std::string& name, const std::string& bytes)
-    {
-        std::string path = (m_dir / name).string();
-        std::ofstream(path, std::ios::binary) << bytes;
-        return path;
-    }
-
-    std::filesystem::path m_dir;
-    std::string m_out;
+    const testing::TempDir m_dir { "xplane" };
+    const std::string m_out = m_dir.file("out.sqlite");
 };
 
 TEST_F(XPlaneImporterTest, SniffsXSpaceFromContentNotName)
 {
-    std::string renamed = write("capture.bin", bytesOf(kGemm));
+    std::string renamed = write("capture.bin", testing::fileBytes(kGemm));
     auto format = sniffTraceFormat(renamed);
     ASSERT_TRUE(format.isOk()) << format.status().message();
     EXPECT_EQ(format.value(), TraceFormat::XPlane);
@@ -127,7 +95,7 @@ TEST_F(XPlaneImporterTest, SmallXSpaceFieldByField)
 
 TEST_F(XPlaneImporterTest, DamagedInputIsOneLineErrorAndNoOutput)
 {
-    const std::string bytes = bytesOf(kGemm);
+    const std::string bytes = testing::fileBytes(kGemm);
     std::string truncated = write("truncated.xplane.pb", bytes.substr(0, bytes.size() / 2));
     // A byte of a string made 0xFF: not UTF-8, which proto3 refuses.
     std::string bad = bytes;
@@ -147,7 +115,7 @@ TEST_F(XPlaneImporterTest, DamagedInputIsOneLineErrorAndNoOutput)
 TEST_F(XPlaneImporterTest, NoGpuPlaneIsRefused)
 {
     // The GPU planes renamed to TPU ones (same length, so the protobuf stays valid): a TPU profile.
-    std::string bytes = bytesOf(kGemm);
+    std::string bytes = testing::fileBytes(kGemm);
     for (size_t at; (at = bytes.find("/device:GPU:")) != std::string::npos;)
         bytes.replace(at, 12, "/device:TPU:");
     auto summary = importTraces({ write("tpu.xplane.pb", bytes) }, m_out, {});

@@ -34,25 +34,10 @@ void writeEventWaitSteps(TraceBuilder& b, bool withRecordRows)
         b.kernel(t0 + 1022 * kUs, t0 + 1122 * kUs, "consumer", t0 + 9 * kUs, 5 * kUs, kPid, 0, 8);
         b.api(t0 + 20 * kUs, t0 + 1124 * kUs, "cudaDeviceSynchronize");
         b.step(k, t0, t0 + kStepUs * kUs);
-        SyncEvent wait;
-        wait.start = t0 + 7 * kUs;
-        wait.end = t0 + 9 * kUs;
-        wait.deviceId = 0;
-        wait.streamId = 8;
-        wait.correlationId = waitCorrelation;
-        wait.globalPid = makeGlobalPid(kPid);
-        wait.syncType = 2; // CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT
-        wait.eventId = kEventId;
-        b.writer().add(wait);
-        if (withRecordRows) {
-            CudaEventRecord record;
-            record.deviceId = 0;
-            record.streamId = 7;
-            record.correlationId = recordCorrelation;
-            record.globalPid = makeGlobalPid(kPid);
-            record.eventId = kEventId;
-            b.writer().add(record);
-        }
+        // CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT: stream 8 waits for the event.
+        b.sync(t0 + 7 * kUs, t0 + 9 * kUs, waitCorrelation, 2, kEventId, 8);
+        if (withRecordRows)
+            b.eventRecord(recordCorrelation, 7, kEventId);
     }
     ASSERT_TRUE(b.writer().commit().isOk());
 }
@@ -102,16 +87,7 @@ TEST(WhatIfEventWaits, AnEdgeThatDidNotDecideKeepsNoLag)
         b.kernel(t0 + 1310 * kUs, t0 + 1410 * kUs, "consumer", t0 + 1300 * kUs, 5 * kUs, kPid, 0, 8);
         b.api(t0 + 1320 * kUs, t0 + 1412 * kUs, "cudaDeviceSynchronize");
         b.step(k, t0, t0 + 2300 * kUs);
-        SyncEvent wait;
-        wait.start = t0 + 7 * kUs;
-        wait.end = t0 + 9 * kUs;
-        wait.deviceId = 0;
-        wait.streamId = 8;
-        wait.correlationId = 1001 + 10 * k;
-        wait.globalPid = makeGlobalPid(kPid);
-        wait.syncType = 2;
-        wait.eventId = kEventId;
-        b.writer().add(wait);
+        b.sync(t0 + 7 * kUs, t0 + 9 * kUs, 1001 + 10 * k, 2, kEventId, 8);
     }
     ASSERT_TRUE(b.writer().commit().isOk());
     WhatIfRun run = runEdits(b.path(), { "kernels:producer=x2" });
@@ -133,18 +109,13 @@ TEST(WhatIfEventWaits, KinetoStreamWaitEventsAreRecordedEdges)
             const int64_t t0 = k * kStepUs;
             const int64_t c = 100 + 10 * k;
             auto x = [&](const char* cat, const std::string& name, int pid, int tid, int64_t ts, int64_t dur,
-                         const std::string& args) {
-                out << R"({"ph": "X", "cat": ")" << cat << R"(", "name": ")" << name << R"(", "pid": )" << pid
-                    << R"(, "tid": )" << tid << R"(, "ts": )" << ts << R"(, "dur": )" << dur << R"(, "args": {)" << args
-                    << "}},\n";
-            };
+                         const std::string& args) { out << kinetoEvent(cat, name, pid, tid, ts, dur, args); };
             x("user_annotation", "ProfilerStep#" + std::to_string(k), 10, 10, t0, kStepUs, "");
-            x("cuda_runtime", "cudaLaunchKernel", 10, 10, t0, 5, R"("correlation": )" + std::to_string(c));
-            x("cuda_runtime", "cudaEventRecord", 10, 10, t0 + 5, 2, R"("correlation": )" + std::to_string(c + 1));
-            x("cuda_runtime", "cudaStreamWaitEvent", 10, 10, t0 + 7, 2, R"("correlation": )" + std::to_string(c + 2));
-            x("cuda_runtime", "cudaLaunchKernel", 10, 10, t0 + 9, 5, R"("correlation": )" + std::to_string(c + 3));
-            x("cuda_runtime", "cudaDeviceSynchronize", 10, 10, t0 + 20, 1104,
-                R"("correlation": )" + std::to_string(c + 4));
+            x("cuda_runtime", "cudaLaunchKernel", 10, 10, t0, 5, kinetoCorrelation(c));
+            x("cuda_runtime", "cudaEventRecord", 10, 10, t0 + 5, 2, kinetoCorrelation(c + 1));
+            x("cuda_runtime", "cudaStreamWaitEvent", 10, 10, t0 + 7, 2, kinetoCorrelation(c + 2));
+            x("cuda_runtime", "cudaLaunchKernel", 10, 10, t0 + 9, 5, kinetoCorrelation(c + 3));
+            x("cuda_runtime", "cudaDeviceSynchronize", 10, 10, t0 + 20, 1104, kinetoCorrelation(c + 4));
             x("kernel", "producer", 0, 7, t0 + 10, 1000,
                 R"("device": 0, "stream": 7, "correlation": )" + std::to_string(c));
             x("kernel", "consumer", 0, 8, t0 + 1022, 100,

@@ -30,28 +30,6 @@ void expectHeld(const char* name, int64_t predictedNs, double answerNs)
     EXPECT_LE(std::abs(error), 0.02) << name << ": predicted " << predictedNs << " ns, answer " << answerNs << " ns";
 }
 
-void hostRange(TraceBuilder& b, int64_t tid, int64_t startNs, int64_t endNs, const std::string& name,
-    const std::string& category = "user_annotation")
-{
-    FrameworkOp op;
-    op.start = startNs;
-    op.end = endNs;
-    op.globalTid = makeGlobalTid(kPid, tid);
-    op.name = name;
-    op.category = category;
-    b.writer().add(op);
-}
-
-void threadCall(TraceBuilder& b, int64_t tid, int64_t startNs, int64_t endNs, const std::string& name)
-{
-    RuntimeEvent r;
-    r.start = startNs;
-    r.end = endNs;
-    r.globalTid = makeGlobalTid(kPid, tid);
-    r.name = name;
-    b.writer().add(r);
-}
-
 // A polling loop: 3 steps of 1000 us. Step k at t0 = 1000k us: launch [t0, t0+5] -> kernel "gemm" [t0+10, t0+810];
 // then the thread polls QUERY every 50 us: calls [t0+20+50i, t0+22+50i], i = 0..16; the 17th (at t0+820) sees the
 // kernel done; 178 us of CPU to the next step. The loop is one wait for the kernel that wakes 822 - 810 = 12 us
@@ -110,22 +88,8 @@ TEST(ValidationSuite, EventSynchronizeWaitsForItsRecordedEvent)
         b.kernel(t0 + 20 * kUs, t0 + 1011 * kUs, "other", t0 + 9 * kUs, 5 * kUs, kPid, 0, 8);
         b.api(t0 + 20 * kUs, t0 + 1022 * kUs, "cudaEventSynchronize", sync);
         b.step(k, t0, t0 + 2000 * kUs);
-        CudaEventRecord r;
-        r.deviceId = 0;
-        r.streamId = 7;
-        r.correlationId = record;
-        r.globalPid = makeGlobalPid(kPid);
-        r.eventId = 5;
-        b.writer().add(r);
-        SyncEvent w;
-        w.start = t0 + 20 * kUs;
-        w.end = t0 + 1022 * kUs;
-        w.deviceId = 0;
-        w.correlationId = sync;
-        w.globalPid = makeGlobalPid(kPid);
-        w.syncType = 1; // CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE
-        w.eventId = 5;
-        b.writer().add(w);
+        b.eventRecord(record, 7, 5);
+        b.sync(t0 + 20 * kUs, t0 + 1022 * kUs, sync, 1, 5); // CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE
     }
     ASSERT_TRUE(b.writer().commit().isOk());
     WhatIfRun run = runEdits(b.path(), { "kernels:producer=x0.5" });
@@ -147,12 +111,8 @@ TEST(ValidationSuite, KinetoEventSyncIsPairedWithItsRecord)
             const int64_t t0 = k * 2000;
             const int64_t c = 100 + 10 * k;
             auto x = [&](const char* cat, const std::string& name, int pid, int tid, int64_t ts, int64_t dur,
-                         const std::string& args) {
-                out << R"({"ph": "X", "cat": ")" << cat << R"(", "name": ")" << name << R"(", "pid": )" << pid
-                    << R"(, "tid": )" << tid << R"(, "ts": )" << ts << R"(, "dur": )" << dur << R"(, "args": {)" << args
-                    << "}},\n";
-            };
-            auto corr = [](int64_t id) { return R"("correlation": )" + std::to_string(id); };
+                         const std::string& args) { out << kinetoEvent(cat, name, pid, tid, ts, dur, args); };
+            auto corr = kinetoCorrelation;
             x("user_annotation", "ProfilerStep#" + std::to_string(k), 10, 10, t0, 2000, "");
             x("cuda_runtime", "cudaLaunchKernel", 10, 10, t0, 5, corr(c));
             x("cuda_runtime", "cudaEventRecord", 10, 10, t0 + 5, 2, corr(c + 1));
@@ -193,8 +153,8 @@ void writeLoaderSteps(TraceBuilder& b, bool withLoaderThread)
     for (int64_t k = 0; k < 4; ++k) {
         const int64_t t0 = (1000 + 1000 * k) * kUs;
         if (withLoaderThread)
-            hostRange(b, kLoaderTid, t0 - 400 * kUs, t0 + 600 * kUs, "DataLoader worker fetch");
-        hostRange(b, kPid, t0, t0 + 605 * kUs, "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__");
+            b.range(t0 - 400 * kUs, t0 + 600 * kUs, "DataLoader worker fetch", kLoaderTid);
+        b.range(t0, t0 + 605 * kUs, "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__");
         b.kernel(t0 + 615 * kUs, t0 + 815 * kUs, "gemm", t0 + 605 * kUs);
         b.api(t0 + 612 * kUs, t0 + 817 * kUs, "cudaDeviceSynchronize");
         b.step(k, t0, t0 + 1000 * kUs);
@@ -276,7 +236,7 @@ TEST(ValidationSuite, SideThreadCallInACpuGapIsNoHandoff)
         b.kernel(t0 + 10 * kUs, t0 + 1010 * kUs, "gemm", t0);
         b.api(t0 + 6 * kUs, t0 + 1012 * kUs, "cudaDeviceSynchronize");
         b.hostOp(t0 + 1012 * kUs, t0 + 2100 * kUs, "Optimizer.step#SGD.step", "user_annotation");
-        threadCall(b, kSideTid, t0 + 2090 * kUs, t0 + 2095 * kUs, "cudaMemGetInfo");
+        b.api(t0 + 2090 * kUs, t0 + 2095 * kUs, "cudaMemGetInfo", std::nullopt, kPid, kSideTid);
         b.step(k, t0, t0 + 2100 * kUs);
     }
     ASSERT_TRUE(b.writer().commit().isOk());

@@ -13,6 +13,17 @@
 
 namespace placescope::testing {
 
+// One complete ("X") event of a Kineto JSON trace with its trailing ",\n", for a test that writes a trace and goes
+// through the real importer; `args` is the inside of the event's "args" object.
+inline std::string kinetoEvent(
+    const char* cat, const std::string& name, int pid, int tid, int64_t ts, int64_t dur, const std::string& args)
+{
+    return R"({"ph": "X", "cat": ")" + std::string(cat) + R"(", "name": ")" + name + R"(", "pid": )"
+        + std::to_string(pid) + R"(, "tid": )" + std::to_string(tid) + R"(, "ts": )" + std::to_string(ts)
+        + R"(, "dur": )" + std::to_string(dur) + R"(, "args": {)" + args + "}},\n";
+}
+inline std::string kinetoCorrelation(int64_t id) { return R"("correlation": )" + std::to_string(id); }
+
 struct WhatIfRun
 {
     TraceData trace;
