@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "whatif/step_band.h"
 
-#include "analysis/findings/finding_rule.h"
+#include "profiler/base/units.h" // formatPercent
 
 namespace placescope {
 

@@ -4,7 +4,6 @@
 #include "profiler/base/units.h"
 
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
 
 namespace placescope::diff_format {
@@ -34,20 +33,13 @@ std::string signedValue(int64_t v, Figure::Unit unit)
 std::string share(double fraction)
 {
     if (std::isnan(fraction) || fraction == 0.0)
-        return ""; // no step delta, or the figure did not move: a share would only be noise ("-0.0 %")
-    // A share that rounds to nothing prints without a sign: "-0.0 %" would read as a move that is not there.
-    const double percent = std::fabs(100.0 * fraction) < 0.05 ? 0.0 : 100.0 * fraction;
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.1f %%", percent);
-    return buffer;
+        return ""; // no step delta, or the figure did not move: a share would only be noise
+    // A share that rounds to nothing prints without a sign (formatPercentFixed): "-0.0 %" would read as a move that
+    // is not there.
+    return formatPercentFixed(100.0 * fraction, 1);
 }
 
-std::string relative(double fraction)
-{
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%+.1f %%", fraction * 100.0);
-    return buffer;
-}
+std::string relative(double fraction) { return formatSignedPercent(100.0 * fraction, 1); }
 
 std::string runLabel(const std::string& path) { return std::filesystem::path(path).filename().string(); }
 

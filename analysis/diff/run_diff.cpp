@@ -3,10 +3,10 @@
 
 #include "analysis/trace/kernel_class.h"
 #include "analysis/trace/run_comparability.h"
+#include "profiler/base/units.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
@@ -400,12 +400,11 @@ void addPrediction(RunDiff& diff, const RunProfile& a, const RunProfile& b)
     error.classes = classErrors(diff.classes, predictedIsA);
     error.band.spread = predicted.prediction->stepSpread;
     error.insideBand = error.band.contains(error.predictedNs, error.measuredNs);
-    char spread[32];
-    std::snprintf(spread, sizeof spread, "%.1f", 100.0 * error.band.spread);
     diff.notes.push_back(!error.band.known()
             ? std::string("the prediction has no band (its run had too few steps to measure their variation)")
             : std::string("the measured mean step is ") + (error.insideBand ? "inside" : "outside")
-                + " the prediction's band (steps of the run it was predicted from vary +-" + spread + " %)");
+                + " the prediction's band (steps of the run it was predicted from vary +-"
+                + formatPercentFixed(100.0 * error.band.spread, 1) + ")");
     diff.predictionError = std::move(error);
 }
 

@@ -4,7 +4,6 @@
 #include "analysis/findings/rules/rules.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <tuple>
 
 namespace placescope {
@@ -111,13 +110,6 @@ std::vector<std::unique_ptr<FindingRule>> makeDefaultRules()
     rules.push_back(makeStragglerRule());
     rules.push_back(makeCommOverlapRule());
     return rules;
-}
-
-std::string formatPercent(double percent)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, percent >= 10 ? "%.0f %%" : "%.1f %%", percent);
-    return buf;
 }
 
 void addLongestExamples(Evidence& evidence, std::vector<EvidenceRange> ranges, size_t max)

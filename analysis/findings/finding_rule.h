@@ -10,7 +10,7 @@
 #include "analysis/trace/device_timeline.h"
 #include "analysis/trace/step_detector.h"
 #include "analysis/trace/trace_data.h"
-#include "profiler/base/units.h" // formatBytes, for the rules
+#include "profiler/base/units.h" // formatBytes, formatPercent, for the rules
 
 #include <memory>
 #include <string>
@@ -76,8 +76,7 @@ public:
 // Every built-in rule, in a fixed order.
 std::vector<std::unique_ptr<FindingRule>> makeDefaultRules();
 
-// Helpers shared by rules.
-std::string formatPercent(double percent);
+// Helpers shared by rules (percents, sizes and times: profiler/base/units.h).
 // Keeps the `max` longest ranges as evidence examples.
 void addLongestExamples(Evidence& evidence, std::vector<EvidenceRange> ranges, size_t max = 5);
 

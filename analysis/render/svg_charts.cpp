@@ -23,8 +23,8 @@ std::string axisValue(double v, bool percent, bool bytes = false)
         return formatBytes(static_cast<int64_t>(v));
     char buf[32];
     if (percent)
-        std::snprintf(buf, sizeof buf, "%.0f%%", v * 100);
-    else if (v >= 1e9)
+        return formatPercentFixed(100.0 * v, 0);
+    if (v >= 1e9)
         std::snprintf(buf, sizeof buf, "%.1f G", v / 1e9);
     else if (v >= 1e6)
         std::snprintf(buf, sizeof buf, "%.1f M", v / 1e6);
@@ -72,8 +72,7 @@ std::string svgStackedBars(const std::vector<StackedRow>& rows, int width)
             if (total <= 0 || seg.value <= 0)
                 continue;
             double w = barW * seg.value / total;
-            char pct[32];
-            std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * seg.value / total);
+            const std::string pct = formatPercentFixed(100.0 * seg.value / total, 1);
             s += "<rect x='" + fmt(x) + "' y='" + std::to_string(y) + "' width='" + fmt(w) + "' height='"
                 + std::to_string(barH) + "' fill='" + seg.color + "'><title>" + htmlEscape(seg.name) + ": " + pct
                 + "</title></rect>";

@@ -7,8 +7,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cstdio>
-
 namespace placescope {
 namespace {
 
@@ -198,11 +196,9 @@ Result<DeviceSpec> gpuSpecFromTrace(
         spec.pcie = major >= 9 ? "gen5_x16" : major >= 8 ? "gen4_x16" : "gen3_x16";
     }
     if (notes) {
-        char line[256];
-        std::snprintf(line, sizeof line, "; memory bandwidth %.0f GB/s, memory %s%s", spec.memoryBytesPerSecond / kGiga,
-            formatBytes(spec.memoryBytes).c_str(),
-            known ? "" : "; launch overhead and PCIe generation guessed (no table entry matches)");
-        notes->push_back("GPU from the trace: " + spec.name + ": " + derived + line);
+        notes->push_back("GPU from the trace: " + spec.name + ": " + derived + "; memory bandwidth "
+            + formatRate(spec.memoryBytesPerSecond) + ", memory " + formatBytes(spec.memoryBytes)
+            + (known ? "" : "; launch overhead and PCIe generation guessed (no table entry matches)"));
     }
     return spec;
 }

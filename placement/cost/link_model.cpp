@@ -5,7 +5,6 @@
 #include "profiler/model/cuda_enums.h"
 #include "profiler/store/sqlite_db.h"
 
-#include <cstdio>
 #include <set>
 
 namespace placescope {
@@ -104,18 +103,17 @@ Result<PcieModel> fitPcieFromTrace(
     for (const Slot& slot : slots) {
         const auto& rows = samples[slot.hostToDevice][slot.pinned];
         auto fit = fitLink(rows);
-        char line[256];
+        std::string line;
         if (fit) {
             *slot.fit = *fit;
-            std::snprintf(line, sizeof line,
-                "PCIe %s fitted from %d memcpys: %s + bytes / %.2f GB/s (device-side durations: API and staging "
-                "time not included)",
-                slot.label, fit->samples, formatNanoseconds(fit->latencyUs * 1e3).c_str(), fit->bandwidthGBps);
+            line = std::string("PCIe ") + slot.label + " fitted from " + std::to_string(fit->samples)
+                + " memcpys: " + formatNanoseconds(fit->latencyUs * 1e3) + " + bytes / "
+                + formatRate(fit->bandwidthGBps * 1e9) + " (device-side durations: API and staging time not included)";
         } else {
-            std::snprintf(line, sizeof line,
-                "PCIe %s: %zu memcpys in the trace, not fitted (%s); default %s + bytes / %.2f GB/s", slot.label,
-                rows.size(), fit.status().message().c_str(), formatNanoseconds(slot.fit->latencyUs * 1e3).c_str(),
-                slot.fit->bandwidthGBps);
+            line = std::string("PCIe ") + slot.label + ": " + std::to_string(rows.size())
+                + " memcpys in the trace, not fitted (" + fit.status().message() + "); default "
+                + formatNanoseconds(slot.fit->latencyUs * 1e3) + " + bytes / "
+                + formatRate(slot.fit->bandwidthGBps * 1e9);
         }
         if (notes)
             notes->push_back(line);

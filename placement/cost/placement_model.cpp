@@ -66,9 +66,9 @@ Result<Specs> resolveSpecs(const CostOptions& options, std::vector<std::string>&
         PLACESCOPE_ASSIGN_OR_RETURN(specs.pcie, fitPcieFromTrace(options.tracePath, specs.pcie, &assumptions));
     } else {
         assumptions.push_back("PCIe: no trace, the device table's " + link.key + " figures (estimates): pinned "
-            + formatNanoseconds(link.pinnedLatencyUs * 1e3) + format(" + bytes / %.1f GB/s", link.pinnedGBps)
-            + ", pageable " + formatNanoseconds(link.pageableLatencyUs * 1e3)
-            + format(" + bytes / %.1f GB/s", link.pageableGBps));
+            + formatNanoseconds(link.pinnedLatencyUs * 1e3) + " + bytes / " + formatRate(link.pinnedGBps * 1e9)
+            + ", pageable " + formatNanoseconds(link.pageableLatencyUs * 1e3) + " + bytes / "
+            + formatRate(link.pageableGBps * 1e9));
     }
     return specs;
 }
@@ -167,14 +167,15 @@ Result<PlacementModel> buildPlacementModel(const ModelGraph& model, const CostOp
     assumptions.push_back(std::string("transfers priced as ") + (pinned ? "pinned" : "pageable") + " copies ("
         + options.framework
         + (pinned ? " stages host tensors for the GPU in pinned memory" : " copies from ordinary pageable host memory")
-        + "): HtoD " + formatNanoseconds(htod.latencyUs * 1e3) + format(" + bytes / %.2f GB/s", htod.bandwidthGBps)
-        + ", DtoH " + formatNanoseconds(dtoh.latencyUs * 1e3) + format(" + bytes / %.2f GB/s", dtoh.bandwidthGBps));
+        + "): HtoD " + formatNanoseconds(htod.latencyUs * 1e3) + " + bytes / " + formatRate(htod.bandwidthGBps * 1e9)
+        + ", DtoH " + formatNanoseconds(dtoh.latencyUs * 1e3) + " + bytes / " + formatRate(dtoh.bandwidthGBps * 1e9));
     assumptions.push_back("CPU: " + specs.cpu.name
-        + format(" (%.2f TFLOP/s FP32, %.0f GB/s)", specs.cpu.fp32FlopsPerSecond / 1e12,
-            specs.cpu.memoryBytesPerSecond / 1e9));
+        + format(" (%.2f TFLOP/s FP32, ", specs.cpu.fp32FlopsPerSecond / 1e12)
+        + formatRate(specs.cpu.memoryBytesPerSecond) + ")");
     assumptions.push_back("GPU: " + specs.gpu.name
-        + format(" (%.1f TFLOP/s FP32, %.0f TFLOP/s FP16 tensor, %.0f GB/s)", specs.gpu.fp32FlopsPerSecond / 1e12,
-            specs.gpu.tensorFp16FlopsPerSecond / 1e12, specs.gpu.memoryBytesPerSecond / 1e9));
+        + format(" (%.1f TFLOP/s FP32, %.0f TFLOP/s FP16 tensor, ", specs.gpu.fp32FlopsPerSecond / 1e12,
+            specs.gpu.tensorFp16FlopsPerSecond / 1e12)
+        + formatRate(specs.gpu.memoryBytesPerSecond) + ")");
 
     // Pass 1: work and roofline estimates of every compute op, and the calibration they and the trace's
     // measurements give.

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 namespace placescope {
 namespace {
@@ -119,9 +118,8 @@ std::string savingLine(const std::string& baselineLabel, double baselineUs, doub
         return "no saving vs " + baselineLabel + " (the proposal is " + formatNanoseconds(-saving * 1e3) + " longer)";
     if (saving <= tolerance)
         return "no saving vs " + baselineLabel;
-    char percent[32];
-    std::snprintf(percent, sizeof percent, " (%.1f %%)", baselineUs > 0 ? 100.0 * saving / baselineUs : 0.0);
-    return "saving vs " + baselineLabel + ": " + formatNanoseconds(saving * 1e3) + percent;
+    return "saving vs " + baselineLabel + ": " + formatNanoseconds(saving * 1e3) + " ("
+        + formatPercentFixed(baselineUs > 0 ? 100.0 * saving / baselineUs : 0.0, 1) + ")";
 }
 
 } // namespace placescope

@@ -77,4 +77,60 @@ std::string formatBytes(int64_t bytes)
     return (bytes < 0 ? "-" : "") + std::string(buffer);
 }
 
+namespace {
+
+// printf's "%.*f" of a value, with a zero that rounds from below printed as "0" (no "-0.0").
+std::string fixedDecimals(double value, int decimals)
+{
+    decimals = std::clamp(decimals, 0, 9);
+    if (std::fabs(value) < 0.5 * std::pow(10.0, -decimals))
+        value = 0.0;
+    char buffer[48];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+    return buffer;
+}
+
+} // namespace
+
+std::string formatPercent(double percent)
+{
+    if (!std::isfinite(percent))
+        return "n/a";
+    return formatPercentFixed(percent, std::fabs(percent) < 9.95 ? 1 : 0);
+}
+
+std::string formatPercentFixed(double percent, int decimals)
+{
+    if (!std::isfinite(percent))
+        return "n/a";
+    return fixedDecimals(percent, decimals) + " %";
+}
+
+std::string formatSignedPercent(double percent, int decimals)
+{
+    if (!std::isfinite(percent))
+        return "n/a";
+    const std::string text = fixedDecimals(percent, decimals);
+    return (text.front() == '-' ? "" : "+") + text + " %";
+}
+
+std::string formatRate(double bytesPerSecond)
+{
+    if (!std::isfinite(bytesPerSecond))
+        return "n/a";
+    static const char* kUnits[] = { "B/s", "kB/s", "MB/s", "GB/s", "TB/s" };
+    double v = std::fabs(bytesPerSecond);
+    int unit = 0;
+    while (unit < 4 && v >= 999.5) { // decided on the rounded figure, like formatNanoseconds: never "1000 MB/s"
+        v /= 1e3;
+        ++unit;
+    }
+    if (unit == 0 && v < 0.5)
+        return "0 B/s";
+    const int decimals = unit == 0 || v >= 99.95 ? 0 : v < 9.995 ? 2 : 1;
+    char buffer[48];
+    std::snprintf(buffer, sizeof buffer, "%.*f %s", decimals, v, kUnits[unit]);
+    return (bytesPerSecond < 0 ? "-" : "") + std::string(buffer);
+}
+
 } // namespace placescope

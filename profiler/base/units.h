@@ -24,4 +24,22 @@ std::string withThousands(int64_t value);
 // Below 1 KiB as "850 B", then KiB / MiB / GiB / TiB with two decimals ("1.50 MiB"); negative values keep their sign.
 std::string formatBytes(int64_t bytes);
 
+// Percentages take a percent, not a fraction: formatPercent(12.5) is "12.5 %" (a caller holding a fraction
+// multiplies by 100, as one holding ms multiplies for formatNanoseconds). A space before "%" as before every unit.
+// One decimal below 10 %, whole percents from 10 % on ("4.2 %", "37 %", "100 %"), decided on the rounded figure
+// (9.96 is "10 %"). Negative values keep their sign, but one that rounds to zero prints none ("0.0 %", never
+// "-0.0 %": that would read as a move that is not there); a non-finite value is "n/a".
+std::string formatPercent(double percent);
+// Fixed decimals, for table columns and shares printed side by side: formatPercentFixed(12.34, 1) is "12.3 %".
+// Zero and non-finite values as in formatPercent.
+std::string formatPercentFixed(double percent, int decimals);
+// A change or an error, always signed: formatSignedPercent(1.25, 2) is "+1.25 %", (-0.4, 1) "-0.4 %"; one that
+// rounds to zero is "+0.00 %".
+std::string formatSignedPercent(double percent, int decimals);
+// A rate in bytes per second, decimal like every bandwidth (GB/s = 1e9 bytes/s, see the top of this file): three
+// significant digits in B/s, kB/s, MB/s, GB/s or TB/s ("850 B/s", "25.7 MB/s", "12.3 GB/s", "3.35 TB/s"); a value
+// that rounds to 1,000 of a unit moves to the next. Callers holding GB/s or bytes per ns multiply by 1e9.
+// Negative values keep their sign; a non-finite value is "n/a".
+std::string formatRate(double bytesPerSecond);
+
 } // namespace placescope

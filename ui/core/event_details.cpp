@@ -5,8 +5,6 @@
 #include "profiler/base/units.h"
 #include "profiler/store/trace_file.h"
 
-#include <cstdio>
-
 namespace placescope::ui {
 namespace {
 
@@ -84,9 +82,9 @@ std::vector<std::pair<std::string, std::string>> eventDetails(
     if (end > start)
         out.emplace_back("duration", formatNanoseconds(static_cast<double>(end - start)));
     if (bytes > 0 && end > start) {
-        char text[64];
-        std::snprintf(text, sizeof text, "%.2f GB/s", static_cast<double>(bytes) / static_cast<double>(end - start));
-        out.emplace_back("bandwidth", text);
+        // Bytes per ns are GB/s.
+        out.emplace_back(
+            "bandwidth", ::placescope::formatRate(1e9 * static_cast<double>(bytes) / static_cast<double>(end - start)));
     }
     return out;
 }

@@ -46,9 +46,9 @@ QString TableModel::formatCell(const QVariant& cell, CellFormat format)
     case CellFormat::Bytes:
         return QString::fromStdString(formatBytes(cell.toLongLong()));
     case CellFormat::Percent:
-        return QString::number(value, 'f', 1) + " %";
+        return QString::fromStdString(::placescope::formatPercentFixed(value, 1));
     case CellFormat::Rate:
-        return QString::number(value, 'f', 1) + " GB/s";
+        return QString::fromStdString(::placescope::formatRate(value * 1e9));
     }
     return cell.toString();
 }

@@ -201,10 +201,10 @@ void PlacementPanel::refreshSummary()
                 gpuName = QString::fromStdString(device.name);
         const bool fitted = !assumptions.filter(QRegularExpression("^PCIe .* fitted from")).isEmpty();
         if (graph.links.size() >= 2)
-            lines << tr("Costed for %1; link %2 GB/s up, %3 GB/s down (%4)")
+            lines << tr("Costed for %1; link %2 up, %3 down (%4)")
                          .arg(gpuName)
-                         .arg(graph.links[0].bandwidthGBps, 0, 'f', 1)
-                         .arg(graph.links[1].bandwidthGBps, 0, 'f', 1)
+                         .arg(formatRate(graph.links[0].bandwidthGBps * 1e9))
+                         .arg(formatRate(graph.links[1].bandwidthGBps * 1e9))
                          .arg(fitted ? tr("fitted to the trace's copies") : tr("device table estimate"));
     }
     m_summary->setText(lines.join('\n'));

@@ -20,7 +20,7 @@ QString formatCounterValue(const CounterSeries& series, int64_t value)
     case CounterUnit::Count:
         return QString::number(value);
     case CounterUnit::BytesPerSecond:
-        return QString::number(static_cast<double>(value) / 1e9, 'f', 2) + " GB/s";
+        return formatRate(static_cast<double>(value));
     }
     return QString::number(value);
 }

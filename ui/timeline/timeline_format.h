@@ -67,6 +67,12 @@ inline QString formatTick(double ns, double tickNs)
 // The CLI's and the reports' formatter (binary units), so a size reads the same everywhere.
 inline QString formatBytes(int64_t bytes) { return QString::fromStdString(::placescope::formatBytes(bytes)); }
 
+// The CLI's rate formatter (decimal units, from bytes per second), so a bandwidth reads the same everywhere.
+inline QString formatRate(double bytesPerSecond)
+{
+    return QString::fromStdString(::placescope::formatRate(bytesPerSecond));
+}
+
 // A counter track's value in its unit: bytes, a count, or GB/s (ui/timeline/timeline_counters.cpp).
 QString formatCounterValue(const CounterSeries& series, int64_t value);
 

@@ -51,9 +51,9 @@ QLineEdit* regexEdit(const QString& placeholder, QWidget* parent)
     return edit;
 }
 
-QString percent(double fraction, bool sign)
+QString signedPercent(double fraction)
 {
-    return (sign && fraction >= 0 ? "+" : "") + QString::number(100.0 * fraction, 'f', 2) + " %";
+    return QString::fromStdString(::placescope::formatSignedPercent(100.0 * fraction, 2));
 }
 
 QString ms(int64_t ns) { return formatDuration(static_cast<double>(ns)); }
@@ -300,7 +300,7 @@ void WhatIfPanel::showRun()
     const WhatIfResult& r = run->result;
     // The bars are runWhatIf's step figures as they are (us, as the chart takes them); the text says the rest.
     m_chart->setEntries({ { tr("measured step"), static_cast<double>(r.measured.stepNs) / 1e3, QColor(150, 150, 150) },
-        { tr("replay (%1)").arg(percent(r.replayStepError(), true)), static_cast<double>(r.replay.stepNs) / 1e3,
+        { tr("replay (%1)").arg(signedPercent(r.replayStepError())), static_cast<double>(r.replay.stepNs) / 1e3,
             QColor(110, 150, 200) },
         { tr("predicted step"), static_cast<double>(r.predicted.stepNs) / 1e3, QColor(80, 170, 110), true } });
     // The saving in the CLI's words (stepSavingText), so both say "slower by" for a fix that costs time.

@@ -14,7 +14,6 @@
 #include "profiler/model/global_ids.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <unordered_set>
 
 namespace placescope {
@@ -88,19 +87,15 @@ public:
             double pageableBw = d.ns > 0 ? static_cast<double>(d.bytes) / static_cast<double>(d.ns) : 0.0; // B/ns
             double ceiling = linkCeilingBytesPerNs(ctx.deviceName());
             double pinnedBw = std::max(pageableBw, std::min(2.0 * pageableBw, ceiling));
-            char ceilingText[32];
-            std::snprintf(ceilingText, sizeof ceilingText, "%.0f GB/s", ceiling);
             std::string source = "2x the measured pageable bandwidth, capped at the host link's "
-                + std::string(ceilingText) + " (no pinned " + dir + " copies to measure)";
+                + formatRate(ceiling * 1e9) + " (no pinned " + dir + " copies to measure)";
             if (d.pinnedBytes >= (1 << 20) && d.pinnedNs > 0) {
                 pinnedBw = std::max(pageableBw, static_cast<double>(d.pinnedBytes) / static_cast<double>(d.pinnedNs));
                 source = "the pinned " + dir + " bandwidth measured in this trace";
             }
             int64_t pinnedNs = pinnedBw > 0 ? static_cast<int64_t>(static_cast<double>(d.inStepBytes) / pinnedBw) : 0;
             savedNs += std::max<int64_t>(0, d.inStepNs - pinnedNs);
-            char bw[96];
-            std::snprintf(bw, sizeof bw, " at %.2f GB/s", pageableBw);
-            Evidence e { "pageable " + dir + " copies" + bw, d.count, d.ns, d.bytes };
+            Evidence e { "pageable " + dir + " copies at " + formatRate(pageableBw * 1e9), d.count, d.ns, d.bytes };
             addLongestExamples(e, std::move(d.examples));
             f.evidence.push_back(std::move(e));
             method += (method.empty() ? "" : "; ") + dir + " copies re-timed at " + source;

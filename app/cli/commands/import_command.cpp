@@ -27,7 +27,7 @@ struct ImportArgs
 };
 
 // "wrote run.sqlite: 123,378 events (19,370 kernels, ...); 23,425 notes, no problems; 2.10 s, 25.7 MB/s of JSON
-// (4.71 MB/s of the 9.9 MB file)". Events are counted as `stats` and the app count them (TraceCounts::events());
+// (4.71 MB/s of the 9.44 MiB file)". Events are counted as `stats` and the app count them (TraceCounts::events());
 // notes lose nothing, problems do; the rate is of the JSON the file holds, then of the file as it lies on disk.
 void printSummary(const std::string& output, const ImportSummary& summary, double seconds)
 {
@@ -47,17 +47,14 @@ void printSummary(const std::string& output, const ImportSummary& summary, doubl
     const uint64_t problems = summary.problems - summary.notes;
     const std::string notes = withThousands(static_cast<int64_t>(summary.notes)) + " note(s), "
         + (problems ? withThousands(static_cast<int64_t>(problems)) + " problem(s)" : std::string("no problems"));
-    const double mbps = seconds > 0 ? static_cast<double>(summary.contentBytes) / 1e6 / seconds : 0.0;
-    const double diskMbps = seconds > 0 ? static_cast<double>(summary.inputBytes) / 1e6 / seconds : 0.0;
-    std::string rate;
-    char buffer[160];
+    const double rate = seconds > 0 ? static_cast<double>(summary.contentBytes) / seconds : 0.0;
+    const double diskRate = seconds > 0 ? static_cast<double>(summary.inputBytes) / seconds : 0.0;
+    std::string rates = formatRate(rate);
     if (summary.contentBytes != summary.inputBytes)
-        std::snprintf(buffer, sizeof buffer, "%.1f MB/s of JSON (%.1f MB/s of the %.1f MB file)", mbps, diskMbps,
-            static_cast<double>(summary.inputBytes) / 1e6);
-    else
-        std::snprintf(buffer, sizeof buffer, "%.1f MB/s", mbps);
+        rates += " of JSON (" + formatRate(diskRate) + " of the "
+            + formatBytes(static_cast<int64_t>(summary.inputBytes)) + " file)";
     printLine(stderr, "wrote %s: %s; %s (PS_PROBLEMS; notes lose nothing); %s, %s\n", output.c_str(), events.c_str(),
-        notes.c_str(), formatNanoseconds(seconds * 1e9).c_str(), buffer);
+        notes.c_str(), formatNanoseconds(seconds * 1e9).c_str(), rates.c_str());
 }
 
 int runImport(const ImportArgs& args)

@@ -24,13 +24,6 @@ namespace {
 
 std::string withCommas(int64_t value) { return withThousands(value); }
 
-std::string formatFixed(double value, const char* format)
-{
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, format, value);
-    return buffer;
-}
-
 // printf into a string: the text is one document, written to stdout or -o at the end.
 [[gnu::format(printf, 2, 3)]] void appendf(std::string& out, const char* pattern, ...)
 {
@@ -74,14 +67,15 @@ std::string statsText(const std::string& path, const TraceStats& s, size_t nameW
         formatNanoseconds(static_cast<double>(k.totalNs)).c_str(), k.rows.size());
     std::vector<std::vector<std::string>> rows;
     for (const auto& row : k.rows)
-        rows.push_back({ formatFixed(row.timePercent, "%.1f"), formatNanoseconds(static_cast<double>(row.time.totalNs)),
-            withCommas(row.time.count), formatNanoseconds(row.time.averageNs), formatNanoseconds(row.time.medianNs),
-            formatNanoseconds(static_cast<double>(row.time.minNs)),
-            formatNanoseconds(static_cast<double>(row.time.maxNs)), formatNanoseconds(row.time.stddevNs),
-            clipName(row.name, nameWidth) });
+        rows.push_back(
+            { formatPercentFixed(row.timePercent, 1), formatNanoseconds(static_cast<double>(row.time.totalNs)),
+                withCommas(row.time.count), formatNanoseconds(row.time.averageNs), formatNanoseconds(row.time.medianNs),
+                formatNanoseconds(static_cast<double>(row.time.minNs)),
+                formatNanoseconds(static_cast<double>(row.time.maxNs)), formatNanoseconds(row.time.stddevNs),
+                clipName(row.name, nameWidth) });
     if (!rows.empty())
         out += renderTextTable(
-            { "Time %", "Total", "Instances", "Avg", "Med", "Min", "Max", "StdDev", "Name" }, std::move(rows));
+            { "Time share", "Total", "Instances", "Avg", "Med", "Min", "Max", "StdDev", "Name" }, std::move(rows));
 
     out += "\nMemory operations by kind and memory type\n";
     rows.clear();
@@ -89,21 +83,21 @@ std::string statsText(const std::string& path, const TraceStats& s, size_t nameW
         rows.push_back({ withCommas(op.time.count), formatBytes(op.totalBytes),
             formatNanoseconds(static_cast<double>(op.time.totalNs)), formatNanoseconds(op.time.averageNs),
             formatNanoseconds(static_cast<double>(op.time.minNs)),
-            formatNanoseconds(static_cast<double>(op.time.maxNs)), formatFixed(op.bandwidthGBps, "%.2f"),
+            formatNanoseconds(static_cast<double>(op.time.maxNs)), formatRate(op.bandwidthGBps * 1e9),
             op.operation + " (" + op.memoryTypes + ")" });
     if (rows.empty())
         out += " none\n";
     else
         out += renderTextTable(
-            { "Count", "Bytes", "Total", "Avg", "Min", "Max", "GB/s", "Operation" }, std::move(rows));
+            { "Count", "Bytes", "Total", "Avg", "Min", "Max", "Bandwidth", "Operation" }, std::move(rows));
 
     out += "\nGPU busy time (kernels, copies and memsets; overlaps merged)\n";
     rows.clear();
     for (const auto& d : s.devices)
         rows.push_back({ std::to_string(d.deviceId), formatNanoseconds(static_cast<double>(d.busyNs)),
             formatNanoseconds(static_cast<double>(d.kernelNs)), formatNanoseconds(static_cast<double>(d.memcpyNs)),
-            formatNanoseconds(static_cast<double>(d.memsetNs)), formatFixed(100.0 * d.utilizationOfTrace, "%.1f %%"),
-            formatFixed(100.0 * d.utilizationOfActive, "%.1f %%"), d.name.empty() ? "-" : d.name });
+            formatNanoseconds(static_cast<double>(d.memsetNs)), formatPercentFixed(100.0 * d.utilizationOfTrace, 1),
+            formatPercentFixed(100.0 * d.utilizationOfActive, 1), d.name.empty() ? "-" : d.name });
     if (rows.empty())
         out += " no GPU activity\n";
     else

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The one formatter for sizes, durations and counts (docs/cli_conventions.md, "Units"): sizes in binary units,
-// with the unit changing exactly at 1024 of the one below; durations in three significant digits.
+// with the unit changing exactly at 1024 of the one below; durations in three significant digits; percents from a
+// percent; rates decimal.
 #include "profiler/base/units.h"
 
 #include <gtest/gtest.h>
@@ -89,6 +90,54 @@ TEST(Units, Counts)
     EXPECT_EQ(withThousands(1234567), "1,234,567");
     EXPECT_EQ(withThousands(-1000), "-1,000");
     EXPECT_EQ(withThousands(999), "999");
+}
+
+TEST(Units, PercentsTakeAPercentWithOneDecimalBelowTen)
+{
+    EXPECT_EQ(formatPercent(0), "0.0 %");
+    EXPECT_EQ(formatPercent(4.24), "4.2 %");
+    EXPECT_EQ(formatPercent(9.94), "9.9 %");
+    EXPECT_EQ(formatPercent(9.96), "10 %"); // decided on the rounded figure, not "10.0 %"
+    EXPECT_EQ(formatPercent(37.4), "37 %");
+    EXPECT_EQ(formatPercent(100), "100 %");
+    EXPECT_EQ(formatPercent(250), "250 %");
+    EXPECT_EQ(formatPercent(-12.6), "-13 %");
+    EXPECT_EQ(formatPercent(-0.04), "0.0 %"); // no "-0.0 %"
+    EXPECT_EQ(formatPercent(std::nan("")), "n/a");
+}
+
+TEST(Units, PercentsWithFixedDecimals)
+{
+    EXPECT_EQ(formatPercentFixed(12.345, 1), "12.3 %");
+    EXPECT_EQ(formatPercentFixed(12.345, 0), "12 %");
+    EXPECT_EQ(formatPercentFixed(5, 2), "5.00 %");
+    EXPECT_EQ(formatPercentFixed(-0.04, 1), "0.0 %");
+    EXPECT_EQ(formatPercentFixed(-0.06, 1), "-0.1 %");
+    EXPECT_EQ(formatPercentFixed(std::numeric_limits<double>::infinity(), 1), "n/a");
+}
+
+TEST(Units, SignedPercentsAlwaysCarryASign)
+{
+    EXPECT_EQ(formatSignedPercent(1.25, 2), "+1.25 %");
+    EXPECT_EQ(formatSignedPercent(-0.4, 1), "-0.4 %");
+    EXPECT_EQ(formatSignedPercent(0, 2), "+0.00 %");
+    EXPECT_EQ(formatSignedPercent(-0.001, 2), "+0.00 %"); // rounds to no change
+    EXPECT_EQ(formatSignedPercent(12.3456, 1), "+12.3 %");
+}
+
+TEST(Units, RatesAreDecimalWithThreeSignificantDigits)
+{
+    EXPECT_EQ(formatRate(0), "0 B/s");
+    EXPECT_EQ(formatRate(850), "850 B/s");
+    EXPECT_EQ(formatRate(1000), "1.00 kB/s"); // decimal: 1000, not 1024
+    EXPECT_EQ(formatRate(25.7e6), "25.7 MB/s");
+    EXPECT_EQ(formatRate(12.34e9), "12.3 GB/s");
+    EXPECT_EQ(formatRate(24e9), "24.0 GB/s");
+    EXPECT_EQ(formatRate(123.4e9), "123 GB/s");
+    EXPECT_EQ(formatRate(3.35e12), "3.35 TB/s");
+    EXPECT_EQ(formatRate(999.7e6), "1.00 GB/s"); // not "1000 MB/s"
+    EXPECT_EQ(formatRate(-2e9), "-2.00 GB/s");
+    EXPECT_EQ(formatRate(std::nan("")), "n/a");
 }
 
 } // namespace

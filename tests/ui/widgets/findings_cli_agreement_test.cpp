@@ -147,7 +147,7 @@ private slots:
         QVERIFY2(imported.exitCode == 0, qPrintable(imported.error));
         const QRegularExpression summary(
             R"(^wrote \S+: ([0-9,]+) events \(.*kernels.*\); ([0-9,]+) note\(s\), (no problems|[0-9,]+ problem\(s\)).* )"
-            R"(MB/s of JSON \([0-9.]+ MB/s of the [0-9.]+ MB file\))");
+            R"([kMG]?B/s of JSON \([0-9.]+ [kMG]?B/s of the [0-9.]+ [KMG]iB file\))");
         const QRegularExpressionMatch line = summary.match(imported.error);
         QVERIFY2(line.hasMatch(), qPrintable(imported.error));
         const QString events = line.captured(1);
