@@ -222,6 +222,12 @@ public:
     bool unsubscribed = false;
     int flushes = 0;
     std::vector<CUpti_ActivityKind> enabled, disabled;
+    // `enabled` as it is now, for a test that reads it while the tracer's writer thread may be enabling kinds.
+    std::vector<CUpti_ActivityKind> enabledNow()
+    {
+        std::lock_guard lock(m_mutex);
+        return enabled;
+    }
     std::vector<CUpti_CallbackId> runtimeOn, runtimeOff, driverOn, driverOff;
 
 private:
