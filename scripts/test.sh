@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh Debian 12 machine: dependencies, build, every test that needs no GPU (preset ci),
-# then two sanitizer builds of the parts without GUI: the fuzz corpora (Kineto JSON, nsys SQLite, ONNX, XPlane, ONNX
-# Runtime profile, TensorBoard trace) replayed under AddressSanitizer (preset asan), and the importers, the store and
-# the capture writer under ThreadSanitizer (preset tsan). Times: docs/design.md, "CI".
+# then two sanitizer builds of the parts without GUI: the unit suite and the fuzz corpora (Kineto JSON, nsys SQLite,
+# ONNX, XPlane, ONNX Runtime profile, TensorBoard trace) under AddressSanitizer + UBSan (preset asan), and the
+# importers, the store and the capture writer under ThreadSanitizer (preset tsan). Times: docs/design.md, "CI".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh ci
