@@ -295,7 +295,7 @@ public:
             m_graph.notes.push_back("nodes of " + (isMain ? std::string("the main graph") : "'" + scope + "'")
                 + " were not in topological order; sorted by their data dependencies");
         for (int index : order)
-            PLACESCOPE_RETURN_IF_ERROR(addNode(graph.node(index), scope, names));
+            PLACESCOPE_RETURN_IF_ERROR(addNode(graph.node(index), index, scope, names));
 
         for (const auto& output : graph.output()) {
             int value = names.findValue(output.name());
@@ -314,9 +314,10 @@ public:
     int flattenedSubgraphs() const { return m_subgraphs; }
 
 private:
-    Status addNode(const onnx::NodeProto& node, const std::string& scope, NameScope& names)
+    // `nodeIndex`: the node's position in its graph, which names an unnamed node as ONNX Runtime does.
+    Status addNode(const onnx::NodeProto& node, int nodeIndex, const std::string& scope, NameScope& names)
     {
-        const std::string opName = uniqueOpName(node);
+        const std::string opName = uniqueOpName(node, nodeIndex);
 
         // Bodies first: their ops read values computed before the node, and the node merges their results.
         std::vector<int> bodyResults;
@@ -434,10 +435,11 @@ private:
         return unique;
     }
 
-    std::string uniqueOpName(const onnx::NodeProto& node)
+    // An unnamed node is named <op type>_<its index in its graph>, the name ONNX Runtime's profiler gives it
+    // (Concat_40), so the nodes of a model match those of its profile by name.
+    std::string uniqueOpName(const onnx::NodeProto& node, int nodeIndex)
     {
-        const std::string base
-            = node.name().empty() ? node.op_type() + "_" + std::to_string(m_unnamedNodes++) : node.name();
+        const std::string base = node.name().empty() ? node.op_type() + "_" + std::to_string(nodeIndex) : node.name();
         std::string unique = base;
         for (int suffix = 2; m_opNames.count(unique); ++suffix)
             unique = base + "#" + std::to_string(suffix);
@@ -450,7 +452,6 @@ private:
     std::unordered_set<std::string> m_valueNames;
     std::unordered_set<std::string> m_opNames;
     int m_subgraphs = 0;
-    int m_unnamedNodes = 0;
 };
 
 void markLayoutsAndBytes(ModelGraph& graph)
