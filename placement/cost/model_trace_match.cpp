@@ -2,6 +2,7 @@
 #include "placement/cost/model_trace_match.h"
 
 #include "placement/cost/op_work.h"
+#include "placement/cost/ort_node_times.h"
 #include "profiler/store/trace_file.h"
 
 #include <simdjson.h>
@@ -92,6 +93,10 @@ std::string ModelTraceMatch::summary() const
     if (mismatch())
         return "only " + counts + " ran in this trace (matched by " + rule
             + "): the model is likely not what the trace recorded";
+    if (byNodeName && matchedOps < comparedOps)
+        return counts + " ran under their own name in this ONNX Runtime profile (matched by " + rule + "); the other "
+            + std::to_string(comparedOps - matchedOps)
+            + " were fused, renamed or removed by its graph optimizer, or did not run";
     return counts + " ran in this trace (matched by " + rule + ")";
 }
 
@@ -101,21 +106,30 @@ Result<ModelTraceMatch> matchModelToTrace(const ModelGraph& model, const std::st
     ModelTraceMatch match;
     match.occurrences.resize(model.ops.size());
     const bool byOccurrence = model.source == "trace-ops";
-    match.rule = byOccurrence ? "the same occurrence" : "the same kind of op on inputs of the same shape";
+    match.byNodeName = model.source == "onnx" && isOrtProfileTrace(db);
+    const bool byName = byOccurrence || match.byNodeName; // the trace's op name is the model op's
+    match.rule = byOccurrence ? "the same occurrence"
+        : match.byNodeName    ? "the same node name"
+                              : "the same kind of op on inputs of the same shape";
     for (const ModelOp& op : model.ops)
         match.comparedOps += op.producesWeight ? 0 : 1;
     if (!db.hasTable("PS_FRAMEWORK_OPS"))
         return match;
 
     // The kinds the model asks for, so only their rows are kept (a large trace holds far more ops).
+    auto kindOf = [&](const ModelOp& op) {
+        return byOccurrence ? op.type : match.byNodeName ? op.name : canonicalOpType(op.type);
+    };
     std::set<std::string> wanted;
     for (const ModelOp& op : model.ops)
-        wanted.insert(byOccurrence ? op.type : canonicalOpType(op.type));
-    std::map<std::string, std::vector<TraceOp>> byKind; // name (trace-ops) or canonical type -> ops
+        wanted.insert(kindOf(op));
+    std::map<std::string, std::vector<TraceOp>> byKind; // name (trace-ops, ORT node) or canonical type -> ops
+    // An ORT profile's node runs; its session events and fences are no node of the model.
     PLACESCOPE_ASSIGN_OR_RETURN(auto stmt,
-        db.prepare("SELECT o.globalTid, o.start, o.end, s.value, COALESCE(o.inputDims, '') FROM PS_FRAMEWORK_OPS o "
-                   "JOIN StringIds s ON s.id = o.nameId WHERE o.category NOT IN ('user_annotation', "
-                   "'gpu_user_annotation', 'python_function')"));
+        db.prepare(std::string("SELECT o.globalTid, o.start, o.end, s.value, COALESCE(o.inputDims, '') FROM "
+                               "PS_FRAMEWORK_OPS o JOIN StringIds s ON s.id = o.nameId WHERE ")
+            + (match.byNodeName ? "o.category IN ('ort_node', 'ort_memcpy', 'ort_layout')"
+                                : "o.category NOT IN ('user_annotation', 'gpu_user_annotation', 'python_function')")));
     std::unordered_map<std::string, const std::string*> kindOfName; // each distinct name canonicalised once
     simdjson::dom::parser parser;
     std::vector<int64_t> shape;
@@ -124,20 +138,20 @@ Result<ModelTraceMatch> matchModelToTrace(const ModelGraph& model, const std::st
         const std::string name = stmt.columnText(3);
         auto known = kindOfName.find(name);
         if (known == kindOfName.end()) {
-            const std::string kind = byOccurrence ? name : canonicalOpType(name);
+            const std::string kind = byName ? name : canonicalOpType(name);
             auto it = wanted.find(kind);
             known = kindOfName.emplace(name, it == wanted.end() ? nullptr : &*it).first;
         }
         if (!known->second)
             continue;
-        const bool hasShape = !byOccurrence && firstInputShape(parser, stmt.columnText(4), shape);
+        const bool hasShape = !byName && firstInputShape(parser, stmt.columnText(4), shape);
         byKind[*known->second].push_back({ stmt.columnInt(0), stmt.columnInt(1), stmt.columnInt(2), hasShape, shape });
     }
     PLACESCOPE_RETURN_IF_ERROR(stmt.status());
     auto byThreadAndStart = [](const TraceOp& a, const TraceOp& b) {
         return a.globalTid != b.globalTid ? a.globalTid < b.globalTid : a.startNs < b.startNs;
     };
-    if (byOccurrence)
+    if (byName)
         for (auto& [kind, ops] : byKind)
             std::sort(ops.begin(), ops.end(), byThreadAndStart);
 
@@ -145,11 +159,14 @@ Result<ModelTraceMatch> matchModelToTrace(const ModelGraph& model, const std::st
         const ModelOp& op = model.ops[i];
         if (op.producesWeight)
             continue;
-        auto kind = byKind.find(byOccurrence ? op.type : canonicalOpType(op.type));
+        auto kind = byKind.find(kindOf(op));
         if (kind == byKind.end())
             continue;
         std::vector<const TraceOp*> hits;
-        if (byOccurrence) {
+        if (match.byNodeName) {
+            for (const TraceOp& traceOp : kind->second)
+                hits.push_back(&traceOp);
+        } else if (byOccurrence) {
             const auto [from, to] = std::equal_range(kind->second.begin(), kind->second.end(),
                 TraceOp { op.traceGlobalTid, op.traceStartNs, 0, false, {} }, byThreadAndStart);
             for (auto it = from; it != to; ++it)

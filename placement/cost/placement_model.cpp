@@ -214,6 +214,7 @@ Result<PlacementModel> buildPlacementModel(const ModelGraph& model, const CostOp
     // Pass 2: one graph op per compute op.
     result.graphOpOfModelOp.assign(opCount, -1);
     Tally unknownCapability, unknownWork, noGpuKernel, missingShapes, measuredDespiteTable, scaledFromOtherDevice;
+    Tally ranOnProvider; // ops an ONNX Runtime profile measured, by the provider that ran them
     int measuredCpu = 0, measuredGpu = 0, compute = 0;
     std::set<int> weightsCounted;
     for (size_t i = 0; i < opCount; ++i) {
@@ -254,6 +255,8 @@ Result<PlacementModel> buildPlacementModel(const ModelGraph& model, const CostOp
         }
         measuredCpu += op.measuredCpuUs >= 0;
         measuredGpu += op.measuredGpuUs >= 0;
+        if (!op.measuredProvider.empty())
+            ranOnProvider.add(op.measuredProvider);
         // A measurement proves a kernel exists, whatever the table says (a newer framework version).
         bool gpuAllowed = cap.gpuKernelFor(dtype) || op.measuredGpuUs >= 0;
         bool cpuAllowed = cap.cpuKernel || op.measuredCpuUs >= 0;
@@ -332,6 +335,15 @@ Result<PlacementModel> buildPlacementModel(const ModelGraph& model, const CostOp
 
     // What the numbers rest on, one line each.
     int estimatedCpu = compute - measuredCpu, estimatedGpu = compute - measuredGpu;
+    if (!ranOnProvider.countByType.empty()) {
+        int ran = 0;
+        for (const auto& [provider, count] : ranOnProvider.countByType)
+            ran += count;
+        // The panel shows this line in its summary (it starts "measured by ONNX Runtime"): keep the words.
+        assumptions.push_back("measured by ONNX Runtime: " + std::to_string(ran) + " of " + std::to_string(compute)
+            + " ops ran under their own name in the profile (" + ranOnProvider.list()
+            + "); their times there are the profile's mean per run, the others' are estimates");
+    }
     if (estimatedCpu > 0 || estimatedGpu > 0)
         assumptions.push_back("roofline estimates for " + std::to_string(estimatedCpu) + " of "
             + std::to_string(compute) + " ops on the CPU and " + std::to_string(estimatedGpu)

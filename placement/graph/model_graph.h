@@ -56,10 +56,12 @@ struct ModelOp
     std::unordered_map<std::string, std::string> stringAttributes; // auto_pad, data_format, ...
     bool producesWeight = false; // Constant / ConstantOfShape weight: not compute, placed with its consumer
     // From a trace, when the op is linked to what it ran: measured time per step (-1 = not measured) and
-    // the device the framework put it on ("cpu", "gpu" or "").
+    // the device the framework put it on ("cpu", "gpu" or ""); for an ONNX model beside an ONNX Runtime profile
+    // also the execution provider that ran it ("CPUExecutionProvider"; placement/cost/ort_node_times.h).
     double measuredGpuUs = -1;
     double measuredCpuUs = -1;
     std::string measuredDevice;
+    std::string measuredProvider;
     // Which framework-op occurrence of the trace this op is ("trace-ops" graphs; -1 otherwise): its start and
     // thread as the trace records them, so a viewer can go from the node to the event and back.
     int64_t traceStartNs = -1;

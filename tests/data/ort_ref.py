@@ -7,10 +7,18 @@ should store: node runs (<node>_kernel_time) by device of their provider, fences
 and the arena figures (memory events: count and summed mem_in_use_delta). Times in ns (ORT writes microseconds).
 
     python3 tests/data/ort_ref.py tests/data/traces/ort130_ultraface_rfb320_cpu.json
+
+With --model MODEL.onnx, also the model's nodes against the profile's by exact name, as ORT names a node's run
+(<name>_kernel_time; an unnamed node <op type>_<index in the graph>): the model is read with protoc --decode of
+Debian's onnx.proto (libonnx-dev), not with our loader. Per matched node: runs, mean time per model_run, provider.
+
+    python3 tests/data/ort_ref.py --model tests/data/models/mnist.onnx tests/data/traces/ort130_mnist_cpu.json
 """
 import collections
 import gzip
 import json
+import re
+import subprocess
 import sys
 
 GPU_PROVIDERS = ('CUDA', 'Tensorrt', 'ROCM', 'MIGraphX', 'Dml', 'WebGpu', 'NvTensorRTRTX')
@@ -56,8 +64,47 @@ def summarize(path):
     return out
 
 
+def model_node_names(model):
+    """The main graph's node names as ORT's profiler gives them, in graph order."""
+    with open(model, 'rb') as f:
+        text = subprocess.run(['protoc', '-I/usr/include', '--decode=onnx.ModelProto', 'onnx/onnx.proto'],
+                              stdin=f, capture_output=True, check=True, text=True).stdout
+    names = []
+    # Top-level nodes are "  node {" blocks of the graph; their own name and op_type are indented by four.
+    for index, block in enumerate(re.findall(r'\n  node \{\n(.*?)\n  \}', text, re.S)):
+        fields = dict(re.findall(r'^    (name|op_type): "(.*)"$', block, re.M))
+        names.append(fields.get('name') or f"{fields['op_type']}_{index}")
+    return names
+
+
+def match_model(path, model):
+    opener = gzip.open if open(path, 'rb').read(2) == b'\x1f\x8b' else open
+    with opener(path, 'rt', encoding='utf-8') as f:
+        events = json.load(f)
+    runs = sum(1 for e in events if e['cat'] == 'Session' and e['name'] == 'model_run')
+    nodes = collections.defaultdict(list)
+    for e in events:
+        if e['cat'] == 'Node' and e['name'].endswith('_kernel_time'):
+            nodes[e['name'][:-len('_kernel_time')]].append((e['dur'], e.get('args', {}).get('provider', '')))
+    names = model_node_names(model)
+    matched = [n for n in names if n in nodes]
+    print(f'  model_nodes {len(names)}')
+    print(f'  profile_nodes {len(nodes)}')
+    print(f'  profile_node_runs {sum(len(v) for v in nodes.values())}')
+    print(f'  matched_nodes {len(matched)}')
+    for name in matched:
+        durs = [d for d, _ in nodes[name]]
+        print(f'    {name} runs {len(durs)} mean_us_per_run {sum(durs) / runs} provider {nodes[name][0][1]}')
+
+
 if __name__ == '__main__':
-    for path in sys.argv[1:]:
+    args = sys.argv[1:]
+    model = None
+    if args[:1] == ['--model']:
+        model, args = args[1], args[2:]
+    for path in args:
         print(path)
         for key, value in sorted(summarize(path).items()):
             print(f'  {key} {value}')
+        if model:
+            match_model(path, model)

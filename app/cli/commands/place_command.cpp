@@ -14,6 +14,7 @@
 #include "app/cli/trace_input.h"
 #include "placement/cost/capability_table.h"
 #include "placement/cost/default_gpu.h"
+#include "placement/cost/ort_node_times.h"
 #include "placement/cost/placement_model.h"
 #include "placement/engine/planner.h"
 #include "placement/engine/problem_file.h"
@@ -217,11 +218,15 @@ int runModel(const PlaceOptions& options)
     }
     if (options.gpu == "from-trace" && options.tracePath.empty())
         return fail("--gpu from-trace needs --trace run.sqlite");
-    auto model = loadModelGraph(options.modelPath);
+    auto loaded = loadModelGraph(options.modelPath);
+    if (!loaded.isOk())
+        return fail(loaded.status().message());
+    if (loaded->ops.empty())
+        return fail(options.modelPath + ": the model has no ops");
+    // Beside an ONNX Runtime profile, the nodes it measured cost what they took there (as in the GUI).
+    auto model = withTraceMeasurements(std::move(loaded).value(), options.tracePath);
     if (!model.isOk())
         return fail(model.status().message());
-    if (model->ops.empty())
-        return fail(options.modelPath + ": the model has no ops");
     auto placement = buildPlacementModel(*model, costOptions);
     if (!placement.isOk())
         return fail(placement.status().message());
