@@ -5,6 +5,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QStringList>
 
 #include <cmath>
 
@@ -17,6 +18,29 @@ int deviceWithKind(const OpGraph& graph, DeviceKind kind)
         if (graph.devices[d].kind == kind)
             return static_cast<int>(d);
     return -1;
+}
+
+// Where the trace says a model op ran: "CPU (CPUExecutionProvider)", "GPU", or empty when it does not say.
+QString ranOnLabel(const ModelOp& op)
+{
+    const QString device = op.measuredDevice == "gpu" ? QStringLiteral("GPU")
+        : op.measuredDevice == "cpu"                  ? QStringLiteral("CPU")
+                                                      : QString();
+    if (op.measuredProvider.empty())
+        return device;
+    const QString provider = QString::fromStdString(op.measuredProvider);
+    return device.isEmpty() ? provider : device + " (" + provider + ")";
+}
+
+// Which of an op's two costs are measured: "measured on CPU", "measured on CPU and GPU", or "estimated".
+QString timesLabel(const ModelOp& op)
+{
+    QStringList measured;
+    if (op.measuredCpuUs >= 0)
+        measured << QStringLiteral("CPU");
+    if (op.measuredGpuUs >= 0)
+        measured << QStringLiteral("GPU");
+    return measured.isEmpty() ? QStringLiteral("estimated") : QStringLiteral("measured on ") + measured.join(" and ");
 }
 
 QString deviceLabel(const OpGraph& graph, int device)
@@ -57,6 +81,11 @@ QVariant OpTableModel::cell(int graphOp, int column) const
     const int modelOp = static_cast<size_t>(graphOp) < inputs->placement->modelOpOfGraphOp.size()
         ? inputs->placement->modelOpOfGraphOp[static_cast<size_t>(graphOp)]
         : -1;
+    // The op as costed: with what the open trace measured of it.
+    const ModelOp* measured
+        = modelOp >= 0 && inputs->measured && static_cast<size_t>(modelOp) < inputs->measured->ops.size()
+        ? &inputs->measured->ops[static_cast<size_t>(modelOp)]
+        : nullptr;
     auto cost = [&](DeviceKind kind) -> QVariant {
         const int d = deviceWithKind(graph, kind);
         if (d < 0 || static_cast<size_t>(d) >= op.costUs.size() || !std::isfinite(op.costUs[static_cast<size_t>(d)]))
@@ -71,6 +100,8 @@ QVariant OpTableModel::cell(int graphOp, int column) const
         return QString::fromStdString(op.type);
     case Device:
         return deviceLabel(graph, m_session->deviceOf(graphOp));
+    case RanOn:
+        return measured ? ranOnLabel(*measured) : QString();
     case Layout:
         if (modelOp >= 0 && static_cast<size_t>(modelOp) < inputs->opLayout.size())
             return inputs->opLayout[static_cast<size_t>(modelOp)] == DataLayout::None
@@ -81,6 +112,8 @@ QVariant OpTableModel::cell(int graphOp, int column) const
         return cost(DeviceKind::Cpu);
     case GpuCostUs:
         return cost(DeviceKind::Gpu);
+    case Times:
+        return measured ? timesLabel(*measured) : QString(); // the graph's host ends cost nothing
     case Pinned: {
         auto pin = m_session->pins().find(graphOp);
         return pin == m_session->pins().end() ? QString() : deviceLabel(graph, pin->second);
@@ -104,6 +137,10 @@ QVariant OpTableModel::data(const QModelIndex& index, int role) const
         const auto& map = m_session->inputs()->placement->modelOpOfGraphOp;
         return static_cast<size_t>(index.row()) < map.size() ? map[static_cast<size_t>(index.row())] : -1;
     }
+    case Qt::ToolTipRole:
+        if (index.column() == RanOn) // a narrow column: the provider's whole name
+            return cell(index.row(), index.column());
+        return {};
     case Qt::TextAlignmentRole:
         if (index.column() == CpuCostUs || index.column() == GpuCostUs)
             return QVariant(Qt::AlignRight | Qt::AlignVCenter);
@@ -124,6 +161,11 @@ QVariant OpTableModel::data(const QModelIndex& index, int role) const
 
 QVariant OpTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (role == Qt::ToolTipRole && orientation == Qt::Horizontal && (section == RanOn || section == Times))
+        return section == RanOn
+            ? tr("Where the open trace says the op ran (the measured placement), beside the proposal's Device")
+            : tr("Which costs are measured (from the trace; an ONNX Runtime profile's mean per run) and which are "
+                 "estimated (roofline)");
     if (role != Qt::DisplayRole || orientation != Qt::Horizontal)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
@@ -133,12 +175,16 @@ QVariant OpTableModel::headerData(int section, Qt::Orientation orientation, int 
         return tr("Type");
     case Device:
         return tr("Device");
+    case RanOn:
+        return tr("Ran on");
     case Layout:
         return tr("Layout");
     case CpuCostUs:
         return tr("CPU us");
     case GpuCostUs:
         return tr("GPU us");
+    case Times:
+        return tr("Times");
     case Pinned:
         return tr("Pinned");
     default:

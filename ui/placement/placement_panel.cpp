@@ -126,6 +126,8 @@ PlacementPanel::PlacementPanel(PlacementSession* session, QWidget* parent)
         m_table->horizontalHeader()->resizeSection(c, 58);
     for (int c : { OpTableModel::CpuCostUs, OpTableModel::GpuCostUs })
         m_table->horizontalHeader()->resizeSection(c, 72);
+    m_table->horizontalHeader()->resizeSection(OpTableModel::RanOn, 90); // the provider elides; its tooltip is whole
+    m_table->horizontalHeader()->resizeSection(OpTableModel::Times, 110);
     m_table->setWordWrap(false);
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_table, &QWidget::customContextMenuRequested, this, &PlacementPanel::showContextMenu);
@@ -192,6 +194,11 @@ void PlacementPanel::refreshSummary()
     if (m_session->measuredStepUs() >= 0)
         lines << tr("Measured: %1").arg(m_session->measuredSource());
     const QStringList assumptions = m_session->assumptions();
+    // Beside an ONNX Runtime profile: how many ops have the measured placement and times (the table's Ran on and
+    // Times columns), in the cost model's words, which `placescope place` prints too.
+    for (const QString& line : assumptions)
+        if (line.startsWith("measured by ONNX Runtime"))
+            lines << line.left(1).toUpper() + line.mid(1);
     if (const auto inputs = m_session->inputs()) {
         // Which GPU and link the predictions are for, in one line; the expander below has the details.
         const OpGraph& graph = inputs->placement->graph;

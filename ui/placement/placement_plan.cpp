@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/placement/placement_plan.h"
 
+#include "placement/cost/ort_node_times.h"
 #include "ui/graphview/graph_collapse.h"
 #include "ui/placement/model_source.h"
 
@@ -12,7 +13,13 @@ namespace placescope::ui {
 Result<PlacementInputs> preparePlacementInputs(std::shared_ptr<const ModelGraph> model, const CostOptions& options)
 {
     PlacementInputs inputs;
-    PLACESCOPE_ASSIGN_OR_RETURN(auto placement, buildPlacementModel(*model, options));
+    inputs.measured = model;
+    // Beside an ONNX Runtime profile, the nodes it measured cost what they took there (as in `placescope place`).
+    if (!options.tracePath.empty()) {
+        PLACESCOPE_ASSIGN_OR_RETURN(auto measured, withTraceMeasurements(*model, options.tracePath));
+        inputs.measured = std::make_shared<const ModelGraph>(std::move(measured));
+    }
+    PLACESCOPE_ASSIGN_OR_RETURN(auto placement, buildPlacementModel(*inputs.measured, options));
     inputs.opLayout.reserve(model->ops.size());
     for (const ModelOp& op : model->ops)
         inputs.opLayout.push_back(inputLayout(*model, op));

@@ -18,10 +18,14 @@
 
 namespace placescope::ui {
 
-// A model opened for placement: the graph as its source gave it and the costed problem built from it.
+// A model opened for placement: the graph as its source gave it, the same with what the open trace measured of it,
+// and the costed problem built from that.
 struct PlacementInputs
 {
-    std::shared_ptr<const ModelGraph> model;
+    std::shared_ptr<const ModelGraph> model; // as its source gave it (the graph view's own, compared by pointer)
+    // `model` with what the open trace measured of it (an ONNX model beside an ONNX Runtime profile: its nodes' times
+    // and providers, ort_node_times.h); the costs are built from this. `model` itself when there is no trace.
+    std::shared_ptr<const ModelGraph> measured;
     std::shared_ptr<const PlacementModel> placement;
     std::vector<DataLayout> opLayout; // per model op: layout of its first 4-D input (None when it has none)
 };

@@ -196,6 +196,37 @@ private slots:
         }
     }
 
+    void anOnnxModelBesideItsOrtProfile()
+    {
+        // mnist.onnx beside the ONNX Runtime profile of its runs (issue 28): both front ends cost the two nodes the
+        // profile measured under their own name with its times, so the figures are equal, and both say so in the
+        // same words.
+        const QString profile = kData + "/traces/ort130_mnist_cpu.json";
+        const QString model = kData + "/models/mnist.onnx";
+        MainWindow window;
+        window.openFile(profile);
+        QVERIFY2(window.waitForOpen(120000), qPrintable(window.lastError()));
+        window.openModel(model);
+        PlacementSession* session = window.placementSession();
+        QVERIFY2(session->waitForPlan(120000), qPrintable(session->lastError()));
+        const QString line = "measured by ONNX Runtime: 2 of 12 ops ran under their own name in the profile "
+                             "(CPUExecutionProvider x2); their times there are the profile's mean per run, the others' "
+                             "are estimates";
+        QVERIFY2(session->assumptions().contains(line), qPrintable(session->assumptions().join('\n')));
+        for (Objective objective : { Objective::Sum, Objective::Makespan }) {
+            session->setObjective(objective);
+            QVERIFY2(session->waitForPlan(120000), qPrintable(session->lastError()));
+            compareFigures(*session->plan(),
+                runCli({ "place", "--model", model, "--trace", profile, "--objective", objectiveArg(objective),
+                    "--json" }),
+                "mnist beside its ORT profile " + objectiveArg(objective));
+        }
+        const placescope::testing::CliRun text
+            = placescope::testing::runPlacescope(QStringList { "place", "--model", model, "--trace", profile });
+        QVERIFY2(text.exitCode == 0, text.err.c_str());
+        QVERIFY2(QString::fromStdString(text.out).contains(line), text.out.c_str());
+    }
+
     void thePanelNamesAndSwitchesTheObjective()
     {
         PlacementSession session;

@@ -5,6 +5,7 @@
 #include "placement/proposal/placement_figures.h"
 #include "ui/graphview/graph_collapse.h"
 #include "ui/graphview/graph_view.h"
+#include "ui/jobs/wait_until.h"
 #include "ui/models/table_model.h"
 #include "ui/placement/model_source.h"
 #include "ui/placement/op_table_model.h"
@@ -514,6 +515,62 @@ private slots:
         const PlacedOps placed = countPlacedOps(*session->inputs()->placement, session->plan()->proposal.assignment);
         QVERIFY2(placed.ops > 0 && summary.contains(QString::number(placed.ops) + " ops"), qPrintable(summary));
         QVERIFY2(summary.contains("Costed for NVIDIA A100") && summary.contains("fitted to the trace's copies"),
+            qPrintable(summary));
+    }
+
+    void anOnnxModelBesideItsOrtProfileShowsTheMeasuredPlacement()
+    {
+        // mnist.onnx beside the ORT 1.30 profile of its two runs (issue 28). Figures from the independent reader,
+        // python3 tests/data/ort_ref.py --model tests/data/models/mnist.onnx tests/data/traces/ort130_mnist_cpu.json:
+        // 2 of the 12 nodes ran under their own name (Pooling66 9.5 us and Times212_reshape0 6.0 us per run, on
+        // CPUExecutionProvider); ORT fused the other 10 into nodes of new names.
+        MainWindow window;
+        window.resize(1400, 800);
+        window.show();
+        window.openFile(QString(PLACESCOPE_DATA_DIR) + "/traces/ort130_mnist_cpu.json");
+        QVERIFY2(window.waitForOpen(120000), qPrintable(window.lastError()));
+        window.openModel(kModels + "/mnist.onnx");
+        PlacementSession* session = window.placementSession();
+        QVERIFY2(session->waitForPlan(120000), qPrintable(session->lastError()));
+        QVERIFY(waitUntil([&] { return window.modelMatch() != nullptr; }, 60000));
+        QVERIFY(window.modelMatch()->byNodeName);
+        QCOMPARE(window.modelMatch()->matchedOps, size_t(2));
+        auto* matchLabel = window.findChild<QLabel*>("modelMatchWarning");
+        QVERIFY2(matchLabel && !matchLabel->text().startsWith("Warning")
+                && matchLabel->text().contains("2 of the model's 12 ops ran under their own name"),
+            qPrintable(matchLabel ? matchLabel->text() : QString("no label")));
+
+        PlacementPanel* panel = window.placementPanel();
+        OpTableModel* table = panel->opModel();
+        QAbstractItemModelTester tester(table, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(table->headerData(OpTableModel::RanOn, Qt::Horizontal).toString(), QString("Ran on"));
+        QCOMPARE(table->headerData(OpTableModel::Times, Qt::Horizontal).toString(), QString("Times"));
+        int measured = 0, estimated = 0;
+        for (int row = 0; row < table->rowCount(); ++row) {
+            const QString op = table->index(row, OpTableModel::Op).data().toString();
+            const QString ranOn = table->index(row, OpTableModel::RanOn).data().toString();
+            const QString times = table->index(row, OpTableModel::Times).data().toString();
+            if (table->index(row, 0).data(OpTableModel::ModelOpRole).toInt() < 0)
+                continue; // the graph's input and output ends
+            if (op == "Pooling66" || op == "Times212_reshape0") {
+                ++measured;
+                // The measured placement beside the proposal's device, and the measured time as the CPU cost.
+                QCOMPARE(ranOn, QString("CPU (CPUExecutionProvider)"));
+                QCOMPARE(times, QString("measured on CPU"));
+                QCOMPARE(table->index(row, OpTableModel::CpuCostUs).data().toDouble(), op == "Pooling66" ? 9.5 : 6.0);
+                QVERIFY(!table->index(row, OpTableModel::Device).data().toString().isEmpty());
+            } else {
+                ++estimated;
+                QVERIFY2(ranOn.isEmpty(), qPrintable(op + ": " + ranOn));
+                QCOMPARE(times, QString("estimated"));
+            }
+        }
+        QCOMPARE(measured, 2);
+        QCOMPARE(estimated, 10);
+        const QString summary = panel->summaryText();
+        QVERIFY2(summary.contains("Measured by ONNX Runtime: 2 of 12 ops ran under their own name in the profile "
+                                  "(CPUExecutionProvider x2); their times there are the profile's mean per run, "
+                                  "the others' are estimates"),
             qPrintable(summary));
     }
 
