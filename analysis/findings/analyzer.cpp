@@ -82,6 +82,17 @@ std::string opPlacementText(const OpPlacement& p)
         + formatNanoseconds(static_cast<double>(p.deviceOpNs)) + " of GPU time";
 }
 
+std::string opPlacementLine(const OpPlacement& p)
+{
+    return "TensorFlow op placement (xprof's overview: share of ops): " + opPlacementText(p);
+}
+
+std::string opPlacementMeaning()
+{
+    return "As xprof's overview counts it: a TF op is on the device when GPU work is linked to it, else on the host; "
+           "the percentages are of ops.";
+}
+
 AnalysisReport analyzeTraceData(
     const TraceData& trace, const AnalysisOptions& options, const PlacementEstimator* estimator)
 {

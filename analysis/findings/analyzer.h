@@ -68,6 +68,12 @@ struct AnalysisReport
 // "host 453 of 1,120 ops (40 %), 1.86 ms on the host; device 667 (60 %), 14.8 ms of GPU time": TensorFlow's op
 // placement in the one wording of the text and HTML reports.
 std::string opPlacementText(const OpPlacement& placement);
+// The text report's line, which the app's findings dock shows too: "TensorFlow op placement (xprof's overview:
+// share of ops): " + opPlacementText.
+std::string opPlacementLine(const OpPlacement& placement);
+// What the figure counts, in one sentence: the HTML and Markdown reports print it under the figure, the app as its
+// tooltip.
+std::string opPlacementMeaning();
 
 // Runs all default rules on an open trace. `estimator` may be null. The top kernels come from profiler/stats'
 // kernelSummary (the table `placescope stats` prints).

@@ -200,8 +200,7 @@ std::string renderHtmlReport(const AnalysisReport& r, const TimeSeriesTables* se
     h += "<h2>Layout-conversion share: " + std::string(share) + "</h2>" + layoutChart(r);
     if (r.tfOpPlacement)
         h += "<h2>TensorFlow op placement</h2><p>" + htmlEscape(opPlacementText(*r.tfOpPlacement))
-            + "</p><p class='meta'>As xprof's overview counts it: a TF op is on the device when GPU work is linked to "
-              "it, else on the host; the percentages are of ops.</p>";
+            + "</p><p class='meta'>" + htmlEscape(opPlacementMeaning()) + "</p>";
     h += "<h2>Findings in detail</h2>";
     int rank = 0;
     for (const auto& f : r.findings)

@@ -89,7 +89,7 @@ std::string renderTextReport(const AnalysisReport& r)
         out += buf;
     }
     if (r.tfOpPlacement)
-        out += "TensorFlow op placement (xprof's overview: share of ops): " + opPlacementText(*r.tfOpPlacement) + "\n";
+        out += opPlacementLine(*r.tfOpPlacement) + "\n";
     return out;
 }
 
@@ -141,6 +141,9 @@ std::string renderMarkdownReport(const AnalysisReport& r)
             + formatPercent(100.0 * d.commNs / w) + " | " + formatPercent(100.0 * d.copyOnlyNs / w) + " | "
             + formatPercent(100.0 * d.idleNs / w) + " |\n";
     }
+    if (r.tfOpPlacement)
+        out += "\n## TensorFlow op placement\n\n" + opPlacementText(*r.tfOpPlacement) + "\n\n" + opPlacementMeaning()
+            + "\n";
     out += "\n## Top kernels\n\n| kernel | count | total |\n|---|---|---|\n";
     for (const auto& k : r.topKernels)
         out += "| `" + k.name.substr(0, 100) + "` | " + std::to_string(k.count) + " | "

@@ -136,6 +136,7 @@ private:
     QMenu* m_recentMenu = nullptr;
     QMenu* m_recentModelsMenu = nullptr;
     QTextBrowser* m_findingDetails = nullptr; // under the findings list: evidence, saving, fix
+    QLabel* m_opPlacement = nullptr; // under the findings: TensorFlow's op placement, the text report's line
     QLabel* m_modelMatchLabel = nullptr; // above the op graph: how much of the model ran in the trace
     std::optional<ModelTraceMatch> m_match;
     const ModelGraph* m_matchedModel = nullptr; // what m_match was computed for (compared, never dereferenced)

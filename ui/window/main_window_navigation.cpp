@@ -42,9 +42,10 @@ void MainWindow::buildNavigation()
     auto* findingsView = findingsDock->findChild<QTableView*>();
     auto* findingsProxy = qobject_cast<QSortFilterProxyModel*>(findingsView->model());
     findingsView->sortByColumn(2, Qt::DescendingOrder); // saving ms/step
-    auto* splitter = new QSplitter(Qt::Vertical, findingsView->parentWidget());
+    QWidget* findingsBody = findingsView->parentWidget();
+    auto* splitter = new QSplitter(Qt::Vertical, findingsBody);
     splitter->setObjectName("findingsSplitter"); // remembered between runs (its state is saved by name)
-    findingsView->parentWidget()->layout()->replaceWidget(findingsView, splitter);
+    findingsBody->layout()->replaceWidget(findingsView, splitter);
     splitter->addWidget(findingsView);
     m_findingDetails = new QTextBrowser(splitter);
     m_findingDetails->setObjectName("findingDetails");
@@ -53,6 +54,15 @@ void MainWindow::buildNavigation()
     splitter->addWidget(m_findingDetails);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 2);
+    // TensorFlow traces: the analysis' op placement figure (xprof's host vs device ops) under the findings, in the
+    // words of `placescope analyze`; hidden for other traces, as the reports leave it out there.
+    m_opPlacement = new QLabel(findingsBody);
+    m_opPlacement->setObjectName("tfOpPlacement");
+    m_opPlacement->setWordWrap(true);
+    m_opPlacement->setTextFormat(Qt::PlainText);
+    m_opPlacement->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_opPlacement->setVisible(false);
+    findingsBody->layout()->addWidget(m_opPlacement);
     connect(findingsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         [this, findingsProxy](const QModelIndex& index) { selectFinding(findingsProxy->mapToSource(index).row()); });
     connect(m_findingDetails, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {

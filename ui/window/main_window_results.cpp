@@ -93,6 +93,13 @@ void MainWindow::onOpenFinished(const OpenResult& result)
     m_findings->setRows(std::move(findings));
     if (m_findingDetails)
         m_findingDetails->clear();
+    if (m_opPlacement) {
+        // The same report's figure the text, Markdown, HTML and JSON reports print (TensorFlow traces only).
+        const bool placed = m_report && m_report->tfOpPlacement;
+        m_opPlacement->setText(placed ? QString::fromStdString(opPlacementLine(*m_report->tfOpPlacement)) : QString());
+        m_opPlacement->setToolTip(placed ? QString::fromStdString(opPlacementMeaning()) : QString());
+        m_opPlacement->setVisible(placed);
+    }
     std::vector<QVariantList> ops;
     for (const auto& row : result.opSummary)
         ops.push_back({ QString::fromStdString(row.name), QVariant::fromValue<qlonglong>(row.count),

@@ -111,6 +111,7 @@ TEST(FindingsRealTraces, NsysCloverLeafCopiesAgreeWithRawSql)
     // CloverLeaf is plain fp32 CUDA code with no GEMM/conv library kernels: no Tensor Core finding.
     EXPECT_EQ(findRule(report, "tensor_cores"), nullptr);
     EXPECT_FALSE(report.tfOpPlacement.has_value()); // no TensorFlow op: no op placement figure
+    EXPECT_EQ(renderMarkdownReport(report).find("TensorFlow op placement"), std::string::npos);
     for (const auto& finding : report.findings)
         EXPECT_FALSE(finding.saving.method.empty()) << finding.ruleId;
 }
@@ -170,6 +171,10 @@ TEST(RealTraceFindings, TensorFlowBertOpsOnTheHostBetweenCopies)
     EXPECT_NE(renderTextReport(*report).find("TensorFlow op placement (xprof's overview: share of ops): " + figure),
         std::string::npos);
     EXPECT_NE(renderHtmlReport(*report, nullptr).find(figure), std::string::npos);
+    // Every report format has it (issue 28): the Markdown report as a section of its own.
+    EXPECT_NE(
+        renderMarkdownReport(*report).find("\n## TensorFlow op placement\n\n" + figure + "\n\n" + opPlacementMeaning()),
+        std::string::npos);
     auto json = nlohmann::json::parse(renderJsonReport(*report));
     EXPECT_EQ(json["tf_op_placement"]["host_ops"], 453);
     EXPECT_EQ(json["tf_op_placement"]["device_op_ns"], 14834633);

@@ -2,7 +2,8 @@
 // The GUI's findings pane against `placescope analyze --format json` on the same trace (issue 26): the same
 // findings in the same order, each with the same saving per step (the replay's where it simulated the fix, else
 // the rule's estimate), and the same words as the text report. Both front ends call analyzeMeasuredRun(), so the
-// figures must agree to the precision the JSON keeps, not merely be close.
+// figures must agree to the precision the JSON keeps, not merely be close. TensorFlow's op placement under the
+// findings is the text report's line (issue 28).
 #include "ui/models/table_model.h"
 #include "ui/timeline/timeline_view.h"
 #include "ui/window/main_window.h"
@@ -134,6 +135,58 @@ private slots:
         QCOMPARE(anySimulated, expectSimulated);
         if (QTest::currentDataTag() == QString("memory finding"))
             QVERIFY2(memoryOnly > 0, "the memory trace's reserved-memory finding is memory-only");
+    }
+
+    // TensorFlow's op placement (issue 28), under the findings, against `placescope analyze` in every format on the
+    // BERT step: the same figure from the same report. xplane_ref.py (protoc --decode of the same file) counts 453
+    // host and 667 device TF ops, 1,857,309 ns on the host and 14,834,633 ns of their GPU time.
+    void opPlacementIsTheCliFigure()
+    {
+        const QString trace = QString(PLACESCOPE_DATA_DIR) + "/traces/tf_bert_v100_step_excerpt.xplane.pb";
+        const CliOutput json = runCli({ "analyze", trace, "--format", "json" });
+        QVERIFY2(json.exitCode == 0, qPrintable(json.error));
+        const QJsonObject placement = QJsonDocument::fromJson(json.out).object().value("tf_op_placement").toObject();
+        QCOMPARE(placement.value("host_ops").toInteger(), 453);
+        QCOMPARE(placement.value("device_ops").toInteger(), 667);
+        QCOMPARE(placement.value("host_op_ns").toInteger(), 1857309);
+        QCOMPARE(placement.value("device_op_ns").toInteger(), 14834633);
+        const CliOutput text = runCli({ "analyze", trace });
+        QVERIFY2(text.exitCode == 0, qPrintable(text.error));
+        QString line;
+        for (const QString& candidate : QString::fromUtf8(text.out).split('\n'))
+            if (candidate.startsWith("TensorFlow op placement"))
+                line = candidate;
+        QCOMPARE(line,
+            QString(
+                "TensorFlow op placement (xprof's overview: share of ops): host 453 of 1,120 ops (40 %), 1.86 ms on "
+                "the host; device 667 (60 %), 14.8 ms of GPU time"));
+        const CliOutput markdown = runCli({ "analyze", trace, "--format", "md" });
+        QVERIFY2(markdown.exitCode == 0, qPrintable(markdown.error));
+        const QString figure = line.mid(line.indexOf("): ") + 3);
+        QVERIFY2(QString::fromUtf8(markdown.out).contains("## TensorFlow op placement\n\n" + figure + "\n"),
+            markdown.out.constData());
+
+        MainWindow window;
+        window.resize(1400, 800);
+        window.show();
+        window.openFile(trace);
+        QVERIFY2(window.waitForOpen(240000), qPrintable(window.lastError()));
+        auto* label = window.findChild<QLabel*>("tfOpPlacement");
+        QVERIFY(label);
+        QVERIFY(!label->isHidden());
+        QCOMPARE(label->text(), line);
+        QVERIFY(label->toolTip().startsWith("As xprof's overview counts it"));
+
+        // A trace without TensorFlow ops (ONNX Runtime's) has no such figure, in the CLI's reports or under the app's
+        // findings.
+        const QString ort = QString(PLACESCOPE_DATA_DIR) + "/traces/ort130_mnist_cpu.json";
+        const CliOutput other = runCli({ "analyze", ort });
+        QVERIFY2(other.exitCode == 0, qPrintable(other.error));
+        QVERIFY(!QString::fromUtf8(other.out).contains("TensorFlow op placement"));
+        window.openFile(ort);
+        QVERIFY2(window.waitForOpen(240000), qPrintable(window.lastError()));
+        QVERIFY(label->isHidden());
+        QVERIFY(label->text().isEmpty());
     }
 
     // The import summary and the app's status bar count events one way (issue 26 saw "216,063 events" against
