@@ -139,6 +139,10 @@ ModelProposal buildModelProposal(const ModelGraph& model, const PlacementModel& 
         d.graphOp = i < placement.graphOpOfModelOp.size() ? placement.graphOpOfModelOp[i] : -1;
         d.device = modelDevices[i];
         d.defaultDevice = defaultDevices[i];
+        d.ranOn = model.ops[i].measuredDevice;
+        d.provider = model.ops[i].measuredProvider;
+        d.cpuMeasured = model.ops[i].measuredCpuUs >= 0;
+        d.gpuMeasured = model.ops[i].measuredGpuUs >= 0;
         if (d.graphOp < 0) {
             d.reason = PlacementReason::WithConsumer;
             d.why = "produces a weight: placed with its consumer";
@@ -160,9 +164,12 @@ ModelProposal buildModelProposal(const ModelGraph& model, const PlacementModel& 
             const double costHere = localCost(graph, edgesOf, proposal.assignment, d.graphOp, d.device, &transfersHere);
             const double costThere = localCost(graph, edgesOf, proposal.assignment, d.graphOp, other, &transfersThere);
             d.reason = d.device != d.defaultDevice ? PlacementReason::Cheaper : PlacementReason::FrameworkDefault;
-            d.why = here + " " + formatNanoseconds(op.costUs[d.device] * 1e3) + " + transfers "
+            auto measured
+                = [&d](int device) { return (device == kGpu ? d.gpuMeasured : d.cpuMeasured) ? " (measured)" : ""; };
+            d.why = here + " " + formatNanoseconds(op.costUs[d.device] * 1e3) + measured(d.device) + " + transfers "
                 + formatNanoseconds(transfersHere * 1e3) + " vs " + there + " "
-                + formatNanoseconds(op.costUs[other] * 1e3) + " + transfers " + formatNanoseconds(transfersThere * 1e3);
+                + formatNanoseconds(op.costUs[other] * 1e3) + measured(other) + " + transfers "
+                + formatNanoseconds(transfersThere * 1e3);
             if (costHere > costThere)
                 d.why += " (moving it alone costs less, but its neighbours would then pay more)";
         }

@@ -36,7 +36,14 @@ struct OpDecision
     int device = 0; // 0 = CPU, 1 = GPU
     int defaultDevice = 0; // where the framework would put it
     PlacementReason reason = PlacementReason::FrameworkDefault;
-    std::string why; // one line with the figures
+    std::string why; // one line with the figures; a cost the trace measured says "(measured)"
+    // What the trace measured of the op (ModelOp's measured fields): the device it ran on ("cpu", "gpu"; "" when
+    // the trace does not say) and, beside an ONNX Runtime profile, the provider; which of its costs are the trace's
+    // times, not estimates.
+    std::string ranOn;
+    std::string provider;
+    bool cpuMeasured = false;
+    bool gpuMeasured = false;
 };
 
 // A run of consecutive ops (model order) on one device.

@@ -55,12 +55,22 @@ std::string modelProposalJson(const ModelProposal& p)
         { "gpu", p.context.gpu } };
 
     Json ops = Json::array();
-    for (const OpDecision& d : p.ops)
+    for (const OpDecision& d : p.ops) {
+        // The measured placement beside the proposal's, and which costs are measured (the rest are estimates).
+        Json measuredCosts = Json::array();
+        if (d.cpuMeasured)
+            measuredCosts.push_back(p.deviceNames[0]); // device 0 is the CPU, 1 the GPU (PlacementModel)
+        if (d.gpuMeasured)
+            measuredCosts.push_back(p.deviceNames[1]);
         ops.push_back({ { "name", p.modelOpNames[d.modelOp] }, { "type", p.modelOpTypes[d.modelOp] },
             { "device", p.deviceNames[d.device] }, { "default_device", p.deviceNames[d.defaultDevice] },
             { "graph_op", d.graphOp }, { "reason", placementReasonKey(d.reason) }, { "why", d.why },
             { "layout_region",
-                d.modelOp < static_cast<int>(p.layout.regionOfOp.size()) ? p.layout.regionOfOp[d.modelOp] : -1 } });
+                d.modelOp < static_cast<int>(p.layout.regionOfOp.size()) ? p.layout.regionOfOp[d.modelOp] : -1 },
+            { "ran_on", d.ranOn.empty() ? Json(nullptr) : Json(d.ranOn) },
+            { "provider", d.provider.empty() ? Json(nullptr) : Json(d.provider) },
+            { "measured_costs", measuredCosts } });
+    }
     root["ops"] = ops;
 
     Json runs = Json::array();

@@ -4,6 +4,7 @@
 // as the GUI has it. Both front ends call planPlacementFigures(), so the figures must be equal, not close; the
 // panel names the objective and offers both, with the CLI's default.
 #include "tests/support/qt_cli_run.h"
+#include "ui/placement/op_table_model.h"
 #include "ui/placement/placement_panel.h"
 #include "ui/placement/placement_session.h"
 #include "ui/placement/step_time_chart.h"
@@ -225,6 +226,40 @@ private slots:
             = placescope::testing::runPlacescope(QStringList { "place", "--model", model, "--trace", profile });
         QVERIFY2(text.exitCode == 0, text.err.c_str());
         QVERIFY2(QString::fromStdString(text.out).contains(line), text.out.c_str());
+        QVERIFY2(QString::fromStdString(text.out).contains("Pooling66 (MaxPool)"), text.out.c_str());
+
+        // Per op, the CLI's JSON and the panel's table say the same: where it ran and which costs are measured.
+        const placescope::testing::CliRun json = placescope::testing::runPlacescope(
+            QStringList { "place", "--model", model, "--trace", profile, "--json" });
+        QVERIFY2(json.exitCode == 0, json.err.c_str());
+        const QJsonArray cliOps
+            = QJsonDocument::fromJson(QByteArray::fromStdString(json.out)).object().value("ops").toArray();
+        QCOMPARE(cliOps.size(), 12);
+        const OpTableModel* table = window.placementPanel()->opModel();
+        int measured = 0;
+        for (const QJsonValue& value : cliOps) {
+            const QJsonObject op = value.toObject();
+            int row = -1;
+            for (int r = 0; r < table->rowCount() && row < 0; ++r)
+                if (table->index(r, OpTableModel::Op).data().toString() == op.value("name").toString())
+                    row = r;
+            QVERIFY2(row >= 0, qPrintable(op.value("name").toString()));
+            const QString ranOn = table->index(row, OpTableModel::RanOn).data().toString();
+            const QString times = table->index(row, OpTableModel::Times).data().toString();
+            if (op.value("ran_on").isNull()) {
+                QVERIFY2(ranOn.isEmpty() && times == "estimated", qPrintable(op.value("name").toString()));
+                QVERIFY(op.value("measured_costs").toArray().isEmpty());
+                continue;
+            }
+            ++measured;
+            QCOMPARE(op.value("ran_on").toString(), QString("cpu"));
+            QCOMPARE(op.value("provider").toString(), QString("CPUExecutionProvider"));
+            QCOMPARE(op.value("measured_costs").toArray(), QJsonArray { "cpu" });
+            QCOMPARE(ranOn, QString("CPU (CPUExecutionProvider)"));
+            QCOMPARE(times, QString("measured on CPU"));
+            QVERIFY2(op.value("why").toString().contains(" (measured)"), qPrintable(op.value("why").toString()));
+        }
+        QCOMPARE(measured, 2);
     }
 
     void thePanelNamesAndSwitchesTheObjective()
