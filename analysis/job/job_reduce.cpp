@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <unordered_map>
 
@@ -94,6 +95,44 @@ public:
 private:
     std::FILE* m_file = nullptr;
 };
+
+// Rank `rankIndex`'s collectives in the order it did them, each with the gap since its previous one in the same
+// step ended (on every rank: the instance's last arrival plus its transfer) or since its step began, on the job's
+// clock; and how far the rank's own end of each instance is from that common end.
+void addChain(const JobReduction& job, const SpilledRank& rank, size_t rankIndex,
+    const std::map<int64_t, size_t>& stepIndexOf, CollectiveChains& chains)
+{
+    std::vector<SpilledCollective> inOrder = rank.collectives;
+    std::stable_sort(inOrder.begin(), inOrder.end(),
+        [](const SpilledCollective& a, const SpilledCollective& b) { return a.startNs < b.startNs; });
+    const int64_t offset = job.ranks[rankIndex].clockOffsetNs;
+    int64_t previous = -1, previousStep = INT64_MIN;
+    for (const SpilledCollective& c : inOrder) {
+        const auto step = stepIndexOf.find(c.step);
+        if (step == stepIndexOf.end()) { // outside every step: not part of a step's chain
+            previous = -1;
+            continue;
+        }
+        const JobCollective& instance = job.collectives[static_cast<size_t>(c.instance)];
+        const int64_t commonEnd = instance.lastArrivalNs + instance.transferNs;
+        chains.maxEndDisagreementNs
+            = std::max<int64_t>(chains.maxEndDisagreementNs, std::llabs(c.startNs + c.durationNs - offset - commonEnd));
+        CollectiveArrival arrival;
+        arrival.rankIndex = static_cast<int32_t>(rankIndex);
+        arrival.stepIndex = static_cast<int32_t>(step->second);
+        const int64_t arrivalNs = c.startNs - offset;
+        if (previous >= 0 && previousStep == c.step) {
+            const JobCollective& before = job.collectives[static_cast<size_t>(previous)];
+            arrival.previous = static_cast<int32_t>(previous);
+            arrival.gapNs = arrivalNs - (before.lastArrivalNs + before.transferNs);
+        } else {
+            arrival.gapNs = arrivalNs - job.cells[rankIndex][step->second].startNs;
+        }
+        chains.arrivalsOf[static_cast<size_t>(c.instance)].push_back(arrival);
+        previous = c.instance;
+        previousStep = c.step;
+    }
+}
 
 struct KernelAccumulator
 {
@@ -243,10 +282,13 @@ Result<JobReduction> reduceJob(const std::vector<std::string>& summaryPaths)
         if (instance.secondLastArrivalNs == INT64_MIN) // one rank only
             instance.secondLastArrivalNs = instance.lastArrivalNs;
 
-    // Pass 3: waits.
+    // Pass 3: waits, and each rank's chain of collectives for the straggler replay.
+    CollectiveChains chains;
+    chains.arrivalsOf.resize(job.collectives.size());
     for (size_t i = 0; i < job.ranks.size(); ++i) {
         PLACESCOPE_RETURN_IF_ERROR(readRank(i));
         JobRank& rank = job.ranks[i];
+        addChain(job, summary, i, stepIndexOf, chains);
         for (const SpilledCollective& c : summary.collectives) {
             JobCollective& instance = job.collectives[static_cast<size_t>(c.instance)];
             const int64_t wait = instance.lastArrivalNs - (c.startNs - rank.clockOffsetNs);
@@ -317,6 +359,7 @@ Result<JobReduction> reduceJob(const std::vector<std::string>& summaryPaths)
     }
     std::stable_sort(job.kernels.begin(), job.kernels.end(),
         [](const JobKernel& a, const JobKernel& b) { return a.totalNs > b.totalNs; });
+    job.stragglerReplay = replayStragglerAsMedian(job, chains, jobStragglerRank(job));
     for (const JobCollective& instance : job.collectives)
         if (instance.groupSize > 0 && instance.ranks < instance.groupSize && job.missingRanks.empty()) {
             job.notes.push_back("some collectives were seen on fewer ranks than their group holds (group '"

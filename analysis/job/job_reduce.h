@@ -14,6 +14,7 @@
 // straggler: "the straggler has the lowest wait"); `heldBackNs` is how much later than the next rank it arrived.
 #pragma once
 
+#include "analysis/job/collective_replay.h"
 #include "profiler/base/status.h"
 
 #include <cstdint>
@@ -114,6 +115,7 @@ struct JobReduction
     std::vector<JobKernel> kernels; // by total time, longest first
     std::vector<JobHost> hosts;
     std::vector<std::string> notes;
+    StragglerReplay stragglerReplay; // the verdict's straggler as fast as the median rank
 };
 
 // Fails on an unreadable summary or two summaries of one rank.

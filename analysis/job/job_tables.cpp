@@ -64,13 +64,23 @@ ReportTable steps(const JobReduction& job)
         { "median_duration_ns", "Median", ColumnKind::Ns }, { "slowest_rank", "Slowest rank", ColumnKind::Count },
         { "slowest_duration_ns", "Slowest", ColumnKind::Ns }, { "culprit_rank", "Culprit", ColumnKind::Count },
         { "culprit_wait_ns", "Culprit's wait", ColumnKind::Ns }, { "held_back_ns", "Held back", ColumnKind::Ns },
-        { "max_skew_ns", "Max skew", ColumnKind::Ns }, { "wait_ns", "Wait (all ranks)", ColumnKind::Ns } };
-    for (const JobStep& step : job.stepSummaries)
+        { "max_skew_ns", "Max skew", ColumnKind::Ns }, { "wait_ns", "Wait (all ranks)", ColumnKind::Ns },
+        { "straggler_at_median_saving_ns", "Saving if straggler at median", ColumnKind::Ns } };
+    const StragglerReplay& replay = job.stragglerReplay;
+    for (size_t s = 0; s < job.stepSummaries.size(); ++s) {
+        const JobStep& step = job.stepSummaries[s];
+        const bool replayed = replay.rank >= 0 && s < replay.replayedEndNs.size() && replay.replayedEndNs[s] >= 0;
         table.rows.push_back({ cell(step.step), cell(step.ranks), cell(step.medianDurationNs),
             cellOrEmpty(step.slowestRank), cell(step.slowestDurationNs), cellOrEmpty(step.culpritRank),
             step.culpritRank < 0 ? ReportCell() : cell(step.culpritWaitNs),
-            step.culpritRank < 0 ? ReportCell() : cell(step.heldBackNs), cell(step.maxSkewNs),
-            cell(step.totalWaitNs) });
+            step.culpritRank < 0 ? ReportCell() : cell(step.heldBackNs), cell(step.maxSkewNs), cell(step.totalWaitNs),
+            replayed ? cell(replay.savingNs(s)) : ReportCell() });
+    }
+    if (replay.rank >= 0)
+        table.notes.push_back("Saving if straggler at median: how much sooner the step's collectives end on every "
+                              "rank when rank "
+            + std::to_string(replay.rank) + "'s work before each collective takes the median rank's time (a replay of "
+            + "the collectives)");
     return table;
 }
 
@@ -236,27 +246,38 @@ std::string jobVerdict(const JobReduction& job)
 {
     std::map<int64_t, std::pair<int64_t, int64_t>> culprits; // rank -> (steps, most held back)
     int64_t stepsWithCollectives = 0;
-    for (const JobStep& step : job.stepSummaries)
+    for (const JobStep& step : job.stepSummaries) {
+        stepsWithCollectives += step.culpritRank >= 0 ? 1 : 0;
         if (step.culpritRank >= 0 && step.heldBackNs > 0) {
             auto& [count, heldBack] = culprits[step.culpritRank];
             ++count;
             heldBack = std::max(heldBack, step.heldBackNs);
         }
-    for (const JobStep& step : job.stepSummaries)
-        stepsWithCollectives += step.culpritRank >= 0 ? 1 : 0;
-    if (culprits.empty())
+    }
+    const int64_t straggler = jobStragglerRank(job);
+    if (straggler < 0)
         return stepsWithCollectives
             ? "No rank held the others back: in every collective the last ranks arrived together"
             : "No collectives were matched across ranks";
-    auto worst = std::max_element(
-        culprits.begin(), culprits.end(), [](const auto& a, const auto& b) { return a.second.first < b.second.first; });
-    std::string text = "Rank " + std::to_string(worst->first) + " arrived last and waited least in "
-        + std::to_string(worst->second.first) + " of " + std::to_string(stepsWithCollectives)
-        + " steps, holding the others back by up to " + formatNanoseconds(static_cast<double>(worst->second.second))
+    const auto& [steps, heldBack] = culprits[straggler];
+    std::string text = "Rank " + std::to_string(straggler) + " arrived last and waited least in "
+        + std::to_string(steps) + " of " + std::to_string(stepsWithCollectives)
+        + " steps, holding the others back by up to " + formatNanoseconds(static_cast<double>(heldBack))
         + " per collective";
-    text += worst->second.first > 1 ? " (it repeats: a straggler)" : " (once: not a repeating straggler)";
+    text += steps > 1 ? " (it repeats: a straggler)" : " (once: not a repeating straggler)";
     if (culprits.size() > 1)
         text += "; " + std::to_string(culprits.size() - 1) + " other rank(s) were the culprit of some step";
+    const StragglerReplay& replay = job.stragglerReplay;
+    if (replay.rank == straggler && replay.stepsReplayed > 0)
+        text += ". Were rank " + std::to_string(straggler) + " as fast as the median rank, each step's collectives "
+            + "would end " + formatNanoseconds(static_cast<double>(replay.meanSavingNs)) + " sooner on every rank ("
+            + (replay.stepsReplayed == 1 ? std::string("its one step")
+                                         : "mean of " + std::to_string(replay.stepsReplayed) + " steps")
+            + "; simulated by replaying the collectives with its work before each one cut to the median "
+              "rank's, so every rank's wait shrinks; the replay as measured is off by at most "
+            + formatNanoseconds(static_cast<double>(replay.maxReplayErrorNs))
+            + ", and the ranks' own ends of a collective differ from its common end by up to "
+            + formatNanoseconds(static_cast<double>(replay.maxEndDisagreementNs)) + ")";
     return text;
 }
 

@@ -85,6 +85,48 @@ TEST_F(SyntheticJobReduce, NamesThePlantedStragglerWithItsExactDelay)
     EXPECT_NE(jobVerdict(job).find("2.50 ms"), std::string::npos) << jobVerdict(job);
 }
 
+TEST_F(SyntheticJobReduce, StragglerAtTheMedianRankSavesItsPlantedDelayInEveryStep)
+{
+    const JobReduction job = mapAndReduce();
+    const StragglerReplay& replay = job.stragglerReplay;
+    EXPECT_EQ(replay.rank, 5);
+    ASSERT_EQ(replay.stepsReplayed, spec.steps);
+    // Worked out from the generator, not the replay. Every rank's work before collective c starts where c - 1 ended,
+    // so a step's collectives end sooner by whatever rank 5 made them wait beyond the latest other rank: before
+    // collective 0 that is the planted delay (the others arrive together, and that is also the median rank's time);
+    // before a later one it is rank 5's own jitter above every other rank's, which the median rank does not have.
+    auto table = jobReportTable(job, "steps");
+    ASSERT_TRUE(table);
+    const size_t at = table->column("straggler_at_median_saving_ns");
+    ASSERT_LT(at, table->columns.size());
+    ASSERT_EQ(table->rows.size(), static_cast<size_t>(spec.steps));
+    int64_t total = 0, jitterSteps = 0;
+    for (int s = 0; s < spec.steps; ++s) {
+        int64_t expected = spec.stragglerDelayNs;
+        for (int c = 1; c < spec.collectivesPerStep; ++c) {
+            int64_t latestOther = 0;
+            for (int r = 0; r < spec.ranks; ++r)
+                if (r != 5)
+                    latestOther = std::max(latestOther, testing::syntheticArrivalNs(spec, r, s, c));
+            expected += std::max<int64_t>(0, testing::syntheticArrivalNs(spec, 5, s, c) - latestOther);
+        }
+        jitterSteps += expected > spec.stragglerDelayNs ? 1 : 0;
+        const size_t step = static_cast<size_t>(s);
+        EXPECT_EQ(replay.savingNs(step), expected) << "step " << s;
+        EXPECT_EQ(replay.replayedEndNs[step], replay.measuredEndNs[step]) << "the replay as measured holds";
+        EXPECT_EQ(table->rows[step][at], ReportCell(expected)) << "step " << s;
+        total += expected;
+    }
+    EXPECT_EQ(jitterSteps, 1) << "step 2: rank 5's 10 us of jitter before collective 2 is 1 us above rank 6's 9 us";
+    EXPECT_EQ(replay.meanSavingNs, total / spec.steps);
+    EXPECT_EQ(replay.maxReplayErrorNs, 0);
+    EXPECT_EQ(replay.maxEndDisagreementNs, 0) << "collectives end together once the 7 ms clock offset is removed";
+    EXPECT_NE(jobVerdict(job).find("Were rank 5 as fast as the median rank, each step's collectives would end 2.50 ms "
+                                   "sooner on every rank (mean of 4 steps"),
+        std::string::npos)
+        << jobVerdict(job);
+}
+
 TEST_F(SyntheticJobReduce, WaitsSkewAndTransferAreExact)
 {
     const JobReduction job = mapAndReduce();
