@@ -92,9 +92,14 @@ void JobWindow::finishLoad(LoadResult result)
     Loaded& loaded = std::get<Loaded>(result);
     m_manifest = std::move(loaded.manifest);
     m_heatmap->setJob(loaded.job);
-    if (auto table = jobReportTable(*loaded.job, "collectives", failureLines(m_manifest)))
+    // The CLI's notes under the verdict: missing and failed ranks, clocks not corrected; a job read in part says so.
+    QString verdict = QString::fromStdString(jobVerdict(*loaded.job));
+    if (auto table = jobReportTable(*loaded.job, "collectives", failureLines(m_manifest))) {
+        for (const std::string& note : table->notes)
+            verdict += QStringLiteral("\n") + QString::fromStdString(note);
         m_collectives->setTable(std::move(*table));
-    m_verdict->setText(QString::fromStdString(jobVerdict(*loaded.job)));
+    }
+    m_verdict->setText(verdict);
     emit jobLoaded(true);
 }
 

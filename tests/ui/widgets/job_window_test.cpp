@@ -4,6 +4,8 @@
 // step, marks rank 6 in every step, colours the slowest rank of a step darkest, and a cell opens that rank's trace with
 // its timeline framing that step on the rank's own clock. A folder that is not a job fails in one line.
 #include "analysis/job/job_folder.h"
+#include "analysis/job/job_reduce.h"
+#include "analysis/job/job_tables.h"
 #include "tests/support/job/synthetic_job.h"
 #include "ui/job/job_heatmap_model.h"
 #include "ui/job/job_window.h"
@@ -65,6 +67,13 @@ private slots:
                     model->index(row, column).data().toString() == QString::fromUtf8(JobHeatmapModel::kCulpritMark),
                     row == 6);
         QVERIFY(window.verdict().startsWith("Rank 6 arrived last and waited least in 3 of 3 steps"));
+        // The CLI's verdict word for word (one code path), with the what-if of the straggler at the median rank.
+        auto reduced = reduceJob(
+            summaryPaths(m_dir.filePath("job").toStdString(), *readJobManifest(m_dir.filePath("job").toStdString())));
+        QVERIFY(reduced.isOk());
+        QVERIFY(window.verdict().startsWith(QString::fromStdString(jobVerdict(*reduced))));
+        QVERIFY(window.verdict().contains("Were rank 6 as fast as the median rank, each step's collectives would end "
+                                          "1.50 ms sooner on every rank"));
         QCOMPARE(window.collectivesModel()->rowCount(), m_spec.steps * m_spec.collectivesPerStep);
         // Wait: the straggler waited least, so its cell is the palest; rank 0 waited the 1.5 ms.
         model->setMetric(JobHeatmapModel::Metric::Wait);
@@ -73,6 +82,27 @@ private slots:
         QVERIFY2(straggler.green() > waiter.green(), "the culprit waited least: palest");
         QVERIFY(model->index(0, 0).data(JobHeatmapModel::kRawRole).toLongLong() >= 1'500'000);
         QVERIFY(model->index(6, 0).data(JobHeatmapModel::kRawRole).toLongLong() < 100'000); // jitter waits only
+    }
+
+    void aJobWithMissingRanksSaysWhichUnderTheVerdict()
+    {
+        testing::SyntheticJobSpec spec = m_spec;
+        spec.leaveOut = { 2 };
+        const std::string job = m_dir.filePath("job_missing").toStdString();
+        std::vector<std::pair<std::string, int64_t>> mapped;
+        for (const std::string& input : testing::writeSyntheticJob(spec, m_dir.filePath("in_missing").toStdString())) {
+            auto rank = mapRank(input, job);
+            QVERIFY2(rank.isOk(), rank.status().message().c_str());
+            mapped.emplace_back(input, *rank);
+        }
+        QVERIFY(collectJob(job, mapped, {}).isOk());
+        JobWindow window;
+        QSignalSpy loaded(&window, &JobWindow::jobLoaded);
+        window.openJob(QString::fromStdString(job));
+        QVERIFY(waitUntil([&] { return !loaded.isEmpty(); }, 120000));
+        QCOMPARE(window.heatmapModel()->rowCount(), 7);
+        QVERIFY2(window.verdict().contains("missing ranks (no trace or its import failed): 2 of 8"),
+            qPrintable(window.verdict()));
     }
 
     void aCellOpensThatRanksTimelineAtThatStep()
