@@ -61,6 +61,7 @@ std::optional<AllFixesPrediction> ReplaySavingSimulator::simulate(
         finding.saving.simulatedMs = static_cast<double>(predicted->replay.stepNs - predicted->predicted.stepNs) / 1e6;
         finding.saving.simulatedEdit = *editText;
         finding.saving.simulatedStepSpread = model->band().spread;
+        finding.saving.simulatedWhy = hostSetStepText(*predicted);
         bool seen = false;
         for (const std::string& e : all.edits)
             seen = seen || e == *editText;

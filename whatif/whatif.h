@@ -135,6 +135,10 @@ std::string whatIfText(const WhatIfResult& result, const TraceData& trace);
 // "saving 4.20 ms per step (7.6 % of the replayed step)", "slower by ...", "no change in step time": the CLI's and
 // the app's wording of the predicted saving.
 std::string stepSavingText(const WhatIfResult& result);
+// Why a GPU edit moved a host-set step by little or nothing (the answer users doubt most: "AMP saves nothing?"), with
+// the GPU time it took per step and what would help instead; empty when a step follows the GPU, the edit took no
+// GPU time, or the step shrank by more than a tenth of it.
+std::string hostSetStepText(const WhatIfResult& result);
 // "cross-stream edges: 3 recorded (...), 1 inferred (...)": which waits between streams the replay read from the
 // trace and which it guessed.
 std::string crossStreamEdgesText(const ReplayQuality& quality);

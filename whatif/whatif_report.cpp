@@ -9,8 +9,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
+#include <numeric>
 
 namespace placescope {
 
@@ -18,12 +18,7 @@ namespace {
 
 std::string ms(int64_t ns) { return formatNanoseconds(static_cast<double>(ns)); }
 
-std::string signedPercent(double fraction)
-{
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%+.2f %%", fraction * 100.0);
-    return buffer;
-}
+std::string signedPercent(double fraction) { return formatSignedPercent(100.0 * fraction, 2); }
 
 // The largest contributors on a path: time per (category, name), longest first.
 std::vector<std::tuple<int64_t, PathCategory, std::string>> topContributors(
@@ -120,6 +115,8 @@ std::vector<ClassError> classErrors(const WhatIfResult& r)
     return out;
 }
 
+std::string prefixed(const std::string& prefix, const std::string& text) { return text.empty() ? text : prefix + text; }
+
 } // namespace
 
 std::string crossStreamEdgesText(const ReplayQuality& q)
@@ -165,6 +162,21 @@ std::string predictedStepText(const WhatIfResult& r)
     return text;
 }
 
+std::string hostSetStepText(const WhatIfResult& r)
+{
+    const int64_t saving = r.replay.stepNs - r.predicted.stepNs;
+    const auto sum = [](const ClassTimes& t) { return std::accumulate(t.begin(), t.end(), int64_t { 0 }); };
+    const int64_t gpuWorkTaken = WhatIfResult::perStep(sum(r.measuredClassNs) - sum(r.predictedClassNs), r.stepCount);
+    if (gpuWorkTaken <= 0 || saving * 10 > gpuWorkTaken || !r.predicted.steps.hostRanges
+        || r.predicted.steps.setByGpuCount() > 0)
+        return {};
+    return "every step is set by the host (it ends with its host range, after the GPU has finished the step's "
+           "work), so most of the "
+        + ms(gpuWorkTaken)
+        + " per step taken off the GPU only lengthens its idle time; host-side changes (input=, drop:op:NAME, fewer "
+          "launches) shorten such steps";
+}
+
 std::string stepSavingText(const WhatIfResult& r)
 {
     const int64_t saving = r.replay.stepNs - r.predicted.stepNs;
@@ -172,10 +184,11 @@ std::string stepSavingText(const WhatIfResult& r)
         ? 100.0 * static_cast<double>(std::llabs(saving)) / static_cast<double>(r.replay.stepNs)
         : 0.0;
     if (saving > 0)
-        return "saving " + ms(saving) + " per step (" + formatPercent(share) + " of the replayed step)";
+        return "saving " + ms(saving) + " per step (" + formatPercent(share) + " of the replayed step)"
+            + prefixed("; ", hostSetStepText(r));
     if (saving < 0)
         return "slower by " + ms(-saving) + " per step (" + formatPercent(share) + " of the replayed step)";
-    return "no change in step time";
+    return "no change in step time" + prefixed(": ", hostSetStepText(r));
 }
 
 std::string whatIfText(const WhatIfResult& r, const TraceData& trace)

@@ -66,6 +66,8 @@ struct Saving
     // The band of the simulation: how much the run's steady-state steps vary (coefficient of variation, see
     // whatif/step_band.h); < 0 where unknown (fewer than two steady steps).
     double simulatedStepSpread = -1.0;
+    // Why the simulation found less than the GPU time the edit takes off, when the replay knows (a host-set step).
+    std::string simulatedWhy;
     // The simulation is past the rule's own upper bound: one of the two counts something the other does not.
     bool simulatedAboveBound() const
     {

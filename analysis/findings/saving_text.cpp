@@ -25,8 +25,9 @@ std::string simulatedSavingText(const Saving& saving)
         return {};
     const std::string how = " (replay with whatif --edit '" + saving.simulatedEdit + "')";
     // Below half a microsecond per step the replay found nothing to save (its own resolution).
+    const std::string why = saving.simulatedWhy.empty() ? "" : "; " + saving.simulatedWhy;
     if (saving.simulatedMs < 0.0005)
-        return "simulated: no saving" + how;
+        return "simulated: no saving" + how + why;
     std::string text = "simulated " + formatNanoseconds(saving.simulatedMs * 1e6) + " per step" + how;
     if (saving.simulatedStepSpread >= 0)
         text += ", steps of this run vary +-" + formatPercent(100.0 * saving.simulatedStepSpread);
@@ -34,7 +35,7 @@ std::string simulatedSavingText(const Saving& saving)
         text += "; more than the estimate's bound because the edit also changes work the estimate does not count "
                 "(the replay moves everything the edit touches: host waits, queued work, other streams); ranked "
                 "by the bound";
-    return text;
+    return text + why;
 }
 
 std::string savingText(const Saving& saving)

@@ -24,6 +24,8 @@ Json savingJson(const Saving& s)
         j["simulated_above_bound"] = s.simulatedAboveBound();
         if (s.simulatedStepSpread >= 0)
             j["simulated_step_spread"] = s.simulatedStepSpread;
+        if (!s.simulatedWhy.empty())
+            j["simulated_why"] = s.simulatedWhy;
     }
     return j;
 }
