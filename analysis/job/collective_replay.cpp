@@ -20,7 +20,7 @@ int64_t lowerMedian(std::vector<int64_t> values)
 
 // Each instance's end when every rank's gaps are `gapOf`'s: instances in the order they ended (a rank's previous
 // collective ended before it arrived at the next, so its end is known by then).
-template<typename GapOf>
+template <typename GapOf>
 std::vector<int64_t> replayEnds(
     const JobReduction& job, const CollectiveChains& chains, const std::vector<size_t>& order, GapOf gapOf)
 {
@@ -33,7 +33,7 @@ std::vector<int64_t> replayEnds(
             if (a.previous >= 0) {
                 const JobCollective& previous = job.collectives[static_cast<size_t>(a.previous)];
                 anchor = end[static_cast<size_t>(a.previous)] >= 0 ? end[static_cast<size_t>(a.previous)]
-                                                                     : previous.lastArrivalNs + previous.transferNs;
+                                                                   : previous.lastArrivalNs + previous.transferNs;
             } else if (a.stepIndex >= 0) {
                 anchor = job.cells[static_cast<size_t>(a.rankIndex)][static_cast<size_t>(a.stepIndex)].startNs;
             }

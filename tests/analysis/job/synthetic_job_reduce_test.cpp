@@ -6,7 +6,7 @@
 #include "analysis/job/job_reduce.h"
 #include "analysis/job/job_tables.h"
 #include "analysis/job/rank_summary.h"
-#include "tests/support/job/synthetic_job.h"
+#include "tests/support/job/map_synthetic_job.h"
 
 #include <gtest/gtest.h>
 
@@ -43,16 +43,8 @@ protected:
 
     JobReduction mapAndReduce()
     {
-        const std::vector<std::string> inputs = testing::writeSyntheticJob(spec, (folder / "in").string());
         const std::string job = (folder / "job").string();
-        std::vector<std::pair<std::string, int64_t>> mapped;
-        for (const std::string& input : inputs) {
-            auto rank = mapRank(input, job);
-            EXPECT_TRUE(rank.isOk()) << rank.status().message();
-            if (rank.isOk())
-                mapped.emplace_back(input, *rank);
-        }
-        auto collected = collectJob(job, mapped, {});
+        auto collected = testing::mapSyntheticJob(spec, (folder / "in").string(), job);
         EXPECT_TRUE(collected.isOk()) << collected.status().message();
         manifest = *collected;
         auto reduced = reduceJob(summaryPaths(job, manifest));

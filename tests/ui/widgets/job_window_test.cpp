@@ -6,7 +6,7 @@
 #include "analysis/job/job_folder.h"
 #include "analysis/job/job_reduce.h"
 #include "analysis/job/job_tables.h"
-#include "tests/support/job/synthetic_job.h"
+#include "tests/support/job/map_synthetic_job.h"
 #include "ui/job/job_heatmap_model.h"
 #include "ui/job/job_window.h"
 #include "ui/jobs/wait_until.h"
@@ -35,14 +35,8 @@ private slots:
         m_spec.stragglerRank = 6;
         m_spec.stragglerDelayNs = 1'500'000;
         m_spec.hostClockOffsetNs = 4'000'000;
-        const std::string job = m_dir.filePath("job").toStdString();
-        std::vector<std::pair<std::string, int64_t>> mapped;
-        for (const std::string& input : testing::writeSyntheticJob(m_spec, m_dir.filePath("in").toStdString())) {
-            auto rank = mapRank(input, job);
-            QVERIFY2(rank.isOk(), rank.status().message().c_str());
-            mapped.emplace_back(input, *rank);
-        }
-        auto manifest = collectJob(job, mapped, {});
+        auto manifest
+            = testing::mapSyntheticJob(m_spec, m_dir.filePath("in").toStdString(), m_dir.filePath("job").toStdString());
         QVERIFY2(manifest.isOk(), manifest.status().message().c_str());
     }
 
@@ -89,13 +83,8 @@ private slots:
         testing::SyntheticJobSpec spec = m_spec;
         spec.leaveOut = { 2 };
         const std::string job = m_dir.filePath("job_missing").toStdString();
-        std::vector<std::pair<std::string, int64_t>> mapped;
-        for (const std::string& input : testing::writeSyntheticJob(spec, m_dir.filePath("in_missing").toStdString())) {
-            auto rank = mapRank(input, job);
-            QVERIFY2(rank.isOk(), rank.status().message().c_str());
-            mapped.emplace_back(input, *rank);
-        }
-        QVERIFY(collectJob(job, mapped, {}).isOk());
+        auto manifest = testing::mapSyntheticJob(spec, m_dir.filePath("in_missing").toStdString(), job);
+        QVERIFY2(manifest.isOk(), manifest.status().message().c_str());
         JobWindow window;
         QSignalSpy loaded(&window, &JobWindow::jobLoaded);
         window.openJob(QString::fromStdString(job));

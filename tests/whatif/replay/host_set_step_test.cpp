@@ -44,7 +44,8 @@ TEST_F(HostSetStep, HalvingTheGemmsOfAHostBoundRunSavesNothingAndSaysWhy)
     const WhatIfResult r = runEdits(path, { "kernels:sgemm=x0.5" }).result;
     ASSERT_GT(r.stepCount, 0);
     EXPECT_EQ(r.predicted.steps.setByGpuCount(), 0) << r.predicted.steps.how();
-    const int64_t gpuTaken = WhatIfResult::perStep(gpuWork(r.measuredClassNs) - gpuWork(r.predictedClassNs), r.stepCount);
+    const int64_t gpuTaken
+        = WhatIfResult::perStep(gpuWork(r.measuredClassNs) - gpuWork(r.predictedClassNs), r.stepCount);
     EXPECT_GT(gpuTaken, 30'000'000) << "about 40 ms of sgemm per step comes off the GPU";
     EXPECT_LT(std::llabs(r.replay.stepNs - r.predicted.stepNs), r.replay.stepNs / 100) << "the step stays";
     const std::string saving = stepSavingText(r);
@@ -60,7 +61,8 @@ TEST_F(HostSetStep, MadeGpuBoundTheSameTraceFollowsTheGpu)
     EXPECT_EQ(slow.predicted.steps.setByGpuCount(), static_cast<int64_t>(slow.predicted.steps.steps.size()))
         << slow.predicted.steps.how();
     // GPU-bound: the step is about the GPU's work per step (kernels x3, copies and memsets as they were).
-    const double gpuPerStep = static_cast<double>(WhatIfResult::perStep(gpuWork(slow.predictedClassNs), slow.stepCount));
+    const double gpuPerStep
+        = static_cast<double>(WhatIfResult::perStep(gpuWork(slow.predictedClassNs), slow.stepCount));
     EXPECT_NEAR(static_cast<double>(slow.predicted.stepNs), gpuPerStep, 0.10 * gpuPerStep);
 
     const WhatIfResult halved = runEdits(path, { "kernels:.=x3", "kernels:sgemm=x0.5" }).result;
