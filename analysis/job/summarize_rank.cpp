@@ -7,8 +7,6 @@
 #include "analysis/trace/step_detector.h"
 #include "analysis/trace/trace_data.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <map>
 #include <set>
@@ -64,11 +62,8 @@ Result<std::unordered_map<int64_t, CollectiveMeta>> collectiveMessages(SqliteDb&
         meta.kind = ncclCollectiveKind(message->name);
         meta.bytes = collectiveBytes(*message);
         meta.groupSize = message->groupSize;
-        const nlohmann::json json = nlohmann::json::parse(extra, nullptr, false);
-        if (auto group = json.find("Process Group Name"); group != json.end() && group->is_string())
-            meta.group = group->get<std::string>();
-        if (auto seq = json.find("Seq"); seq != json.end() && seq->is_number_integer())
-            meta.seq = seq->get<int64_t>();
+        meta.group = std::move(message->processGroup);
+        meta.seq = message->seq;
         byCorrelation.emplace(stmt.columnInt(0), std::move(meta));
     }
     PLACESCOPE_RETURN_IF_ERROR(stmt.status());

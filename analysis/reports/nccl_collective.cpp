@@ -31,6 +31,9 @@ std::optional<CollectiveMessage> parseCollectiveMessage(std::string_view extraJs
     message.groupSize = integer("Group size");
     if (auto dtype = extra.find("dtype"); dtype != extra.end() && dtype->is_string())
         message.dtype = dtype->get<std::string>();
+    if (auto group = extra.find("Process Group Name"); group != extra.end() && group->is_string())
+        message.processGroup = group->get<std::string>();
+    message.seq = integer("Seq");
     return message;
 }
 

@@ -20,6 +20,8 @@ struct CollectiveMessage
     int64_t outNelems = -1;
     int64_t groupSize = -1; // ranks in the process group
     std::string dtype; // c10 ScalarType name: "Float", "BFloat16", "Long", ...
+    std::string processGroup; // "Process Group Name" ("0", "1", ...); empty in older traces
+    int64_t seq = -1; // "Seq": the collective's sequence number in its group; -1 in older traces
 };
 
 // The message in a PS_FRAMEWORK_OPS.extra object; none when it names no collective or is not JSON.
