@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/reports/nccl_collective.h"
 
-#include <nlohmann/json.hpp>
+#include <simdjson.h>
 
 #include <algorithm>
 #include <array>
@@ -14,25 +14,30 @@ std::optional<CollectiveMessage> parseCollectiveMessage(std::string_view extraJs
 {
     if (extraJson.find("Collective name") == std::string_view::npos)
         return std::nullopt;
-    const nlohmann::json extra = nlohmann::json::parse(extraJson, nullptr, /*allow_exceptions=*/false);
-    if (!extra.is_object())
+    // simdjson, not a DOM of maps: a job's map reads one message per collective, tens of thousands per rank, and
+    // nlohmann's tree cost more than the rest of the rank's summary (issue 29's bench).
+    thread_local simdjson::dom::parser parser;
+    simdjson::dom::object extra;
+    if (parser.parse(extraJson.data(), extraJson.size()).get_object().get(extra))
         return std::nullopt;
-    auto name = extra.find("Collective name");
-    if (name == extra.end() || !name->is_string() || name->get<std::string>().empty())
+    std::string_view name;
+    if (extra["Collective name"].get_string().get(name) || name.empty())
         return std::nullopt;
-    auto integer = [&extra](const char* key) -> int64_t {
-        auto it = extra.find(key);
-        return it != extra.end() && it->is_number_integer() ? it->get<int64_t>() : -1;
+    auto integer = [&extra](std::string_view key) -> int64_t {
+        int64_t value = -1;
+        return extra[key].get_int64().get(value) ? -1 : value;
+    };
+    auto text = [&extra](std::string_view key) -> std::string {
+        std::string_view value;
+        return extra[key].get_string().get(value) ? std::string() : std::string(value);
     };
     CollectiveMessage message;
-    message.name = name->get<std::string>();
+    message.name = std::string(name);
     message.inNelems = integer("In msg nelems");
     message.outNelems = integer("Out msg nelems");
     message.groupSize = integer("Group size");
-    if (auto dtype = extra.find("dtype"); dtype != extra.end() && dtype->is_string())
-        message.dtype = dtype->get<std::string>();
-    if (auto group = extra.find("Process Group Name"); group != extra.end() && group->is_string())
-        message.processGroup = group->get<std::string>();
+    message.dtype = text("dtype");
+    message.processGroup = text("Process Group Name");
     message.seq = integer("Seq");
     return message;
 }

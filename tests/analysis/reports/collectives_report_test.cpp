@@ -43,6 +43,26 @@ TEST(NcclCollective, MessageIsTheLargerSideInBytes)
     EXPECT_FALSE(parseCollectiveMessage(R"({"Collective name": )").has_value()); // cut short: no crash, no message
 }
 
+TEST(NcclCollective, MessageNamesItsGroupAndSequenceWhenTheTraceHasThem)
+{
+    // As a PyTorch 2.x trace's record_param_comms carries them (the DLRM ranks in ../shared/traces).
+    auto m = parseCollectiveMessage(R"({"Collective name":"allreduce","In msg nelems":1048576,"Out msg nelems":)"
+                                    R"(1048576,"Group size":8,"dtype":"Float","Process Group Name":"3",)"
+                                    R"("Process Group Description":"default_pg","Seq":1042})");
+    ASSERT_TRUE(m.has_value());
+    EXPECT_EQ(m->processGroup, "3");
+    EXPECT_EQ(m->seq, 1042);
+    EXPECT_EQ(collectiveBytes(*m), 4 * 1048576);
+    // Older traces have neither; a wrong type counts as absent.
+    auto old = parseCollectiveMessage(R"({"Collective name":"broadcast","Seq":"7","Process Group Name":0})");
+    ASSERT_TRUE(old.has_value());
+    EXPECT_EQ(old->processGroup, "");
+    EXPECT_EQ(old->seq, -1);
+    EXPECT_EQ(old->groupSize, -1);
+    EXPECT_FALSE(parseCollectiveMessage(R"({"Collective name":""})").has_value()) << "an empty name names nothing";
+    EXPECT_FALSE(parseCollectiveMessage(R"(["Collective name"])").has_value()) << "not an object";
+}
+
 std::string message(const std::string& name, int64_t in, int64_t out, const std::string& dtype, int64_t ranks)
 {
     return R"({"Collective name":")" + name + R"(","In msg nelems":)" + std::to_string(in) + R"(,"Out msg nelems":)"
