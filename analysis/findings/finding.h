@@ -83,6 +83,7 @@ struct Fix
     std::string pytorch;
     std::string tensorflow;
     std::string onnxRuntime;
+    std::string jax;
 };
 
 struct Finding

@@ -40,12 +40,11 @@ Json findingJson(const Finding& f)
         evidence.push_back({ { "what", e.what }, { "count", e.count }, { "total_ns", e.totalNs },
             { "total_bytes", e.totalBytes }, { "examples", std::move(examples) } });
     }
-    return {
-        { "rule", f.ruleId }, { "title", f.title }, { "severity", std::string(severityName(f.severity)) },
+    return { { "rule", f.ruleId }, { "title", f.title }, { "severity", std::string(severityName(f.severity)) },
         { "summary", f.summary }, { "saving", savingJson(f.saving) }, { "evidence", std::move(evidence) },
         { "fix",
-            { { "pytorch", f.fix.pytorch }, { "tensorflow", f.fix.tensorflow }, { "onnxruntime", f.fix.onnxRuntime } } }
-    };
+            { { "pytorch", f.fix.pytorch }, { "tensorflow", f.fix.tensorflow }, { "onnxruntime", f.fix.onnxRuntime },
+                { "jax", f.fix.jax } } } };
 }
 
 Json deviceJson(const DeviceBreakdown& d)

@@ -67,6 +67,7 @@ std::string renderTextReport(const AnalysisReport& r)
         out += "   Fix (PyTorch): " + f.fix.pytorch + "\n";
         out += "   Fix (TensorFlow): " + f.fix.tensorflow + "\n";
         out += "   Fix (ONNX Runtime): " + f.fix.onnxRuntime + "\n";
+        out += "   Fix (JAX): " + f.fix.jax + "\n";
     }
     if (const std::string all = allFixesText(r); !all.empty())
         out += "\n" + all + "\n";
@@ -132,7 +133,7 @@ std::string renderMarkdownReport(const AnalysisReport& r)
                 out += "  - `" + rangeLine(x, r.originNs) + "`\n";
         }
         out += "\n**Fix**\n\n- PyTorch: " + f.fix.pytorch + "\n- TensorFlow: " + f.fix.tensorflow
-            + "\n- ONNX Runtime: " + f.fix.onnxRuntime + "\n\n";
+            + "\n- ONNX Runtime: " + f.fix.onnxRuntime + "\n- JAX: " + f.fix.jax + "\n\n";
     }
     out += "## GPU time breakdown\n\n| device | compute | communication | copies | idle |\n|---|---|---|---|---|\n";
     for (const auto& d : r.devices) {

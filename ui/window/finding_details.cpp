@@ -43,8 +43,9 @@ QString findingDetailsHtml(const Finding& finding, const std::string& framework,
         QString label;
         const std::string* text;
     };
-    std::vector<FixText> fixes = { { "torch", "PyTorch", &finding.fix.pytorch },
-        { "tf", "TensorFlow", &finding.fix.tensorflow }, { "ort", "ONNX Runtime", &finding.fix.onnxRuntime } };
+    std::vector<FixText> fixes
+        = { { "torch", "PyTorch", &finding.fix.pytorch }, { "tf", "TensorFlow", &finding.fix.tensorflow },
+              { "ort", "ONNX Runtime", &finding.fix.onnxRuntime }, { "jax", "JAX", &finding.fix.jax } };
     std::stable_partition(fixes.begin(), fixes.end(), [&](const FixText& f) { return framework == f.id; });
     bool first = true;
     for (const FixText& fix : fixes) {

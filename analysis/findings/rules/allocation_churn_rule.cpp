@@ -87,7 +87,9 @@ public:
             "keep the BFC allocator (do not set TF_GPU_ALLOCATOR=cuda_malloc); static shapes in tf.function to "
             "avoid retracing",
             "keep the CUDA EP arena enabled (enable_mem_arena) with arena_extend_strategy=kSameAsRequested; "
-            "bind outputs to preallocated buffers with IOBinding" };
+            "bind outputs to preallocated buffers with IOBinding",
+            "keep shapes static under jax.jit (pad variable lengths to buckets) so it neither recompiles nor "
+            "reallocates; donate_argnums lets outputs reuse input buffers" };
         out.push_back(std::move(f));
     }
 };

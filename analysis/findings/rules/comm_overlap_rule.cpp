@@ -54,7 +54,9 @@ public:
             "tf.distribute MultiWorkerMirroredStrategy with CommunicationOptions(bytes_per_pack=...) to overlap "
             "all-reduce with backprop; larger per-replica batches",
             "for distributed inference keep collectives on a separate stream and batch requests; "
-            "ORT itself runs no collectives" };
+            "ORT itself runs no collectives",
+            "shard with jax.jit or shard_map and let XLA's latency-hiding scheduler overlap collectives with compute "
+            "(XLA_FLAGS=--xla_gpu_enable_latency_hiding_scheduler=true); larger per-device batches" };
         out.push_back(std::move(f));
     }
 };

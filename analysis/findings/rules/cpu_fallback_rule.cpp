@@ -155,7 +155,9 @@ public:
             "check the op's CUDA support for the model's opset ('CUDA kernel not found in registries' in verbose "
             "logs) and upgrade the opset or replace the node; keep a CPU-side region (pre/post-processing) outside "
             "the GPU graph instead of in its middle; the CPU-preferred shape-subgraph heuristic moves small "
-            "tensors on purpose" };
+            "tensors on purpose",
+            "keep the step inside jax.jit with jnp/lax ops: numpy calls, jax.pure_callback / io_callback and Python "
+            "between jitted calls run on the host and copy to and from the device" };
         out.push_back(std::move(f));
     }
 };

@@ -57,7 +57,9 @@ public:
             f.fix = { "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (or max_split_size_mb:128); allocate the "
                       "largest buffers first; avoid variable shapes",
                 "keep the default BFC allocator with allow_growth off; static shapes in tf.function",
-                "arena_extend_strategy=kSameAsRequested and a gpu_mem_limit in the CUDA EP options" };
+                "arena_extend_strategy=kSameAsRequested and a gpu_mem_limit in the CUDA EP options",
+                "keep XLA's default BFC allocator with its preallocation (XLA_PYTHON_CLIENT_ALLOCATOR=platform frees "
+                "early but fragments); static shapes under jax.jit" };
             out.push_back(std::move(f));
         }
     }

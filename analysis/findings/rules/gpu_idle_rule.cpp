@@ -28,20 +28,26 @@ const CauseText kCauses[] = {
             "dataset.map(f, num_parallel_calls=tf.data.AUTOTUNE).cache().prefetch(tf.data.AUTOTUNE); decode on the GPU "
             "(DALI) or offline; tf.data service for heavy preprocessing",
             "prepare the next batch on another thread while session.run executes; bind inputs already on the device "
-            "with IOBinding (bind_ortvalue_input of a CUDA OrtValue)" } },
+            "with IOBinding (bind_ortvalue_input of a CUDA OrtValue)",
+            "load with tf.data or Grain with prefetch, and prefetch batches to the device "
+            "(flax.jax_utils.prefetch_to_device); decode on the accelerator or offline" } },
     { IdleCause::SyncWait, "gpu_idle.sync_wait", "GPU idles after host synchronizations",
         "the host blocked on the GPU (cudaStreamSynchronize / cudaDeviceSynchronize / synchronous copy), the queue "
         "drained, and the GPU waited until the host launched again",
         { "remove .item(), .cpu(), .numpy(), print(tensor) and torch.cuda.synchronize() from the loop; keep metrics "
           "on the GPU and read them every N steps; torch.cuda.set_sync_debug_mode('warn') finds the calls",
             "avoid .numpy() / float(tensor) inside the step; wrap the step in tf.function; read metrics once per epoch",
-            "use run_with_iobinding and copy outputs to the host only when needed (synchronize_outputs once)" } },
+            "use run_with_iobinding and copy outputs to the host only when needed (synchronize_outputs once)",
+            "do not read device values inside the loop (float(x), np.asarray(x), print, block_until_ready): JAX "
+            "dispatches asynchronously until such a read; log metrics every N steps" } },
     { IdleCause::HostBound, "gpu_idle.host_bound", "GPU waits for the host to launch work",
         "the next kernel's launch call returned only after the GPU had gone idle: the CPU did not launch in time",
         { "torch.compile(model, mode='reduce-overhead') or CUDA Graphs (torch.cuda.CUDAGraph) to replay the step; "
           "larger batches; fewer tiny ops (fused optimizers: foreach=True / fused=True)",
             "tf.function(jit_compile=True) (XLA) to fuse ops and cut launches; larger batches",
-            "enable CUDA graphs in the CUDA EP (enable_cuda_graph=1) with IOBinding; larger batches" } },
+            "enable CUDA graphs in the CUDA EP (enable_cuda_graph=1) with IOBinding; larger batches",
+            "jax.jit the whole step and lax.scan over layers or steps so fewer, larger executables are dispatched; "
+            "larger batches" } },
 };
 
 class GpuIdleRule final : public FindingRule

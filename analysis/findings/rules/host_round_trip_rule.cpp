@@ -49,7 +49,9 @@ public:
                   "torch.utils.dlpack.to_dlpack or __cuda_array_interface__",
             "exchange device tensors with tf.experimental.dlpack.to_dlpack / from_dlpack instead of .numpy()",
             "pass device buffers between sessions with IOBinding and OrtValue.from_dlpack / "
-            "ortvalue_from_numpy(..., 'cuda') instead of numpy round trips" };
+            "ortvalue_from_numpy(..., 'cuda') instead of numpy round trips",
+            "exchange device arrays with jax.dlpack.from_dlpack (and the array's __dlpack__) instead of np.asarray "
+            "round trips" };
         out.push_back(std::move(f));
     }
 };

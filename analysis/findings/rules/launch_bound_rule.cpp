@@ -84,7 +84,9 @@ public:
                   "torch.cuda.CUDAGraph; fused optimizers (Adam(fused=True)); larger batches",
             "tf.function(jit_compile=True) so XLA fuses small ops into few kernels; larger batches",
             "session option enable_cuda_graph=1 for the CUDA EP (static shapes, IOBinding); graph optimizations "
-            "at ORT_ENABLE_ALL to fuse small ops" };
+            "at ORT_ENABLE_ALL to fuse small ops",
+            "jax.jit the whole training step, not its pieces, and lax.scan over repeated layers or steps so one "
+            "executable runs many kernels; larger batches" };
         out.push_back(std::move(f));
     }
 };

@@ -106,7 +106,10 @@ public:
             "use data_format='channels_last' (NHWC, TensorFlow's default) for Conv/Pool layers on GPU; with "
             "mixed precision the Grappler layout optimizer then needs no transposes",
             "export the model in NHWC or enable the CUDA EP's prefer_nhwc=1 provider option; for TensorRT keep "
-            "adjacent layers in one format (kHWC8 with fp16) to avoid Reformat layers" };
+            "adjacent layers in one format (kHWC8 with fp16) to avoid Reformat layers",
+            "write convolutions channels-last (lax.conv_general_dilated with dimension_numbers=('NHWC', 'HWIO', "
+            "'NHWC'), 'NDHWC' in 3-D; flax.linen.Conv is channels-last already) so XLA does not transpose around each "
+            "one; with bfloat16 it then uses NHWC Tensor Core kernels directly" };
         out.push_back(std::move(f));
     }
 };

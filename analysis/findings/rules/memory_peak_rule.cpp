@@ -60,7 +60,9 @@ public:
                       "gradient accumulation; PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation",
                 "mixed precision policy, tf.recompute_grad for checkpointing, smaller batch; "
                 "tf.config.experimental.set_memory_growth only hides the peak",
-                "gpu_mem_limit and arena_extend_strategy=kSameAsRequested in the CUDA EP options; fp16 model" };
+                "gpu_mem_limit and arena_extend_strategy=kSameAsRequested in the CUDA EP options; fp16 model",
+                "jax.checkpoint (remat) around blocks, bfloat16 activations, donate_argnums in jax.jit so updated "
+                "parameters reuse their buffers; a smaller batch with gradient accumulation (optax.MultiSteps)" };
             out.push_back(std::move(f));
         }
     }

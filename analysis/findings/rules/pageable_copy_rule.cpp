@@ -125,7 +125,9 @@ public:
             "feed with tf.data ... .prefetch(tf.data.AUTOTUNE) and tf.data.experimental.prefetch_to_device("
             "'/gpu:0') so the runtime uses pinned staging buffers",
             "bind inputs/outputs with IOBinding to CUDA_PINNED OrtValues (OrtDevice 'cuda_pinned') or to "
-            "device memory instead of numpy arrays" };
+            "device memory instead of numpy arrays",
+            "prefetch batches to the device ahead of the step (flax.jax_utils.prefetch_to_device, or jax.device_put of "
+            "the next batch before running the current one) so the copy overlaps compute" };
         out.push_back(std::move(f));
     }
 };

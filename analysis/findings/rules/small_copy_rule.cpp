@@ -75,7 +75,9 @@ public:
                   "constants on the GPU instead of re-creating them each step (torch.tensor(..., device='cuda'))",
             "batch scalars into one tensor before the step; create constants inside tf.function so they live on "
             "the device",
-            "concatenate small inputs into one input, or bind them once with IOBinding and reuse the binding" };
+            "concatenate small inputs into one input, or bind them once with IOBinding and reuse the binding",
+            "put small arrays in one pytree or one stacked array and jax.device_put it once; create constants inside "
+            "the jitted function so they stay on the device" };
         out.push_back(std::move(f));
     }
 };

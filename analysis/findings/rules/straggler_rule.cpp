@@ -61,7 +61,9 @@ public:
         f.fix = { "balance the work per rank (uneven sequence lengths: bucket/sort by length; uneven data shards); "
                   "check the slow rank's GPU clocks/thermals and its host (data loading, CPU affinity)",
             "use tf.distribute with even per-replica batches; check input pipeline speed per worker",
-            "give each process the same batch shape; pin each session to its own GPU and CPU cores" };
+            "give each process the same batch shape; pin each session to its own GPU and CPU cores",
+            "give every device an equal shard (the same batch shape in every process); check the slow host's input "
+            "pipeline and its GPU clocks" };
         out.push_back(std::move(f));
     }
 };

@@ -102,7 +102,9 @@ public:
         f.fix = { "use tensor.to(device, non_blocking=True) from pinned memory and torch.cuda.Event to wait only where "
                   "the result is needed; avoid tensor.cpu()/item() mid-step",
             "keep tensors on the device between ops; avoid .numpy() inside tf.function steps",
-            "use IOBinding (bind outputs to device memory) so Run() does not copy outputs back synchronously" };
+            "use IOBinding (bind outputs to device memory) so Run() does not copy outputs back synchronously",
+            "jax.device_put is asynchronous: keep results as device arrays and read them (jax.device_get, np.asarray, "
+            "float) only where needed, not mid-step; block_until_ready() only for timing" };
         out.push_back(std::move(f));
     }
 };

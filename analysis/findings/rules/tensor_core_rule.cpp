@@ -156,7 +156,9 @@ public:
             "tf.keras.mixed_precision.set_global_policy('mixed_float16'); TF32 is on by default on Ampere "
             "(tf.config.experimental.enable_tensor_float_32_execution(True)); pad dims to multiples of 8",
             "convert the model to fp16 (onnxconverter_common.float16.convert_float_to_float16) or use the "
-            "TensorRT EP with trt_fp16_enable=1; the CUDA EP uses TF32 unless use_tf32=0" };
+            "TensorRT EP with trt_fp16_enable=1; the CUDA EP uses TF32 unless use_tf32=0",
+            "compute in bfloat16 (dtype=jnp.bfloat16 in Flax modules, or a jmp mixed-precision policy); for fp32 "
+            "matmuls jax.default_matmul_precision('tensorfloat32') on Ampere+; pad dims to multiples of 8" };
         out.push_back(std::move(f));
     }
 };

@@ -192,5 +192,32 @@ TEST(RealTraceFindings, OrtCpuSessionHasNoFallback)
     EXPECT_EQ(report.stepCount, 2); // its two model_run events
 }
 
+// JAX on MI300X (3-D convolutions): XLA transposes NCDHW data around every convolution; the layout finding counts those
+// kernels as SQL over the same trace does, and its fix says what to change in JAX.
+TEST(RealTraceFindings, JaxConv3dTransposesAreLayoutConversionsWithAJaxFix)
+{
+    const auto dir = std::filesystem::temp_directory_path() / ("ps_findings_jax_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string path = (dir / "run.sqlite").string();
+    auto imported = importTraces({ dataPath("jax08_conv3d_mi300x8.xplane.pb") }, path, ImportOptions {});
+    ASSERT_TRUE(imported.isOk()) << imported.status().message();
+    auto db = openTrace(path);
+    ASSERT_TRUE(db.isOk()) << db.status().message();
+    auto transposes = db->queryInt("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = "
+                                   "k.shortName WHERE s.value LIKE '%transpose%'");
+    ASSERT_TRUE(transposes.isOk());
+    EXPECT_EQ(*transposes, 120);
+    auto report = analyzeTrace(*db, AnalysisOptions {});
+    ASSERT_TRUE(report.isOk()) << report.status().message();
+    const Finding* f = findRule(*report, "layout.conversions");
+    ASSERT_NE(f, nullptr);
+    ASSERT_FALSE(f->evidence.empty());
+    EXPECT_EQ(f->evidence[0].count, *transposes);
+    EXPECT_NE(f->fix.jax.find("NDHWC"), std::string::npos) << f->fix.jax;
+    const std::string text = renderTextReport(*report);
+    EXPECT_NE(text.find("Fix (JAX): write convolutions channels-last"), std::string::npos);
+    std::filesystem::remove_all(dir);
+}
+
 } // namespace
 } // namespace placescope::testing

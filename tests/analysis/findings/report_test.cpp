@@ -97,6 +97,7 @@ TEST(FindingsReport, JsonHoldsTheSameFigures)
                 EXPECT_EQ(j["evidence"][e]["examples"][x]["start_ns"], f.evidence[e].examples[x].startNs);
         }
         EXPECT_EQ(j["fix"]["tensorflow"], f.fix.tensorflow);
+        EXPECT_EQ(j["fix"]["jax"], f.fix.jax);
     }
     ASSERT_EQ(doc["devices"].size(), report.devices.size());
     for (size_t i = 0; i < report.devices.size(); ++i) {
@@ -143,6 +144,8 @@ TEST(FindingsReport, HtmlIsSelfContainedWithPlots)
     EXPECT_NE(html.find("Layout-conversion share"), std::string::npos);
     for (const auto& f : report.findings)
         EXPECT_NE(html.find(htmlEscape(f.fix.tensorflow)), std::string::npos) << f.ruleId;
+    for (const auto& f : report.findings)
+        EXPECT_NE(html.find(htmlEscape(f.fix.jax)), std::string::npos) << f.ruleId;
 }
 
 TEST(FindingsReport, TextAndMarkdownRankFindings)
@@ -166,6 +169,7 @@ TEST(FindingsReport, TextAndMarkdownRankFindings)
     std::string md = renderMarkdownReport(report);
     EXPECT_NE(md.find("| 1 | "), std::string::npos);
     EXPECT_NE(md.find("- ONNX Runtime: "), std::string::npos);
+    EXPECT_NE(md.find("- JAX: "), std::string::npos);
     EXPECT_TRUE(parseReportFormat("md").isOk());
     EXPECT_FALSE(parseReportFormat("pdf").isOk());
 }

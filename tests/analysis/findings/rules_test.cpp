@@ -358,7 +358,9 @@ TEST(FindingsRules, RankedBySaving)
         EXPECT_GE(report.findings[i - 1].saving.perStepMs, report.findings[i].saving.perStepMs);
     for (const auto& f : report.findings) {
         EXPECT_FALSE(f.saving.method.empty()) << f.ruleId;
-        EXPECT_FALSE(f.fix.pytorch.empty() || f.fix.tensorflow.empty() || f.fix.onnxRuntime.empty()) << f.ruleId;
+        EXPECT_FALSE(
+            f.fix.pytorch.empty() || f.fix.tensorflow.empty() || f.fix.onnxRuntime.empty() || f.fix.jax.empty())
+            << f.ruleId;
     }
 }
 
