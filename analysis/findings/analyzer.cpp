@@ -93,6 +93,17 @@ std::string opPlacementMeaning()
            "the percentages are of ops.";
 }
 
+std::string traceFramework(const AnalysisReport& report)
+{
+    if (report.sourceFormat == "kineto_json")
+        return "torch";
+    if (report.sourceFormat == "onnxruntime_profile")
+        return "ort";
+    if (report.sourceFormat == "xplane" || report.sourceFormat == "tensorboard_trace_json")
+        return report.tfOpPlacement ? "tf" : "jax";
+    return {};
+}
+
 AnalysisReport analyzeTraceData(
     const TraceData& trace, const AnalysisOptions& options, const PlacementEstimator* estimator)
 {

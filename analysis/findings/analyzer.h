@@ -65,6 +65,11 @@ struct AnalysisReport
     std::optional<AllFixesPrediction> allFixes; // with a SavingSimulator: every simulated fix applied together
 };
 
+// The framework that wrote the trace, as the fixes and the app name it: "torch" (Kineto), "ort" (an ONNX Runtime
+// profile), "tf" (XPlane or TensorBoard with TensorFlow ops), "jax" (XPlane or TensorBoard without them: XLA driven
+// from Python, as jax.profiler writes it); empty where the format does not say (nsys, a capture).
+std::string traceFramework(const AnalysisReport& report);
+
 // "host 453 of 1,120 ops (40 %), 1.86 ms on the host; device 667 (60 %), 14.8 ms of GPU time": TensorFlow's op
 // placement in the one wording of the text and HTML reports.
 std::string opPlacementText(const OpPlacement& placement);

@@ -36,7 +36,7 @@ QString findingDetailsHtml(const Finding& finding, const std::string& framework,
     if (!finding.saving.method.empty())
         html += "<br><small>" + text(finding.saving.method) + "</small>";
     html += "</p>";
-    // The user's framework first, then the others (a trace says little about which one wrote it).
+    // The user's framework first (the trace's own where its format says, traceFramework), then the others.
     struct FixText
     {
         const char* id;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // MainWindow: filling the panels from an open's result, findings -> timeline, recent files, Record..., settings.
+#include "analysis/findings/analyzer.h"
 #include "profiler/base/units.h"
 #include "ui/jobs/wait_until.h"
 #include "ui/models/table_model.h"
@@ -170,10 +171,12 @@ void MainWindow::selectFinding(int row)
     // A finding's evidence examples are time ranges: show the first one (the largest) on the timeline.
     if (!m_report || row < 0 || row >= static_cast<int>(m_report->findings.size()))
         return;
+    // The fix first for the framework that wrote the trace where its format says; else the placement panel's choice.
+    const std::string framework = traceFramework(*m_report);
     if (m_findingDetails)
-        m_findingDetails->setHtml(
-            findingDetailsHtml(m_report->findings[static_cast<size_t>(row)], m_placement->costOptions().framework,
-                m_timeline->trace() ? m_timeline->trace()->firstNs : m_report->originNs));
+        m_findingDetails->setHtml(findingDetailsHtml(m_report->findings[static_cast<size_t>(row)],
+            framework.empty() ? m_placement->costOptions().framework : framework,
+            m_timeline->trace() ? m_timeline->trace()->firstNs : m_report->originNs));
     // The list shows which finding the pane is about, also when it was picked from elsewhere (--finding).
     if (auto* view = findChild<QDockWidget*>("dock_" + tr("Findings"))->findChild<QTableView*>()) {
         auto* proxy = qobject_cast<QSortFilterProxyModel*>(view->model());

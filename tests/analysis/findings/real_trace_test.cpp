@@ -137,6 +137,7 @@ TEST(RealTraceFindings, TensorFlowBertOpsOnTheHostBetweenCopies)
     EXPECT_EQ(*kernelsOfOps, 665); // every kernel of the step was launched inside a TF op
     auto report = analyzeTrace(*db, AnalysisOptions {});
     ASSERT_TRUE(report.isOk()) << report.status().message();
+    EXPECT_EQ(traceFramework(*report), "tf") << "XPlane with TensorFlow ops";
     const Finding* f = findRule(*report, "placement.cpu_fallback");
     ASSERT_NE(f, nullptr) << ruleIds(*report);
     const Evidence* trips = evidenceStarting(*f, "DtoH -> host op(s) -> HtoD");
@@ -190,6 +191,17 @@ TEST(RealTraceFindings, OrtCpuSessionHasNoFallback)
     auto report = trace.analyze();
     EXPECT_EQ(findRule(report, "placement.cpu_fallback"), nullptr) << ruleIds(report);
     EXPECT_EQ(report.stepCount, 2); // its two model_run events
+    EXPECT_EQ(traceFramework(report), "ort");
+}
+
+TEST(RealTraceFindings, TheFrameworkIsTheTracesOwnOrNoneWhereTheFormatDoesNotSay)
+{
+    RealTrace kineto("hta_alexnet_a100_1rank.json.gz");
+    ASSERT_TRUE(kineto.ok()) << kineto.error();
+    EXPECT_EQ(traceFramework(kineto.analyze()), "torch");
+    RealTrace nsys("pipit_cloverleaf_a100_nsys_sanitized.sqlite");
+    ASSERT_TRUE(nsys.ok()) << nsys.error();
+    EXPECT_EQ(traceFramework(nsys.analyze()), "") << "a CUDA program's nsys trace names no framework";
 }
 
 // JAX on MI300X (3-D convolutions): XLA transposes NCDHW data around every convolution; the layout finding counts those
@@ -214,6 +226,7 @@ TEST(RealTraceFindings, JaxConv3dTransposesAreLayoutConversionsWithAJaxFix)
     ASSERT_FALSE(f->evidence.empty());
     EXPECT_EQ(f->evidence[0].count, *transposes);
     EXPECT_NE(f->fix.jax.find("NDHWC"), std::string::npos) << f->fix.jax;
+    EXPECT_EQ(traceFramework(*report), "jax") << "XPlane without TensorFlow ops";
     const std::string text = renderTextReport(*report);
     EXPECT_NE(text.find("Fix (JAX): write convolutions channels-last"), std::string::npos);
     std::filesystem::remove_all(dir);

@@ -400,6 +400,30 @@ private slots:
         QVERIFY2(lines[conv + 2] != lines[conv + 3], qPrintable(lines[conv + 2] + " " + lines[conv + 3]));
     }
 
+    void aFindingsFixComesFirstInTheFrameworkThatWroteTheTrace()
+    {
+        // The placement panel says PyTorch (its default); the trace says JAX (XPlane without TensorFlow ops) or
+        // TensorFlow (XPlane with them), and the trace wins. Checked against the pane's text, not the code's choice.
+        const std::pair<QString, QString> cases[]
+            = { { QString(PLACESCOPE_DATA_DIR) + "/traces/jax08_conv3d_mi300x8.xplane.pb", "JAX" },
+                  { QString(PLACESCOPE_DATA_DIR) + "/traces/tf_bert_v100_step_excerpt.xplane.pb", "TensorFlow" },
+                  { kAlexNetJson, "PyTorch" } };
+        for (const auto& [file, framework] : cases) {
+            MainWindow window;
+            window.resize(1400, 900);
+            window.show();
+            window.openFile(file);
+            QVERIFY(window.waitForOpen(60000));
+            QTableView* findings = tableOf(window, "Findings");
+            QVERIFY(findings && findings->model()->rowCount() > 0);
+            clickRow(findings, 0);
+            const QString text = window.findChild<QTextBrowser*>("findingDetails")->toPlainText();
+            const qsizetype first = text.indexOf("Fix (");
+            QVERIFY2(first >= 0 && text.indexOf("Fix (" + framework + ")") == first, qPrintable(file + ": " + text));
+            QVERIFY2(text.contains("In ") && text.indexOf("In ") > first, qPrintable(text));
+        }
+    }
+
     void findingsSortBySavingAndTheirPaneZoomsToEvidence()
     {
         MainWindow window;
