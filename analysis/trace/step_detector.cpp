@@ -92,6 +92,38 @@ bool fromAnnotations(const TraceData& trace, StepSet& set)
     return true;
 }
 
+bool fromJitCalls(const TraceData& trace, StepSet& set)
+{
+    // JAX writes no step marks unless the user adds StepTraceAnnotation, but a training loop calls one jitted
+    // function per step, and jax.profiler records each call as "PjitFunction(NAME)" (dispatch is asynchronous:
+    // the step rule adds the GPU work launched inside it). The function called most often, at least twice, marks
+    // the steps; its calls nested in another of its calls (a fallback re-entering dispatch) are not steps.
+    static constexpr std::string_view kPrefix = "PjitFunction(";
+    std::map<int64_t, std::vector<const HostRange*>> callsOf; // outermost calls per function name
+    for (const auto& r : trace.hostRanges) {
+        const std::string& name = trace.name(r.nameId);
+        if (r.isNvtx || name.rfind(kPrefix, 0) != 0)
+            continue;
+        std::vector<const HostRange*>& calls = callsOf[r.nameId];
+        if (!calls.empty() && r.startNs < calls.back()->endNs && r.globalTid == calls.back()->globalTid)
+            continue;
+        calls.push_back(&r);
+    }
+    const std::vector<const HostRange*>* most = nullptr;
+    for (const auto& [nameId, calls] : callsOf)
+        if (!most || calls.size() > most->size())
+            most = &calls;
+    if (!most || most->size() < 2)
+        return false;
+    int64_t number = 0;
+    for (const auto* r : *most)
+        set.steps.push_back({ number++, r->startNs, r->endNs, -1 });
+    set.source = StepSet::Source::Annotation;
+    set.description = std::to_string(most->size()) + " calls of the jitted function '"
+        + trace.name(most->front()->nameId) + "' (one per step)";
+    return true;
+}
+
 bool fromKernelPattern(const TraceData& trace, StepSet& set)
 {
     // Kernels of the busiest lane; a kernel name that occurs exactly once every p kernels, covering most of
@@ -158,7 +190,7 @@ StepSet detectSteps(const TraceData& trace)
         set.steps = trace.recordedSteps;
         set.source = StepSet::Source::Recorded;
         set.description = std::to_string(set.steps.size()) + " recorded steps";
-    } else if (!fromAnnotations(trace, set) && !fromKernelPattern(trace, set)) {
+    } else if (!fromAnnotations(trace, set) && !fromJitCalls(trace, set) && !fromKernelPattern(trace, set)) {
         int64_t first = INT64_MAX, last = INT64_MIN;
         for (const auto& op : trace.gpuOps) {
             first = std::min(first, op.startNs);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Finds the iterations (steps) of a run so that findings can be given per step: recorded steps (PS_STEPS,
-// from PyTorch's ProfilerStep#N), else NVTX / annotation ranges named like steps, else a repeating kernel
-// pattern on the busiest GPU lane, else the whole trace as one step. Pure function of TraceData.
+// from PyTorch's ProfilerStep#N), else NVTX / annotation ranges named like steps, else the calls of the jitted
+// function JAX called most (PjitFunction(NAME), one call per step), else a repeating kernel pattern on the busiest GPU
+// lane, else the whole trace as one step. Pure function of TraceData.
 #pragma once
 
 #include "analysis/trace/intervals.h"

@@ -161,9 +161,10 @@ Result<TraceData> TraceData::load(SqliteDb& db, TraceParts parts)
             data.eventRecords.push_back(
                 { s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnInt(3), s.columnInt(4) });
         }));
-    // A replay reads framework ops only for the steps and the input pipeline: annotations, ProfilerStep#N and
-    // data-loading ranges (a DataLoader's __next__, a loader thread's work: whatif/host_waits.h) whatever their
-    // category, so that the replay's graph is the same whichever parts were loaded.
+    // A replay reads framework ops only for the steps and the input pipeline: annotations, ProfilerStep#N, JAX's
+    // jitted-function calls (PjitFunction(NAME), step_detector.cpp) and data-loading ranges (a DataLoader's __next__, a
+    // loader thread's work: whatif/host_waits.h) whatever their category, so that the replay's graph is the same
+    // whichever parts were loaded.
     std::string loadingNameIds;
     if (parts != TraceParts::Everything)
         PLACESCOPE_RETURN_IF_ERROR(
@@ -175,7 +176,7 @@ Result<TraceData> TraceData::load(SqliteDb& db, TraceParts parts)
     const std::string frameworkOpsFilter = parts == TraceParts::Everything
         ? ""
         : " WHERE category = 'user_annotation' OR nameId IN (SELECT id FROM StringIds WHERE value LIKE "
-          "'ProfilerStep#%')"
+          "'ProfilerStep#%' OR value LIKE 'PjitFunction(%')"
             + (loadingNameIds.empty() ? std::string() : " OR nameId IN (" + loadingNameIds + ")");
     PLACESCOPE_RETURN_IF_ERROR(forEachRow(db, "PS_FRAMEWORK_OPS",
         "SELECT start, end, globalTid, nameId, category, IFNULL(externalId,-1), IFNULL(depth,-1), "

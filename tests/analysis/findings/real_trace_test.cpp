@@ -227,6 +227,13 @@ TEST(RealTraceFindings, JaxConv3dTransposesAreLayoutConversionsWithAJaxFix)
     EXPECT_EQ(f->evidence[0].count, *transposes);
     EXPECT_NE(f->fix.jax.find("NDHWC"), std::string::npos) << f->fix.jax;
     EXPECT_EQ(traceFramework(*report), "jax") << "XPlane without TensorFlow ops";
+    // Steps: the calls of the jitted function; PJRT ran its executable once per call (an independent count).
+    auto executions = db->queryInt("SELECT COUNT(*) FROM PS_FRAMEWORK_OPS f JOIN StringIds s ON s.id = f.nameId "
+                                   "WHERE s.value = 'PjRtStreamExecutorLoadedExecutable::Execute'");
+    ASSERT_TRUE(executions.isOk());
+    EXPECT_EQ(*executions, 5);
+    EXPECT_EQ(report->stepCount, *executions) << report->stepDescription;
+    EXPECT_NE(report->stepDescription.find("PjitFunction(forward_3d_conv)"), std::string::npos);
     const std::string text = renderTextReport(*report);
     EXPECT_NE(text.find("Fix (JAX): write convolutions channels-last"), std::string::npos);
     std::filesystem::remove_all(dir);
