@@ -86,6 +86,19 @@ struct Fix
     std::string jax;
 };
 
+// One framework's fix as every report and the app name it.
+struct FrameworkFix
+{
+    std::string_view id; // "torch", "tf", "ort", "jax": as traceFramework and the placement panel name frameworks
+    std::string_view label; // "PyTorch", "TensorFlow", "ONNX Runtime", "JAX"
+    std::string_view jsonKey; // "pytorch", "tensorflow", "onnxruntime", "jax"
+    const std::string* text;
+};
+
+// The fixes in the one order the text, Markdown, HTML and JSON reports print them (the app puts the trace's own
+// framework first); a framework added here reaches them all.
+std::vector<FrameworkFix> frameworkFixes(const Fix& fix);
+
 struct Finding
 {
     std::string ruleId; // "gpu_idle.input_bound", "copies.pageable"...

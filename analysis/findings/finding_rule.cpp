@@ -21,6 +21,12 @@ std::string_view severityName(Severity severity)
     return "?";
 }
 
+std::vector<FrameworkFix> frameworkFixes(const Fix& fix)
+{
+    return { { "torch", "PyTorch", "pytorch", &fix.pytorch }, { "tf", "TensorFlow", "tensorflow", &fix.tensorflow },
+        { "ort", "ONNX Runtime", "onnxruntime", &fix.onnxRuntime }, { "jax", "JAX", "jax", &fix.jax } };
+}
+
 void rankFindings(std::vector<Finding>& findings)
 {
     std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {

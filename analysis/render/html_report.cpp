@@ -145,10 +145,9 @@ std::string findingCard(const Finding& f, int rank, int64_t originNs)
         s += "</td></tr>";
     }
     s += "</table><p class='method'>How estimated: " + htmlEscape(f.saving.method) + "</p><table>";
-    s += "<tr><th>PyTorch</th><td>" + htmlEscape(f.fix.pytorch) + "</td></tr>";
-    s += "<tr><th>TensorFlow</th><td>" + htmlEscape(f.fix.tensorflow) + "</td></tr>";
-    s += "<tr><th>ONNX Runtime</th><td>" + htmlEscape(f.fix.onnxRuntime) + "</td></tr>";
-    s += "<tr><th>JAX</th><td>" + htmlEscape(f.fix.jax) + "</td></tr></table></div>";
+    for (const FrameworkFix& fix : frameworkFixes(f.fix))
+        s += "<tr><th>" + htmlEscape(std::string(fix.label)) + "</th><td>" + htmlEscape(*fix.text) + "</td></tr>";
+    s += "</table></div>";
     return s;
 }
 

@@ -40,11 +40,12 @@ Json findingJson(const Finding& f)
         evidence.push_back({ { "what", e.what }, { "count", e.count }, { "total_ns", e.totalNs },
             { "total_bytes", e.totalBytes }, { "examples", std::move(examples) } });
     }
+    Json fix = Json::object();
+    for (const FrameworkFix& framework : frameworkFixes(f.fix))
+        fix[std::string(framework.jsonKey)] = *framework.text;
     return { { "rule", f.ruleId }, { "title", f.title }, { "severity", std::string(severityName(f.severity)) },
         { "summary", f.summary }, { "saving", savingJson(f.saving) }, { "evidence", std::move(evidence) },
-        { "fix",
-            { { "pytorch", f.fix.pytorch }, { "tensorflow", f.fix.tensorflow }, { "onnxruntime", f.fix.onnxRuntime },
-                { "jax", f.fix.jax } } } };
+        { "fix", std::move(fix) } };
 }
 
 Json deviceJson(const DeviceBreakdown& d)

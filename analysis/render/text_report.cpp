@@ -64,10 +64,8 @@ std::string renderTextReport(const AnalysisReport& r)
                 out += "         " + rangeLine(x, r.originNs) + "\n";
         }
         out += "   How estimated: " + f.saving.method + "\n";
-        out += "   Fix (PyTorch): " + f.fix.pytorch + "\n";
-        out += "   Fix (TensorFlow): " + f.fix.tensorflow + "\n";
-        out += "   Fix (ONNX Runtime): " + f.fix.onnxRuntime + "\n";
-        out += "   Fix (JAX): " + f.fix.jax + "\n";
+        for (const FrameworkFix& fix : frameworkFixes(f.fix))
+            out += "   Fix (" + std::string(fix.label) + "): " + *fix.text + "\n";
     }
     if (const std::string all = allFixesText(r); !all.empty())
         out += "\n" + all + "\n";
@@ -132,8 +130,10 @@ std::string renderMarkdownReport(const AnalysisReport& r)
             for (const auto& x : e.examples)
                 out += "  - `" + rangeLine(x, r.originNs) + "`\n";
         }
-        out += "\n**Fix**\n\n- PyTorch: " + f.fix.pytorch + "\n- TensorFlow: " + f.fix.tensorflow
-            + "\n- ONNX Runtime: " + f.fix.onnxRuntime + "\n- JAX: " + f.fix.jax + "\n\n";
+        out += "\n**Fix**\n\n";
+        for (const FrameworkFix& fix : frameworkFixes(f.fix))
+            out += "- " + std::string(fix.label) + ": " + *fix.text + "\n";
+        out += "\n";
     }
     out += "## GPU time breakdown\n\n| device | compute | communication | copies | idle |\n|---|---|---|---|---|\n";
     for (const auto& d : r.devices) {

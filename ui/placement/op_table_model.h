@@ -10,9 +10,9 @@ class PlacementSession;
 // The placement panel's per-op table: one row per op of the placement problem (weights folded away) with its
 // device in the current proposal, where the open trace says it ran (the measured placement: device and, from an
 // ONNX Runtime profile, provider), input layout, costs on each device, whether those are measured or estimated,
-// and whether the user pinned it. Numbers
-// stay numbers so a QSortFilterProxyModel sorts them right. Follows its PlacementSession: a new model resets
-// the rows, a new plan only changes the device and pin columns (selection and sort survive). UI thread only.
+// and whether the user pinned it. Numbers stay numbers so a QSortFilterProxyModel sorts them right. Follows its
+// PlacementSession: a new model resets the rows, a new plan only changes the device and pin columns (selection and
+// sort survive). UI thread only.
 class OpTableModel : public QAbstractTableModel
 {
     Q_OBJECT

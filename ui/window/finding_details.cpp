@@ -37,22 +37,16 @@ QString findingDetailsHtml(const Finding& finding, const std::string& framework,
         html += "<br><small>" + text(finding.saving.method) + "</small>";
     html += "</p>";
     // The user's framework first (the trace's own where its format says, traceFramework), then the others.
-    struct FixText
-    {
-        const char* id;
-        QString label;
-        const std::string* text;
-    };
-    std::vector<FixText> fixes
-        = { { "torch", "PyTorch", &finding.fix.pytorch }, { "tf", "TensorFlow", &finding.fix.tensorflow },
-              { "ort", "ONNX Runtime", &finding.fix.onnxRuntime }, { "jax", "JAX", &finding.fix.jax } };
-    std::stable_partition(fixes.begin(), fixes.end(), [&](const FixText& f) { return framework == f.id; });
+    std::vector<FrameworkFix> fixes = frameworkFixes(finding.fix);
+    std::stable_partition(fixes.begin(), fixes.end(), [&](const FrameworkFix& f) { return framework == f.id; });
     bool first = true;
-    for (const FixText& fix : fixes) {
+    for (const FrameworkFix& fix : fixes) {
         if (fix.text->empty())
             continue;
-        html += "<p><b>" + (first ? QObject::tr("Fix (%1)") : QObject::tr("In %1")).arg(fix.label) + ":</b> "
-            + text(*fix.text) + "</p>";
+        html += "<p><b>"
+            + (first ? QObject::tr("Fix (%1)") : QObject::tr("In %1"))
+                  .arg(QString::fromUtf8(fix.label.data(), static_cast<qsizetype>(fix.label.size())))
+            + ":</b> " + text(*fix.text) + "</p>";
         first = false;
     }
     for (const Evidence& evidence : finding.evidence) {
