@@ -31,9 +31,8 @@ std::vector<int64_t> replayEnds(
         for (const CollectiveArrival& a : chains.arrivalsOf[k]) {
             int64_t anchor = 0;
             if (a.previous >= 0) {
-                const JobCollective& previous = job.collectives[static_cast<size_t>(a.previous)];
-                anchor = end[static_cast<size_t>(a.previous)] >= 0 ? end[static_cast<size_t>(a.previous)]
-                                                                   : previous.lastArrivalNs + previous.transferNs;
+                const auto previous = static_cast<size_t>(a.previous);
+                anchor = end[previous] >= 0 ? end[previous] : job.collectives[previous].endNs();
             } else if (a.stepIndex >= 0) {
                 anchor = job.cells[static_cast<size_t>(a.rankIndex)][static_cast<size_t>(a.stepIndex)].startNs;
             }
@@ -78,11 +77,8 @@ StragglerReplay replayStragglerAsMedian(const JobReduction& job, const Collectiv
         stepIndexOf[job.steps[s]] = s;
     std::vector<size_t> order(job.collectives.size());
     std::iota(order.begin(), order.end(), size_t { 0 });
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        const JobCollective& x = job.collectives[a];
-        const JobCollective& y = job.collectives[b];
-        return x.lastArrivalNs + x.transferNs < y.lastArrivalNs + y.transferNs;
-    });
+    std::stable_sort(order.begin(), order.end(),
+        [&](size_t a, size_t b) { return job.collectives[a].endNs() < job.collectives[b].endNs(); });
     std::vector<int64_t> medianGap(job.collectives.size(), 0);
     for (size_t k = 0; k < job.collectives.size(); ++k) {
         std::vector<int64_t> gaps;
@@ -105,7 +101,7 @@ StragglerReplay replayStragglerAsMedian(const JobReduction& job, const Collectiv
             continue;
         const size_t s = step->second;
         const JobCollective& instance = job.collectives[k];
-        replay.measuredEndNs[s] = std::max(replay.measuredEndNs[s], instance.lastArrivalNs + instance.transferNs);
+        replay.measuredEndNs[s] = std::max(replay.measuredEndNs[s], instance.endNs());
         replay.replayedEndNs[s] = std::max(replay.replayedEndNs[s], replayed[k]);
         replay.editedEndNs[s] = std::max(replay.editedEndNs[s], editedEnd[k]);
     }

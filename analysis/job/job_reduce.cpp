@@ -114,7 +114,7 @@ void addChain(const JobReduction& job, const SpilledRank& rank, size_t rankIndex
             continue;
         }
         const JobCollective& instance = job.collectives[static_cast<size_t>(c.instance)];
-        const int64_t commonEnd = instance.lastArrivalNs + instance.transferNs;
+        const int64_t commonEnd = instance.endNs();
         chains.maxEndDisagreementNs
             = std::max<int64_t>(chains.maxEndDisagreementNs, std::llabs(c.startNs + c.durationNs - offset - commonEnd));
         CollectiveArrival arrival;
@@ -124,7 +124,7 @@ void addChain(const JobReduction& job, const SpilledRank& rank, size_t rankIndex
         if (previous >= 0 && previousStep == c.step) {
             const JobCollective& before = job.collectives[static_cast<size_t>(previous)];
             arrival.previous = static_cast<int32_t>(previous);
-            arrival.gapNs = arrivalNs - (before.lastArrivalNs + before.transferNs);
+            arrival.gapNs = arrivalNs - before.endNs();
         } else {
             arrival.gapNs = arrivalNs - job.cells[rankIndex][step->second].startNs;
         }

@@ -40,6 +40,8 @@ struct JobCollective
     int64_t totalWaitNs = 0; // summed over ranks
     int64_t skewNs() const { return lastArrivalNs - firstArrivalNs; }
     int64_t heldBackNs() const { return lastArrivalNs - secondLastArrivalNs; }
+    // When it ended on every rank: the last arrival plus the transfer (the last to arrive waits for nobody).
+    int64_t endNs() const { return lastArrivalNs + transferNs; }
 };
 
 struct JobCell // one rank in one step
