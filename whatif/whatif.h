@@ -37,6 +37,14 @@ struct LaneBusy
 
 // GPU busy time of the span's work per class of GPU work (kernel_class.h), indexed by GpuWorkClass.
 using ClassTimes = std::array<int64_t, kGpuWorkClassCount>;
+// All classes together: the span's GPU busy time.
+inline int64_t totalNs(const ClassTimes& times)
+{
+    int64_t total = 0;
+    for (int64_t ns : times)
+        total += ns;
+    return total;
+}
 
 struct WhatIfOptions
 {

@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <numeric>
 
 namespace placescope {
 
@@ -165,8 +164,8 @@ std::string predictedStepText(const WhatIfResult& r)
 std::string hostSetStepText(const WhatIfResult& r)
 {
     const int64_t saving = r.replay.stepNs - r.predicted.stepNs;
-    const auto sum = [](const ClassTimes& t) { return std::accumulate(t.begin(), t.end(), int64_t { 0 }); };
-    const int64_t gpuWorkTaken = WhatIfResult::perStep(sum(r.measuredClassNs) - sum(r.predictedClassNs), r.stepCount);
+    const int64_t gpuWorkTaken
+        = WhatIfResult::perStep(totalNs(r.measuredClassNs) - totalNs(r.predictedClassNs), r.stepCount);
     if (gpuWorkTaken <= 0 || saving * 10 > gpuWorkTaken || !r.predicted.steps.hostRanges
         || r.predicted.steps.setByGpuCount() > 0)
         return {};

@@ -10,12 +10,9 @@
 #include "tests/whatif/replay/whatif_fixture.h"
 
 #include <cmath>
-#include <numeric>
 
 namespace placescope::testing {
 namespace {
-
-int64_t gpuWork(const ClassTimes& times) { return std::accumulate(times.begin(), times.end(), int64_t { 0 }); }
 
 class HostSetStep : public ::testing::Test
 {
@@ -45,7 +42,7 @@ TEST_F(HostSetStep, HalvingTheGemmsOfAHostBoundRunSavesNothingAndSaysWhy)
     ASSERT_GT(r.stepCount, 0);
     EXPECT_EQ(r.predicted.steps.setByGpuCount(), 0) << r.predicted.steps.how();
     const int64_t gpuTaken
-        = WhatIfResult::perStep(gpuWork(r.measuredClassNs) - gpuWork(r.predictedClassNs), r.stepCount);
+        = WhatIfResult::perStep(totalNs(r.measuredClassNs) - totalNs(r.predictedClassNs), r.stepCount);
     EXPECT_GT(gpuTaken, 30'000'000) << "about 40 ms of sgemm per step comes off the GPU";
     EXPECT_LT(std::llabs(r.replay.stepNs - r.predicted.stepNs), r.replay.stepNs / 100) << "the step stays";
     const std::string saving = stepSavingText(r);
@@ -62,12 +59,12 @@ TEST_F(HostSetStep, MadeGpuBoundTheSameTraceFollowsTheGpu)
         << slow.predicted.steps.how();
     // GPU-bound: the step is about the GPU's work per step (kernels x3, copies and memsets as they were).
     const double gpuPerStep
-        = static_cast<double>(WhatIfResult::perStep(gpuWork(slow.predictedClassNs), slow.stepCount));
+        = static_cast<double>(WhatIfResult::perStep(totalNs(slow.predictedClassNs), slow.stepCount));
     EXPECT_NEAR(static_cast<double>(slow.predicted.stepNs), gpuPerStep, 0.10 * gpuPerStep);
 
     const WhatIfResult halved = runEdits(path, { "kernels:.=x3", "kernels:sgemm=x0.5" }).result;
     const int64_t gemmTaken
-        = WhatIfResult::perStep(gpuWork(slow.predictedClassNs) - gpuWork(halved.predictedClassNs), halved.stepCount);
+        = WhatIfResult::perStep(totalNs(slow.predictedClassNs) - totalNs(halved.predictedClassNs), halved.stepCount);
     const int64_t saving = slow.predicted.stepNs - halved.predicted.stepNs;
     EXPECT_GT(gemmTaken, 100'000'000) << "sgemm x3 is about 240 ms per step; halved, 120 ms comes off";
     // Worked out by hand: a GPU-bound step shrinks by the GPU work taken off it, less what the host then sets.
