@@ -337,6 +337,18 @@ void KinetoEventMapper::addRecord(const KinetoRecord& record)
         addCounterRange(record, name, pid, *start, *start + *duration);
         return;
     }
+    // PyTorch's profiler without Kineto (torch.autograd.profiler with use_kineto=False, or a build without it such
+    // as Debian's python3-torch) writes a bare array of events with no category, on processes it names "CPU
+    // functions" and "CUDA functions". Its CPU events are operators and record_function ranges; its CUDA ones are
+    // an operator's time measured between two CUDA events, not kernels, so storing them as kernels would be wrong.
+    if (cat.empty() && pid.isString && pidText == "CPU functions") {
+        addSpan(Span { "cpu_op", name, &a, pid, tid, *start, *start + *duration, std::nullopt });
+        return;
+    }
+    if (cat.empty() && pid.isString && pidText == "CUDA functions") {
+        problem("kineto.legacy_cuda_range", name);
+        return;
+    }
     addSpan(Span { cat, name, &a, pid, tid, *start, *start + *duration, std::nullopt });
 }
 

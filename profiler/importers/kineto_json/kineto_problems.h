@@ -61,6 +61,9 @@ inline const ProblemInfo& kinetoProblem(std::string_view kind)
         { "kineto.unreadable_id", ProblemSeverity::Error,
             "An event's pid or tid is neither a number nor a string (an object or an array); the event was kept on a "
             "process or thread named '?'." },
+        { "kineto.legacy_cuda_range", ProblemSeverity::DataLoss,
+            "A \"CUDA functions\" event of PyTorch's profiler without Kineto: an operator's GPU time measured between "
+            "two CUDA events, not a kernel; not stored. Profile with torch.profiler (Kineto) to see kernels." },
         { "kineto.trailing_data", ProblemSeverity::DataLoss,
             "Bytes after the end of the JSON document (e.g. a second trace appended to the file); they were not "
             "read." },

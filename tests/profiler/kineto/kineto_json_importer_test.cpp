@@ -80,6 +80,48 @@ TEST(KinetoImporter, Legacy2021Schema)
     std::filesystem::remove(out);
 }
 
+// PyTorch's profiler without Kineto (Debian's python3-torch; torch.autograd.profiler with use_kineto=False) writes
+// a bare array of uncategorised events on "CPU functions". The real trace's figures, counted in Python:
+//   json.load(gzip.open(F)): 1992 events, all X on "CPU functions"; ProfilerStep#2..#9; 64 aten::clone, 10330 us.
+TEST(KinetoImporter, ProfilerWithoutKinetoIsReadAsOperators)
+{
+    std::string out = (tempDir() / "no_kineto.sqlite").string();
+    auto summary
+        = importTraces({ std::string(PLACESCOPE_DATA_DIR) + "/traces/cpu_debug_copy_before.json.gz" }, out, {});
+    ASSERT_TRUE(summary.isOk()) << summary.status().message();
+    EXPECT_EQ(queryInt(out, "SELECT COUNT(*) FROM PS_FRAMEWORK_OPS"), 1992);
+    EXPECT_EQ(queryInt(out, "SELECT COUNT(*) FROM PS_STEPS"), 8);
+    EXPECT_EQ(queryInt(out, "SELECT MIN(stepNumber) FROM PS_STEPS"), 2);
+    EXPECT_EQ(queryInt(out,
+                  "SELECT COUNT(*) FROM PS_FRAMEWORK_OPS JOIN StringIds ON nameId = StringIds.id WHERE value = "
+                  "'aten::clone'"),
+        64);
+    EXPECT_EQ(queryInt(out,
+                  "SELECT SUM(end - start) FROM PS_FRAMEWORK_OPS JOIN StringIds ON nameId = StringIds.id WHERE value = "
+                  "'aten::clone'"),
+        10330000);
+    EXPECT_EQ(queryInt(out, "SELECT COUNT(*) FROM PS_PROBLEMS"), 0);
+    std::filesystem::remove(out);
+}
+
+// Its "CUDA functions" events are an operator's GPU time between two CUDA events, not kernels: counted, not stored
+// as kernels.
+TEST(KinetoImporter, ProfilerWithoutKinetoCudaRangesAreNotKernels)
+{
+    std::string json = R"([
+{"name": "aten::mm", "ph": "X", "ts": 10, "dur": 40, "tid": 1, "pid": "CPU functions", "args": {}},
+{"name": "aten::mm", "ph": "X", "ts": 12, "dur": 30, "tid": 0, "pid": "CUDA functions", "args": {}}
+])";
+    std::string out = (tempDir() / "no_kineto_cuda.sqlite").string();
+    auto summary = importTraces({ writeFile("no_kineto_cuda.json", json) }, out, {});
+    ASSERT_TRUE(summary.isOk()) << summary.status().message();
+    EXPECT_EQ(queryInt(out, "SELECT COUNT(*) FROM PS_FRAMEWORK_OPS"), 1);
+    // No GPU activity at all: the kernel table is not even made.
+    EXPECT_EQ(queryInt(out, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'CUPTI_ACTIVITY_KIND_KERNEL'"), 0);
+    EXPECT_EQ(queryInt(out, "SELECT count FROM PS_PROBLEMS WHERE kind = 'kineto.legacy_cuda_range'"), 1);
+    std::filesystem::remove(out);
+}
+
 TEST(KinetoImporter, PitfallsAreCountedAndImportGoesOn)
 {
     std::string json = R"({"traceEvents": [
