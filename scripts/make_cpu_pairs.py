@@ -8,8 +8,10 @@
 #
 # Each pair trains the same small CNN on one thread; "before" and "after" differ by one change a user makes:
 #   loader_half     per-sample preprocessing in the DataLoader made twice as fast        (edit: input=x0.5)
-#   loader_workers  num_workers 0 -> 2, the preprocessing moved to two worker processes (edit: input=x0)
+#   loader_worker   num_workers 0 -> 1, the preprocessing moved to a worker process     (edit: workers=1)
+#   loader_workers  num_workers 0 -> 2, two worker processes                            (edit: workers=2)
 #   debug_copy      a debugging copy of the batch's activations each step removed       (edit: drop:op:aten::clone)
+# The build machine has 2 cores: with two workers beside the training thread, three processes share them.
 # Debian's build writes the profiler's legacy format (a bare array, processes "CPU functions"), which
 # `placescope import` reads. The preprocessing is pure Python, as image decoding in PIL is: the profiler records no
 # operator inside it, which keeps the traces small.
@@ -66,6 +68,8 @@ def train(out_path, work, workers, debug_copy):
 PAIRS = {
     "loader_half": ({"work": 60000, "workers": 0, "debug_copy": False},
                     {"work": 30000, "workers": 0, "debug_copy": False}),
+    "loader_worker": ({"work": 60000, "workers": 0, "debug_copy": False},
+                      {"work": 60000, "workers": 1, "debug_copy": False}),
     "loader_workers": ({"work": 60000, "workers": 0, "debug_copy": False},
                        {"work": 60000, "workers": 2, "debug_copy": False}),
     "debug_copy": ({"work": 20000, "workers": 0, "debug_copy": True},

@@ -49,6 +49,7 @@ CriticalPath criticalPath(
 {
     CriticalPath path;
     path.startNs = windowStartNs;
+    path.endNs = windowStartNs; // no work in the window (a CPU-only trace): an empty path, not a negative length
     if (lastTask < 0 || graph.tasks[lastTask].dropped)
         return path;
     path.endNs = schedule.end[lastTask];

@@ -18,13 +18,56 @@ bool isQueryApi(const std::string& name)
     return base.find("StreamQuery") != std::string::npos || base.find("EventQuery") != std::string::npos;
 }
 
-// The range a launching thread waits in for its next batch (PyTorch's enumerate(DataLoader)#...__next__).
+} // namespace
+
 bool isBatchWait(const std::string& name)
 {
     return name.find("__next__") != std::string::npos || name.find("_next_data") != std::string::npos;
 }
 
-} // namespace
+std::vector<BatchWait> batchWaitsOfLaunchingThreads(const TraceData& trace, const ReplayGraph& graph)
+{
+    std::map<int64_t, int32_t> laneOfThread;
+    for (int32_t l = 0; l < static_cast<int32_t>(graph.lanes.size()); ++l)
+        if (graph.lanes[l].kind == ReplayLane::Kind::Host)
+            laneOfThread[graph.lanes[l].globalTid] = l;
+    std::vector<BatchWait> waits;
+    std::unordered_map<int64_t, bool> batchName;
+    for (const HostRange& r : trace.hostRanges) {
+        auto [it, fresh] = batchName.try_emplace(r.nameId, false);
+        if (fresh)
+            it->second = isDataLoadingRange(trace.name(r.nameId)) && isBatchWait(trace.name(r.nameId));
+        auto lane = laneOfThread.find(r.globalTid);
+        if (!it->second || lane == laneOfThread.end())
+            continue;
+        if (!waits.empty() && waits.back().lane == lane->second && r.startNs < waits.back().endNs)
+            continue; // nested in the previous wait (_next_data inside __next__)
+        waits.push_back({ lane->second, r.startNs, r.endNs, static_cast<int32_t>(r.nameId) });
+    }
+    return waits;
+}
+
+CallAfterWait callAfterBatchWait(const ReplayGraph& graph, const BatchWait& wait)
+{
+    const ReplayLane& lane = graph.lanes[wait.lane];
+    auto next = std::partition_point(
+        lane.tasks.begin(), lane.tasks.end(), [&](int32_t id) { return graph.tasks[id].measuredStart < wait.endNs; });
+    if (next == lane.tasks.end())
+        return {}; // after the thread's last call: nothing to bind
+    const int64_t previousEnd = next == lane.tasks.begin() ? INT64_MIN : graph.tasks[*(next - 1)].measuredEnd;
+    return { *next, std::max(wait.startNs, previousEnd) };
+}
+
+void waitForProducer(ReplayGraph& graph, const CallAfterWait& after, int32_t producer, int64_t deliveredAt)
+{
+    // The thread's first call has no call before it: its anchor moves back by the wait (trace_replay.cpp reads a
+    // first call's laneGap as a shift of its anchor), so the first step follows the producer like the others.
+    ReplayTask& t = graph.tasks[after.call];
+    ReplayLinks& links = graph.linksFor(t);
+    links.crossPred = producer;
+    links.crossLag = t.measuredStart - deliveredAt;
+    t.laneGap -= deliveredAt - after.waitFromNs;
+}
 
 std::vector<int32_t> mergePollingLoops(const TraceData& trace, ReplayGraph& graph)
 {
@@ -71,39 +114,30 @@ std::vector<int32_t> mergePollingLoops(const TraceData& trace, ReplayGraph& grap
 
 void bindLoaderWaits(const TraceData& trace, ReplayGraph& graph)
 {
-    std::map<int64_t, int32_t> laneOfThread;
-    for (int32_t l = 0; l < static_cast<int32_t>(graph.lanes.size()); ++l)
-        if (graph.lanes[l].kind == ReplayLane::Kind::Host)
-            laneOfThread[graph.lanes[l].globalTid] = l;
+    std::map<int64_t, bool> launching;
+    for (const ReplayLane& lane : graph.lanes)
+        if (lane.kind == ReplayLane::Kind::Host)
+            launching[lane.globalTid] = true;
     struct Range
     {
         int64_t startNs, endNs;
         int32_t nameId;
     };
     std::map<int64_t, std::vector<Range>> loaderWork; // per loader thread, merged, in start order
-    std::vector<std::pair<int32_t, Range>> batchWaits; // (lane, range) of launching threads
     std::unordered_map<int64_t, bool> loadingName;
     for (const HostRange& r : trace.hostRanges) {
         auto [it, fresh] = loadingName.try_emplace(r.nameId, false);
         if (fresh)
             it->second = isDataLoadingRange(trace.name(r.nameId));
-        if (!it->second)
+        if (!it->second || launching.count(r.globalTid))
             continue;
-        const Range range { r.startNs, r.endNs, static_cast<int32_t>(r.nameId) };
-        auto lane = laneOfThread.find(r.globalTid);
-        if (lane == laneOfThread.end()) {
-            auto& list = loaderWork[r.globalTid];
-            if (!list.empty() && r.startNs < list.back().endNs)
-                list.back().endNs = std::max(list.back().endNs, r.endNs); // nested or overlapping: one item
-            else
-                list.push_back(range);
-        } else if (isBatchWait(trace.name(r.nameId))) {
-            if (!batchWaits.empty() && batchWaits.back().first == lane->second
-                && r.startNs < batchWaits.back().second.endNs)
-                continue; // nested in the previous wait (_next_data inside __next__)
-            batchWaits.push_back({ lane->second, range });
-        }
+        auto& list = loaderWork[r.globalTid];
+        if (!list.empty() && r.startNs < list.back().endNs)
+            list.back().endNs = std::max(list.back().endNs, r.endNs); // nested or overlapping: one item
+        else
+            list.push_back({ r.startNs, r.endNs, static_cast<int32_t>(r.nameId) });
     }
+    const std::vector<BatchWait> batchWaits = batchWaitsOfLaunchingThreads(trace, graph);
     // Each loader thread's work is a lane: its ranges in order, the gaps between them kept as measured.
     std::map<int64_t, std::vector<std::pair<int64_t, int32_t>>> loaderEndsOfPid; // (end, task), by end
     for (const auto& [tid, ranges] : loaderWork) {
@@ -137,31 +171,23 @@ void bindLoaderWaits(const TraceData& trace, ReplayGraph& graph)
         std::sort(ends.begin(), ends.end());
     // A batch wait ends its thread's gap with the loader work that ended in it: the next call starts after that
     // work + the measured lag, and its gap keeps only the CPU time that was not spent waiting.
-    for (const auto& [laneIndex, wait] : batchWaits) {
-        const ReplayLane& lane = graph.lanes[laneIndex];
+    for (const BatchWait& wait : batchWaits) {
+        const ReplayLane& lane = graph.lanes[wait.lane];
         const auto ends = loaderEndsOfPid.find(pidOfGlobalId(lane.globalPid));
         if (ends == loaderEndsOfPid.end()) {
             ++graph.quality.loaderWaitsAsWork;
             continue;
         }
-        auto next = std::partition_point(lane.tasks.begin(), lane.tasks.end(),
-            [&](int32_t id) { return graph.tasks[id].measuredStart < wait.endNs; });
-        if (next == lane.tasks.end())
-            continue; // after the thread's last call: nothing to bind
-        // The thread's first call has no call before it: its anchor moves back by the wait (trace_replay.cpp reads a
-        // first call's laneGap as a shift of its anchor), so the first step follows the loader like the others.
-        ReplayTask& t = graph.tasks[*next];
-        const int64_t previousEnd = next == lane.tasks.begin() ? INT64_MIN : graph.tasks[*(next - 1)].measuredEnd;
-        const int64_t waitFrom = std::max(wait.startNs, previousEnd);
+        const CallAfterWait after = callAfterBatchWait(graph, wait);
+        if (after.call < 0)
+            continue;
+        const ReplayTask& t = graph.tasks[after.call];
         auto delivered = std::upper_bound(
             ends->second.begin(), ends->second.end(), std::make_pair(std::min(wait.endNs, t.measuredStart), INT32_MAX));
-        if (delivered == ends->second.begin() || (delivered - 1)->first <= waitFrom || graph.linksOf(t).crossPred >= 0)
+        if (delivered == ends->second.begin() || (delivered - 1)->first <= after.waitFromNs
+            || graph.linksOf(t).crossPred >= 0)
             continue; // the batch was ready: the wait was a queue get, CPU work
-        const int64_t deliveredAt = (delivered - 1)->first;
-        ReplayLinks& links = graph.linksFor(t);
-        links.crossPred = (delivered - 1)->second;
-        links.crossLag = t.measuredStart - deliveredAt;
-        t.laneGap -= deliveredAt - waitFrom;
+        waitForProducer(graph, after, (delivered - 1)->second, (delivered - 1)->first);
         ++graph.quality.loaderWaits;
     }
 }

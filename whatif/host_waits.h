@@ -16,6 +16,7 @@
 #include "whatif/replay_graph.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace placescope {
@@ -26,5 +27,30 @@ std::vector<int32_t> mergePollingLoops(const TraceData& trace, ReplayGraph& grap
 
 // Adds the loader threads' lanes and binds the data-loading ranges of launching threads to them.
 void bindLoaderWaits(const TraceData& trace, ReplayGraph& graph);
+
+// The range a thread waits in for its next batch (PyTorch's enumerate(DataLoader)#...__next__).
+bool isBatchWait(const std::string& name);
+
+// A batch wait on a lane of a thread that launches GPU work (outermost: _next_data inside __next__ is part of it).
+struct BatchWait
+{
+    int32_t lane = -1;
+    int64_t startNs = 0, endNs = 0;
+    int32_t nameId = -1;
+};
+std::vector<BatchWait> batchWaitsOfLaunchingThreads(const TraceData& trace, const ReplayGraph& graph);
+
+// The call that ends `wait`'s gap (the lane's first call starting at or after the wait's end) and the time its
+// thread began waiting (the wait's start, or the previous call's end if later); call -1: none after the wait.
+struct CallAfterWait
+{
+    int32_t call = -1;
+    int64_t waitFromNs = 0;
+};
+CallAfterWait callAfterBatchWait(const ReplayGraph& graph, const BatchWait& wait);
+
+// Ties `after.call` to `producer`: it starts no earlier than the producer's end + the CPU time it measured after the
+// batch came (`deliveredAt`), and its gap keeps only the CPU time that was not spent waiting.
+void waitForProducer(ReplayGraph& graph, const CallAfterWait& after, int32_t producer, int64_t deliveredAt);
 
 } // namespace placescope

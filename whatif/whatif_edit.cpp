@@ -2,6 +2,7 @@
 #include "whatif/whatif_edit.h"
 
 #include "whatif/drop_op_edit.h"
+#include "whatif/loader_workers_edit.h"
 #include "whatif/move_op_edit.h"
 #include "whatif/trace_link.h"
 
@@ -155,6 +156,8 @@ const char* matchedUnit(WhatIfEdit::Kind kind)
         return "launch calls";
     case WhatIfEdit::Kind::Input:
         return "host gaps";
+    case WhatIfEdit::Kind::LoaderWorkers:
+        return "batch loads";
     case WhatIfEdit::Kind::OverlapComm:
         return "communication kernels";
     case WhatIfEdit::Kind::MoveOp:
@@ -204,6 +207,16 @@ Result<WhatIfEdit> parseEdit(const std::string& text)
         PLACESCOPE_ASSIGN_OR_RETURN(edit.factor, parseFactor(text.substr(text.find('=') + 1), text));
         return edit;
     }
+    if (startsWith("workers=")) {
+        const std::string count = text.substr(8);
+        char* end = nullptr;
+        const long workers = std::strtol(count.c_str(), &end, 10);
+        if (count.empty() || end != count.c_str() + count.size() || workers < 1 || workers > 256)
+            return Status::error("edit '" + text + "': write workers=N with N from 1 to 256 (e.g. workers=4)");
+        edit.kind = WhatIfEdit::Kind::LoaderWorkers;
+        edit.factor = static_cast<double>(workers);
+        return edit;
+    }
     if (startsWith("kernels:")) {
         const size_t equals = text.rfind('=');
         if (equals == std::string::npos || equals <= 8)
@@ -224,7 +237,7 @@ Result<WhatIfEdit> parseEdit(const std::string& text)
     }
     return Status::error("'" + text
         + "' is not an edit; use no-sync[:REGEX], kernels:REGEX=xF, drop:REGEX, drop:op:NAME, pinned, launch=xF, "
-          "input=xF, op:NAME=cpu|gpu, overlap-comm");
+          "input=xF, workers=N, op:NAME=cpu|gpu, overlap-comm");
 }
 
 std::vector<EditOutcome> applyEdits(const TraceData& trace, const std::vector<WhatIfEdit>& edits, ReplayGraph& graph)
@@ -416,8 +429,12 @@ std::vector<EditOutcome> applyEdits(const TraceData& trace, const std::vector<Wh
         case WhatIfEdit::Kind::DropOp:
             out = applyDropOp(trace, edit, graph);
             break;
+        case WhatIfEdit::Kind::LoaderWorkers:
+            out = applyLoaderWorkers(trace, edit, graph);
+            break;
         }
-        if (out.matched == 0)
+        // An edit that knows why it matched nothing says so in a `how` that starts "matched nothing".
+        if (out.matched == 0 && out.how.rfind("matched nothing", 0) != 0)
             out.how = "matched nothing in this trace: no change";
         if (out.matchedWhat.empty())
             out.matchedWhat = std::to_string(out.matched) + " " + matchedUnit(edit.kind);

@@ -10,6 +10,7 @@
 //   launch=xF           CPU cost of launch calls scaled (CUDA graphs: about x0.1)
 //   op:NAME=cpu|gpu     a framework op and its kernels moved to the other device
 //   input=xF            input-pipeline time on the host scaled
+//   workers=N           a DataLoader with num_workers=0 given N worker processes (loader_workers_edit.h)
 //   overlap-comm        communication kernels on a stream of their own, after the work they follow
 #pragma once
 
@@ -34,12 +35,13 @@ struct WhatIfEdit
         Launch,
         MoveOp,
         Input,
+        LoaderWorkers,
         OverlapComm
     };
     Kind kind = Kind::NoSync;
     std::string text; // as the user wrote it
     std::string pattern; // regex, or the op's name for MoveOp and DropOp; empty: all
-    double factor = 1.0;
+    double factor = 1.0; // LoaderWorkers: the number of workers
     bool toCpu = false; // MoveOp
     NamePattern regex; // compiled `pattern` (RE2 syntax, matched anywhere in the name); not for MoveOp
 };

@@ -63,6 +63,10 @@ nlohmann::json pathJson(const CriticalPath& path, const ReplayGraph& graph, cons
 void appendPathText(std::string& out, const CriticalPath& path, const ReplayGraph& graph, const TraceData& trace,
     const CriticalPath* after)
 {
+    if (path.segments.empty() && (!after || after->segments.empty())) {
+        out += "  none: no CUDA call or GPU work in the window (the replay follows the host's ranges alone)\n";
+        return;
+    }
     TextTable categories { { "category", "replay" }, {}, { Align::Left, Align::Right, Align::Right }, "  " };
     if (after)
         categories.header.push_back("predicted");
@@ -254,7 +258,10 @@ std::string whatIfText(const WhatIfResult& r, const TraceData& trace)
         { Align::Left, Align::Right, Align::Right, Align::Right }, "  " };
     for (const LaneBusy& l : r.lanes)
         lanes.rows.push_back({ l.label, ms(l.measuredNs), ms(l.replayNs), ms(l.predictedNs) });
-    out += renderTextTable(lanes);
+    if (lanes.rows.empty())
+        out += "  none: no CUDA call or GPU work in the span\n";
+    else
+        out += renderTextTable(lanes);
 
     out += "\nCritical path (" + std::string(r.stepCount ? "the span" : "the trace") + ")\n";
     appendPathText(out, r.replayPath, r.predictedGraph, trace, &r.predictedPath);

@@ -120,7 +120,8 @@ const CommandRegistration kWhatIf { "whatif",
             ->required();
         app.add_option("--edit", args->edits,
             "A fix to try (repeatable): no-sync[:REGEX], kernels:REGEX=xF, drop:REGEX, drop:op:NAME, pinned, "
-            "launch=xF, input=xF, op:NAME=cpu|gpu, overlap-comm. REGEX is RE2 syntax, matched anywhere in the name");
+            "launch=xF, input=xF, workers=N, op:NAME=cpu|gpu, overlap-comm. REGEX is RE2 syntax, matched anywhere in "
+            "the name");
         addDocumentOptions(app, args->document, "text or json (JSON for scripts)", false);
         app.add_option("-o,--output", args->output, "Write the predicted timeline as a Placescope trace");
         app.add_flag("-q,--quiet", args->quiet, "No summary line on stderr (errors still print)");
