@@ -23,10 +23,7 @@ struct BatchLoad
     int64_t deliveredAt = 0;
 };
 
-bool loadsInWorkers(const std::string& name)
-{
-    return name.find("MultiProcessing") != std::string::npos;
-}
+bool loadsInWorkers(const std::string& name) { return name.find("MultiProcessing") != std::string::npos; }
 
 } // namespace
 
@@ -53,8 +50,7 @@ EditOutcome applyLoaderWorkers(const TraceData& trace, const WhatIfEdit& edit, R
             const std::string& name = trace.name(t.nameId);
             alreadyInWorkers |= loadsInWorkers(name);
             if (isBatchWait(name) && !loadsInWorkers(name))
-                loadsOfProcess[lane.globalPid].push_back(
-                    { t.measuredStart, t.duration, t.nameId, id, {}, 0 });
+                loadsOfProcess[lane.globalPid].push_back({ t.measuredStart, t.duration, t.nameId, id, {}, 0 });
         }
     for (const BatchWait& wait : batchWaitsOfLaunchingThreads(trace, graph)) {
         const std::string& name = trace.name(wait.nameId);

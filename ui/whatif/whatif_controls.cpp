@@ -29,6 +29,8 @@ std::vector<std::string> editTexts(const WhatIfControls& c)
         edits << "launch=" + factorText(c.launchFactor);
     if (c.inputFactor != 1.0)
         edits << "input=" + factorText(c.inputFactor);
+    if (c.loaderWorkers > 0)
+        edits << "workers=" + QString::number(c.loaderWorkers);
     if (c.overlapComm)
         edits << "overlap-comm";
     if (!c.extraEdit.trimmed().isEmpty())
@@ -72,6 +74,9 @@ WhatIfControls controlsFor(const std::vector<std::string>& edits)
             c.launchFactor = factor;
         } else if (edit.startsWith("input=") && readFactor(edit.mid(6), &factor)) {
             c.inputFactor = factor;
+        } else if (edit.startsWith("workers=") && edit.mid(8).toInt() > 0
+            && QString::number(edit.mid(8).toInt()) == edit.mid(8)) {
+            c.loaderWorkers = edit.mid(8).toInt();
         } else if (edit == "overlap-comm") {
             c.overlapComm = true;
         } else {

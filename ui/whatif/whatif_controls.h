@@ -21,6 +21,7 @@ struct WhatIfControls
     bool pinned = false;
     double launchFactor = 1.0; // 1: launch cost unchanged (no edit)
     double inputFactor = 1.0; // 1: input pipeline unchanged (no edit)
+    int loaderWorkers = 0; // 0: the DataLoader as measured (no edit); N: workers=N
     bool overlapComm = false;
     QString extraEdit; // any edit text the CLI accepts
 

@@ -18,6 +18,7 @@
 #include <QPlainTextEdit>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -165,6 +166,12 @@ QWidget* WhatIfPanel::buildControls()
     m_launchFactor->setToolTip(tr("CPU cost of kernel launches (CUDA graphs: about x0.1); x1.00 leaves it unchanged"));
     m_inputFactor = factorBox(1.0, box);
     m_inputFactor->setToolTip(tr("Host time spent loading and preparing input; x1.00 leaves it unchanged"));
+    m_loaderWorkers = new QSpinBox(box);
+    m_loaderWorkers->setRange(0, 256);
+    m_loaderWorkers->setSpecialValueText(tr("as measured"));
+    m_loaderWorkers->setToolTip(
+        tr("Give a DataLoader that loads on the training thread (num_workers=0) this many worker "
+           "processes; each worker is assumed to have a CPU core of its own"));
     m_overlapComm = new QCheckBox(tr("Overlap communication"), box);
     m_extra = regexEdit(tr("any --edit, e.g. kernels:nccl=x0.8"), box);
     m_error = new QLabel(box);
@@ -205,6 +212,7 @@ QWidget* WhatIfPanel::buildControls()
     form->addRow(m_pinned);
     form->addRow(tr("Launch cost"), m_launchFactor);
     form->addRow(tr("Input pipeline"), m_inputFactor);
+    form->addRow(tr("DataLoader workers"), m_loaderWorkers);
     form->addRow(m_overlapComm);
     form->addRow(tr("Extra edit"), m_extra);
     form->addRow(history);
@@ -217,8 +225,9 @@ QWidget* WhatIfPanel::buildControls()
         connect(edit, &QLineEdit::editingFinished, this, &WhatIfPanel::controlsEdited);
     for (QDoubleSpinBox* spin : { m_kernelsFactor, m_launchFactor, m_inputFactor })
         connect(spin, &QDoubleSpinBox::valueChanged, this, &WhatIfPanel::controlsEdited);
-    for (QWidget* field : std::initializer_list<QWidget*> {
-             m_noSyncRegex, m_kernelsRegex, m_dropRegex, m_extra, m_kernelsFactor, m_launchFactor, m_inputFactor })
+    connect(m_loaderWorkers, &QSpinBox::valueChanged, this, &WhatIfPanel::controlsEdited);
+    for (QWidget* field : std::initializer_list<QWidget*> { m_noSyncRegex, m_kernelsRegex, m_dropRegex, m_extra,
+             m_kernelsFactor, m_launchFactor, m_inputFactor, m_loaderWorkers })
         field->installEventFilter(this);
     return box;
 }
@@ -234,6 +243,7 @@ WhatIfControls WhatIfPanel::controlsShown() const
     c.pinned = m_pinned->isChecked();
     c.launchFactor = m_launchFactor->value();
     c.inputFactor = m_inputFactor->value();
+    c.loaderWorkers = m_loaderWorkers->value();
     c.overlapComm = m_overlapComm->isChecked();
     c.extraEdit = m_extra->text().trimmed();
     return c;
@@ -258,6 +268,7 @@ void WhatIfPanel::showControls()
     m_pinned->setChecked(c.pinned);
     m_launchFactor->setValue(c.launchFactor);
     m_inputFactor->setValue(c.inputFactor);
+    m_loaderWorkers->setValue(c.loaderWorkers);
     m_overlapComm->setChecked(c.overlapComm);
     m_extra->setText(c.extraEdit);
     m_syncing = false;

@@ -7,6 +7,7 @@
 
 class QCheckBox;
 class QDoubleSpinBox;
+class QSpinBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -48,6 +49,7 @@ public:
     QCheckBox* pinnedBox() const { return m_pinned; }
     QDoubleSpinBox* launchFactorBox() const { return m_launchFactor; }
     QDoubleSpinBox* inputFactorBox() const { return m_inputFactor; }
+    QSpinBox* loaderWorkersBox() const { return m_loaderWorkers; }
     QCheckBox* overlapCommBox() const { return m_overlapComm; }
     QLineEdit* extraEdit() const { return m_extra; }
     // The edit set the controls show now.
@@ -74,6 +76,7 @@ private:
     QCheckBox* m_pinned;
     QDoubleSpinBox* m_launchFactor;
     QDoubleSpinBox* m_inputFactor;
+    QSpinBox* m_loaderWorkers;
     QCheckBox* m_overlapComm;
     QLineEdit* m_extra;
     QLabel* m_error;

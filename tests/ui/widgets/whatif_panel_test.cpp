@@ -144,16 +144,17 @@ private slots:
         c.pinned = true;
         c.launchFactor = 0.1;
         c.inputFactor = 2;
+        c.loaderWorkers = 4;
         c.overlapComm = true;
         c.extraEdit = "  no-sync ";
         const std::vector<std::string> expected { "no-sync:cudaStreamSynchronize", "kernels:gemm=x0.25",
-            "drop:elementwise", "pinned", "launch=x0.1", "input=x2", "overlap-comm", "no-sync" };
+            "drop:elementwise", "pinned", "launch=x0.1", "input=x2", "workers=4", "overlap-comm", "no-sync" };
         QCOMPARE(editTexts(c), expected);
         for (const std::string& text : expected)
             QVERIFY2(parseEdit(text).isOk(), text.c_str());
         // Back from edit texts (--whatif on the command line): every field, and what has none goes to the extra edit.
         const std::vector<std::string> fromCli { "no-sync:cudaStreamSynchronize", "kernels:gemm=x0.25",
-            "drop:elementwise", "pinned", "launch=x0.1", "input=x2", "overlap-comm", "kernels:gemm=fast" };
+            "drop:elementwise", "pinned", "launch=x0.1", "input=x2", "workers=4", "overlap-comm", "kernels:gemm=fast" };
         QCOMPARE(editTexts(controlsFor(fromCli)), fromCli);
         QCOMPARE(controlsFor(fromCli).extraEdit, QString("kernels:gemm=fast"));
     }
@@ -219,6 +220,27 @@ private slots:
         QVERIFY(path->rowCount() >= 2);
         QCOMPARE(path->item(path->rowCount() - 1, 1)->text(),
             formatDuration(static_cast<double>(session.run()->result.replayPath.lengthNs())));
+    }
+
+    // The DataLoader workers box is the CLI's workers=N edit, with the CLI's figures, on a real CPU run with
+    // num_workers=0 (tests/data/traces/cpu_loader_worker_before.json.gz).
+    void loaderWorkersBoxIsTheWorkersEdit()
+    {
+        const QString trace = m_dir.filePath("cpu_loader.sqlite");
+        auto imported = importTraces(
+            { std::string(PLACESCOPE_DATA_DIR) + "/traces/cpu_loader_worker_before.json.gz" }, trace.toStdString(), {});
+        QVERIFY2(imported.isOk(), imported.isOk() ? "" : imported.status().message().c_str());
+        WhatIfSession session;
+        WhatIfPanel panel(&session);
+        session.setTrace(trace);
+        panel.show();
+        QVERIFY2(session.waitForRun(120000), qPrintable(session.lastError()));
+        QCOMPARE(panel.loaderWorkersBox()->text(), QString("as measured"));
+        panel.loaderWorkersBox()->setValue(1);
+        QVERIFY2(session.waitForRun(120000), qPrintable(session.lastError()));
+        verifyShows(panel, trace, { "workers=1" });
+        QCOMPARE(session.run()->result.edits[0].matched, 8);
+        QVERIFY(session.run()->result.predicted.stepNs < session.run()->result.replay.stepNs * 3 / 4);
     }
 
     void aMalformedEditShowsItsErrorAndRunsNothing()

@@ -115,8 +115,8 @@ TEST_F(RealPairs, TwiceAsFastPreprocessingIsInputHalved)
     EXPECT_LT(std::fabs(error(r.predicted.stepNs, answer)), 0.02) << r.predicted.stepNs << " vs " << answer;
     // Against the run: -5.6 % (docs/whatif_accuracy.md).
     const int64_t measuredAfter = meanStep(steps(after));
-    EXPECT_LT(std::fabs(error(r.predicted.stepNs, measuredAfter)), 0.10) << r.predicted.stepNs << " vs "
-                                                                         << measuredAfter;
+    EXPECT_LT(std::fabs(error(r.predicted.stepNs, measuredAfter)), 0.10)
+        << r.predicted.stepNs << " vs " << measuredAfter;
 }
 
 TEST_F(RealPairs, RemovingADebugCopyIsDropOp)
@@ -135,13 +135,14 @@ TEST_F(RealPairs, RemovingADebugCopyIsDropOp)
     EXPECT_LT(std::fabs(error(r.predicted.stepNs, answer)), 0.02) << r.predicted.stepNs << " vs " << answer;
     // Against the run: +5.4 %, most of it the two runs' own difference (docs/whatif_accuracy.md).
     const int64_t measuredAfter = meanStep(steps(after));
-    EXPECT_LT(std::fabs(error(r.predicted.stepNs, measuredAfter)), 0.10) << r.predicted.stepNs << " vs "
-                                                                         << measuredAfter;
+    EXPECT_LT(std::fabs(error(r.predicted.stepNs, measuredAfter)), 0.10)
+        << r.predicted.stepNs << " vs " << measuredAfter;
 }
 
 TEST_F(RealPairs, WorkerProcessesTakeTheLoadingOffTheThread)
 {
-    for (const auto& [pair, workers] : { std::pair<std::string, size_t> { "loader_worker", 1 }, { "loader_workers", 2 } }) {
+    for (const auto& [pair, workers] :
+        { std::pair<std::string, size_t> { "loader_worker", 1 }, { "loader_workers", 2 } }) {
         SCOPED_TRACE(pair);
         const std::string before = imported(pair, "before"), after = imported(pair, "after");
         const auto run = runEdits(before, { "workers=" + std::to_string(workers) });
