@@ -9,11 +9,14 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace placescope {
 
-// The edit that is the fix of a finding's rule; nullopt where no edit expresses it.
-std::optional<std::string> editForRule(const std::string& ruleId);
+// The edits that are the fix of a finding's rule, the most specific first: the simulation takes the first that
+// matches something in the trace (an input-bound step's fix is worker processes for a PyTorch DataLoader that
+// loads on the training thread, else faster loading). Empty where no edit expresses it.
+std::vector<std::string> editsForRule(const std::string& ruleId);
 
 class ReplaySavingSimulator : public SavingSimulator
 {
