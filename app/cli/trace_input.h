@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // TraceInput: the trace file a reading command (analyze, stats, report, whatif, critical-path, diff, export, query,
-// place --trace) opens. A Placescope trace is read where it is. Anything `placescope import` takes (PyTorch profiler
-// JSON, plain or gzipped; Nsight Systems SQLite exports) is imported first into a temporary trace in its own folder
+// place --trace) opens. A Placescope trace is read where it is. Anything `placescope import` takes (kTraceFormats) is
+// imported first into a temporary trace in its own folder
 // under $TMPDIR, which is removed when the TraceInput goes (and on Ctrl-C, through the temp-file registry): nothing
 // is left beside the input or in the temporary folder. Any other file gets the trace opener's one-line error.
 #pragma once
@@ -11,6 +11,16 @@
 #include <string>
 
 namespace placescope::cli {
+
+// The formats every reading command takes, as their help names them.
+inline constexpr const char* kTraceFormats
+    = "PyTorch profiler JSON (.json, .json.gz, with or without Kineto), Nsight Systems SQLite export, XPlane "
+      "(.xplane.pb: TensorFlow, JAX), TensorBoard trace (.trace.json.gz) or ONNX Runtime profile";
+// The help of a reading command's trace argument.
+inline std::string traceArgumentHelp()
+{
+    return std::string("Trace: a Placescope trace, or a ") + kTraceFormats + " (imported to a temporary trace)";
+}
 
 class TraceInput
 {

@@ -99,9 +99,7 @@ const CommandRegistration kRegistration { "analyze",
     "Find wasted GPU time: ranked findings with evidence, saving per step and fixes", 40,
     [](CLI::App& app) -> std::function<int()> {
         auto args = std::make_shared<AnalyzeArgs>();
-        app.add_option("trace", args->trace,
-               "Trace: Placescope, PyTorch profiler JSON or nsys export (imported to a temp trace)")
-            ->required();
+        app.add_option("trace", args->trace, traceArgumentHelp())->required();
         app.add_option("--model", args->model, "ONNX model of the run, for the placement engine's estimates");
         addDocumentOptions(app, args->output, "text, md, html or json");
         app.add_flag("-q,--quiet", args->quiet, "No summary line on stderr (errors still print)");

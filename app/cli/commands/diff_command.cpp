@@ -113,7 +113,7 @@ const CommandRegistration kRegistration { "diff",
     "Compare two runs: step time, GPU busy/idle, memory, copies, kernels by name, findings", 47,
     [](CLI::App& app) -> std::function<int()> {
         auto args = std::make_shared<DiffArgs>();
-        app.add_option("before", args->before, "The run before the change (a trace, Kineto JSON or nsys export)")
+        app.add_option("before", args->before, "The run before the change (a trace, or any file import reads)")
             ->required();
         app.add_option("after", args->after, "The run after it (a measured trace or whatif -o's prediction)")
             ->required();

@@ -120,9 +120,7 @@ int runExport(const ExportArgs& args)
 const CommandRegistration kRegistration { "export", "Write a trace as Chrome/Perfetto JSON", 30,
     [](CLI::App& app) -> std::function<int()> {
         auto args = std::make_shared<ExportArgs>();
-        app.add_option("trace", args->trace,
-               "Trace: Placescope, PyTorch profiler JSON or nsys export (imported to a temp trace)")
-            ->required();
+        app.add_option("trace", args->trace, traceArgumentHelp())->required();
         app.add_option("--format", args->format, "Output format")
             ->check(CLI::IsMember({ "chrome" }))
             ->capture_default_str();

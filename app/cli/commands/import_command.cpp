@@ -93,8 +93,9 @@ int runImport(const ImportArgs& args)
 }
 
 const CommandRegistration kRegistration { "import",
-    "Import PyTorch profiler JSON (.json, .json.gz) or nsys SQLite exports into one trace", 10,
-    [](CLI::App& app) -> std::function<int()> {
+    "Import traces into one Placescope trace: the format is read from the content (PyTorch profiler JSON, nsys SQLite, "
+    "XPlane, TensorBoard, ONNX Runtime)",
+    10, [](CLI::App& app) -> std::function<int()> {
         auto args = std::make_shared<ImportArgs>();
         app.add_option("inputs", args->inputs, "Input traces (several ranks of one job go into one trace)")->required();
         app.add_option("-o,--output", args->output, "Output trace (.sqlite)")->required();

@@ -123,9 +123,7 @@ int runQuery(const QueryArgs& args)
 const CommandRegistration kRegistration { "query", "Run one SQL query on a trace and print CSV", 40,
     [](CLI::App& app) -> std::function<int()> {
         auto args = std::make_shared<QueryArgs>();
-        app.add_option("trace", args->trace,
-               "Trace: Placescope, PyTorch profiler JSON or nsys export (imported to a temp trace)")
-            ->required();
+        app.add_option("trace", args->trace, traceArgumentHelp())->required();
         CLI::Option* sql = app.add_option("sql", args->sql, "SQL statement (or use --file)");
         // Both given ran one of them silently (issue 27): a usage error instead.
         app.add_option("-f,--file", args->file, "Read the SQL from this file")->excludes(sql);

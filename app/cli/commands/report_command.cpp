@@ -130,8 +130,7 @@ const CommandRegistration kRegistration { "report",
     [](CLI::App& app) -> std::function<int()> {
         auto args = std::make_shared<ReportArgs>();
         app.add_option("name", args->name, "Report to run (see --list)");
-        app.add_option(
-            "trace", args->trace, "Trace: Placescope, PyTorch profiler JSON or nsys export (imported to a temp trace)");
+        app.add_option("trace", args->trace, traceArgumentHelp());
         app.add_flag("--list", args->list, "List the reports and exit");
         app.add_option("--step", args->step, "Only this step (its number, as analyze and PS_STEPS number steps)")
             ->check(wholeNumberFromZero());

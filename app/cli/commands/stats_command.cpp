@@ -216,9 +216,7 @@ const CommandRegistration kRegistration { "stats",
     "Summarize a trace: kernels, memory operations, GPU utilization, import problems", 20,
     [](CLI::App& app) -> std::function<int()> {
         auto args = std::make_shared<StatsArgs>();
-        app.add_option("trace", args->trace,
-               "Trace: Placescope, PyTorch profiler JSON or nsys export (imported to a temp trace)")
-            ->required();
+        app.add_option("trace", args->trace, traceArgumentHelp())->required();
         app.add_option("--top", args->top, "Kernel names to list, by total time (0: all)")
             ->check(wholeNumberFromZero())
             ->capture_default_str();

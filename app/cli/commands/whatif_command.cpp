@@ -115,9 +115,7 @@ const CommandRegistration kWhatIf { "whatif",
     "Replay a measured run from its dependency graph and predict it after fixes (--edit)", 45,
     [](CLI::App& app) -> std::function<int()> {
         auto args = std::make_shared<WhatIfArgs>();
-        app.add_option("trace", args->trace,
-               "Trace: Placescope, PyTorch profiler JSON or nsys export (imported to a temp trace)")
-            ->required();
+        app.add_option("trace", args->trace, traceArgumentHelp())->required();
         app.add_option("--edit", args->edits,
             "A fix to try (repeatable): no-sync[:REGEX], kernels:REGEX=xF, drop:REGEX, drop:op:NAME, pinned, "
             "launch=xF, input=xF, workers=N, op:NAME=cpu|gpu, overlap-comm. REGEX is RE2 syntax, matched anywhere in "
@@ -134,9 +132,7 @@ const CommandRegistration kCriticalPath { "critical-path",
     "The chain of work that sets the run's step time, by category (CPU, launch, kernel, sync...)", 46,
     [](CLI::App& app) -> std::function<int()> {
         auto args = std::make_shared<WhatIfArgs>();
-        app.add_option("trace", args->trace,
-               "Trace: Placescope, PyTorch profiler JSON or nsys export (imported to a temp trace)")
-            ->required();
+        app.add_option("trace", args->trace, traceArgumentHelp())->required();
         app.add_option("--step", args->step, "Only this step (its number in the trace)")
             ->check(wholeNumberFromZero()); // -1 is "every step" inside, not a step a user names (issue 27)
         addDocumentOptions(app, args->document, "text or json (JSON for scripts)", false);
