@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/findings/analyzer.h"
 
+#include "analysis/trace/kernel_class.h"
 #include "profiler/stats/trace_stats.h"
 
 #include <algorithm>
 #include <climits>
 #include <map>
-#include <regex>
 #include <unordered_map>
 
 namespace placescope {
@@ -16,7 +16,6 @@ namespace {
 void summarizeKernels(const TraceData& trace, AnalysisReport& report)
 {
     std::unordered_map<int64_t, TopKernel> byName;
-    static const std::regex kLayout(R"(nchwToNhwc|nhwcToNchw)");
     std::unordered_map<int64_t, bool> isLayout;
     for (const auto& op : trace.gpuOps) {
         if (op.kind == GpuOp::Kind::Memcpy)
@@ -32,7 +31,7 @@ void summarizeKernels(const TraceData& trace, AnalysisReport& report)
         k.totalNs += op.durationNs();
         auto [it, inserted] = isLayout.emplace(op.nameId, false);
         if (inserted)
-            it->second = std::regex_search(trace.name(op.nameId), kLayout);
+            it->second = layoutConversionKind(trace.name(op.nameId)) != LayoutConversionKind::None;
         if (it->second) {
             ++report.layoutKernelCount;
             report.layoutKernelNs += op.durationNs();

@@ -55,7 +55,9 @@ struct AnalysisReport
     double meanStepMs = 0.0; // the one step rule's mean (analysis/trace/step_times.h)
     std::string stepTimeHow; // "set by the GPU (5 of 5 steps ...)": what set the step time
     int64_t kernelCount = 0, kernelNs = 0, memcpyCount = 0, memsetCount = 0;
-    int64_t layoutKernelCount = 0, layoutKernelNs = 0; // cuDNN nchwToNhwc / nhwcToNchw, whole trace
+    // Layout-conversion kernels as the layout finding counts them (layoutConversionKind: cuDNN nchwToNhwc /
+    // nhwcToNchw, TensorRT reformat, transposes), whole trace: the header's share is the finding's.
+    int64_t layoutKernelCount = 0, layoutKernelNs = 0;
     std::optional<OpPlacement> tfOpPlacement; // TensorFlow traces: host vs device ops, whole trace
     std::vector<DeviceBreakdown> devices;
     std::vector<TopKernel> topKernels;

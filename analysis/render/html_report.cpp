@@ -116,8 +116,8 @@ std::string topKernelsChart(const AnalysisReport& r)
 std::string layoutChart(const AnalysisReport& r)
 {
     StackedRow row { "kernel time", {} };
-    row.segments.push_back(
-        { "layout conversions (nchwToNhwc / nhwcToNchw)", "#e74c3c", static_cast<double>(r.layoutKernelNs) });
+    row.segments.push_back({ "layout conversions (cuDNN nchwToNhwc / nhwcToNchw, reformat, transpose)", "#e74c3c",
+        static_cast<double>(r.layoutKernelNs) });
     row.segments.push_back({ "other kernels", "#2e86c1", static_cast<double>(r.kernelNs - r.layoutKernelNs) });
     return svgStackedBars({ row });
 }

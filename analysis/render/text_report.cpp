@@ -81,7 +81,8 @@ std::string renderTextReport(const AnalysisReport& r)
     if (r.kernelNs > 0) {
         char buf[160];
         std::snprintf(buf, sizeof buf,
-            "Layout conversion kernels (nchwToNhwc/nhwcToNchw): %lld, %s, %s of kernel time\n",
+            "Layout conversion kernels (cuDNN nchwToNhwc/nhwcToNchw, reformat, transpose): %lld, %s, %s of kernel "
+            "time\n",
             static_cast<long long>(r.layoutKernelCount),
             formatNanoseconds(static_cast<double>(r.layoutKernelNs)).c_str(),
             formatPercent(100.0 * static_cast<double>(r.layoutKernelNs) / static_cast<double>(r.kernelNs)).c_str());

@@ -3,6 +3,7 @@
 // raw events: for the Nsight Systems export, SQL on the original file; for Kineto traces, the numbers printed
 // by tests/data/kineto_ref.py (a stdlib-only Python parser), written down below with the command that made them.
 #include "analysis/render/report_writer.h"
+#include "profiler/base/units.h"
 #include "profiler/importers/importer.h"
 #include "tests/analysis/findings/trace_builder.h"
 
@@ -236,6 +237,14 @@ TEST(RealTraceFindings, JaxConv3dTransposesAreLayoutConversionsWithAJaxFix)
     EXPECT_NE(report->stepDescription.find("PjitFunction(forward_3d_conv)"), std::string::npos);
     const std::string text = renderTextReport(*report);
     EXPECT_NE(text.find("Fix (JAX): write convolutions channels-last"), std::string::npos);
+    // The header's layout share is the finding's (it counted only cuDNN's conversions and said 0.0 % beside a
+    // finding of 53 %): the same kernels, the same percentage in the text report's line and the finding's title.
+    EXPECT_EQ(report->layoutKernelCount, f->evidence[0].count);
+    EXPECT_EQ(report->layoutKernelNs, f->evidence[0].totalNs);
+    const std::string share
+        = formatPercent(100.0 * static_cast<double>(report->layoutKernelNs) / static_cast<double>(report->kernelNs));
+    EXPECT_NE(f->title.find(share), std::string::npos) << f->title << " vs " << share;
+    EXPECT_NE(text.find(share + " of kernel time\n"), std::string::npos) << share;
     std::filesystem::remove_all(dir);
 }
 
