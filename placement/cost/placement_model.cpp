@@ -162,6 +162,8 @@ Result<PlacementModel> buildPlacementModel(const ModelGraph& model, const CostOp
     const bool pinned = frameworkCopiesPinned(options.framework);
     const LinkFit& htod = specs.pcie.link(true, pinned);
     const LinkFit& dtoh = specs.pcie.link(false, pinned);
+    result.htodFittedToTrace = htod.fitted;
+    result.dtohFittedToTrace = dtoh.fitted;
     graph.links.push_back({ kCpu, kGpu, htod.latencyUs, htod.bandwidthGBps });
     graph.links.push_back({ kGpu, kCpu, dtoh.latencyUs, dtoh.bandwidthGBps });
     assumptions.push_back(std::string("transfers priced as ") + (pinned ? "pinned" : "pageable") + " copies ("
@@ -339,10 +341,10 @@ Result<PlacementModel> buildPlacementModel(const ModelGraph& model, const CostOp
         int ran = 0;
         for (const auto& [provider, count] : ranOnProvider.countByType)
             ran += count;
-        // The panel shows this line in its summary (it starts "measured by ONNX Runtime"): keep the words.
-        assumptions.push_back("measured by ONNX Runtime: " + std::to_string(ran) + " of " + std::to_string(compute)
-            + " ops ran under their own name in the profile (" + ranOnProvider.list()
-            + "); their times there are the profile's mean per run, the others' are estimates");
+        result.measuredPlacementNote = "measured by ONNX Runtime: " + std::to_string(ran) + " of "
+            + std::to_string(compute) + " ops ran under their own name in the profile (" + ranOnProvider.list()
+            + "); their times there are the profile's mean per run, the others' are estimates";
+        assumptions.push_back(result.measuredPlacementNote);
     }
     if (estimatedCpu > 0 || estimatedGpu > 0)
         assumptions.push_back("roofline estimates for " + std::to_string(estimatedCpu) + " of "

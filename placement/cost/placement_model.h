@@ -33,6 +33,10 @@ struct PlacementModel
                                        // inputs ("input:<value>") and outputs ("output:<value>"), pinned to the CPU
     std::vector<int> frameworkDefault; // device per graph op as the framework would place it
     std::vector<std::string> assumptions; // unknown ops allowed everywhere, estimated costs, link defaults
+    // Beside an ONNX Runtime profile: how many ops have their measured placement and times (one of `assumptions`,
+    // kept apart for the app's summary); empty without a profile.
+    std::string measuredPlacementNote;
+    bool htodFittedToTrace = false, dtohFittedToTrace = false; // the graph's two links, fitted to the trace's copies
     DeviceSpec cpu; // the specs the costs were computed for (the layout pass needs them too)
     DeviceSpec gpu;
 };

@@ -16,7 +16,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
-#include <QRegularExpression>
 #include <QSortFilterProxyModel>
 #include <QStandardItemModel>
 #include <QTableView>
@@ -193,28 +192,31 @@ void PlacementPanel::refreshSummary()
     }
     if (m_session->measuredStepUs() >= 0)
         lines << tr("Measured: %1").arg(m_session->measuredSource());
-    const QStringList assumptions = m_session->assumptions();
-    // Beside an ONNX Runtime profile: how many ops have the measured placement and times (the table's Ran on and
-    // Times columns), in the cost model's words, which `placescope place` prints too.
-    for (const QString& line : assumptions)
-        if (line.startsWith("measured by ONNX Runtime"))
-            lines << line.left(1).toUpper() + line.mid(1);
     if (const auto inputs = m_session->inputs()) {
+        // Beside an ONNX Runtime profile: how many ops have the measured placement and times (the table's Ran on
+        // and Times columns), in the cost model's words, which `placescope place` prints too.
+        if (const QString note = QString::fromStdString(inputs->placement->measuredPlacementNote); !note.isEmpty())
+            lines << note.left(1).toUpper() + note.mid(1);
         // Which GPU and link the predictions are for, in one line; the expander below has the details.
         const OpGraph& graph = inputs->placement->graph;
         QString gpuName;
         for (const auto& device : graph.devices)
             if (device.kind == DeviceKind::Gpu)
                 gpuName = QString::fromStdString(device.name);
-        const bool fitted = !assumptions.filter(QRegularExpression("^PCIe .* fitted from")).isEmpty();
+        const bool up = inputs->placement->htodFittedToTrace, down = inputs->placement->dtohFittedToTrace;
+        const QString source = up && down ? tr("fitted to the trace's copies")
+            : up                          ? tr("up fitted to the trace's copies, down a device table estimate")
+            : down                        ? tr("down fitted to the trace's copies, up a device table estimate")
+                                          : tr("device table estimate");
         if (graph.links.size() >= 2)
             lines << tr("Costed for %1; link %2 up, %3 down (%4)")
                          .arg(gpuName)
                          .arg(formatRate(graph.links[0].bandwidthGBps * 1e9))
                          .arg(formatRate(graph.links[1].bandwidthGBps * 1e9))
-                         .arg(fitted ? tr("fitted to the trace's copies") : tr("device table estimate"));
+                         .arg(source);
     }
     m_summary->setText(lines.join('\n'));
+    const QStringList assumptions = m_session->assumptions();
     m_assumptions->setText(assumptions.join('\n'));
     // The lines that say which GPU and link the numbers are for, also without opening the expander.
     QStringList basis;
