@@ -246,6 +246,7 @@ Result<WhatIfResult> WhatIfModel::measuredPart(const WhatIfOptions& options) con
     result.replayPath = criticalPath(measured, replay, replayLast, replayWindow);
 
     // Busy time of the span's work per lane; the predicted column is filled once the edited graph is replayed.
+    result.measuredTaskCount = measured.tasks.size();
     result.lanes.resize(measured.lanes.size());
     for (size_t l = 0; l < measured.lanes.size(); ++l)
         result.lanes[l].label = measured.lanes[l].label;

@@ -80,6 +80,9 @@ struct WhatIfResult
     // The prediction itself, for a predicted trace file.
     ReplayGraph predictedGraph;
     ReplaySchedule predictedSchedule;
+    // Tasks of predictedGraph from this index on were added by an edit (workers=N's loading, a moved op's kernel):
+    // the measured run had no such work.
+    size_t measuredTaskCount = 0;
     std::optional<MeasuredComparison> comparison; // set by compareWithMeasured
 
     double replayStepError() const { return relativeError(replay.stepNs, measured.stepNs); }

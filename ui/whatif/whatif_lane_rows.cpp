@@ -84,16 +84,20 @@ WhatIfLaneRows buildLaneRows(const WhatIfResult& result, const TraceData& trace)
         for (int32_t id : lane.tasks) {
             const auto index = static_cast<size_t>(id);
             const ReplayTask& task = graph.tasks[index];
-            (task.dropped ? dropped : measured).push_back({ task.measuredStart, task.measuredEnd, id });
-            rows.startNs = std::min(rows.startNs, task.measuredStart);
-            rows.endNs = std::max(rows.endNs, task.measuredEnd);
-            if (task.dropped || index >= schedule.start.size() || schedule.start[index] < 0)
+            if (index < result.measuredTaskCount) { // an edit's own work has no measured span
+                (task.dropped ? dropped : measured).push_back({ task.measuredStart, task.measuredEnd, id });
+                rows.startNs = std::min(rows.startNs, task.measuredStart);
+                rows.endNs = std::max(rows.endNs, task.measuredEnd);
+            }
+            // Every task that is not dropped was scheduled (replayGraph fails otherwise); its time may be negative (a
+            // worker's first batch, loaded before a trace that starts at 0).
+            if (task.dropped || index >= schedule.start.size())
                 continue;
             predicted.push_back({ schedule.start[index], schedule.end[index], id });
             rows.startNs = std::min(rows.startNs, schedule.start[index]);
             rows.endNs = std::max(rows.endNs, schedule.end[index]);
         }
-        if (measured.empty() && dropped.empty())
+        if (measured.empty() && dropped.empty() && predicted.empty())
             continue;
         WhatIfLaneRow row;
         row.label = lane.label;

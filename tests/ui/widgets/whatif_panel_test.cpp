@@ -241,6 +241,15 @@ private slots:
         verifyShows(panel, trace, { "workers=1" });
         QCOMPARE(session.run()->result.edits[0].matched, 8);
         QVERIFY(session.run()->result.predicted.stepNs < session.run()->result.replay.stepNs * 3 / 4);
+        // The worker's lane is the edit's: it loads the 8 batches in the prediction and had no work in the run.
+        const WhatIfLaneRow* worker = nullptr;
+        for (const WhatIfLaneRow& lane : session.run()->rows.lanes)
+            if (lane.label.find("DataLoader worker 0") != std::string::npos)
+                worker = &lane;
+        QVERIFY(worker);
+        QCOMPARE(worker->measured.events.size(), size_t { 0 });
+        QCOMPARE(worker->measured.dropped.size(), size_t { 0 });
+        QCOMPARE(worker->predicted.events.size(), size_t { 8 });
     }
 
     void aMalformedEditShowsItsErrorAndRunsNothing()
