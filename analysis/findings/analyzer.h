@@ -43,6 +43,9 @@ struct MemoryCurve
     std::vector<MemoryPoint> points; // downsampled, keeps each bucket's maximum
 };
 
+// What every report and the app say when no rule's threshold was crossed.
+inline constexpr const char* kNoFindingsText = "No findings: nothing in this trace crossed a rule's threshold.";
+
 struct AnalysisReport
 {
     std::string traceName;

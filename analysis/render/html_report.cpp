@@ -168,7 +168,7 @@ std::string renderHtmlReport(const AnalysisReport& r, const TimeSeriesTables* se
         h += "<p class='note'>" + htmlEscape(note) + "</p>";
     h += "<h2>Findings, largest saving first</h2>";
     if (r.findings.empty())
-        h += "<p>No findings: nothing in this trace crossed a rule's threshold.</p>";
+        h += std::string("<p>") + kNoFindingsText + "</p>";
     else {
         h += "<table><tr><th>#</th><th>severity</th><th>finding</th><th>estimated saving</th></tr>";
         int rank = 0;

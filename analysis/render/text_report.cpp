@@ -53,7 +53,7 @@ std::string renderTextReport(const AnalysisReport& r)
     for (const auto& note : r.notes)
         out += "Note: " + note + "\n";
     if (r.findings.empty())
-        out += "\nNo findings: nothing in this trace crossed a rule's threshold.\n";
+        out += std::string("\n") + kNoFindingsText + "\n";
     int rank = 0;
     for (const auto& f : r.findings) {
         out += "\n#" + std::to_string(++rank) + " [" + std::string(severityName(f.severity)) + "] " + f.title + "\n";
@@ -109,7 +109,7 @@ std::string renderMarkdownReport(const AnalysisReport& r)
         out += "> Note: " + note + "\n\n";
     out += "## Findings\n\n";
     if (r.findings.empty())
-        out += "No findings: nothing in this trace crossed a rule's threshold.\n\n";
+        out += std::string(kNoFindingsText) + "\n\n";
     else {
         out += "| # | severity | finding | saving |\n|---|---|---|---|\n";
         int rank = 0;

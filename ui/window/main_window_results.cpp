@@ -92,8 +92,13 @@ void MainWindow::onOpenFinished(const OpenResult& result)
     m_copies->setRows(std::move(copies));
     m_problems->setRows(std::move(problems));
     m_findings->setRows(std::move(findings));
-    if (m_findingDetails)
+    if (m_findingDetails) {
         m_findingDetails->clear();
+        // No finding to select: the pane says so, in the reports' words.
+        m_findingDetails->setPlaceholderText(m_report && m_report->findings.empty()
+                ? QString::fromUtf8(kNoFindingsText)
+                : tr("Select a finding to see its saving, the fix and the evidence."));
+    }
     if (m_opPlacement) {
         // The same report's figure the text, Markdown, HTML and JSON reports print (TensorFlow traces only).
         const bool placed = m_report && m_report->tfOpPlacement;

@@ -8,6 +8,7 @@
 #include "ui/timeline/timeline_view.h"
 #include "ui/window/main_window.h"
 
+#include <QDockWidget>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -15,7 +16,9 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QStatusBar>
+#include <QTableView>
 #include <QTemporaryDir>
+#include <QTextBrowser>
 #include <QtTest>
 
 #include <cmath>
@@ -187,6 +190,35 @@ private slots:
         QVERIFY2(window.waitForOpen(240000), qPrintable(window.lastError()));
         QVERIFY(label->isHidden());
         QVERIFY(label->text().isEmpty());
+    }
+
+    // A run no rule flags (a real CPU-only training run): the CLI's text report and the app's findings pane say so in
+    // the same words, and the pane's list is empty.
+    void noFindingsIsSaidAsTheCliSaysIt()
+    {
+        const QString trace = QString(PLACESCOPE_DATA_DIR) + "/traces/cpu_debug_copy_after.json.gz";
+        const CliOutput text = runCli({ "analyze", trace });
+        QVERIFY2(text.exitCode == 0, qPrintable(text.error));
+        QString said;
+        for (const QString& line : QString::fromUtf8(text.out).split('\n'))
+            if (line.startsWith("No findings"))
+                said = line;
+        QCOMPARE(said, QString("No findings: nothing in this trace crossed a rule's threshold."));
+        MainWindow window;
+        window.resize(1400, 800);
+        window.show();
+        window.openFile(trace);
+        QVERIFY2(window.waitForOpen(240000), qPrintable(window.lastError()));
+        auto* pane = window.findChild<QTextBrowser*>("findingDetails");
+        QVERIFY(pane);
+        QCOMPARE(pane->placeholderText(), said);
+        auto* findings = window.findChild<QDockWidget*>("dock_Findings")->findChild<QTableView*>();
+        QCOMPARE(findings->model()->rowCount(), 0);
+        // A trace with findings asks for a selection again.
+        window.openFile(QString(PLACESCOPE_DATA_DIR) + "/traces/hta_alexnet_a100_1rank.json.gz");
+        QVERIFY2(window.waitForOpen(240000), qPrintable(window.lastError()));
+        QVERIFY(findings->model()->rowCount() > 0);
+        QVERIFY(pane->placeholderText().startsWith("Select a finding"));
     }
 
     // The import summary and the app's status bar count events one way (issue 26 saw "216,063 events" against
