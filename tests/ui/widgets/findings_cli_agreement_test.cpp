@@ -4,6 +4,7 @@
 // the rule's estimate), and the same words as the text report. Both front ends call analyzeMeasuredRun(), so the
 // figures must agree to the precision the JSON keeps, not merely be close. TensorFlow's op placement under the
 // findings is the text report's line (issue 28).
+#include "tests/ui/widgets/open_window.h"
 #include "ui/models/table_model.h"
 #include "ui/timeline/timeline_view.h"
 #include "ui/window/main_window.h"
@@ -24,6 +25,7 @@
 #include <cmath>
 
 using namespace placescope::ui;
+using placescope::ui::testing::showAndOpen;
 
 namespace {
 
@@ -103,10 +105,7 @@ private slots:
         QCOMPARE(savingLines.size(), cliFindings.size());
 
         MainWindow window;
-        window.resize(1400, 800);
-        window.show();
-        window.openFile(trace);
-        QVERIFY2(window.waitForOpen(240000), qPrintable(window.lastError()));
+        QVERIFY2(showAndOpen(window, trace, { 1400, 800 }), qPrintable(window.lastError()));
         // Example times count from one origin: the CLI's "[at T]" is the app's "T after the trace's first event".
         QCOMPARE(static_cast<qint64>(QJsonDocument::fromJson(json.out).object().value("origin_ns").toInteger()),
             static_cast<qint64>(window.timeline()->trace()->firstNs));
@@ -170,10 +169,7 @@ private slots:
             markdown.out.constData());
 
         MainWindow window;
-        window.resize(1400, 800);
-        window.show();
-        window.openFile(trace);
-        QVERIFY2(window.waitForOpen(240000), qPrintable(window.lastError()));
+        QVERIFY2(showAndOpen(window, trace, { 1400, 800 }), qPrintable(window.lastError()));
         auto* label = window.findChild<QLabel*>("tfOpPlacement");
         QVERIFY(label);
         QVERIFY(!label->isHidden());
@@ -205,10 +201,7 @@ private slots:
                 said = line;
         QCOMPARE(said, QString("No findings: nothing in this trace crossed a rule's threshold."));
         MainWindow window;
-        window.resize(1400, 800);
-        window.show();
-        window.openFile(trace);
-        QVERIFY2(window.waitForOpen(240000), qPrintable(window.lastError()));
+        QVERIFY2(showAndOpen(window, trace, { 1400, 800 }), qPrintable(window.lastError()));
         auto* pane = window.findChild<QTextBrowser*>("findingDetails");
         QVERIFY(pane);
         QCOMPARE(pane->placeholderText(), said);
@@ -238,10 +231,7 @@ private slots:
         const QString events = line.captured(1);
 
         MainWindow window;
-        window.resize(1400, 800);
-        window.show();
-        window.openFile(json);
-        QVERIFY2(window.waitForOpen(240000), qPrintable(window.lastError()));
+        QVERIFY2(showAndOpen(window, json, { 1400, 800 }), qPrintable(window.lastError()));
         QString status;
         for (const QLabel* label : window.statusBar()->findChildren<QLabel*>())
             if (label->text().contains(" on the timeline)"))

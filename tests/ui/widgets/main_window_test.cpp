@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "placement/graph/model_graph.h"
+#include "tests/ui/widgets/open_window.h"
 #include "ui/graph/graph_layout.h"
 #include "ui/graphview/graph_view.h"
 #include "ui/jobs/wait_until.h"
@@ -29,6 +30,7 @@
 using namespace placescope::ui;
 using placescope::ModelGraph;
 using placescope::ModelOp;
+using placescope::ui::testing::showAndOpen;
 
 namespace {
 const QString kNsysTrace = QString(PLACESCOPE_DATA_DIR) + "/traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite";
@@ -99,10 +101,7 @@ private slots:
     void searchSelectsMatchingEventsInTimeOrder()
     {
         MainWindow window;
-        window.resize(1200, 700);
-        window.show();
-        window.openFile(kNsysTrace);
-        QVERIFY(window.waitForOpen(60000));
+        QVERIFY2(showAndOpen(window, kNsysTrace, { 1200, 700 }), qPrintable(window.lastError()));
         TimelineView* timeline = window.timeline();
         QVERIFY(timeline->findNext("memcpy", true));
         auto first = timeline->selectedEvent();
@@ -121,10 +120,7 @@ private slots:
     void wheelZoomKeepsTheTimeUnderTheCursor()
     {
         MainWindow window;
-        window.resize(1200, 700);
-        window.show();
-        window.openFile(kNsysTrace);
-        QVERIFY(window.waitForOpen(60000));
+        QVERIFY2(showAndOpen(window, kNsysTrace, { 1200, 700 }), qPrintable(window.lastError()));
         TimelineView* timeline = window.timeline();
         const QPoint at(TimelineView::kHeaderWidth + 300, 60);
         const int64_t before = timeline->axis().timeForX(300);
@@ -143,10 +139,7 @@ private slots:
     void shiftDragSelectsARangeWithASummary()
     {
         MainWindow window;
-        window.resize(1200, 700);
-        window.show();
-        window.openFile(kNsysTrace);
-        QVERIFY(window.waitForOpen(60000));
+        QVERIFY2(showAndOpen(window, kNsysTrace, { 1200, 700 }), qPrintable(window.lastError()));
         TimelineView* timeline = window.timeline();
         QSignalSpy spy(timeline, &TimelineView::rangeSelected);
         const int y = TimelineView::kRulerHeight + 5;
@@ -238,10 +231,7 @@ private slots:
         // MNIST beside the ResNet-50 V100 trace: no op of the model ran there (matched by kind and input shape), the
         // window says so above the graph, and a node selects nothing on the timeline but shows why and its details.
         MainWindow window;
-        window.resize(1400, 800);
-        window.show();
-        window.openFile(kResNetV100);
-        QVERIFY2(window.waitForOpen(120000), qPrintable(window.lastError()));
+        QVERIFY2(showAndOpen(window, kResNetV100, { 1400, 800 }), qPrintable(window.lastError()));
         window.openModel(QString(PLACESCOPE_DATA_DIR) + "/models/mnist.onnx");
         QVERIFY2(window.placementSession()->waitForPlan(60000), qPrintable(window.placementSession()->lastError()));
         QVERIFY(window.graphView()->waitForLayout(60000));
@@ -277,10 +267,7 @@ private slots:
         // shape; a Conv node selects the aten op it ran as, the timeline outlines that op's kernels (correlation
         // ids), a second click walks to its next occurrence, and a kernel selects the node back.
         MainWindow window;
-        window.resize(1400, 800);
-        window.show();
-        window.openFile(kResNetV100);
-        QVERIFY2(window.waitForOpen(120000), qPrintable(window.lastError()));
+        QVERIFY2(showAndOpen(window, kResNetV100, { 1400, 800 }), qPrintable(window.lastError()));
         window.openModel(QString(PLACESCOPE_DATA_DIR) + "/models/light_resnet50.onnx");
         QVERIFY2(window.placementSession()->waitForPlan(60000), qPrintable(window.placementSession()->lastError()));
         GraphView* graph = window.graphView();
@@ -334,10 +321,9 @@ private slots:
         // The AlexNet trace runs the forward pass twice (warmup, measured); its op graph holds one pass, so a
         // name search would land on the warmup's conv while the exact sync must land on the graph's own one.
         MainWindow window;
-        window.resize(1400, 800);
-        window.show();
-        window.openFile(QString(PLACESCOPE_DATA_DIR) + "/traces/hta_alexnet_a100_1rank.json.gz");
-        QVERIFY2(window.waitForOpen(120000), qPrintable(window.lastError()));
+        QVERIFY2(
+            showAndOpen(window, QString(PLACESCOPE_DATA_DIR) + "/traces/hta_alexnet_a100_1rank.json.gz", { 1400, 800 }),
+            qPrintable(window.lastError()));
         TimelineView* timeline = window.timeline();
         QVERIFY(timeline->trace());
         window.openModel(QString::fromStdString(timeline->trace()->path)); // the imported trace as a model

@@ -3,6 +3,7 @@
 // keys, wheel, tables -> timeline, the Details panel and its links, the findings' detail pane, menus.
 #include "profiler/base/units.h"
 #include "profiler/store/sqlite_db.h"
+#include "tests/ui/widgets/open_window.h"
 #include "ui/compare/compare_window.h"
 #include "ui/graphview/graph_view.h"
 #include "ui/jobs/wait_until.h"
@@ -40,6 +41,7 @@
 #include <algorithm>
 
 using namespace placescope::ui;
+using placescope::ui::testing::showAndOpen;
 
 namespace {
 
@@ -158,10 +160,7 @@ private slots:
     void ctrlWheelZoomsAndTheWheelScrollsLanes()
     {
         MainWindow window;
-        window.resize(1200, 700);
-        window.show();
-        window.openFile(kAlexNet);
-        QVERIFY2(window.waitForOpen(120000), qPrintable(window.lastError()));
+        QVERIFY2(showAndOpen(window, kAlexNet, { 1200, 700 }), qPrintable(window.lastError()));
         // The window's trace in a timeline lower than its lanes (shares it; the window outlives the view).
         TimelineView view;
         TimelineView* timeline = &view;
@@ -252,10 +251,7 @@ private slots:
         // Kineto kernel names are templates ("void at::native::...<float, 4>(...)"): the row's full name must find
         // exactly its own instances, not the kernels that share a short name or a substring.
         MainWindow window;
-        window.resize(1400, 800);
-        window.show();
-        window.openFile(kAlexNet);
-        QVERIFY2(window.waitForOpen(120000), qPrintable(window.lastError()));
+        QVERIFY2(showAndOpen(window, kAlexNet, { 1400, 800 }), qPrintable(window.lastError()));
         QTableView* kernels = tableOf(window, "Kernels");
         QVERIFY(kernels);
         auto* proxy = qobject_cast<QSortFilterProxyModel*>(kernels->model());
@@ -309,10 +305,7 @@ private slots:
     void detailsPanelShowsTheKernelAndItsLinksJump()
     {
         MainWindow window;
-        window.resize(1400, 900);
-        window.show();
-        window.openFile(kAlexNet);
-        QVERIFY2(window.waitForOpen(120000), qPrintable(window.lastError()));
+        QVERIFY2(showAndOpen(window, kAlexNet), qPrintable(window.lastError()));
         auto* details = window.findChild<QTextBrowser*>("eventDetails");
         QVERIFY(details && details->isVisible());
         QTableView* kernels = tableOf(window, "Kernels");
@@ -373,10 +366,7 @@ private slots:
     void aRangeSelectionShowsATablePerName()
     {
         MainWindow window;
-        window.resize(1400, 900);
-        window.show();
-        window.openFile(kAlexNet);
-        QVERIFY2(window.waitForOpen(120000), qPrintable(window.lastError()));
+        QVERIFY2(showAndOpen(window, kAlexNet), qPrintable(window.lastError()));
         TimelineView* timeline = window.timeline();
         // Its import problems lose nothing (unpaired flows): no warning that it opened in part.
         QVERIFY(timeline->trace()->problemCount > 0);
@@ -410,10 +400,7 @@ private slots:
                   { kAlexNetJson, "PyTorch" } };
         for (const auto& [file, framework] : cases) {
             MainWindow window;
-            window.resize(1400, 900);
-            window.show();
-            window.openFile(file);
-            QVERIFY(window.waitForOpen(60000));
+            QVERIFY2(showAndOpen(window, file), qPrintable(window.lastError()));
             QTableView* findings = tableOf(window, "Findings");
             QVERIFY(findings && findings->model()->rowCount() > 0);
             clickRow(findings, 0);
@@ -427,10 +414,7 @@ private slots:
     void findingsSortBySavingAndTheirPaneZoomsToEvidence()
     {
         MainWindow window;
-        window.resize(1400, 900);
-        window.show();
-        window.openFile(kNsysTrace);
-        QVERIFY(window.waitForOpen(60000));
+        QVERIFY2(showAndOpen(window, kNsysTrace), qPrintable(window.lastError()));
         QTableView* findings = tableOf(window, "Findings");
         QVERIFY(findings && findings->model()->rowCount() > 1);
         for (int r = 1; r < findings->model()->rowCount(); ++r)
@@ -461,10 +445,8 @@ private slots:
         // Eight GPUs: the idle finding's gaps lie on several of them, each link names its GPU and its own time, and a
         // click fills the Details panel with that gap (its GPU, start, duration) and what each host thread did.
         MainWindow window;
-        window.resize(1400, 900);
-        window.show();
-        window.openFile(QString(PLACESCOPE_DATA_DIR) + "/traces/jax08_conv3d_mi300x8.xplane.pb");
-        QVERIFY2(window.waitForOpen(60000), qPrintable(window.lastError()));
+        QVERIFY2(showAndOpen(window, QString(PLACESCOPE_DATA_DIR) + "/traces/jax08_conv3d_mi300x8.xplane.pb"),
+            qPrintable(window.lastError()));
         QTableView* findings = tableOf(window, "Findings");
         auto* pane = window.findChild<QTextBrowser*>("findingDetails");
         // The finding with idle gaps among its evidence; every gap link: its href and its text.
@@ -558,10 +540,7 @@ private slots:
                 db.value().exec("UPDATE TARGET_INFO_GPU SET totalMemory = " + std::to_string(peak * 100 / 95)).isOk());
         }
         MainWindow window;
-        window.resize(1400, 900);
-        window.show();
-        window.openFile(copy);
-        QVERIFY2(window.waitForOpen(120000), qPrintable(window.lastError()));
+        QVERIFY2(showAndOpen(window, copy), qPrintable(window.lastError()));
         QTableView* findings = tableOf(window, "Findings");
         int row = -1;
         for (int r = 0; r < findings->model()->rowCount() && row < 0; ++r)
@@ -609,10 +588,7 @@ private slots:
     {
         // The A100 NCCL trace: gpu_user_annotation ranges on GPU 0 stream 7, op lanes nested many rows deep.
         MainWindow window;
-        window.resize(1400, 900);
-        window.show();
-        window.openFile(kNcclTrace);
-        QVERIFY2(window.waitForOpen(120000), qPrintable(window.lastError()));
+        QVERIFY2(showAndOpen(window, kNcclTrace), qPrintable(window.lastError()));
         TimelineView* timeline = window.timeline();
         const LoadedTrace& trace = *timeline->trace();
         const int lanes = static_cast<int>(trace.lanes.size());
@@ -731,10 +707,7 @@ private slots:
         // Kernels, copies, ops and findings: each number reads as the units formatter writes it (ms/us/ns, thousands
         // separators, binary sizes), and a click on a column header sorts by the numbers, not by their text.
         MainWindow window;
-        window.resize(1400, 900);
-        window.show();
-        window.openFile(kAlexNetJson);
-        QVERIFY2(window.waitForOpen(120000), qPrintable(window.lastError()));
+        QVERIFY2(showAndOpen(window, kAlexNetJson), qPrintable(window.lastError()));
         struct Column
         {
             QString table;
@@ -846,10 +819,7 @@ private slots:
         // The nsys export is imported to a temporary copy; File > Compare with... opens in the export's own folder,
         // and the compare window names the user's file, not the copy.
         MainWindow window;
-        window.resize(1400, 900);
-        window.show();
-        window.openFile(kNsysTrace);
-        QVERIFY2(window.waitForOpen(60000), qPrintable(window.lastError()));
+        QVERIFY2(showAndOpen(window, kNsysTrace), qPrintable(window.lastError()));
         QVERIFY(QString::fromStdString(window.timeline()->trace()->path) != kNsysTrace); // a temporary copy
         QAction* compare = nullptr;
         for (QAction* action : window.findChildren<QAction*>())
@@ -891,10 +861,7 @@ private slots:
     void aMemoryCounterShowsItsValuesOnHover()
     {
         MainWindow window;
-        window.resize(1400, 900);
-        window.show();
-        window.openFile(kV100Memory);
-        QVERIFY2(window.waitForOpen(120000), qPrintable(window.lastError()));
+        QVERIFY2(showAndOpen(window, kV100Memory), qPrintable(window.lastError()));
         TimelineView* timeline = window.timeline();
         const LoadedTrace& trace = *timeline->trace();
         QVERIFY(!trace.counters.empty());
@@ -927,10 +894,7 @@ private slots:
         cut.write(zcat.readAllStandardOutput().left(150000));
         cut.close();
         MainWindow window;
-        window.resize(1400, 900);
-        window.show();
-        window.openFile(cut.fileName());
-        QVERIFY2(window.waitForOpen(60000), qPrintable(window.lastError()));
+        QVERIFY2(showAndOpen(window, cut.fileName()), qPrintable(window.lastError()));
         QVERIFY(window.timeline()->trace()->eventCount > 0);
         const QString status = window.statusBar()->findChild<QLabel*>()->text();
         QVERIFY2(status.contains("opened in part: 1 import problems lost data"), qPrintable(status));

@@ -3,6 +3,7 @@
 // graph colours and collapse, selection sync between the graph and the table, the op summary table.
 #include "placement/engine/op_graph.h"
 #include "placement/proposal/placement_figures.h"
+#include "tests/ui/widgets/open_window.h"
 #include "ui/graphview/graph_collapse.h"
 #include "ui/graphview/graph_view.h"
 #include "ui/jobs/wait_until.h"
@@ -35,6 +36,7 @@
 
 using namespace placescope;
 using namespace placescope::ui;
+using placescope::ui::testing::showAndOpen;
 
 namespace {
 
@@ -525,10 +527,8 @@ private slots:
         // 2 of the 12 nodes ran under their own name (Pooling66 9.5 us and Times212_reshape0 6.0 us per run, on
         // CPUExecutionProvider); ORT fused the other 10 into nodes of new names.
         MainWindow window;
-        window.resize(1400, 800);
-        window.show();
-        window.openFile(QString(PLACESCOPE_DATA_DIR) + "/traces/ort130_mnist_cpu.json");
-        QVERIFY2(window.waitForOpen(120000), qPrintable(window.lastError()));
+        QVERIFY2(showAndOpen(window, QString(PLACESCOPE_DATA_DIR) + "/traces/ort130_mnist_cpu.json", { 1400, 800 }),
+            qPrintable(window.lastError()));
         window.openModel(kModels + "/mnist.onnx");
         PlacementSession* session = window.placementSession();
         QVERIFY2(session->waitForPlan(120000), qPrintable(session->lastError()));

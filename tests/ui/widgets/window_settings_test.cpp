@@ -2,6 +2,7 @@
 // The main window between runs and on a small screen (issue 14): window size, dock layout and splitter positions
 // come back after a restart (QSettings in a temporary folder, never the user's); temporary trace copies left by a
 // GUI that no longer runs are removed at start; at 1366x768 every shown dock and the timeline keep a usable size.
+#include "tests/ui/widgets/open_window.h"
 #include "ui/graphview/graph_view.h"
 #include "ui/jobs/wait_until.h"
 #include "ui/placement/placement_session.h"
@@ -29,6 +30,7 @@
 #include <sys/time.h>
 
 using namespace placescope::ui;
+using placescope::ui::testing::showAndOpen;
 
 namespace {
 
@@ -143,10 +145,7 @@ private slots:
     {
         QSettings().clear();
         MainWindow window;
-        window.resize(1366, 768);
-        window.show();
-        window.openFile(kNsysTrace);
-        QVERIFY2(window.waitForOpen(60000), qPrintable(window.lastError()));
+        QVERIFY2(showAndOpen(window, kNsysTrace, { 1366, 768 }), qPrintable(window.lastError()));
         window.openModel(QString(PLACESCOPE_DATA_DIR) + "/models/mnist.onnx");
         QVERIFY(window.placementSession()->waitForPlan(60000));
         QVERIFY(window.graphView()->waitForLayout(60000));
