@@ -209,9 +209,10 @@ Result<WhatIfEdit> parseEdit(const std::string& text)
     }
     if (startsWith("workers=")) {
         const std::string count = text.substr(8);
-        char* end = nullptr;
-        const long workers = std::strtol(count.c_str(), &end, 10);
-        if (count.empty() || end != count.c_str() + count.size() || workers < 1 || workers > 256)
+        const bool digits = !count.empty() && count.size() <= 3
+            && std::all_of(count.begin(), count.end(), [](char c) { return c >= '0' && c <= '9'; });
+        const long workers = digits ? std::stol(count) : 0;
+        if (workers < 1 || workers > 256)
             return Status::error("edit '" + text + "': write workers=N with N from 1 to 256 (e.g. workers=4)");
         edit.kind = WhatIfEdit::Kind::LoaderWorkers;
         edit.factor = static_cast<double>(workers);

@@ -120,14 +120,17 @@ TEST(WhatIfSynthetic, AnEditThatMatchesNothingSaysSoAndChangesNothing)
 
 TEST(WhatIfSynthetic, MalformedEditsAreOneLineErrors)
 {
-    for (const char* text : { "bogus", "kernels:gemm", "kernels:gemm=xfast", "launch=x-1", "drop:(", "op:relu=tpu",
-             "no-sync:a**", "kernels:(?<=x)y=x2" }) {
+    for (const char* text :
+        { "bogus", "kernels:gemm", "kernels:gemm=xfast", "launch=x-1", "drop:(", "op:relu=tpu", "no-sync:a**",
+            "kernels:(?<=x)y=x2", "workers=0", "workers=257", "workers= 3", "workers=2x", "workers=-1", "workers=" }) {
         auto edit = parseEdit(text);
         ASSERT_FALSE(edit.isOk()) << text;
         EXPECT_EQ(edit.status().message().find('\n'), std::string::npos) << edit.status().message();
     }
     EXPECT_TRUE(parseEdit("kernels:a=b=x2").isOk()); // the factor follows the last '='
     EXPECT_TRUE(parseEdit("no-sync:cudaStreamSynchronize").isOk());
+    ASSERT_TRUE(parseEdit("workers=256").isOk());
+    EXPECT_EQ(parseEdit("workers=4")->factor, 4.0);
 }
 
 // Regexes that made std::regex recurse once per character of a 200 kB kernel name (SIGSEGV in whatif and the app)
