@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // TraceInput: the trace file a reading command (analyze, stats, report, whatif, critical-path, diff, export, query,
 // place --trace) opens. A Placescope trace is read where it is. Anything `placescope import` takes (kTraceFormats) is
-// imported first into a temporary trace in its own folder
-// under $TMPDIR, which is removed when the TraceInput goes (and on Ctrl-C, through the temp-file registry): nothing
-// is left beside the input or in the temporary folder. Any other file gets the trace opener's one-line error.
+// imported first into a temporary trace in its own folder under $TMPDIR, which is removed when the TraceInput goes
+// (and on Ctrl-C, through the temp-file registry): nothing is left beside the input or in the temporary folder. Any
+// other file gets the trace opener's one-line error.
 #pragma once
 
 #include "profiler/base/status.h"
