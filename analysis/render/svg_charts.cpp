@@ -96,8 +96,13 @@ std::string svgLineChart(const std::vector<LineSeries>& series, const LineChartO
             if (o.yMax <= 0)
                 yMax = std::max(yMax, sr.y[i]);
         }
-    if (o.yMax <= 0 && o.limit > 0)
+    // A limit far above the data (a few MiB on a 192 GiB GPU) would flatten the curve onto the axis: the axis then
+    // follows the data and the limit is named above the plot instead of drawn.
+    const bool limitOnScale = o.limit > 0 && (o.yMax > 0 || yMax >= kLimitOnScaleShare * o.limit);
+    if (o.yMax <= 0 && limitOnScale)
         yMax = std::max(yMax, o.limit * 1.05);
+    else if (o.yMax <= 0 && o.limit > 0)
+        yMax *= 1.1;
     if (xMax <= xMin)
         xMax = xMin + 1;
     if (yMax <= 0)
@@ -120,7 +125,10 @@ std::string svgLineChart(const std::vector<LineSeries>& series, const LineChartO
     s += "<text x='" + fmt(left + w / 2) + "' y='" + fmt(o.height - 4.0) + "' class='ax' text-anchor='middle'>"
         + htmlEscape(o.xLabel) + "</text>";
     s += "<text x='4' y='14' class='ax'>" + htmlEscape(o.yLabel) + "</text>";
-    if (o.limit >= 0) {
+    if (o.limit > 0 && !limitOnScale) {
+        s += "<text x='" + fmt(left + w - 4) + "' y='14' class='ax' text-anchor='end'>" + htmlEscape(o.limitLabel)
+            + " (above this scale)</text>";
+    } else if (o.limit >= 0) {
         s += "<line x1='" + fmt(left) + "' x2='" + fmt(left + w) + "' y1='" + fmt(py(o.limit)) + "' y2='"
             + fmt(py(o.limit)) + "' class='limit'/><text x='" + fmt(left + w - 4) + "' y='" + fmt(py(o.limit) - 4)
             + "' class='ax' text-anchor='end'>" + htmlEscape(o.limitLabel) + "</text>";

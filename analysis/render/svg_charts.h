@@ -36,12 +36,16 @@ struct LineSeries
     std::string attributes; // extra SVG attributes of the series' polyline, escaped by the caller (data-*)
 };
 
+// The share of a limit the data must reach for the limit to set the axis (see LineChartOptions::limit).
+inline constexpr double kLimitOnScaleShare = 0.25;
+
 struct LineChartOptions
 {
     std::string xLabel;
     std::string yLabel;
     double yMax = 0.0; // 0: from the data (and the limit)
-    double limit = -1.0; // horizontal dashed line (e.g. device capacity); < 0: none
+    double limit = -1.0; // horizontal dashed line (e.g. device capacity); < 0: none. Drawn when the data reach
+                         // kLimitOnScaleShare of it; else named above the plot, the axis following the data
     std::string limitLabel;
     bool percentAxis = false; // y values are fractions 0..1 shown as %
     bool bytesAxis = false; // y values are bytes, shown in GiB/MiB

@@ -123,6 +123,29 @@ TEST(FindingsReport, JsonHoldsTheSameFigures)
     EXPECT_EQ(doc["memory"][0]["capacity_bytes"], report.memory[0].capacityBytes);
 }
 
+// A capacity far above the data (a few GiB used of a 192 GiB GPU) no longer flattens the curve onto the axis: the axis
+// follows the data and the capacity is named above the plot; near the capacity, its line is drawn.
+TEST(FindingsReport, AFarLimitIsNamedNotDrawn)
+{
+    LineSeries used;
+    used.name = "allocated";
+    used.x = { 0, 1, 2 };
+    used.y = { 1e9, 3e9, 2e9 };
+    LineChartOptions o;
+    o.bytesAxis = true;
+    o.limit = 192e9;
+    o.limitLabel = "capacity 192 GB";
+    const std::string far = svgLineChart({ used }, o);
+    EXPECT_EQ(far.find("class='limit'"), std::string::npos);
+    EXPECT_NE(far.find("capacity 192 GB (above this scale)"), std::string::npos);
+    EXPECT_EQ(far.find("178.81 GiB"), std::string::npos) << "no axis tick near the capacity";
+    o.limit = 4e9; // the data reach 75 % of it
+    o.limitLabel = "capacity 4 GB";
+    const std::string near = svgLineChart({ used }, o);
+    EXPECT_NE(near.find("class='limit'"), std::string::npos);
+    EXPECT_EQ(near.find("above this scale"), std::string::npos);
+}
+
 TEST(FindingsReport, HtmlIsSelfContainedWithPlots)
 {
     TraceBuilder t("html");
