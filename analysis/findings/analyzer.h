@@ -45,6 +45,9 @@ struct MemoryCurve
 
 // What every report and the app say when no rule's threshold was crossed.
 inline constexpr const char* kNoFindingsText = "No findings: nothing in this trace crossed a rule's threshold.";
+// What they say in place of the GPU sections when the trace has no kernel, copy or memset (a CPU-only profile).
+inline constexpr const char* kNoGpuWorkText
+    = "No GPU work in this trace (no kernel, copy or memset: a CPU-only profile): the GPU sections are left out.";
 
 struct AnalysisReport
 {
@@ -58,6 +61,7 @@ struct AnalysisReport
     double meanStepMs = 0.0; // the one step rule's mean (analysis/trace/step_times.h)
     std::string stepTimeHow; // "set by the GPU (5 of 5 steps ...)": what set the step time
     int64_t kernelCount = 0, kernelNs = 0, memcpyCount = 0, memsetCount = 0;
+    bool hasGpuWork() const { return kernelCount + memcpyCount + memsetCount > 0; }
     // Layout-conversion kernels as the layout finding counts them (layoutConversionKind: cuDNN nchwToNhwc /
     // nhwcToNchw, TensorRT reformat, transposes), whole trace: the header's share is the finding's.
     int64_t layoutKernelCount = 0, layoutKernelNs = 0;

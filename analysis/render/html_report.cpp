@@ -151,6 +151,33 @@ std::string findingCard(const Finding& f, int rank, int64_t originNs)
     return s;
 }
 
+// Where GPU time goes, utilization, the time series (or memory), top kernels and the layout share: the sections a
+// trace without GPU work leaves out.
+std::string gpuSections(const AnalysisReport& r, const TimeSeriesTables* series)
+{
+    std::string h;
+    h += "<h2>Where GPU time goes (analysed steps)</h2>" + breakdownChart(r);
+    h += "<h2>GPU utilization over time</h2>" + utilizationChart(r);
+    if (series) {
+        h += timeSeriesPlotsHtml(*series);
+    } else {
+        for (const auto& m : r.memory)
+            h += "<h2>Device memory, GPU " + std::to_string(m.deviceId) + "</h2>" + memoryChart(m);
+        if (r.memory.empty())
+            h += "<h2>Device memory</h2><p class='meta'>The trace has no allocator events (record with "
+                 "profile_memory=True to see the memory curve).</p>";
+    }
+    h += "<h2>Top kernels by total time</h2>" + topKernelsChart(r);
+    char share[128];
+    std::snprintf(share, sizeof share, "%s of kernel time, %lld kernels",
+        formatPercent(
+            r.kernelNs > 0 ? 100.0 * static_cast<double>(r.layoutKernelNs) / static_cast<double>(r.kernelNs) : 0.0)
+            .c_str(),
+        static_cast<long long>(r.layoutKernelCount));
+    h += "<h2>Layout-conversion share: " + std::string(share) + "</h2>" + layoutChart(r);
+    return h;
+}
+
 } // namespace
 
 std::string renderHtmlReport(const AnalysisReport& r, const TimeSeriesTables* series)
@@ -179,25 +206,10 @@ std::string renderHtmlReport(const AnalysisReport& r, const TimeSeriesTables* se
     }
     if (const std::string all = allFixesText(r); !all.empty())
         h += "<p>" + htmlEscape(all) + "</p>";
-    h += "<h2>Where GPU time goes (analysed steps)</h2>" + breakdownChart(r);
-    h += "<h2>GPU utilization over time</h2>" + utilizationChart(r);
-    if (series) {
-        h += timeSeriesPlotsHtml(*series);
-    } else {
-        for (const auto& m : r.memory)
-            h += "<h2>Device memory, GPU " + std::to_string(m.deviceId) + "</h2>" + memoryChart(m);
-        if (r.memory.empty())
-            h += "<h2>Device memory</h2><p class='meta'>The trace has no allocator events (record with "
-                 "profile_memory=True to see the memory curve).</p>";
-    }
-    h += "<h2>Top kernels by total time</h2>" + topKernelsChart(r);
-    char share[128];
-    std::snprintf(share, sizeof share, "%s of kernel time, %lld kernels",
-        formatPercent(
-            r.kernelNs > 0 ? 100.0 * static_cast<double>(r.layoutKernelNs) / static_cast<double>(r.kernelNs) : 0.0)
-            .c_str(),
-        static_cast<long long>(r.layoutKernelCount));
-    h += "<h2>Layout-conversion share: " + std::string(share) + "</h2>" + layoutChart(r);
+    if (r.hasGpuWork())
+        h += gpuSections(r, series);
+    else
+        h += std::string("<h2>GPU work</h2><p>") + kNoGpuWorkText + "</p>";
     if (r.tfOpPlacement)
         h += "<h2>TensorFlow op placement</h2><p>" + htmlEscape(opPlacementText(*r.tfOpPlacement))
             + "</p><p class='meta'>" + htmlEscape(opPlacementMeaning()) + "</p>";

@@ -103,6 +103,8 @@ std::string svgLineChart(const std::vector<LineSeries>& series, const LineChartO
         yMax = std::max(yMax, o.limit * 1.05);
     else if (o.yMax <= 0 && o.limit > 0)
         yMax *= 1.1;
+    if (xMin > xMax) // no point at all: an empty plot over 0..1, not ticks at +-1e300
+        xMin = 0, xMax = 1;
     if (xMax <= xMin)
         xMax = xMin + 1;
     if (yMax <= 0)

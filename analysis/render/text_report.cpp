@@ -69,6 +69,12 @@ std::string renderTextReport(const AnalysisReport& r)
     }
     if (const std::string all = allFixesText(r); !all.empty())
         out += "\n" + all + "\n";
+    if (!r.hasGpuWork()) {
+        out += std::string("\n") + kNoGpuWorkText + "\n";
+        if (r.tfOpPlacement)
+            out += opPlacementLine(*r.tfOpPlacement) + "\n";
+        return out;
+    }
     out += "\nGPU time breakdown (analysed steps):\n";
     for (const auto& d : r.devices) {
         double w = d.windowNs > 0 ? static_cast<double>(d.windowNs) : 1.0;
@@ -135,6 +141,13 @@ std::string renderMarkdownReport(const AnalysisReport& r)
         for (const FrameworkFix& fix : frameworkFixes(f.fix))
             out += "- " + std::string(fix.label) + ": " + *fix.text + "\n";
         out += "\n";
+    }
+    if (!r.hasGpuWork()) {
+        out += "## GPU work\n\n" + std::string(kNoGpuWorkText) + "\n";
+        if (r.tfOpPlacement)
+            out += "\n## TensorFlow op placement\n\n" + opPlacementText(*r.tfOpPlacement) + "\n\n"
+                + opPlacementMeaning() + "\n";
+        return out;
     }
     out += "## GPU time breakdown\n\n| device | compute | communication | copies | idle |\n|---|---|---|---|---|\n";
     for (const auto& d : r.devices) {

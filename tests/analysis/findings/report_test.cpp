@@ -146,6 +146,30 @@ TEST(FindingsReport, AFarLimitIsNamedNotDrawn)
     EXPECT_EQ(near.find("above this scale"), std::string::npos);
 }
 
+// A CPU-only profile (no kernel, copy or memset) gets one sentence in place of the GPU sections in every format,
+// not empty tables and plots with ticks at +-1e300.
+TEST(FindingsReport, NoGpuWorkIsSaidOnceInEveryFormat)
+{
+    TraceBuilder t("cpu_only");
+    t.step(1, 0, 10'000'000);
+    t.hostOp(100'000, 9'000'000, "aten::conv2d");
+    const auto report = t.analyze();
+    ASSERT_FALSE(report.hasGpuWork());
+    const std::string text = renderTextReport(report), md = renderMarkdownReport(report),
+                      html = renderHtmlReport(report);
+    for (const std::string* out : { &text, &md, &html }) {
+        EXPECT_NE(out->find(kNoGpuWorkText), std::string::npos) << *out;
+        EXPECT_EQ(out->find("GPU time breakdown"), std::string::npos) << *out;
+        EXPECT_EQ(out->find("Top kernels"), std::string::npos) << *out;
+    }
+    EXPECT_EQ(html.find("<svg"), std::string::npos);
+    LineChartOptions o;
+    // A plot with no point spans 0..1 (its x ticks were 1e300-wide numbers run together).
+    const std::string empty = svgLineChart({ LineSeries {} }, o);
+    EXPECT_NE(empty.find("text-anchor='middle'>0.2<"), std::string::npos) << empty;
+    EXPECT_NE(empty.find("text-anchor='middle'>1<"), std::string::npos) << empty;
+}
+
 TEST(FindingsReport, HtmlIsSelfContainedWithPlots)
 {
     TraceBuilder t("html");
