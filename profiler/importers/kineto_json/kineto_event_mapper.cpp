@@ -281,6 +281,8 @@ void KinetoEventMapper::addRecord(const KinetoRecord& record)
         return;
     }
     if (ph == "s" || ph == "f" || ph == "t") {
+        if (cat == "cpu_to_cuda")
+            return; // the profiler without Kineto links an op to its "CUDA functions" range, which is not stored
         if (flowIdOutOfRange || !flowId) {
             problem(flowIdOutOfRange ? "kineto.id_out_of_range" : "kineto.unpaired_flow", "flow id");
             return;

@@ -105,12 +105,14 @@ TEST(KinetoImporter, ProfilerWithoutKinetoIsReadAsOperators)
 }
 
 // Its "CUDA functions" events are an operator's GPU time between two CUDA events, not kernels: counted, not stored
-// as kernels.
+// as kernels, and the cpu_to_cuda flows to them are left out.
 TEST(KinetoImporter, ProfilerWithoutKinetoCudaRangesAreNotKernels)
 {
     std::string json = R"([
 {"name": "aten::mm", "ph": "X", "ts": 10, "dur": 40, "tid": 1, "pid": "CPU functions", "args": {}},
-{"name": "aten::mm", "ph": "X", "ts": 12, "dur": 30, "tid": 0, "pid": "CUDA functions", "args": {}}
+{"name": "aten::mm", "ph": "X", "ts": 12, "dur": 30, "tid": 0, "pid": "CUDA functions", "args": {}},
+{"name": "aten::mm", "ph": "s", "ts": 10, "tid": 1, "pid": "CPU functions", "id": 1, "cat": "cpu_to_cuda", "args": {}},
+{"name": "aten::mm", "ph": "f", "ts": 12, "tid": 0, "pid": "CUDA functions", "id": 1, "cat": "cpu_to_cuda", "args": {}}
 ])";
     std::string out = (tempDir() / "no_kineto_cuda.sqlite").string();
     auto summary = importTraces({ writeFile("no_kineto_cuda.json", json) }, out, {});
@@ -119,6 +121,8 @@ TEST(KinetoImporter, ProfilerWithoutKinetoCudaRangesAreNotKernels)
     // No GPU activity at all: the kernel table is not even made.
     EXPECT_EQ(queryInt(out, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'CUPTI_ACTIVITY_KIND_KERNEL'"), 0);
     EXPECT_EQ(queryInt(out, "SELECT count FROM PS_PROBLEMS WHERE kind = 'kineto.legacy_cuda_range'"), 1);
+    // Its flow to the range that is not stored would point nowhere: not stored either.
+    EXPECT_EQ(queryInt(out, "SELECT COUNT(*) FROM PS_FLOWS"), 0);
     std::filesystem::remove(out);
 }
 
