@@ -323,10 +323,12 @@ Result<WhatIfResult> runWhatIf(SqliteDb& db, const TraceData& trace, const StepS
 namespace {
 
 Status fillComparison(WhatIfResult& result, const RunFigures& measured, int64_t stepCount, const ClassTimes& classes,
-    const RunSignature& after)
+    const RunSignature& after, const StepBand& afterBand)
 {
     MeasuredComparison c;
     c.insideBand = result.band.contains(result.predicted.stepNs, measured.stepNs);
+    c.measuredBand = afterBand;
+    c.verdict = judgeMeasured(result.band, result.predicted.stepNs, afterBand, measured.stepNs);
     c.notComparable = comparabilityWarnings(result.signature, after);
     c.measuredClassNs = classes;
     c.stepCount = stepCount;
@@ -344,15 +346,15 @@ Status compareWithMeasured(WhatIfResult& result, SqliteDb& after)
     StepSet steps;
     PLACESCOPE_ASSIGN_OR_RETURN(TraceData trace, loadForWhatIf(after, {}, &steps));
     PLACESCOPE_ASSIGN_OR_RETURN(WhatIfModel model, WhatIfModel::build(after, trace, steps));
-    return fillComparison(
-        result, model.measured(), static_cast<int64_t>(steps.steps.size()), model.measuredClasses(), model.signature());
+    return fillComparison(result, model.measured(), static_cast<int64_t>(steps.steps.size()), model.measuredClasses(),
+        model.signature(), model.band());
 }
 
 Status compareWithMeasured(WhatIfResult& result, const TraceData& after, const StepSet& afterSteps)
 {
     PLACESCOPE_ASSIGN_OR_RETURN(WhatIfModel model, WhatIfModel::build(after, afterSteps));
     return fillComparison(result, model.measured(), static_cast<int64_t>(afterSteps.steps.size()),
-        model.measuredClasses(), model.signature());
+        model.measuredClasses(), model.signature(), model.band());
 }
 
 } // namespace placescope

@@ -61,6 +61,8 @@ struct MeasuredComparison
     double spanError = 0;
     ClassTimes measuredClassNs {}; // of the other run's span work
     bool insideBand = false; // the measured step is within the predicted step's band (WhatIfResult::band)
+    StepBand measuredBand; // how the run after's own steps vary
+    BandVerdict verdict = BandVerdict::Unknown; // judgeMeasured
     std::vector<std::string> notComparable; // ways the two runs differ (comparabilityWarnings); empty: comparable
 };
 

@@ -217,10 +217,9 @@ std::string whatIfText(const WhatIfResult& r, const TraceData& trace)
     out += "  " + replayAccuracyText(r) + "\n";
     if (r.comparison) {
         const MeasuredComparison& c = *r.comparison;
-        out += "  measured after: " + ms(c.measured.stepNs)
-            + (!r.band.known()     ? ", no band to judge it by (" + stepBandText(r.band) + ")"
-                    : c.insideBand ? ", inside the prediction's band"
-                                   : ", outside the prediction's band")
+        out += "  measured after: " + ms(c.measured.stepNs) + ", "
+            + (r.band.known() ? bandVerdictText(c.verdict, c.measuredBand)
+                              : "no band to judge it by (" + stepBandText(r.band) + ")")
             + "\n";
         for (const std::string& warning : c.notComparable)
             out += "  warning: the runs may not be comparable: " + warning + "\n";
@@ -331,6 +330,10 @@ std::string whatIfJson(const WhatIfResult& r, const TraceData& trace)
             { "measured_span_ns", r.comparison->measured.spanNs }, { "step_count", r.comparison->stepCount },
             { "prediction_step_error", r.comparison->stepError }, { "prediction_span_error", r.comparison->spanError },
             { "inside_band", r.band.known() ? nlohmann::json(r.comparison->insideBand) : nlohmann::json(nullptr) },
+            { "measured_step_spread",
+                r.comparison->measuredBand.known() ? nlohmann::json(r.comparison->measuredBand.spread)
+                                                   : nlohmann::json(nullptr) },
+            { "band_verdict", bandVerdictText(r.comparison->verdict, r.comparison->measuredBand) },
             { "not_comparable", r.comparison->notComparable }, { "classes", std::move(classes) } };
     }
     return j.dump(2) + "\n";

@@ -400,11 +400,13 @@ void addPrediction(RunDiff& diff, const RunProfile& a, const RunProfile& b)
     error.classes = classErrors(diff.classes, predictedIsA);
     error.band.spread = predicted.prediction->stepSpread;
     error.insideBand = error.band.contains(error.predictedNs, error.measuredNs);
+    error.measuredBand = stepBandOf(measured.stepDurationNs);
+    error.verdict = judgeMeasured(error.band, error.predictedNs, error.measuredBand, error.measuredNs);
     diff.notes.push_back(!error.band.known()
             ? std::string("the prediction has no band (its run had too few steps to measure their variation)")
-            : std::string("the measured mean step is ") + (error.insideBand ? "inside" : "outside")
-                + " the prediction's band (steps of the run it was predicted from vary +-"
-                + formatPercentFixed(100.0 * error.band.spread, 1) + ")");
+            : "the measured mean step is " + bandVerdictText(error.verdict, error.measuredBand)
+                + " (steps of the run it was predicted from vary +-" + formatPercentFixed(100.0 * error.band.spread, 1)
+                + ")");
     diff.predictionError = std::move(error);
 }
 

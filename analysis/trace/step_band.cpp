@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/trace/step_band.h"
 
+#include "profiler/base/units.h" // formatPercent
+
 #include <cmath>
 #include <numeric>
 
@@ -19,6 +21,41 @@ int64_t StepBand::highNs(int64_t predictedNs) const
 bool StepBand::contains(int64_t predictedNs, int64_t measuredNs) const
 {
     return known() && measuredNs >= lowNs(predictedNs) && measuredNs <= highNs(predictedNs);
+}
+
+BandVerdict judgeMeasured(
+    const StepBand& predictedBand, int64_t predictedNs, const StepBand& measuredBand, int64_t measuredNs)
+{
+    if (!predictedBand.known())
+        return BandVerdict::Unknown;
+    if (predictedBand.contains(predictedNs, measuredNs))
+        return BandVerdict::Inside;
+    if (!measuredBand.known())
+        return BandVerdict::Outside;
+    const double apart = std::fabs(static_cast<double>(predictedNs - measuredNs));
+    const double both = predictedBand.spread * static_cast<double>(predictedNs)
+        + measuredBand.spread * static_cast<double>(measuredNs);
+    return apart <= both ? BandVerdict::WithinBothRuns : BandVerdict::Outside;
+}
+
+std::string bandVerdictText(BandVerdict verdict, const StepBand& measuredBand)
+{
+    const std::string after = measuredBand.known()
+        ? " (the run after varies +-" + formatPercent(100.0 * measuredBand.spread) + " step to step)"
+        : std::string();
+    switch (verdict) {
+    case BandVerdict::Unknown:
+        return "no band to judge it by";
+    case BandVerdict::Inside:
+        return "inside the prediction's band";
+    case BandVerdict::WithinBothRuns:
+        return "outside the prediction's band, within the two runs' step-to-step variation added together" + after;
+    case BandVerdict::Outside:
+        break;
+    }
+    return measuredBand.known()
+        ? "outside the prediction's band and the two runs' step-to-step variation added together" + after
+        : std::string("outside the prediction's band");
 }
 
 StepBand stepBandOf(const std::vector<int64_t>& stepNs)

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace placescope {
@@ -27,5 +28,20 @@ struct StepBand
 
 // From the measured step times, in step order.
 StepBand stepBandOf(const std::vector<int64_t>& stepNs);
+
+// A run measured after the change, against the prediction: inside the prediction's band; else within the two runs'
+// variation added together (the after run's own steps vary too, and two runs of one program differ by more than one
+// run's steps do: docs/whatif_accuracy.md); else outside both. Unknown without the prediction's band.
+enum class BandVerdict
+{
+    Unknown,
+    Inside,
+    WithinBothRuns,
+    Outside
+};
+BandVerdict judgeMeasured(
+    const StepBand& predictedBand, int64_t predictedNs, const StepBand& measuredBand, int64_t measuredNs);
+// "inside the prediction's band", "outside the prediction's band, within ...": one wording for whatif and diff.
+std::string bandVerdictText(BandVerdict verdict, const StepBand& measuredBand);
 
 } // namespace placescope

@@ -85,6 +85,22 @@ TEST(HonestFigures, TheBandIsTheSpreadOfTheSteadyStateSteps)
     EXPECT_NEAR(stepBandOf({ 100 * kUs, 120 * kUs }).spread, std::sqrt(200.0) / 110.0, 1e-9);
 }
 
+// A run measured after the change is judged by both runs' variation: 1000 us predicted +-10 % (100 us), measured
+// 1150 us +-5 % (57.5 us): 150 us apart is outside the prediction's band but within the two added (157.5 us); 1200 us
+// (+-5 %: 60 us, 160 us together) is outside both; without the after run's band, outside.
+TEST(HonestFigures, AMeasuredRunIsJudgedByBothRunsVariation)
+{
+    StepBand predicted { 3, 0.10 }, after { 5, 0.05 };
+    EXPECT_EQ(judgeMeasured(predicted, 1000 * kUs, after, 1090 * kUs), BandVerdict::Inside);
+    EXPECT_EQ(judgeMeasured(predicted, 1000 * kUs, after, 1150 * kUs), BandVerdict::WithinBothRuns);
+    EXPECT_EQ(judgeMeasured(predicted, 1000 * kUs, after, 1200 * kUs), BandVerdict::Outside);
+    EXPECT_EQ(judgeMeasured(predicted, 1000 * kUs, StepBand {}, 1150 * kUs), BandVerdict::Outside);
+    EXPECT_EQ(judgeMeasured(StepBand {}, 1000 * kUs, after, 1000 * kUs), BandVerdict::Unknown);
+    EXPECT_EQ(bandVerdictText(BandVerdict::WithinBothRuns, after),
+        "outside the prediction's band, within the two runs' step-to-step variation added together (the run after "
+        "varies +-5.0 % step to step)");
+}
+
 // Three steps of 1000, 1100 and 900 us (one kernel each, then a sync): steady steps 1100 and 900, mean 1000,
 // standard deviation 141.4 us: +-14 %. The prediction carries it; a run measured after is judged by it.
 void writeVaryingSteps(TraceBuilder& b, const char* kernel)
