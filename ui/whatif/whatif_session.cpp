@@ -95,8 +95,9 @@ void WhatIfSession::setBusy(bool busy)
 void WhatIfSession::setTrace(const QString& tracePath)
 {
     // Another trace starts with no edits and an empty history (issue 26: edits made for one run carried over to the
-    // next and changed its figures unasked); the same trace again keeps them.
-    if (tracePath != m_path && (!(m_controls == WhatIfControls {}) || m_undo->count() > 0)) {
+    // next and changed its figures unasked); the same trace again keeps them, and so does the first trace: edits
+    // set before any trace was open (placescope-gui --whatif EDIT) are for it.
+    if (!m_path.isEmpty() && tracePath != m_path && (!(m_controls == WhatIfControls {}) || m_undo->count() > 0)) {
         m_undo->clear();
         m_controls = WhatIfControls {};
         emit controlsChanged();

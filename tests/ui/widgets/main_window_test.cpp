@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "placement/graph/model_graph.h"
+#include "profiler/base/units.h"
 #include "tests/ui/widgets/open_window.h"
 #include "ui/graph/graph_layout.h"
 #include "ui/graphview/graph_view.h"
@@ -14,6 +15,8 @@
 #include <QDir>
 #include <QGraphicsScene>
 #include <QImage>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QProcess>
 #include <QSignalSpy>
@@ -382,6 +385,33 @@ private slots:
         QCOMPARE(kindOf(kernel->first), EventKind::Runtime);
         timeline->selectEvent(kernel->first, false);
         QCOMPARE(graph->selectedModelOp(), convs.front());
+    }
+
+    // placescope-gui --whatif EDIT: the edit given before the trace opens is the one the panel runs (the first trace
+    // kept no edit: every --whatif predicted the replay itself), with the CLI's figures.
+    void whatIfOnTheCommandLineIsRun()
+    {
+        QTemporaryDir temp;
+        const QString trace = QString(PLACESCOPE_DATA_DIR) + "/traces/cpu_loader_worker_before.json.gz";
+        QProcess gui;
+        gui.start(QString(PLACESCOPE_BIN_DIR) + "/placescope-gui",
+            { trace, "--whatif", "workers=1", "--screenshot", temp.filePath("shot.png") });
+        QVERIFY(gui.waitForFinished(120000));
+        const QString out = QString::fromLocal8Bit(gui.readAllStandardOutput() + gui.readAllStandardError());
+        QVERIFY2(gui.exitCode() == 0, qPrintable(out));
+        QProcess cli;
+        cli.start(QString(PLACESCOPE_BIN_DIR) + "/placescope", { "whatif", trace, "--edit", "workers=1", "--json" });
+        QVERIFY(cli.waitForFinished(120000));
+        QCOMPARE(cli.exitCode(), 0);
+        const QJsonObject json = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
+        auto ms = [&](const char* key) {
+            return QString::fromStdString(
+                placescope::formatNanoseconds(static_cast<double>(json.value(key).toInteger())));
+        };
+        QVERIFY(json.value("predicted_step_ns").toInteger() < json.value("replay_step_ns").toInteger());
+        const QString expected = "whatif: measured step " + ms("measured_step_ns") + ", replay " + ms("replay_step_ns")
+            + ", predicted " + ms("predicted_step_ns");
+        QVERIFY2(out.contains(expected), qPrintable(out + "\nexpected: " + expected));
     }
 
     void screenshotIsNotBlank()
