@@ -38,9 +38,9 @@ v100=$traces/hta_v100_rank1of2_memory.json.gz
 nsys=$traces/pipit_cloverleaf_a100_nsys_sanitized.sqlite
 alexnet=$traces/hta_alexnet_a100_1rank.json.gz
 shot timeline_v100.png "$v100"
-shot timeline_v100_finding_dark.png "$v100" --finding 0 --dark
+shot timeline_v100_finding_dark.png "$v100" --finding 1 --dark
 shot timeline_light.png "$nsys"
-shot finding_evidence.png "$nsys" --finding 1
+shot finding_evidence.png "$nsys" --finding 2
 shot timeline_dark.png "$nsys" --dark
 shot details_kernel.png "$alexnet" --select-event nchwToNhwcKernel
 shot whatif_v100.png "$v100" --whatif 'launch=x0.5'

@@ -26,6 +26,7 @@
 #include <QIcon>
 #include <QImage>
 #include <QPainter>
+#include <QTableView>
 
 #include <cstdio>
 #include <cstdlib>
@@ -99,7 +100,10 @@ int main(int argc, char** argv)
     QCommandLineOption model("model", "ONNX model of the traced program", "model.onnx");
     QCommandLineOption screenshot("screenshot", "Render the window offscreen to a PNG and exit", "out.png");
     QCommandLineOption dark("dark", "Use the dark palette");
-    QCommandLineOption finding("finding", "Select finding N once the trace is open (shows its evidence)", "N");
+    QCommandLineOption finding("finding",
+        "Select finding N once the trace is open (shows its evidence); numbered as placescope analyze prints them, "
+        "#1 first",
+        "N");
     QCommandLineOption selectOp(
         "select-op", "With --screenshot: select a model op (by name) in the graph, centred, and the op table", "name");
     QCommandLineOption whatIf(
@@ -115,6 +119,16 @@ int main(int argc, char** argv)
         "name");
     parser.addOption(selectEvent);
     parser.process(app);
+    // Findings are numbered as `placescope analyze` prints them: #1 is the first.
+    bool numbered = true;
+    const int findingNumber = parser.isSet(finding) ? parser.value(finding).toInt(&numbered) : 0;
+    if (parser.isSet(finding) && (!numbered || findingNumber < 1)) {
+        placescope::printLine(stderr,
+            "placescope-gui: --finding: write the finding's number as placescope analyze "
+            "prints it (1 for #1), not '%s'\n",
+            qPrintable(parser.value(finding)));
+        return 2;
+    }
 
     // Before the windows, so destroyed after them: SIGINT/SIGTERM/SIGHUP close them (their temporary copies go).
     placescope::gui::QuitOnSignals quitOnSignals;
@@ -142,8 +156,9 @@ int main(int argc, char** argv)
         window.openFile(input);
     if (parser.isSet(finding))
         QObject::connect(&window, &placescope::ui::MainWindow::openFinished, &window, [&](bool ok) {
-            if (ok)
-                window.selectFinding(parser.value(finding).toInt());
+            if (ok && !window.selectFinding(findingNumber - 1))
+                placescope::printLine(stderr, "placescope-gui: --finding %d: the trace has no finding #%d\n",
+                    findingNumber, findingNumber);
         });
     if (parser.isSet(whatIf)) {
         std::vector<std::string> edits;
@@ -217,6 +232,11 @@ int main(int argc, char** argv)
         ok = false;
     }
     // What the picture should show, for the screenshot test and for people reading CI logs.
+    if (parser.isSet(finding))
+        if (auto* view = window.findChild<QDockWidget*>("dock_Findings")->findChild<QTableView*>();
+            view && view->currentIndex().isValid())
+            std::printf("finding: #%d %s\n", findingNumber,
+                qPrintable(view->model()->index(view->currentIndex().row(), 0).data().toString()));
     if (auto plan = window.placementSession()->plan())
         std::printf("placement: %zu ops, predicted step %s (all GPU %s); predicted lanes: %zu; %s, gpu %s\n",
             plan->proposal.assignment.size(), placescope::formatNanoseconds(plan->proposalUs * 1e3).c_str(),

@@ -72,7 +72,8 @@ public:
     // the placement pins everywhere else.
     QUndoGroup* undoGroup() const { return m_undoGroup; }
     void setDarkPalette(bool dark);
-    void selectFinding(int row);
+    // Shows finding `row` (0: the first, analyze's #1) in the pane and its evidence; false when there is no such row.
+    bool selectFinding(int row);
     // The open model against the open trace (computed in the background when either changes; null until then or
     // without both): which ops ran where. A graph node selects its occurrences through it.
     const ModelTraceMatch* modelMatch() const { return m_match ? &*m_match : nullptr; }

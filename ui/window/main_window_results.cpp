@@ -171,11 +171,11 @@ bool MainWindow::waitForOpen(int timeoutMs)
         && m_timeline->trace();
 }
 
-void MainWindow::selectFinding(int row)
+bool MainWindow::selectFinding(int row)
 {
     // A finding's evidence examples are time ranges: show the first one (the largest) on the timeline.
     if (!m_report || row < 0 || row >= static_cast<int>(m_report->findings.size()))
-        return;
+        return false;
     // The fix first for the framework that wrote the trace where its format says; else the placement panel's choice.
     const std::string framework = traceFramework(*m_report);
     if (m_findingDetails)
@@ -196,17 +196,18 @@ void MainWindow::selectFinding(int row)
             for (const auto& example : evidence.examples)
                 if (example.startNs >= 0 && example.endNs == example.startNs
                     && m_timeline->selectCounterPeak(example.startNs))
-                    return;
+                    return true;
     for (const auto& evidence : finding.evidence) {
         for (const auto& example : evidence.examples) {
             if (example.startNs >= 0 && example.endNs > example.startNs) {
                 const QString what = QString::fromStdString(evidence.what + ": " + example.label);
                 m_timeline->showRange(example.startNs, example.endNs, what);
                 m_status->setText(what);
-                return;
+                return true;
             }
         }
     }
+    return true;
 }
 
 void MainWindow::rememberRecent(const QString& path)

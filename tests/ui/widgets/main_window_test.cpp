@@ -414,6 +414,37 @@ private slots:
         QVERIFY2(out.contains(expected), qPrintable(out + "\nexpected: " + expected));
     }
 
+    // placescope-gui --finding N selects the finding analyze prints as #N (it took N from 0: --finding 1 showed #2);
+    // 0 and a finding the trace does not have are said, not ignored.
+    void findingOnTheCommandLineIsAnalyzesNumber()
+    {
+        QTemporaryDir temp;
+        const QString trace = QString(PLACESCOPE_DATA_DIR) + "/traces/kineto_resnet50_v100_legacy2021.pt.trace.json.gz";
+        QProcess cli;
+        cli.start(QString(PLACESCOPE_BIN_DIR) + "/placescope", { "analyze", trace });
+        QVERIFY(cli.waitForFinished(120000));
+        QString second;
+        for (const QString& line : QString::fromUtf8(cli.readAllStandardOutput()).split('\n'))
+            if (line.startsWith("#2 "))
+                second = line.mid(line.indexOf("] ") + 2);
+        QVERIFY(!second.isEmpty());
+        auto run = [&](const QString& n) {
+            QProcess gui;
+            gui.start(QString(PLACESCOPE_BIN_DIR) + "/placescope-gui",
+                { trace, "--finding", n, "--screenshot", temp.filePath("shot.png") });
+            gui.waitForFinished(120000);
+            return std::pair { gui.exitCode(),
+                QString::fromLocal8Bit(gui.readAllStandardOutput() + gui.readAllStandardError()) };
+        };
+        const auto [code, out] = run("2");
+        QVERIFY2(code == 0, qPrintable(out));
+        QVERIFY2(out.contains("finding: #2 " + second), qPrintable(out + "\nexpected #2 " + second));
+        const auto [zeroCode, zero] = run("0");
+        QCOMPARE(zeroCode, 2);
+        QVERIFY2(zero.contains("1 for #1"), qPrintable(zero));
+        QVERIFY2(run("99").second.contains("has no finding #99"), "");
+    }
+
     void screenshotIsNotBlank()
     {
         QTemporaryDir temp;
