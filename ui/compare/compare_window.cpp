@@ -15,6 +15,7 @@
 #include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -48,6 +49,12 @@ QTableView* makeTable(QAbstractItemModel* model, QWidget* parent)
     view->verticalHeader()->hide();
     view->setWordWrap(false);
     view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
+    // Every column at least as wide as its title ("Share of step delta" was cut to "hare of step delt").
+    const QFontMetrics header(view->horizontalHeader()->font());
+    for (int c = 0; c < model->columnCount(); ++c) {
+        const QString title = model->headerData(c, Qt::Horizontal).toString();
+        view->setColumnWidth(c, std::max(view->columnWidth(c), header.horizontalAdvance(title) + 24));
+    }
     return view;
 }
 

@@ -15,12 +15,15 @@
 #include "ui/window/main_window.h"
 
 #include <QAbstractItemModelTester>
+#include <QFontMetrics>
+#include <QHeaderView>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMenuBar>
 #include <QProcess>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -124,6 +127,14 @@ private slots:
         for (int i = 0; i < window.findingModel()->rowCount(); ++i)
             QCOMPARE(window.findingModel()->rowAt(i)[0].toString(),
                 cli.value("findings").toArray()[i].toObject().value("status").toString());
+        // Every column title is readable ("Share of step delta" showed as "hare of step delt").
+        for (QTableView* view : window.findChildren<QTableView*>()) {
+            const QFontMetrics metrics(view->horizontalHeader()->font());
+            for (int c = 0; c + 1 < view->model()->columnCount(); ++c) {
+                const QString title = view->model()->headerData(c, Qt::Horizontal).toString();
+                QVERIFY2(view->columnWidth(c) >= metrics.horizontalAdvance(title), qPrintable(title));
+            }
+        }
     }
 
     // A prediction against a measured run: the window's prediction error is `placescope diff --format json`'s
