@@ -227,6 +227,10 @@ void CompareLanesView::paintEvent(QPaintEvent* event)
         painter.drawLine(QPointF(x, kRulerHeight), QPointF(x, height()));
         const QString label = tr("step %1").arg(s + 1);
         if (x - lastLabelX > metrics.horizontalAdvance(label) + 6) { // zoomed out, steps crowd: label some
+            // On a plate of the view's background: over a lane's own labels ("ProfilerStep#2") the two texts ran
+            // into each other.
+            painter.fillRect(QRectF(x + 1, kRulerHeight + 1, metrics.horizontalAdvance(label) + 4, metrics.height()),
+                pal.color(QPalette::Base));
             painter.drawText(QPointF(x + 3, kRulerHeight + 11), label);
             lastLabelX = x;
         }
