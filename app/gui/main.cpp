@@ -232,9 +232,9 @@ int main(int argc, char** argv)
         ok = false;
     }
     // What the picture should show, for the screenshot test and for people reading CI logs.
-    if (parser.isSet(finding))
-        if (auto* view = window.findChild<QDockWidget*>("dock_Findings")->findChild<QTableView*>();
-            view && view->currentIndex().isValid())
+    auto* findingsDock = window.findChild<QDockWidget*>("dock_Findings");
+    if (parser.isSet(finding) && findingsDock)
+        if (auto* view = findingsDock->findChild<QTableView*>(); view && view->currentIndex().isValid())
             std::printf("finding: #%d %s\n", findingNumber,
                 qPrintable(view->model()->index(view->currentIndex().row(), 0).data().toString()));
     if (auto plan = window.placementSession()->plan())
