@@ -43,6 +43,32 @@ std::string header(const AnalysisReport& r)
         + "), copies: " + withThousands(r.memcpyCount) + ", memsets: " + withThousands(r.memsetCount) + "\n";
 }
 
+// The GPU time breakdown and the layout-conversion line: what a trace without GPU work leaves out.
+std::string gpuTextSection(const AnalysisReport& r)
+{
+    std::string out;
+    out += "\nGPU time breakdown (analysed steps):\n";
+    for (const auto& d : r.devices) {
+        double w = d.windowNs > 0 ? static_cast<double>(d.windowNs) : 1.0;
+        char buf[256];
+        std::snprintf(buf, sizeof buf, "  %-16s compute %s, communication %s, copies %s, idle %s\n", d.label.c_str(),
+            formatPercent(100.0 * d.computeNs / w).c_str(), formatPercent(100.0 * d.commNs / w).c_str(),
+            formatPercent(100.0 * d.copyOnlyNs / w).c_str(), formatPercent(100.0 * d.idleNs / w).c_str());
+        out += buf;
+    }
+    if (r.kernelNs > 0) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf,
+            "Layout conversion kernels (cuDNN nchwToNhwc/nhwcToNchw, reformat, transpose): %lld, %s, %s of kernel "
+            "time\n",
+            static_cast<long long>(r.layoutKernelCount),
+            formatNanoseconds(static_cast<double>(r.layoutKernelNs)).c_str(),
+            formatPercent(100.0 * static_cast<double>(r.layoutKernelNs) / static_cast<double>(r.kernelNs)).c_str());
+        out += buf;
+    }
+    return out;
+}
+
 } // namespace
 
 std::string renderTextReport(const AnalysisReport& r)
@@ -69,31 +95,7 @@ std::string renderTextReport(const AnalysisReport& r)
     }
     if (const std::string all = allFixesText(r); !all.empty())
         out += "\n" + all + "\n";
-    if (!r.hasGpuWork()) {
-        out += std::string("\n") + kNoGpuWorkText + "\n";
-        if (r.tfOpPlacement)
-            out += opPlacementLine(*r.tfOpPlacement) + "\n";
-        return out;
-    }
-    out += "\nGPU time breakdown (analysed steps):\n";
-    for (const auto& d : r.devices) {
-        double w = d.windowNs > 0 ? static_cast<double>(d.windowNs) : 1.0;
-        char buf[256];
-        std::snprintf(buf, sizeof buf, "  %-16s compute %s, communication %s, copies %s, idle %s\n", d.label.c_str(),
-            formatPercent(100.0 * d.computeNs / w).c_str(), formatPercent(100.0 * d.commNs / w).c_str(),
-            formatPercent(100.0 * d.copyOnlyNs / w).c_str(), formatPercent(100.0 * d.idleNs / w).c_str());
-        out += buf;
-    }
-    if (r.kernelNs > 0) {
-        char buf[160];
-        std::snprintf(buf, sizeof buf,
-            "Layout conversion kernels (cuDNN nchwToNhwc/nhwcToNchw, reformat, transpose): %lld, %s, %s of kernel "
-            "time\n",
-            static_cast<long long>(r.layoutKernelCount),
-            formatNanoseconds(static_cast<double>(r.layoutKernelNs)).c_str(),
-            formatPercent(100.0 * static_cast<double>(r.layoutKernelNs) / static_cast<double>(r.kernelNs)).c_str());
-        out += buf;
-    }
+    out += r.hasGpuWork() ? gpuTextSection(r) : std::string("\n") + kNoGpuWorkText + "\n";
     if (r.tfOpPlacement)
         out += opPlacementLine(*r.tfOpPlacement) + "\n";
     return out;
@@ -142,14 +144,10 @@ std::string renderMarkdownReport(const AnalysisReport& r)
             out += "- " + std::string(fix.label) + ": " + *fix.text + "\n";
         out += "\n";
     }
-    if (!r.hasGpuWork()) {
+    if (!r.hasGpuWork())
         out += "## GPU work\n\n" + std::string(kNoGpuWorkText) + "\n";
-        if (r.tfOpPlacement)
-            out += "\n## TensorFlow op placement\n\n" + opPlacementText(*r.tfOpPlacement) + "\n\n"
-                + opPlacementMeaning() + "\n";
-        return out;
-    }
-    out += "## GPU time breakdown\n\n| device | compute | communication | copies | idle |\n|---|---|---|---|---|\n";
+    else
+        out += "## GPU time breakdown\n\n| device | compute | communication | copies | idle |\n|---|---|---|---|---|\n";
     for (const auto& d : r.devices) {
         double w = d.windowNs > 0 ? static_cast<double>(d.windowNs) : 1.0;
         out += "| " + d.label + " | " + formatPercent(100.0 * d.computeNs / w) + " | "
@@ -159,6 +157,8 @@ std::string renderMarkdownReport(const AnalysisReport& r)
     if (r.tfOpPlacement)
         out += "\n## TensorFlow op placement\n\n" + opPlacementText(*r.tfOpPlacement) + "\n\n" + opPlacementMeaning()
             + "\n";
+    if (!r.hasGpuWork())
+        return out;
     out += "\n## Top kernels\n\n| kernel | count | total |\n|---|---|---|\n";
     for (const auto& k : r.topKernels)
         out += "| `" + k.name.substr(0, 100) + "` | " + std::to_string(k.count) + " | "
