@@ -326,7 +326,6 @@ Status fillComparison(WhatIfResult& result, const RunFigures& measured, int64_t 
     const RunSignature& after, const StepBand& afterBand)
 {
     MeasuredComparison c;
-    c.insideBand = result.band.contains(result.predicted.stepNs, measured.stepNs);
     c.measuredBand = afterBand;
     c.verdict = judgeMeasured(result.band, result.predicted.stepNs, afterBand, measured.stepNs);
     c.notComparable = comparabilityWarnings(result.signature, after);

@@ -60,9 +60,10 @@ struct MeasuredComparison
     double stepError = 0; // (predicted - measured) / measured
     double spanError = 0;
     ClassTimes measuredClassNs {}; // of the other run's span work
-    bool insideBand = false; // the measured step is within the predicted step's band (WhatIfResult::band)
     StepBand measuredBand; // how the run after's own steps vary
     BandVerdict verdict = BandVerdict::Unknown; // judgeMeasured
+    // The measured step is within the predicted step's band (WhatIfResult::band).
+    bool insideBand() const { return verdict == BandVerdict::Inside; }
     std::vector<std::string> notComparable; // ways the two runs differ (comparabilityWarnings); empty: comparable
 };
 

@@ -329,7 +329,7 @@ std::string whatIfJson(const WhatIfResult& r, const TraceData& trace)
         j["compare"] = { { "measured_step_ns", r.comparison->measured.stepNs },
             { "measured_span_ns", r.comparison->measured.spanNs }, { "step_count", r.comparison->stepCount },
             { "prediction_step_error", r.comparison->stepError }, { "prediction_span_error", r.comparison->spanError },
-            { "inside_band", r.band.known() ? nlohmann::json(r.comparison->insideBand) : nlohmann::json(nullptr) },
+            { "inside_band", r.band.known() ? nlohmann::json(r.comparison->insideBand()) : nlohmann::json(nullptr) },
             { "measured_step_spread",
                 r.comparison->measuredBand.known() ? nlohmann::json(r.comparison->measuredBand.spread)
                                                    : nlohmann::json(nullptr) },

@@ -62,7 +62,7 @@ json predictionErrorJson(const PredictionError& e)
                 { "error_ns", e.predictedNs - e.measuredNs },
                 { "relative_error", PredictionError::relative(e.predictedNs, e.measuredNs) },
                 { "band_spread", e.band.known() ? json(e.band.spread) : json(nullptr) },
-                { "inside_band", e.band.known() ? json(e.insideBand) : json(nullptr) } } },
+                { "inside_band", e.band.known() ? json(e.insideBand()) : json(nullptr) } } },
         { "steps", std::move(steps) },
         { "kernel_time",
             { { "predicted_ns", e.kernelPredictedNs }, { "measured_ns", e.kernelMeasuredNs },

@@ -399,7 +399,6 @@ void addPrediction(RunDiff& diff, const RunProfile& a, const RunProfile& b)
     error.kernelMeasuredNs = measured.stats.kernels.totalNs;
     error.classes = classErrors(diff.classes, predictedIsA);
     error.band.spread = predicted.prediction->stepSpread;
-    error.insideBand = error.band.contains(error.predictedNs, error.measuredNs);
     error.measuredBand = stepBandOf(measured.stepDurationNs);
     error.verdict = judgeMeasured(error.band, error.predictedNs, error.measuredBand, error.measuredNs);
     diff.notes.push_back(!error.band.known()

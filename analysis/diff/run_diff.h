@@ -141,9 +141,9 @@ struct PredictionError
     std::vector<Class> classes;
     // The prediction's band (analysis/trace/step_band.h) and whether the measured mean step falls inside it.
     StepBand band;
-    bool insideBand = false;
     StepBand measuredBand; // the measured run's own step-to-step variation
     BandVerdict verdict = BandVerdict::Unknown; // judgeMeasured
+    bool insideBand() const { return verdict == BandVerdict::Inside; }
 
     static double relative(int64_t predicted, int64_t measured)
     {

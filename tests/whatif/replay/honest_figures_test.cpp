@@ -139,7 +139,7 @@ TEST(HonestFigures, CompareSaysWhetherTheMeasuredRunIsInsideTheBandAndWhetherThe
     writeVaryingSteps(b, "gemm");
     WhatIfRun run = runEdits(b.path(), {});
     ASSERT_TRUE(compareWithMeasured(run.result, run.trace, detectSteps(run.trace)).isOk());
-    EXPECT_TRUE(run.result.comparison->insideBand);
+    EXPECT_TRUE(run.result.comparison->insideBand());
     EXPECT_TRUE(run.result.comparison->notComparable.empty());
     EXPECT_NE(whatIfText(run.result, run.trace).find("inside the prediction's band"), std::string::npos);
 
