@@ -107,9 +107,9 @@ EditOutcome applyLoaderWorkers(const TraceData& trace, const WhatIfEdit& edit, R
             ++out.matched;
         }
     }
-    if (out.matched == 0 && alreadyInWorkers)
-        out.how = "matched nothing: this trace's DataLoader already loads in worker processes "
-                  "(_MultiProcessingDataLoaderIter); try input=xF on the loader threads' work";
+    if (alreadyInWorkers)
+        out.whyNothing = "this trace's DataLoader already loads in worker processes (_MultiProcessingDataLoaderIter); "
+                         "try input=xF on the loader threads' work";
     out.matchedWhat = std::to_string(out.matched) + " batch loads";
     return out;
 }

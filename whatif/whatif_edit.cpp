@@ -434,9 +434,9 @@ std::vector<EditOutcome> applyEdits(const TraceData& trace, const std::vector<Wh
             out = applyLoaderWorkers(trace, edit, graph);
             break;
         }
-        // An edit that knows why it matched nothing says so in a `how` that starts "matched nothing".
-        if (out.matched == 0 && out.how.rfind("matched nothing", 0) != 0)
-            out.how = "matched nothing in this trace: no change";
+        if (out.matched == 0)
+            out.how = out.whyNothing.empty() ? "matched nothing in this trace: no change"
+                                             : "matched nothing: " + out.whyNothing;
         if (out.matchedWhat.empty())
             out.matchedWhat = std::to_string(out.matched) + " " + matchedUnit(edit.kind);
         outcomes.push_back(std::move(out));

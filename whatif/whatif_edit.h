@@ -56,6 +56,7 @@ struct EditOutcome
     int64_t matched = 0; // tasks (or gaps, or ops) it changed
     std::string matchedWhat; // what `matched` counts, with what came along: "3 ops, 6 CUDA calls, 6 GPU ops"
     std::string how; // how the new durations were obtained
+    std::string whyNothing; // set by an edit that knows why it matched nothing: said instead of the plain "no change"
 };
 
 // Applies `edits` in order to `graph` (a copy of the measured graph). An edit that matches nothing says so in its
