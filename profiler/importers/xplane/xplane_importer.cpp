@@ -5,13 +5,13 @@
 #include "profiler/importers/importer.h"
 #include "profiler/importers/xplane/xplane_stats.h"
 #include "profiler/importers/xplane/xspace_import.h"
+#include "profiler/importers/xplane/xspace_wire.h"
 
 #include "profiler/model/cuda_enums.h"
 #include "profiler/model/trace_events.h"
 #include "profiler/store/trace_writer.h"
 
 #include <google/protobuf/arena.h>
-#include <google/protobuf/stubs/logging.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -35,12 +35,18 @@ constexpr std::string_view kHostPlane = "/host:CPU";
 // 0xdeadbeef up (tsl/profiler/utils/xplane_schema.h kThreadIdDerivedMin: Steps, TensorFlow Name Scope, TensorFlow
 // Ops, XLA Modules, XLA Ops, ...), written sign-extended from 32 bits in real files (-559038737 is Steps). Their
 // kernels and copies are the stream lines' again; only Steps adds something.
-bool isDerivedLine(const XLine& line)
+bool isDerivedLine(int64_t lineId)
 {
     constexpr int64_t kDerivedMin = 0xdeadbeef, kDerivedCount = 64;
     const int64_t asInt32 = static_cast<int32_t>(static_cast<uint32_t>(kDerivedMin));
-    return (line.id() >= kDerivedMin && line.id() < kDerivedMin + kDerivedCount)
-        || (line.id() >= asInt32 && line.id() < asInt32 + kDerivedCount);
+    return (lineId >= kDerivedMin && lineId < kDerivedMin + kDerivedCount)
+        || (lineId >= asInt32 && lineId < asInt32 + kDerivedCount);
+}
+
+Status damaged()
+{
+    return Status::error("not a readable XPlane trace (the XSpace protobuf is truncated or damaged, or a string in it "
+                         "is not UTF-8)");
 }
 
 bool startsWith(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
@@ -138,14 +144,17 @@ public:
         , m_pid(pid)
     { }
 
-    void mapGpuPlane(const XPlane& plane, int64_t deviceId);
-    void mapHostPlane(const XPlane& plane);
+    // Each takes a plane's serialized bytes; a plane is split and its lines parsed as they are mapped, so the writer's
+    // thread stores the first plane's rows while the others are parsed.
+    Status mapGpuPlane(std::string_view planeBytes, int64_t deviceId);
+    Status mapHostPlane(std::string_view planeBytes);
     int64_t kernels() const { return m_kernels; }
 
 private:
     void mapStreamEvent(
         const XPlane& plane, const XPlaneStats& stats, const XLine& line, const XEvent& event, int64_t deviceId);
     void mapSteps(const XPlane& plane, const XLine& line);
+    void mapHostLine(const XPlane& plane, const XPlaneStats& stats, const XLine& line);
     void deviceFacts(const XPlane& plane, const XPlaneStats& stats, int64_t deviceId);
 
     TraceWriter& m_writer;
@@ -177,19 +186,35 @@ void XPlaneMapper::deviceFacts(const XPlane& plane, const XPlaneStats& stats, in
     m_writer.add(gpu);
 }
 
-void XPlaneMapper::mapGpuPlane(const XPlane& plane, int64_t deviceId)
+Status XPlaneMapper::mapGpuPlane(std::string_view planeBytes, int64_t deviceId)
 {
+    google::protobuf::Arena arena;
+    const auto parts = splitXPlane(planeBytes, arena);
+    if (!parts)
+        return damaged();
+    const XPlane& plane = *parts->header;
     XPlaneStats stats(plane);
     deviceFacts(plane, stats, deviceId);
-    for (const XLine& line : plane.lines()) {
-        if (isDerivedLine(line) || !startsWith(line.name(), "Stream")) {
-            if (line.name() == "Steps")
-                mapSteps(plane, line);
-            continue; // derived: the stream lines' events again, grouped
+    for (std::string_view bytes : parts->lines) {
+        const auto key = peekIdAndName(bytes);
+        if (!key)
+            return damaged();
+        const bool steps = key->name == "Steps";
+        if (isDerivedLine(key->id) || !startsWith(key->name, "Stream")) {
+            if (!steps || m_stepsTaken)
+                continue; // derived: the stream lines' events again, grouped; never parsed
         }
-        for (const XEvent& event : line.events())
-            mapStreamEvent(plane, stats, line, event, deviceId);
+        google::protobuf::Arena lineArena; // the line's memory goes as soon as its rows are queued
+        const XLine* line = parseXLine(bytes, lineArena);
+        if (!line)
+            return damaged();
+        if (steps)
+            mapSteps(plane, *line);
+        else
+            for (const XEvent& event : line->events())
+                mapStreamEvent(plane, stats, *line, event, deviceId);
     }
+    return Status::ok();
 }
 
 void XPlaneMapper::mapStreamEvent(
@@ -296,100 +321,117 @@ void XPlaneMapper::mapSteps(const XPlane& plane, const XLine& line)
 // Host plane: one line per thread. Events with a correlation_id are CUDA/HIP API calls (the launch -> kernel link);
 // MemoryAllocation/MemoryDeallocation are allocator events; everything else is a framework op or annotation
 // (TensorFlow "name:Type" ops, tf.data "Iterator::..." ranges, executor and JAX dispatch ranges).
-void XPlaneMapper::mapHostPlane(const XPlane& plane)
+Status XPlaneMapper::mapHostPlane(std::string_view planeBytes)
 {
+    google::protobuf::Arena arena;
+    const auto parts = splitXPlane(planeBytes, arena);
+    if (!parts)
+        return damaged();
+    const XPlane& plane = *parts->header;
     XPlaneStats stats(plane);
+    for (std::string_view bytes : parts->lines) {
+        const auto key = peekIdAndName(bytes);
+        if (!key)
+            return damaged();
+        if (isDerivedLine(key->id))
+            continue;
+        google::protobuf::Arena lineArena;
+        const XLine* line = parseXLine(bytes, lineArena);
+        if (!line)
+            return damaged();
+        mapHostLine(plane, stats, *line);
+    }
+    return Status::ok();
+}
+
+void XPlaneMapper::mapHostLine(const XPlane& plane, const XPlaneStats& stats, const XLine& line)
+{
     const auto correlationId = stats.idOf("correlation_id");
     const auto bytesId
         = stats.idOf("allocation_bytes") ? stats.idOf("allocation_bytes") : stats.idOf("bytes_allocated");
     const auto requestedId = stats.idOf("requested_bytes");
     const auto addressId = stats.idOf("addr");
     const auto allocatorId = stats.idOf("allocator_name");
-    for (const XLine& line : plane.lines()) {
-        if (isDerivedLine(line))
+    const int64_t tid = m_nextTid++;
+    const int64_t globalTid = makeGlobalTid(m_pid, tid);
+    ThreadInfo thread;
+    thread.globalTid = globalTid;
+    thread.globalPid = makeGlobalPid(m_pid);
+    thread.tid = tid;
+    thread.name = line.display_name().empty() ? line.name() : line.display_name();
+    m_writer.add(thread);
+    const size_t count = static_cast<size_t>(line.events_size());
+    std::vector<bool> isOp(count), isCall(count);
+    for (size_t i = 0; i < count; ++i) {
+        const XEvent& event = line.events(static_cast<int>(i));
+        isCall[i] = XPlaneStats::find(event.stats(), correlationId) != nullptr;
+        isOp[i] = !isCall[i] && hostCategory(eventName(plane, event)) == "tf_op";
+    }
+    const std::vector<int> opOfCall = enclosingOpOfCalls(line, isOp, isCall);
+    std::vector<int64_t> externalIdOfOp(count, 0);
+    for (size_t i = 0; i < count; ++i)
+        if (opOfCall[i] >= 0 && externalIdOfOp[static_cast<size_t>(opOfCall[i])] == 0)
+            externalIdOfOp[static_cast<size_t>(opOfCall[i])] = m_nextExternalId++;
+    for (size_t i = 0; i < count; ++i) {
+        const XEvent& event = line.events(static_cast<int>(i));
+        const std::string_view name = eventName(plane, event);
+        const auto* correlation = XPlaneStats::find(event.stats(), correlationId);
+        if (correlation) {
+            if (opOfCall[i] >= 0) {
+                if (auto id = stats.integer(*correlation))
+                    m_writer.add(ExternalCorrelation {
+                        *id, externalIdOfOp[static_cast<size_t>(opOfCall[i])], makeGlobalPid(m_pid), 0 });
+            }
+            RuntimeEvent call;
+            call.start = startOf(line, event);
+            call.end = endOf(line, event);
+            call.globalTid = globalTid;
+            call.correlationId = stats.integer(*correlation);
+            call.name = std::string(name);
+            // cuLaunchKernel and friends are the driver API; cudaX and hipX the runtime one.
+            call.eventClass
+                = startsWith(name, "cu") && !startsWith(name, "cuda") ? ApiClass::Driver : ApiClass::Runtime;
+            m_writer.add(std::move(call));
             continue;
-        const int64_t tid = m_nextTid++;
-        const int64_t globalTid = makeGlobalTid(m_pid, tid);
-        ThreadInfo thread;
-        thread.globalTid = globalTid;
-        thread.globalPid = makeGlobalPid(m_pid);
-        thread.tid = tid;
-        thread.name = line.display_name().empty() ? line.name() : line.display_name();
-        m_writer.add(thread);
-        const size_t count = static_cast<size_t>(line.events_size());
-        std::vector<bool> isOp(count), isCall(count);
-        for (size_t i = 0; i < count; ++i) {
-            const XEvent& event = line.events(static_cast<int>(i));
-            isCall[i] = XPlaneStats::find(event.stats(), correlationId) != nullptr;
-            isOp[i] = !isCall[i] && hostCategory(eventName(plane, event)) == "tf_op";
         }
-        const std::vector<int> opOfCall = enclosingOpOfCalls(line, isOp, isCall);
-        std::vector<int64_t> externalIdOfOp(count, 0);
-        for (size_t i = 0; i < count; ++i)
-            if (opOfCall[i] >= 0 && externalIdOfOp[static_cast<size_t>(opOfCall[i])] == 0)
-                externalIdOfOp[static_cast<size_t>(opOfCall[i])] = m_nextExternalId++;
-        for (size_t i = 0; i < count; ++i) {
-            const XEvent& event = line.events(static_cast<int>(i));
-            const std::string_view name = eventName(plane, event);
-            const auto* correlation = XPlaneStats::find(event.stats(), correlationId);
-            if (correlation) {
-                if (opOfCall[i] >= 0) {
-                    if (auto id = stats.integer(*correlation))
-                        m_writer.add(ExternalCorrelation {
-                            *id, externalIdOfOp[static_cast<size_t>(opOfCall[i])], makeGlobalPid(m_pid), 0 });
+        if (name == "MemoryAllocation" || name == "MemoryDeallocation") {
+            MemoryEvent memory;
+            memory.start = startOf(line, event);
+            memory.globalTid = globalTid;
+            const auto* bytes = XPlaneStats::find(event.stats(), bytesId);
+            if (!bytes)
+                bytes = XPlaneStats::find(event.stats(), requestedId);
+            const int64_t size = bytes ? stats.integer(*bytes).value_or(0) : 0;
+            memory.bytes = name == "MemoryAllocation" ? size : -size;
+            if (const auto* address = XPlaneStats::find(event.stats(), addressId))
+                memory.address = stats.integer(*address);
+            // TensorFlow's allocators: "GPU_4_bfc" on device 4, "gpu_host_bfc" pinned host memory.
+            if (const auto* allocator = XPlaneStats::find(event.stats(), allocatorId)) {
+                const std::string allocatorName = stats.text(*allocator);
+                if (startsWith(allocatorName, "GPU_")) {
+                    memory.deviceType = 1;
+                    memory.deviceId = std::atoll(allocatorName.c_str() + 4);
                 }
-                RuntimeEvent call;
-                call.start = startOf(line, event);
-                call.end = endOf(line, event);
-                call.globalTid = globalTid;
-                call.correlationId = stats.integer(*correlation);
-                call.name = std::string(name);
-                // cuLaunchKernel and friends are the driver API; cudaX and hipX the runtime one.
-                call.eventClass
-                    = startsWith(name, "cu") && !startsWith(name, "cuda") ? ApiClass::Driver : ApiClass::Runtime;
-                m_writer.add(std::move(call));
-                continue;
             }
-            if (name == "MemoryAllocation" || name == "MemoryDeallocation") {
-                MemoryEvent memory;
-                memory.start = startOf(line, event);
-                memory.globalTid = globalTid;
-                const auto* bytes = XPlaneStats::find(event.stats(), bytesId);
-                if (!bytes)
-                    bytes = XPlaneStats::find(event.stats(), requestedId);
-                const int64_t size = bytes ? stats.integer(*bytes).value_or(0) : 0;
-                memory.bytes = name == "MemoryAllocation" ? size : -size;
-                if (const auto* address = XPlaneStats::find(event.stats(), addressId))
-                    memory.address = stats.integer(*address);
-                // TensorFlow's allocators: "GPU_4_bfc" on device 4, "gpu_host_bfc" pinned host memory.
-                if (const auto* allocator = XPlaneStats::find(event.stats(), allocatorId)) {
-                    const std::string allocatorName = stats.text(*allocator);
-                    if (startsWith(allocatorName, "GPU_")) {
-                        memory.deviceType = 1;
-                        memory.deviceId = std::atoll(allocatorName.c_str() + 4);
-                    }
-                }
-                m_writer.add(std::move(memory));
-                continue;
-            }
-            FrameworkOp op;
-            op.start = startOf(line, event);
-            op.end = endOf(line, event);
-            op.globalTid = globalTid;
-            op.name = std::string(name);
-            op.category = hostCategory(name);
-            if (externalIdOfOp[i] != 0) {
-                op.externalId = externalIdOfOp[i];
-                op.extra = R"({"device":"GPU"})"; // it launched GPU work; an op that launched none may be either
-            }
-            m_writer.add(std::move(op));
+            m_writer.add(std::move(memory));
+            continue;
         }
+        FrameworkOp op;
+        op.start = startOf(line, event);
+        op.end = endOf(line, event);
+        op.globalTid = globalTid;
+        op.name = std::string(name);
+        op.category = hostCategory(name);
+        if (externalIdOfOp[i] != 0) {
+            op.externalId = externalIdOfOp[i];
+            op.extra = R"({"device":"GPU"})"; // it launched GPU work; an op that launched none may be either
+        }
+        m_writer.add(std::move(op));
     }
 }
 
-// Parses the file into a message on `arena`: one arena for the whole XSpace instead of a heap allocation per
-// event and stat (malloc was the import's largest cost).
-Result<XSpace*> readXSpace(const std::string& path, google::protobuf::Arena& arena, uint64_t* contentBytes)
+// The file's bytes, as they are on disk (the import's rate is of the file).
+Result<std::string> readFile(const std::string& path, uint64_t* contentBytes)
 {
     std::ifstream file(path, std::ios::binary | std::ios::ate);
     if (!file)
@@ -398,40 +440,34 @@ Result<XSpace*> readXSpace(const std::string& path, google::protobuf::Arena& are
     file.seekg(0);
     if (!file.read(bytes.data(), static_cast<std::streamsize>(bytes.size())))
         return Status::error("cannot read " + path);
-    if (contentBytes) // read as it is on disk: the import's rate is of the file
+    if (contentBytes)
         *contentBytes += bytes.size();
-    XSpace* space = google::protobuf::Arena::CreateMessage<XSpace>(&arena);
-    // protobuf logs each parse failure (invalid UTF-8 in a string field) to stderr: our one-line error says it.
-    google::protobuf::LogSilencer quiet;
-    if (!space->ParseFromString(bytes))
-        return Status::error("not a readable XPlane trace (the XSpace protobuf is truncated or damaged, or a "
-                             "string in it is not UTF-8)");
-    return space;
+    return bytes;
 }
 
-} // namespace
-
-Status importXPlane(const std::string& path, TraceWriter& writer, const ImportOptions& options)
-{
-    google::protobuf::Arena arena;
-    PLACESCOPE_ASSIGN_OR_RETURN(XSpace * parsed, readXSpace(path, arena, options.contentBytes));
-    return importXSpace(*parsed, path, "xplane", writer, options);
-}
-
-Status importXSpace(const tensorflow::profiler::XSpace& space, const std::string& path, const std::string& sourceFormat,
+// Maps a serialized XSpace: GPU planes first, then the host plane, each split and parsed as it is mapped
+// (xspace_wire.h), on arenas rather than a heap allocation per message.
+Status importSerializedXSpace(std::string_view bytes, const std::string& path, const std::string& sourceFormat,
     TraceWriter& writer, const ImportOptions& options)
 {
-    std::vector<std::pair<const XPlane*, int64_t>> gpuPlanes;
-    const XPlane* host = nullptr;
+    google::protobuf::Arena arena;
+    const std::optional<XSpaceParts> space = splitXSpace(bytes, arena);
+    if (!space)
+        return damaged();
+    std::vector<std::pair<std::string_view, int64_t>> gpuPlanes;
+    std::optional<std::string_view> host;
     bool tpu = false;
-    for (const XPlane& plane : space.planes()) {
-        std::string_view name = plane.name();
+    for (std::string_view plane : space->planes) {
+        const auto key = peekIdAndName(plane);
+        if (!key)
+            return damaged();
+        const std::string_view name = key->name;
         if (startsWith(name, kGpuPlanePrefix))
-            gpuPlanes.emplace_back(&plane, std::atoll(std::string(name.substr(kGpuPlanePrefix.size())).c_str()));
+            gpuPlanes.emplace_back(plane, std::atoll(std::string(name.substr(kGpuPlanePrefix.size())).c_str()));
         else if (startsWith(name, kTpuPlanePrefix))
             tpu = true;
         else if (name == kHostPlane)
-            host = &plane;
+            host = plane;
     }
     if (gpuPlanes.empty())
         return Status::error(tpu ? std::string("holds TPU planes only (a TPU profile), not a GPU trace; "
@@ -441,22 +477,38 @@ Status importXSpace(const tensorflow::profiler::XSpace& space, const std::string
     const int64_t pid = 1 + options.inputIndex; // XPlane keeps no OS pid: one process per input
     XPlaneMapper mapper(writer, pid);
     for (const auto& [plane, deviceId] : gpuPlanes)
-        mapper.mapGpuPlane(*plane, deviceId);
+        PLACESCOPE_RETURN_IF_ERROR(mapper.mapGpuPlane(plane, deviceId));
     if (host)
-        mapper.mapHostPlane(*host);
+        PLACESCOPE_RETURN_IF_ERROR(mapper.mapHostPlane(*host));
     ProcessInfo process;
     process.globalPid = makeGlobalPid(pid);
     process.pid = pid;
     process.rank = options.rank;
     process.name = "XPlane host";
-    if (space.hostnames_size() > 0)
-        process.hostname = space.hostnames(0);
+    if (space->header->hostnames_size() > 0)
+        process.hostname = space->header->hostnames(0);
     writer.add(process);
     writer.setMeta("source_format", sourceFormat);
     const std::string metaSuffix = options.inputIndex == 0 ? std::string() : "_" + std::to_string(options.inputIndex);
     writer.setMeta("source_file" + metaSuffix,
         std::filesystem::path(options.sourceName.empty() ? path : options.sourceName).filename().string());
     return writer.flush();
+}
+
+} // namespace
+
+Status importXPlane(const std::string& path, TraceWriter& writer, const ImportOptions& options)
+{
+    PLACESCOPE_ASSIGN_OR_RETURN(std::string bytes, readFile(path, options.contentBytes));
+    return importSerializedXSpace(bytes, path, "xplane", writer, options);
+}
+
+// A space built in memory (TensorBoard's JSON rebuilt as one) is mapped through its serialized form, so both inputs
+// take the same path.
+Status importXSpace(const tensorflow::profiler::XSpace& space, const std::string& path, const std::string& sourceFormat,
+    TraceWriter& writer, const ImportOptions& options)
+{
+    return importSerializedXSpace(space.SerializeAsString(), path, sourceFormat, writer, options);
 }
 
 } // namespace placescope

@@ -18,6 +18,7 @@ const std::string kGemm = std::string(PLACESCOPE_DATA_DIR) + "/traces/jax08_gemm
 const std::string kSeed
     = std::string(PLACESCOPE_SOURCE_DIR) + "/tests/profiler/fuzz/corpus/xplane/small_xspace.xplane.pb";
 const std::string kConv = std::string(PLACESCOPE_DATA_DIR) + "/traces/jax08_conv3d_mi300x8.xplane.pb";
+const std::string kTfExcerpt = std::string(PLACESCOPE_DATA_DIR) + "/traces/tf_bert_v100_step_excerpt.xplane.pb";
 
 class XPlaneImporterTest : public ::testing::Test
 {
@@ -108,6 +109,22 @@ TEST_F(XPlaneImporterTest, DamagedInputIsOneLineErrorAndNoOutput)
         ASSERT_FALSE(summary.isOk()) << input;
         EXPECT_EQ(summary.status().message().find('\n'), std::string::npos);
         EXPECT_NE(summary.status().message().find("XPlane"), std::string::npos) << summary.status().message();
+        EXPECT_FALSE(std::filesystem::exists(m_out));
+    }
+}
+
+// Lines are parsed one at a time as they are mapped, and derived lines are skipped unparsed (xspace_wire.h); a line's
+// name is read to choose, so a bad one is refused, with no output, on a stream line and on a derived line alike.
+TEST_F(XPlaneImporterTest, NonUtf8LineNameIsRefused)
+{
+    for (const char* lineName : { "Stream #", "TensorFlow Name Scope" }) {
+        std::string bytes = testing::fileBytes(kTfExcerpt);
+        const size_t at = bytes.find(lineName);
+        ASSERT_NE(at, std::string::npos) << lineName;
+        bytes[at] = static_cast<char>(0xFF);
+        auto summary = importTraces({ write("bad_line.xplane.pb", bytes) }, m_out, {});
+        ASSERT_FALSE(summary.isOk()) << lineName;
+        EXPECT_NE(summary.status().message().find("not UTF-8"), std::string::npos) << summary.status().message();
         EXPECT_FALSE(std::filesystem::exists(m_out));
     }
 }
