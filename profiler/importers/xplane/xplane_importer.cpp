@@ -3,6 +3,7 @@
 // from the GPU planes' stream lines, API calls, framework ops and memory events from the host plane, steps from
 // the derived Steps line, device facts from the GPU planes' stats. Format notes: ../shared/formats/README.md.
 #include "profiler/importers/importer.h"
+#include "profiler/importers/xplane/xline_view.h"
 #include "profiler/importers/xplane/xplane_stats.h"
 #include "profiler/importers/xplane/xspace_import.h"
 #include "profiler/importers/xplane/xspace_wire.h"
@@ -22,8 +23,6 @@ namespace placescope {
 
 namespace {
 
-using tensorflow::profiler::XEvent;
-using tensorflow::profiler::XLine;
 using tensorflow::profiler::XPlane;
 using tensorflow::profiler::XSpace;
 
@@ -52,22 +51,22 @@ Status damaged()
 bool startsWith(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
 
 // Event time: the line's start (ns) plus the event's offset (ps).
-TimeNs startOf(const XLine& line, const XEvent& event) { return line.timestamp_ns() + event.offset_ps() / 1000; }
-TimeNs endOf(const XLine& line, const XEvent& event)
+TimeNs startOf(const XLineView& line, const XEventView& event) { return line.timestampNs + event.offsetPs / 1000; }
+TimeNs endOf(const XLineView& line, const XEventView& event)
 {
-    return line.timestamp_ns() + (event.offset_ps() + event.duration_ps()) / 1000;
+    return line.timestampNs + (event.offsetPs + event.durationPs) / 1000;
 }
 
-std::string_view eventName(const XPlane& plane, const XEvent& event)
+std::string_view eventName(const XPlane& plane, const XEventView& event)
 {
-    auto found = plane.event_metadata().find(event.metadata_id());
+    auto found = plane.event_metadata().find(event.metadataId);
     return found == plane.event_metadata().end() ? std::string_view() : std::string_view(found->second.name());
 }
 
 // "Stream #134(Compute)" -> 134; other names keep the line id.
-int64_t streamIdOf(const XLine& line)
+int64_t streamIdOf(const XLineView& line)
 {
-    std::string_view name = line.name();
+    std::string_view name = line.name;
     size_t hash = name.find('#');
     if (startsWith(name, "Stream") && hash != std::string_view::npos) {
         int64_t id = 0;
@@ -77,7 +76,7 @@ int64_t streamIdOf(const XLine& line)
         if (any)
             return id;
     }
-    return line.id();
+    return line.id;
 }
 
 // "MemcpyH2D", "MemcpyD2H", "MemcpyD2D", "MemcpyP2P" (TensorFlow's CUPTI names) -> nsys copy kind.
@@ -114,13 +113,17 @@ std::string hostCategory(std::string_view name)
 // For each event of a host line, the index of the innermost TensorFlow op around it when it is an API call (a launch
 // made while the op ran on that thread), else -1. This is the op -> kernel link (PS_EXTERNAL_CORRELATION) TensorFlow
 // does not write: it tells the ops that ran GPU work from those that ran on the host.
-std::vector<int> enclosingOpOfCalls(const XLine& line, const std::vector<bool>& isOp, const std::vector<bool>& isCall)
+std::vector<int> enclosingOpOfCalls(
+    const XLineView& line, const std::vector<bool>& isOp, const std::vector<bool>& isCall)
 {
-    std::vector<int> order(static_cast<size_t>(line.events_size()));
+    std::vector<int> order(line.events.size());
     for (size_t i = 0; i < order.size(); ++i)
         order[i] = static_cast<int>(i);
-    auto start = [&line](int i) { return line.events(i).offset_ps(); };
-    auto end = [&line](int i) { return line.events(i).offset_ps() + line.events(i).duration_ps(); };
+    auto start = [&line](int i) { return line.events[static_cast<size_t>(i)].offsetPs; };
+    auto end = [&line](int i) {
+        const XEventView& event = line.events[static_cast<size_t>(i)];
+        return event.offsetPs + event.durationPs;
+    };
     std::sort(order.begin(), order.end(), [&](int a, int b) {
         return start(a) != start(b) ? start(a) < start(b) : end(a) > end(b); // an op before the calls it holds
     });
@@ -151,13 +154,14 @@ public:
     int64_t kernels() const { return m_kernels; }
 
 private:
-    void mapStreamEvent(
-        const XPlane& plane, const XPlaneStats& stats, const XLine& line, const XEvent& event, int64_t deviceId);
-    void mapSteps(const XPlane& plane, const XLine& line);
-    void mapHostLine(const XPlane& plane, const XPlaneStats& stats, const XLine& line);
+    void mapStreamEvent(const XPlane& plane, const XPlaneStats& stats, const XLineView& line, const XEventView& event,
+        int64_t deviceId);
+    void mapSteps(const XPlane& plane, const XLineView& line);
+    void mapHostLine(const XPlane& plane, const XPlaneStats& stats, const XLineView& line);
     void deviceFacts(const XPlane& plane, const XPlaneStats& stats, int64_t deviceId);
 
     TraceWriter& m_writer;
+    XLineView m_line; // the line being mapped; its storage is reused from line to line
     int64_t m_pid;
     int64_t m_kernels = 0;
     int64_t m_nextTid = 1;
@@ -170,7 +174,7 @@ void XPlaneMapper::deviceFacts(const XPlane& plane, const XPlaneStats& stats, in
     GpuInfo gpu;
     gpu.id = deviceId;
     auto value = [&](std::string_view name) -> std::optional<int64_t> {
-        const auto* stat = XPlaneStats::find(plane.stats(), stats.idOf(name));
+        const auto* stat = XPlaneStats::find(stats.planeStats(), stats.idOf(name));
         return stat ? stats.integer(*stat) : std::nullopt;
     };
     if (auto kHz = value("clock_rate"))
@@ -180,7 +184,7 @@ void XPlaneMapper::deviceFacts(const XPlane& plane, const XPlaneStats& stats, in
     gpu.memoryBandwidth = value("memory_bandwidth");
     gpu.computeMajor = value("compute_cap_major");
     gpu.computeMinor = value("compute_cap_minor");
-    if (const auto* vendor = XPlaneStats::find(plane.stats(), stats.idOf("device_vendor")))
+    if (const auto* vendor = XPlaneStats::find(stats.planeStats(), stats.idOf("device_vendor")))
         gpu.chipName = stats.text(*vendor);
     gpu.name = std::string(plane.name());
     m_writer.add(gpu);
@@ -204,30 +208,28 @@ Status XPlaneMapper::mapGpuPlane(std::string_view planeBytes, int64_t deviceId)
             if (!steps || m_stepsTaken)
                 continue; // derived: the stream lines' events again, grouped; never parsed
         }
-        google::protobuf::Arena lineArena; // the line's memory goes as soon as its rows are queued
-        const XLine* line = parseXLine(bytes, lineArena);
-        if (!line)
+        if (!m_line.read(bytes))
             return damaged();
         if (steps)
-            mapSteps(plane, *line);
+            mapSteps(plane, m_line);
         else
-            for (const XEvent& event : line->events())
-                mapStreamEvent(plane, stats, *line, event, deviceId);
+            for (const XEventView& event : m_line.events)
+                mapStreamEvent(plane, stats, m_line, event, deviceId);
     }
     return Status::ok();
 }
 
 void XPlaneMapper::mapStreamEvent(
-    const XPlane& plane, const XPlaneStats& stats, const XLine& line, const XEvent& event, int64_t deviceId)
+    const XPlane& plane, const XPlaneStats& stats, const XLineView& line, const XEventView& event, int64_t deviceId)
 {
     const std::string_view name = eventName(plane, event);
     const TimeNs start = startOf(line, event), end = endOf(line, event);
     const int64_t stream = streamIdOf(line);
     std::optional<int64_t> correlation;
-    if (const auto* stat = XPlaneStats::find(event.stats(), stats.idOf("correlation_id")))
+    if (const auto* stat = XPlaneStats::find(line.statsOf(event), stats.idOf("correlation_id")))
         correlation = stats.integer(*stat);
-    const auto* memcpy = XPlaneStats::find(event.stats(), stats.idOf("memcpy_details"));
-    const auto* memset = XPlaneStats::find(event.stats(), stats.idOf("memset_details"));
+    const auto* memcpy = XPlaneStats::find(line.statsOf(event), stats.idOf("memcpy_details"));
+    const auto* memset = XPlaneStats::find(line.statsOf(event), stats.idOf("memset_details"));
     if (memcpy || startsWith(name, "Memcpy")) {
         MemcpyEvent copy;
         copy.start = start;
@@ -267,7 +269,7 @@ void XPlaneMapper::mapStreamEvent(
     kernel.correlationId = correlation;
     kernel.globalPid = makeGlobalPid(m_pid);
     kernel.demangledName = std::string(name);
-    if (const auto* detailsStat = XPlaneStats::find(event.stats(), stats.idOf("kernel_details"))) {
+    if (const auto* detailsStat = XPlaneStats::find(line.statsOf(event), stats.idOf("kernel_details"))) {
         KernelDetails details = parseKernelDetails(stats.text(*detailsStat));
         // TensorFlow 2.x wrote uninitialised launch records for some kernels (regs:17179869185, a grid of 2^37):
         // a launch shape no GPU accepts is counted and left out rather than stored.
@@ -298,16 +300,16 @@ void XPlaneMapper::mapStreamEvent(
 }
 
 // The Steps line: one event per training step (the same steps on every GPU plane; the first plane's are kept).
-void XPlaneMapper::mapSteps(const XPlane& plane, const XLine& line)
+void XPlaneMapper::mapSteps(const XPlane& plane, const XLineView& line)
 {
-    if (m_stepsTaken || line.events_size() == 0)
+    if (m_stepsTaken || line.events.empty())
         return;
     m_stepsTaken = true;
     XPlaneStats stats(plane);
     int64_t number = 0;
-    for (const XEvent& event : line.events()) {
+    for (const XEventView& event : line.events) {
         StepRange step;
-        const auto* group = XPlaneStats::find(event.stats(), stats.idOf("group_id"));
+        const auto* group = XPlaneStats::find(line.statsOf(event), stats.idOf("group_id"));
         std::optional<int64_t> groupId = group ? stats.integer(*group) : std::nullopt;
         step.stepNumber = groupId.value_or(number);
         ++number;
@@ -335,16 +337,14 @@ Status XPlaneMapper::mapHostPlane(std::string_view planeBytes)
             return damaged();
         if (isDerivedLine(key->id))
             continue;
-        google::protobuf::Arena lineArena;
-        const XLine* line = parseXLine(bytes, lineArena);
-        if (!line)
+        if (!m_line.read(bytes))
             return damaged();
-        mapHostLine(plane, stats, *line);
+        mapHostLine(plane, stats, m_line);
     }
     return Status::ok();
 }
 
-void XPlaneMapper::mapHostLine(const XPlane& plane, const XPlaneStats& stats, const XLine& line)
+void XPlaneMapper::mapHostLine(const XPlane& plane, const XPlaneStats& stats, const XLineView& line)
 {
     const auto correlationId = stats.idOf("correlation_id");
     const auto bytesId
@@ -358,13 +358,13 @@ void XPlaneMapper::mapHostLine(const XPlane& plane, const XPlaneStats& stats, co
     thread.globalTid = globalTid;
     thread.globalPid = makeGlobalPid(m_pid);
     thread.tid = tid;
-    thread.name = line.display_name().empty() ? line.name() : line.display_name();
+    thread.name = line.displayName.empty() ? line.name : line.displayName;
     m_writer.add(thread);
-    const size_t count = static_cast<size_t>(line.events_size());
+    const size_t count = line.events.size();
     std::vector<bool> isOp(count), isCall(count);
     for (size_t i = 0; i < count; ++i) {
-        const XEvent& event = line.events(static_cast<int>(i));
-        isCall[i] = XPlaneStats::find(event.stats(), correlationId) != nullptr;
+        const XEventView& event = line.events[i];
+        isCall[i] = XPlaneStats::find(line.statsOf(event), correlationId) != nullptr;
         isOp[i] = !isCall[i] && hostCategory(eventName(plane, event)) == "tf_op";
     }
     const std::vector<int> opOfCall = enclosingOpOfCalls(line, isOp, isCall);
@@ -373,9 +373,9 @@ void XPlaneMapper::mapHostLine(const XPlane& plane, const XPlaneStats& stats, co
         if (opOfCall[i] >= 0 && externalIdOfOp[static_cast<size_t>(opOfCall[i])] == 0)
             externalIdOfOp[static_cast<size_t>(opOfCall[i])] = m_nextExternalId++;
     for (size_t i = 0; i < count; ++i) {
-        const XEvent& event = line.events(static_cast<int>(i));
+        const XEventView& event = line.events[i];
         const std::string_view name = eventName(plane, event);
-        const auto* correlation = XPlaneStats::find(event.stats(), correlationId);
+        const auto* correlation = XPlaneStats::find(line.statsOf(event), correlationId);
         if (correlation) {
             if (opOfCall[i] >= 0) {
                 if (auto id = stats.integer(*correlation))
@@ -398,15 +398,15 @@ void XPlaneMapper::mapHostLine(const XPlane& plane, const XPlaneStats& stats, co
             MemoryEvent memory;
             memory.start = startOf(line, event);
             memory.globalTid = globalTid;
-            const auto* bytes = XPlaneStats::find(event.stats(), bytesId);
+            const auto* bytes = XPlaneStats::find(line.statsOf(event), bytesId);
             if (!bytes)
-                bytes = XPlaneStats::find(event.stats(), requestedId);
+                bytes = XPlaneStats::find(line.statsOf(event), requestedId);
             const int64_t size = bytes ? stats.integer(*bytes).value_or(0) : 0;
             memory.bytes = name == "MemoryAllocation" ? size : -size;
-            if (const auto* address = XPlaneStats::find(event.stats(), addressId))
+            if (const auto* address = XPlaneStats::find(line.statsOf(event), addressId))
                 memory.address = stats.integer(*address);
             // TensorFlow's allocators: "GPU_4_bfc" on device 4, "gpu_host_bfc" pinned host memory.
-            if (const auto* allocator = XPlaneStats::find(event.stats(), allocatorId)) {
+            if (const auto* allocator = XPlaneStats::find(line.statsOf(event), allocatorId)) {
                 const std::string allocatorName = stats.text(*allocator);
                 if (startsWith(allocatorName, "GPU_")) {
                     memory.deviceType = 1;

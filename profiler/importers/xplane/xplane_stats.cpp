@@ -10,6 +10,8 @@ XPlaneStats::XPlaneStats(const tensorflow::profiler::XPlane& plane)
 {
     for (const auto& [id, metadata] : plane.stat_metadata())
         m_idsByName.emplace(metadata.name(), id);
+    for (const auto& stat : plane.stats())
+        m_planeStats.push_back(statView(stat));
 }
 
 std::optional<int64_t> XPlaneStats::idOf(std::string_view name) const
@@ -37,39 +39,39 @@ std::optional<int64_t> parseInteger(std::string_view text)
 
 } // namespace
 
-std::optional<int64_t> XPlaneStats::integer(const tensorflow::profiler::XStat& stat) const
+std::optional<int64_t> XPlaneStats::integer(const XStatView& stat) const
 {
-    using Stat = tensorflow::profiler::XStat;
-    switch (stat.value_case()) {
-    case Stat::kInt64Value:
-        return stat.int64_value();
-    case Stat::kUint64Value:
-        return static_cast<int64_t>(stat.uint64_value());
-    case Stat::kDoubleValue:
-        return static_cast<int64_t>(stat.double_value());
-    case Stat::kStrValue:
-        return parseInteger(stat.str_value());
-    case Stat::kRefValue:
-        return parseInteger(nameOf(static_cast<int64_t>(stat.ref_value())));
+    using Kind = XStatView::Kind;
+    switch (stat.kind) {
+    case Kind::Int64:
+        return stat.signedValue;
+    case Kind::Uint64:
+        return static_cast<int64_t>(stat.unsignedValue);
+    case Kind::Double:
+        return static_cast<int64_t>(stat.doubleValue);
+    case Kind::Str:
+        return parseInteger(stat.text);
+    case Kind::Ref:
+        return parseInteger(nameOf(static_cast<int64_t>(stat.unsignedValue)));
     default:
         return std::nullopt;
     }
 }
 
-std::string XPlaneStats::text(const tensorflow::profiler::XStat& stat) const
+std::string XPlaneStats::text(const XStatView& stat) const
 {
-    using Stat = tensorflow::profiler::XStat;
-    switch (stat.value_case()) {
-    case Stat::kStrValue:
-        return stat.str_value();
-    case Stat::kRefValue:
-        return std::string(nameOf(static_cast<int64_t>(stat.ref_value())));
-    case Stat::kInt64Value:
-        return std::to_string(stat.int64_value());
-    case Stat::kUint64Value:
-        return std::to_string(stat.uint64_value());
-    case Stat::kDoubleValue:
-        return std::to_string(stat.double_value());
+    using Kind = XStatView::Kind;
+    switch (stat.kind) {
+    case Kind::Str:
+        return std::string(stat.text);
+    case Kind::Ref:
+        return std::string(nameOf(static_cast<int64_t>(stat.unsignedValue)));
+    case Kind::Int64:
+        return std::to_string(stat.signedValue);
+    case Kind::Uint64:
+        return std::to_string(stat.unsignedValue);
+    case Kind::Double:
+        return std::to_string(stat.doubleValue);
     default:
         return {};
     }

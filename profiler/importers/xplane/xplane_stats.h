@@ -3,13 +3,16 @@
 // interned there too (ref_value). Kept apart from the mapping so the fuzz target and the tests read stats the same way.
 #pragma once
 
+#include "profiler/importers/xplane/xline_view.h"
 #include "profiler/importers/xplane/xplane.pb.h"
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 namespace placescope {
 
@@ -23,18 +26,19 @@ public:
     std::string_view nameOf(int64_t metadataId) const;
 
     // The value of a stat as an integer (int64, uint64, or a decimal string; doubles truncated), or nullopt.
-    std::optional<int64_t> integer(const tensorflow::profiler::XStat& stat) const;
+    std::optional<int64_t> integer(const XStatView& stat) const;
     // The value of a stat as text (str_value, or ref_value resolved through stat_metadata; numbers printed).
-    std::string text(const tensorflow::profiler::XStat& stat) const;
+    std::string text(const XStatView& stat) const;
+    // The plane's own stats (device facts on a GPU plane).
+    std::span<const XStatView> planeStats() const { return m_planeStats; }
 
     // The stat with metadata id `id` among `stats`, or null.
-    template <typename Stats>
-    static const tensorflow::profiler::XStat* find(const Stats& stats, std::optional<int64_t> id)
+    static const XStatView* find(std::span<const XStatView> stats, std::optional<int64_t> id)
     {
         if (!id)
             return nullptr;
-        for (const auto& stat : stats)
-            if (stat.metadata_id() == *id)
+        for (const XStatView& stat : stats)
+            if (stat.metadataId == *id)
                 return &stat;
         return nullptr;
     }
@@ -42,6 +46,7 @@ public:
 private:
     const tensorflow::profiler::XPlane& m_plane;
     std::unordered_map<std::string_view, int64_t> m_idsByName;
+    std::vector<XStatView> m_planeStats;
 };
 
 // "regs:38 shm:0 grid:160,1,1 block:1024,1,1" (CUDA) or "grid:...,block:...,group_mem:..." (ROCm): the launch

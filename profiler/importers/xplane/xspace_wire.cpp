@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "profiler/importers/xplane/xspace_wire.h"
+#include "profiler/importers/xplane/wire_tag.h"
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/stubs/common.h>
@@ -25,9 +26,9 @@ struct WireField
 {
     int number = 0;
     WireFormatLite::WireType type = WireFormatLite::WIRETYPE_VARINT;
-    std::string_view whole;   // tag, length and payload: the field as it can be parsed on its own
+    std::string_view whole; // tag, length and payload: the field as it can be parsed on its own
     std::string_view payload; // a length-delimited field's contents
-    uint64_t varint = 0;      // a varint field's value
+    uint64_t varint = 0; // a varint field's value
 };
 
 // Calls `onField(const WireField&)` for each top-level field of the serialized message `bytes`, in order. False when
@@ -40,7 +41,7 @@ template <typename OnField> bool forEachField(std::string_view bytes, OnField&& 
     google::protobuf::io::CodedInputStream input(data, static_cast<int>(bytes.size()));
     for (;;) {
         const int begin = input.CurrentPosition();
-        const uint32_t tag = input.ReadTag();
+        const uint32_t tag = readFieldTag(input);
         if (tag == 0)
             return begin == static_cast<int>(bytes.size()); // the end, or a tag that is not a varint / is 0
         WireField field;
@@ -118,14 +119,9 @@ std::optional<XIdAndName> peekIdAndName(std::string_view bytes)
         else if (field.number == kNameOfPlaneOrLine && field.type == WireFormatLite::WIRETYPE_LENGTH_DELIMITED)
             key.name = field.payload;
     });
-    const bool utf8 = google::protobuf::internal::IsStructurallyValidUTF8(key.name.data(), static_cast<int>(key.name.size()));
+    const bool utf8
+        = google::protobuf::internal::IsStructurallyValidUTF8(key.name.data(), static_cast<int>(key.name.size()));
     return walked && utf8 ? std::optional<XIdAndName>(key) : std::nullopt;
-}
-
-const tensorflow::profiler::XLine* parseXLine(std::string_view lineBytes, google::protobuf::Arena& arena)
-{
-    auto* line = google::protobuf::Arena::CreateMessage<tensorflow::profiler::XLine>(&arena);
-    return parseQuietly(*line, lineBytes) ? line : nullptr;
 }
 
 } // namespace placescope

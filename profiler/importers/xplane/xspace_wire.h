@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// A serialized XSpace split at its planes and each plane at its lines, without parsing the lines: the importer parses
-// one line at a time while the writer's thread stores the rows of the line before (parsing the whole XSpace first
-// left the writer idle for a third of the import), and lines it does not map (TensorFlow's derived lines, a quarter of
-// the events of a TensorFlow capture) are never parsed. What is mapped is parsed with the generated classes, so a
-// damaged or non-UTF-8 field there is refused as a whole parse would refuse it.
+// A serialized XSpace split at its planes and each plane at its lines, without parsing the lines: the importer reads
+// one line at a time (xline_view.h) while the writer's thread stores the rows of the line before (parsing the whole
+// XSpace first left the writer idle for a third of the import), and lines it does not map (TensorFlow's derived lines,
+// a quarter of the events of a TensorFlow capture) are never read. Plane headers are parsed with the generated
+// classes, so a damaged or non-UTF-8 field there is refused as a whole parse would refuse it.
 #pragma once
 
 #include "profiler/importers/xplane/xplane.pb.h"
@@ -20,13 +20,13 @@ namespace placescope {
 struct XPlaneParts
 {
     const tensorflow::profiler::XPlane* header = nullptr; // every field but lines (name, metadata, stats)
-    std::vector<std::string_view> lines;                   // each line's serialized bytes, in file order
+    std::vector<std::string_view> lines; // each line's serialized bytes, in file order
 };
 
 struct XSpaceParts
 {
     const tensorflow::profiler::XSpace* header = nullptr; // every field but planes (hostnames, errors, warnings)
-    std::vector<std::string_view> planes;                  // each plane's serialized bytes, split when mapped
+    std::vector<std::string_view> planes; // each plane's serialized bytes, split when mapped
 };
 
 // Splits `bytes` (which must outlive the result); headers live on `arena`. Nullopt when the bytes are not a readable
@@ -43,8 +43,5 @@ struct XIdAndName
     std::string_view name;
 };
 std::optional<XIdAndName> peekIdAndName(std::string_view bytes);
-
-// One line parsed on `arena`, or null when its bytes are damaged or a string in it is not UTF-8.
-const tensorflow::profiler::XLine* parseXLine(std::string_view lineBytes, google::protobuf::Arena& arena);
 
 } // namespace placescope

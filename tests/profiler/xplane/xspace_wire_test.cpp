@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+// The split of a serialized XPlane (xspace_wire.h) and the line reader (xline_view.h) together, against the generated
+// parser on one plane: on every truncation and every byte changed to a handful of values, splitting the plane and
+// reading each of its lines succeeds exactly when the generated parser accepts the plane, and reads the same lines.
+#include "profiler/importers/xplane/xline_view.h"
+#include "profiler/importers/xplane/xspace_wire.h"
+
+#include <google/protobuf/stubs/logging.h>
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace placescope {
+namespace {
+
+using tensorflow::profiler::XLine;
+using tensorflow::profiler::XPlane;
+
+std::string samplePlane()
+{
+    XPlane plane;
+    plane.set_id(4);
+    plane.set_name("/device:GPU:4");
+    (*plane.mutable_event_metadata())[7].set_name("volta_sgemm_128x64_nn");
+    (*plane.mutable_stat_metadata())[1].set_name("correlation_id");
+    auto* stat = plane.add_stats();
+    stat->set_metadata_id(1);
+    stat->set_int64_value(1530000);
+    for (const char* name : { "Stream #14(Kernel)", "Steps" }) {
+        XLine* line = plane.add_lines();
+        line->set_name(name);
+        line->set_timestamp_ns(1000);
+        auto* event = line->add_events();
+        event->set_metadata_id(7);
+        event->set_offset_ps(5000);
+        auto* eventStat = event->add_stats();
+        eventStat->set_metadata_id(1);
+        eventStat->set_str_value("42");
+    }
+    return plane.SerializeAsString();
+}
+
+// The plane's name and its lines' names and event counts, or "" when it is refused.
+std::string readByHand(const std::string& bytes)
+{
+    google::protobuf::Arena arena;
+    const auto key = peekIdAndName(bytes);
+    const auto parts = splitXPlane(bytes, arena);
+    if (!key || !parts)
+        return "";
+    std::string out = std::string(key->name) + "/" + parts->header->name();
+    XLineView line;
+    for (std::string_view lineBytes : parts->lines) {
+        if (!line.read(lineBytes))
+            return "";
+        out += "|" + std::string(line.name) + ":" + std::to_string(line.events.size());
+    }
+    return out;
+}
+
+std::string readGenerated(const std::string& bytes)
+{
+    XPlane plane;
+    if (!plane.ParseFromString(bytes))
+        return "";
+    std::string out = plane.name() + "/" + plane.name();
+    for (const XLine& line : plane.lines())
+        out += "|" + line.name() + ":" + std::to_string(line.events_size());
+    return out;
+}
+
+TEST(XSpaceWireTest, SplitAndReadAcceptWhatTheGeneratedParserDoes)
+{
+    google::protobuf::LogSilencer quiet; // the generated parser logs each string that is not UTF-8
+    const std::string bytes = samplePlane();
+    ASSERT_EQ(readByHand(bytes), "/device:GPU:4//device:GPU:4|Stream #14(Kernel):1|Steps:1");
+    int refused = 0;
+    auto agree = [&](const std::string& input, const std::string& what) {
+        const std::string generated = readGenerated(input);
+        EXPECT_EQ(readByHand(input), generated) << what;
+        refused += generated.empty();
+    };
+    for (size_t length = 0; length < bytes.size(); ++length)
+        agree(bytes.substr(0, length), "cut at " + std::to_string(length));
+    for (size_t at = 0; at < bytes.size(); ++at)
+        for (unsigned char value : { 0x00, 0x01, 0x08, 0x12, 0x1a, 0x7f, 0x80, 0xc0, 0xff }) {
+            std::string changed = bytes;
+            changed[at] = static_cast<char>(value);
+            agree(changed, "byte " + std::to_string(at) + " = " + std::to_string(value));
+        }
+    EXPECT_GT(refused, 0);
+}
+
+} // namespace
+} // namespace placescope
