@@ -190,8 +190,8 @@ bool writeXPlaneAsKineto(const std::string& xplane, const std::string& out)
         return 127;
     });
     if (!run.ok)
-        std::fprintf(stderr, "import_bench: %s could not write %s (needs python3 and protoc)\n", script.c_str(),
-            out.c_str());
+        std::fprintf(
+            stderr, "import_bench: %s could not write %s (needs python3 and protoc)\n", script.c_str(), out.c_str());
     return run.ok;
 }
 

@@ -13,8 +13,8 @@ namespace placescope {
 
 namespace {
 
-using google::protobuf::io::CodedInputStream;
 using google::protobuf::internal::WireFormatLite;
+using google::protobuf::io::CodedInputStream;
 
 constexpr auto kVarint = WireFormatLite::WIRETYPE_VARINT;
 constexpr auto kFixed64 = WireFormatLite::WIRETYPE_FIXED64;

@@ -75,8 +75,8 @@ std::string describe(const XLine& line)
 
 std::string describe(const XLineView& line)
 {
-    std::string out = std::to_string(line.id) + "|" + std::string(line.name) + "|" + std::string(line.displayName)
-        + "|" + std::to_string(line.timestampNs);
+    std::string out = std::to_string(line.id) + "|" + std::string(line.name) + "|" + std::string(line.displayName) + "|"
+        + std::to_string(line.timestampNs);
     for (const XEventView& event : line.events) {
         out += "|e" + std::to_string(event.metadataId) + "," + std::to_string(event.offsetPs) + ","
             + std::to_string(event.durationPs);
