@@ -6,7 +6,7 @@
 // (a field cut short, a string that is not UTF-8), and fields this reader does not know are skipped, as it skips them.
 #pragma once
 
-#include "profiler/importers/xplane/xplane.pb.h"
+#include "profiler/importers/xplane/xstat_view.h"
 
 #include <cstdint>
 #include <span>
@@ -14,29 +14,6 @@
 #include <vector>
 
 namespace placescope {
-
-struct XStatView
-{
-    enum class Kind : uint8_t
-    {
-        None,
-        Double,
-        Uint64,
-        Int64,
-        Str,
-        Bytes,
-        Ref
-    };
-    int64_t metadataId = 0;
-    Kind kind = Kind::None; // which value the stat holds (a oneof: the last one written wins)
-    double doubleValue = 0;
-    uint64_t unsignedValue = 0; // Uint64 and Ref (an id into the plane's stat metadata)
-    int64_t signedValue = 0;
-    std::string_view text; // Str and Bytes
-};
-
-// A stat of a plane or an event's metadata, as the generated classes hold it.
-XStatView statView(const tensorflow::profiler::XStat& stat);
 
 struct XEventView
 {

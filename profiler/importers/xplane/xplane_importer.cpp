@@ -57,10 +57,10 @@ TimeNs endOf(const XLineView& line, const XEventView& event)
     return line.timestampNs + (event.offsetPs + event.durationPs) / 1000;
 }
 
-std::string_view eventName(const XPlane& plane, const XEventView& event)
+std::string_view eventName(const XPlaneParts& plane, const XEventView& event)
 {
-    auto found = plane.event_metadata().find(event.metadataId);
-    return found == plane.event_metadata().end() ? std::string_view() : std::string_view(found->second.name());
+    auto found = plane.eventNames.find(event.metadataId);
+    return found == plane.eventNames.end() ? std::string_view() : found->second;
 }
 
 // "Stream #134(Compute)" -> 134; other names keep the line id.
@@ -96,7 +96,7 @@ CopyKind copyKindOf(std::string_view name)
 // A host event that is neither an API call nor a memory event: a TensorFlow op ("name:Type"), a transfer op
 // between devices (_Send, _Recv, _HostSend, _HostRecv), a tf.data range or another annotation (the executor's
 // "ExecutorState::Process" around the ops, JAX dispatch).
-std::string hostCategory(std::string_view name)
+std::string_view hostCategory(std::string_view name)
 {
     if (startsWith(name, "Iterator::") || startsWith(name, "IteratorGetNext"))
         return "tf_data";
@@ -154,10 +154,10 @@ public:
     int64_t kernels() const { return m_kernels; }
 
 private:
-    void mapStreamEvent(const XPlane& plane, const XPlaneStats& stats, const XLineView& line, const XEventView& event,
-        int64_t deviceId);
+    void mapStreamEvent(const XPlaneParts& plane, const XPlaneStats& stats, const XLineView& line,
+        const XEventView& event, int64_t deviceId);
     void mapSteps(const XPlane& plane, const XLineView& line);
-    void mapHostLine(const XPlane& plane, const XPlaneStats& stats, const XLineView& line);
+    void mapHostLine(const XPlaneParts& plane, const XPlaneStats& stats, const XLineView& line);
     void deviceFacts(const XPlane& plane, const XPlaneStats& stats, int64_t deviceId);
 
     TraceWriter& m_writer;
@@ -214,13 +214,13 @@ Status XPlaneMapper::mapGpuPlane(std::string_view planeBytes, int64_t deviceId)
             mapSteps(plane, m_line);
         else
             for (const XEventView& event : m_line.events)
-                mapStreamEvent(plane, stats, m_line, event, deviceId);
+                mapStreamEvent(*parts, stats, m_line, event, deviceId);
     }
     return Status::ok();
 }
 
-void XPlaneMapper::mapStreamEvent(
-    const XPlane& plane, const XPlaneStats& stats, const XLineView& line, const XEventView& event, int64_t deviceId)
+void XPlaneMapper::mapStreamEvent(const XPlaneParts& plane, const XPlaneStats& stats, const XLineView& line,
+    const XEventView& event, int64_t deviceId)
 {
     const std::string_view name = eventName(plane, event);
     const TimeNs start = startOf(line, event), end = endOf(line, event);
@@ -339,12 +339,12 @@ Status XPlaneMapper::mapHostPlane(std::string_view planeBytes)
             continue;
         if (!m_line.read(bytes))
             return damaged();
-        mapHostLine(plane, stats, m_line);
+        mapHostLine(*parts, stats, m_line);
     }
     return Status::ok();
 }
 
-void XPlaneMapper::mapHostLine(const XPlane& plane, const XPlaneStats& stats, const XLineView& line)
+void XPlaneMapper::mapHostLine(const XPlaneParts& plane, const XPlaneStats& stats, const XLineView& line)
 {
     const auto correlationId = stats.idOf("correlation_id");
     const auto bytesId
@@ -362,10 +362,12 @@ void XPlaneMapper::mapHostLine(const XPlane& plane, const XPlaneStats& stats, co
     m_writer.add(thread);
     const size_t count = line.events.size();
     std::vector<bool> isOp(count), isCall(count);
+    std::vector<std::string_view> names(count);
     for (size_t i = 0; i < count; ++i) {
         const XEventView& event = line.events[i];
+        names[i] = eventName(plane, event);
         isCall[i] = XPlaneStats::find(line.statsOf(event), correlationId) != nullptr;
-        isOp[i] = !isCall[i] && hostCategory(eventName(plane, event)) == "tf_op";
+        isOp[i] = !isCall[i] && hostCategory(names[i]) == "tf_op";
     }
     const std::vector<int> opOfCall = enclosingOpOfCalls(line, isOp, isCall);
     std::vector<int64_t> externalIdOfOp(count, 0);
@@ -374,7 +376,7 @@ void XPlaneMapper::mapHostLine(const XPlane& plane, const XPlaneStats& stats, co
             externalIdOfOp[static_cast<size_t>(opOfCall[i])] = m_nextExternalId++;
     for (size_t i = 0; i < count; ++i) {
         const XEventView& event = line.events[i];
-        const std::string_view name = eventName(plane, event);
+        const std::string_view name = names[i];
         const auto* correlation = XPlaneStats::find(line.statsOf(event), correlationId);
         if (correlation) {
             if (opOfCall[i] >= 0) {
@@ -421,7 +423,7 @@ void XPlaneMapper::mapHostLine(const XPlane& plane, const XPlaneStats& stats, co
         op.end = endOf(line, event);
         op.globalTid = globalTid;
         op.name = std::string(name);
-        op.category = hostCategory(name);
+        op.category = std::string(hostCategory(name));
         if (externalIdOfOp[i] != 0) {
             op.externalId = externalIdOfOp[i];
             op.extra = R"({"device":"GPU"})"; // it launched GPU work; an op that launched none may be either

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "profiler/importers/xplane/xspace_wire.h"
-#include "profiler/importers/xplane/wire_tag.h"
+#include "profiler/importers/xplane/wire_reader.h"
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/stubs/common.h>
@@ -19,6 +19,7 @@ using google::protobuf::internal::WireFormatLite;
 // Field numbers of xplane.proto.
 constexpr int kSpacePlanes = 1;
 constexpr int kPlaneLines = 3;
+constexpr int kPlaneEventMetadata = 4;
 constexpr int kIdOfPlaneOrLine = 1;
 constexpr int kNameOfPlaneOrLine = 2;
 
@@ -41,7 +42,7 @@ template <typename OnField> bool forEachField(std::string_view bytes, OnField&& 
     google::protobuf::io::CodedInputStream input(data, static_cast<int>(bytes.size()));
     for (;;) {
         const int begin = input.CurrentPosition();
-        const uint32_t tag = readFieldTag(input);
+        const uint32_t tag = wire::readFieldTag(input);
         if (tag == 0)
             return begin == static_cast<int>(bytes.size()); // the end, or a tag that is not a varint / is 0
         WireField field;
@@ -88,6 +89,47 @@ bool splitMessage(std::string_view bytes, int splitNumber, Message& header, std:
     return walked && parseQuietly(header, rest);
 }
 
+// One entry of a plane's map<int64, XEventMetadata>: its key and the metadata's name go into `names` (a later entry
+// of the same key wins, as in the generated map). Every field of the metadata is read as the generated parser reads
+// it, strings checked for UTF-8, though only the name is kept.
+bool readEventMetadataEntry(std::string_view entry, std::unordered_map<int64_t, std::string_view>& names)
+{
+    using namespace wire;
+    CodedInputStream in(reinterpret_cast<const uint8_t*>(entry.data()), static_cast<int>(entry.size()));
+    int64_t key = 0;
+    std::string_view name;
+    int number = 0;
+    WireFormatLite::WireType type {};
+    while (in.CurrentPosition() < static_cast<int>(entry.size())) {
+        const uint32_t tag = nextTag(in, number, type);
+        if (tag == 0)
+            return false;
+        bool read = true;
+        if (number == 1 && type == kVarint)
+            read = readInt64(in, key);
+        else if (number == 2 && type == kLengthDelimited)
+            read = readNested(in, [&](int field, WireFormatLite::WireType fieldType, uint32_t fieldTag) {
+                std::string_view ignored;
+                XStatView ignoredStat;
+                if (field == 2 && fieldType == kLengthDelimited)
+                    return readString(in, entry, name);
+                if (field == 4 && fieldType == kLengthDelimited) // display_name
+                    return readString(in, entry, ignored);
+                if (field == 5 && fieldType == kLengthDelimited)
+                    return readStat(in, entry, ignoredStat);
+                if (field == 6 && fieldType == kLengthDelimited) // child_id, packed: every varint must be whole
+                    return readPackedVarints(in, entry);
+                return WireFormatLite::SkipField(&in, fieldTag); // id, metadata (bytes), child_id unpacked
+            });
+        else
+            read = WireFormatLite::SkipField(&in, tag);
+        if (!read)
+            return false;
+    }
+    names.insert_or_assign(key, name);
+    return true;
+}
+
 } // namespace
 
 std::optional<XSpaceParts> splitXSpace(std::string_view bytes, google::protobuf::Arena& arena)
@@ -104,7 +146,19 @@ std::optional<XPlaneParts> splitXPlane(std::string_view planeBytes, google::prot
 {
     auto* header = google::protobuf::Arena::CreateMessage<tensorflow::profiler::XPlane>(&arena);
     XPlaneParts parts;
-    if (!splitMessage(planeBytes, kPlaneLines, *header, parts.lines))
+    std::string rest;
+    bool entriesRead = true;
+    const bool walked = forEachField(planeBytes, [&](const WireField& field) {
+        if (field.type != WireFormatLite::WIRETYPE_LENGTH_DELIMITED)
+            rest.append(field.whole);
+        else if (field.number == kPlaneLines)
+            parts.lines.push_back(field.payload);
+        else if (field.number == kPlaneEventMetadata)
+            entriesRead = entriesRead && readEventMetadataEntry(field.payload, parts.eventNames);
+        else
+            rest.append(field.whole);
+    });
+    if (!walked || !entriesRead || !parseQuietly(*header, rest))
         return std::nullopt;
     parts.header = header;
     return parts;

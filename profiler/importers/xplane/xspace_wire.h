@@ -13,14 +13,19 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace placescope {
 
 struct XPlaneParts
 {
-    const tensorflow::profiler::XPlane* header = nullptr; // every field but lines (name, metadata, stats)
+    const tensorflow::profiler::XPlane* header = nullptr; // every field but lines and event metadata
     std::vector<std::string_view> lines; // each line's serialized bytes, in file order
+    // The event metadata's names by id (views into the plane's bytes): all the mapping reads of the metadata, read by
+    // hand as the lines are, because a TensorFlow host plane holds thousands (one per op) and parsing them into the
+    // generated map kept the writer waiting.
+    std::unordered_map<int64_t, std::string_view> eventNames;
 };
 
 struct XSpaceParts
