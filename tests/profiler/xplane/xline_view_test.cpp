@@ -123,7 +123,8 @@ TEST(XLineViewTest, ReadsEveryFieldTheImportUses)
     XLine other;
     other.set_name("python3");
     other.add_events()->set_metadata_id(1);
-    ASSERT_TRUE(view.read(other.SerializeAsString()));
+    const std::string otherBytes = other.SerializeAsString(); // the view's strings point into it
+    ASSERT_TRUE(view.read(otherBytes));
     EXPECT_EQ(view.id, 0);
     EXPECT_EQ(view.name, "python3");
     EXPECT_EQ(view.displayName, "");
