@@ -3,7 +3,9 @@
 """Writes the XPlane fuzz target's seed corpus (tests/profiler/fuzz/corpus/xplane): a small XSpace in the shape of
 the real files (a GPU plane with a kernel, a copy and a memset on stream lines, a derived Steps line, device stats;
 a host plane with the launch), encoded by Debian's protoc from text, and damaged copies of it (cut in half, a
-string made non-UTF-8, a TPU plane instead of the GPU one, no GPU plane).
+string made non-UTF-8, a TPU plane instead of the GPU one, no GPU plane; and, for the hand-written wire readers
+(xline_view.h, xspace_wire.h), a stat whose length runs past its event and an event metadata entry whose packed
+child ids end inside a varint).
 
     python3 scripts/make_xplane_fuzz_seeds.py
 """
@@ -51,6 +53,7 @@ HOST_PLANE = '''planes {
   event_metadata { key: 1 value { id: 1 name: "cudaLaunchKernel" } }
   event_metadata { key: 2 value { id: 2 name: "dense/MatMul:MatMul" } }
   event_metadata { key: 3 value { id: 3 name: "MemoryAllocation" } }
+  event_metadata { key: 4 value { id: 4 name: "parent" child_id: 300 child_id: 5 } }
   stat_metadata { key: 1 value { id: 1 name: "correlation_id" } }
   stat_metadata { key: 2 value { id: 2 name: "allocation_bytes" } }
 }
@@ -72,7 +75,12 @@ def main():
         'non_utf8_name.xplane.pb': good.replace(b'volta_sgemm', b'volta\xffsgemm'),
         'tpu_plane.xplane.pb': good.replace(b'/device:GPU:', b'/device:TPU:'),
         'host_only.xplane.pb': encode(HOST_PLANE),
+        # The copy's details string (34 bytes) said to be 127 long: past the end of its stat, event and line.
+        'stat_runs_past_its_line.xplane.pb': good.replace(b'\x22kind:HtoD', b'\x7fkind:HtoD'),
+        # child_id 300, 5 packed as ac 02 05: every byte made a continuation byte, so the last varint never ends.
+        'packed_child_id_cut.xplane.pb': good.replace(b'\xac\x02\x05', b'\xac\x82\x85'),
     }
+    assert seeds['stat_runs_past_its_line.xplane.pb'] != good and seeds['packed_child_id_cut.xplane.pb'] != good
     write_seeds('xplane', seeds)
 
 
