@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdio>
 #include <cstdint>
 #include <functional>
 #include <sys/resource.h>
@@ -22,6 +23,7 @@ struct ChildRun
 // Runs `body` in a forked child (its exit code says success) and measures wall time and the child's peak RSS.
 inline ChildRun runInChild(const std::function<int()>& body)
 {
+    std::fflush(nullptr); // else the child inherits unwritten output, which it may write again
     auto start = std::chrono::steady_clock::now();
     pid_t pid = fork();
     if (pid == 0)

@@ -54,7 +54,8 @@ uint64_t uncompressedBytes(const std::string& path)
     return total;
 }
 
-// The import as `placescope import` does it; the event count goes to `eventsFile` for the parent to read.
+// The import as `placescope import` does it, in the process started by runImport; the event count goes to
+// `eventsFile` for the parent to read.
 int importChild(const std::string& input, const std::string& output, const std::string& eventsFile)
 {
     std::filesystem::remove(output);
@@ -68,6 +69,14 @@ int importChild(const std::string& input, const std::string& output, const std::
         std::fclose(f);
     }
     return 0;
+}
+
+// Runs importChild in a fresh process: this program again, with --import-child.
+int runImport(const std::string& input, const std::string& output, const std::string& eventsFile)
+{
+    execl("/proc/self/exe", "import_bench", "--import-child", input.c_str(), output.c_str(), eventsFile.c_str(),
+        static_cast<char*>(nullptr));
+    return 127;
 }
 
 uint64_t readCount(const std::string& path)
@@ -94,7 +103,7 @@ bool benchRealTrace(const std::string& trace, int rounds, const std::string& dir
     const std::string output = dir + "/real.sqlite";
     const std::string eventsFile = dir + "/real.events";
     const auto best = bench::bestOfRounds("import_bench", rounds,
-        { { "import", [&] { return importChild(trace, output, eventsFile); } },
+        { { "import", [&] { return runImport(trace, output, eventsFile); } },
             { "python3", [&] { return pythonChild(trace); } } });
     if (!best)
         return false;
@@ -131,7 +140,7 @@ bool benchSynthetic(uint64_t targetEvents, const std::string& dir)
         std::fprintf(stderr, "import_bench: cannot write %s\n", input.c_str());
         return false;
     }
-    ChildRun import = runInChild([&] { return importChild(input, output, eventsFile); });
+    ChildRun import = runInChild([&] { return runImport(input, output, eventsFile); });
     if (!import.ok) {
         std::fprintf(stderr, "import_bench: synthetic import failed\n");
         return false;
@@ -161,8 +170,8 @@ bool benchFormatAgainstKinetoPerEvent(const char* format, const std::string& fil
     const std::string otherOut = dir + "/" + format + ".sqlite", otherEvents = dir + "/" + format + ".events";
     const std::string kinetoOut = dir + "/kineto.sqlite", kinetoEvents = dir + "/kineto.events";
     const auto best = bench::bestOfRounds("import_bench", rounds,
-        { { format, [&] { return importChild(file, otherOut, otherEvents); } },
-            { "kineto", [&] { return importChild(kineto, kinetoOut, kinetoEvents); } } });
+        { { format, [&] { return runImport(file, otherOut, otherEvents); } },
+            { "kineto", [&] { return runImport(kineto, kinetoOut, kinetoEvents); } } });
     if (!best)
         return false;
     const double otherSeconds = (*best)[0].fastest.seconds, kinetoSeconds = (*best)[1].fastest.seconds;
@@ -199,6 +208,8 @@ bool writeXPlaneAsKineto(const std::string& xplane, const std::string& out)
 
 int main(int argc, char** argv)
 {
+    if (argc == 5 && std::string(argv[1]) == "--import-child")
+        return importChild(argv[2], argv[3], argv[4]);
     std::string trace = std::string(PLACESCOPE_SOURCE_DIR) + "/../shared/traces/hta_v100_rank1of2_memory.json.gz";
     std::string dir = std::filesystem::temp_directory_path() / "placescope_import_bench";
     std::string xplane = std::string(PLACESCOPE_SOURCE_DIR) + "/../shared/traces/tf_bert_v100x8_multiworker.xplane.pb";
