@@ -4,8 +4,8 @@
 #pragma once
 
 #include <chrono>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <sys/resource.h>
 #include <sys/wait.h>

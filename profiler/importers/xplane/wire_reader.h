@@ -18,9 +18,9 @@ namespace placescope::wire {
 using google::protobuf::internal::WireFormatLite;
 using google::protobuf::io::CodedInputStream;
 
-// The next tag as the generated parser reads it: a varint of at most five bytes whose value fits 32 bits; 0 for anything
-// else (0 is no tag). CodedInputStream::ReadTag takes up to ten bytes and drops the bits past 32, where the generated
-// parser refuses the message.
+// The next tag as the generated parser reads it: a varint of at most five bytes whose value fits 32 bits; 0 for
+// anything else (0 is no tag). CodedInputStream::ReadTag takes up to ten bytes and drops the bits past 32, where the
+// generated parser refuses the message.
 inline uint32_t readFieldTag(CodedInputStream& in)
 {
     constexpr int kMostTagBytes = 5;
@@ -30,7 +30,6 @@ inline uint32_t readFieldTag(CodedInputStream& in)
         return 0;
     return static_cast<uint32_t>(tag);
 }
-
 
 inline constexpr auto kVarint = WireFormatLite::WIRETYPE_VARINT;
 inline constexpr auto kFixed64 = WireFormatLite::WIRETYPE_FIXED64;
