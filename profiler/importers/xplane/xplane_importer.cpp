@@ -147,8 +147,8 @@ public:
         , m_pid(pid)
     { }
 
-    // Each takes a plane's serialized bytes; a plane is split and its lines parsed as they are mapped, so the writer's
-    // thread stores the first plane's rows while the others are parsed.
+    // Each takes a plane's serialized bytes: the plane is split, and its lines are read as they are mapped, so the
+    // writer's thread stores one line's rows while the next is read.
     Status mapGpuPlane(std::string_view planeBytes, int64_t deviceId);
     Status mapHostPlane(std::string_view planeBytes);
     int64_t kernels() const { return m_kernels; }

@@ -75,20 +75,6 @@ bool parseQuietly(google::protobuf::MessageLite& message, std::string_view bytes
         && message.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()));
 }
 
-// The fields of `bytes` other than field `splitNumber` parsed into `header`, and the payloads of that field.
-template <typename Message>
-bool splitMessage(std::string_view bytes, int splitNumber, Message& header, std::vector<std::string_view>& parts)
-{
-    std::string rest; // concatenated fields parse as one message
-    const bool walked = forEachField(bytes, [&](const WireField& field) {
-        if (field.number == splitNumber && field.type == WireFormatLite::WIRETYPE_LENGTH_DELIMITED)
-            parts.push_back(field.payload);
-        else
-            rest.append(field.whole);
-    });
-    return walked && parseQuietly(header, rest);
-}
-
 // One entry of a plane's map<int64, XEventMetadata>: its key and the metadata's name go into `names` (a later entry
 // of the same key wins, as in the generated map). Every field of the metadata is read as the generated parser reads
 // it, strings checked for UTF-8, though only the name is kept.
@@ -136,7 +122,14 @@ std::optional<XSpaceParts> splitXSpace(std::string_view bytes, google::protobuf:
 {
     auto* header = google::protobuf::Arena::CreateMessage<tensorflow::profiler::XSpace>(&arena);
     XSpaceParts parts;
-    if (!splitMessage(bytes, kSpacePlanes, *header, parts.planes))
+    std::string rest; // the other fields, concatenated: they parse as one message
+    const bool walked = forEachField(bytes, [&](const WireField& field) {
+        if (field.number == kSpacePlanes && field.type == WireFormatLite::WIRETYPE_LENGTH_DELIMITED)
+            parts.planes.push_back(field.payload);
+        else
+            rest.append(field.whole);
+    });
+    if (!walked || !parseQuietly(*header, rest))
         return std::nullopt;
     parts.header = header;
     return parts;
@@ -146,7 +139,7 @@ std::optional<XPlaneParts> splitXPlane(std::string_view planeBytes, google::prot
 {
     auto* header = google::protobuf::Arena::CreateMessage<tensorflow::profiler::XPlane>(&arena);
     XPlaneParts parts;
-    std::string rest;
+    std::string rest; // the fields neither lines nor event metadata, concatenated: they parse as one message
     bool entriesRead = true;
     const bool walked = forEachField(planeBytes, [&](const WireField& field) {
         if (field.type != WireFormatLite::WIRETYPE_LENGTH_DELIMITED)

@@ -2,8 +2,9 @@
 // A serialized XSpace split at its planes and each plane at its lines, without parsing the lines: the importer reads
 // one line at a time (xline_view.h) while the writer's thread stores the rows of the line before (parsing the whole
 // XSpace first left the writer idle for a third of the import), and lines it does not map (TensorFlow's derived lines,
-// a quarter of the events of a TensorFlow capture) are never read. Plane headers are parsed with the generated
-// classes, so a damaged or non-UTF-8 field there is refused as a whole parse would refuse it.
+// a quarter of the events of a TensorFlow capture) are never read. The rest of a plane is parsed with the generated
+// classes but for its event metadata, read by hand too; either way a damaged or non-UTF-8 field is refused as a whole
+// parse would refuse it (tests/profiler/xplane/xspace_wire_test.cpp holds the two to each other).
 #pragma once
 
 #include "profiler/importers/xplane/xplane.pb.h"
