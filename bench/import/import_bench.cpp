@@ -251,7 +251,7 @@ int main(int argc, char** argv)
             && benchFormatAgainstKinetoPerEvent("xplane", xplane, sameEvents,
                 "the same capture as Kineto JSON: the same rows", " (goal >= 1x)", rounds, dir)
             && benchFormatAgainstKinetoPerEvent("xplane", xplane, trace,
-                "another trace, 12x the events: fixed costs weigh on the smaller", "", rounds, dir);
+                "another trace: fixed costs weigh on the smaller file", "", rounds, dir);
     }
     if (ok && std::filesystem::exists(ort))
         ok = benchFormatAgainstKinetoPerEvent(
