@@ -250,8 +250,8 @@ int main(int argc, char** argv)
         ok = writeXPlaneAsKineto(xplane, sameEvents)
             && benchFormatAgainstKinetoPerEvent("xplane", xplane, sameEvents,
                 "the same capture as Kineto JSON: the same rows", " (goal >= 1x)", rounds, dir)
-            && benchFormatAgainstKinetoPerEvent("xplane", xplane, trace,
-                "another trace: fixed costs weigh on the smaller file", "", rounds, dir);
+            && benchFormatAgainstKinetoPerEvent(
+                "xplane", xplane, trace, "another trace: fixed costs weigh on the smaller file", "", rounds, dir);
     }
     if (ok && std::filesystem::exists(ort))
         ok = benchFormatAgainstKinetoPerEvent(
