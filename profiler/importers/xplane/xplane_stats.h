@@ -3,8 +3,8 @@
 // interned there too (ref_value). Kept apart from the mapping so the fuzz target and the tests read stats the same way.
 #pragma once
 
-#include "profiler/importers/xplane/xline_view.h"
 #include "profiler/importers/xplane/xplane.pb.h"
+#include "profiler/importers/xplane/xstat_view.h"
 
 #include <cstdint>
 #include <optional>
