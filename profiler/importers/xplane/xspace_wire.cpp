@@ -42,26 +42,19 @@ template <typename OnField> bool forEachField(std::string_view bytes, OnField&& 
     google::protobuf::io::CodedInputStream input(data, static_cast<int>(bytes.size()));
     for (;;) {
         const int begin = input.CurrentPosition();
-        const uint32_t tag = wire::readFieldTag(input);
+        WireField field;
+        const uint32_t tag = wire::nextTag(input, field.number, field.type);
         if (tag == 0)
             return begin == static_cast<int>(bytes.size()); // the end, or a tag that is not a varint / is 0
-        WireField field;
-        field.number = static_cast<int>(WireFormatLite::GetTagFieldNumber(tag));
-        field.type = WireFormatLite::GetTagWireType(tag);
-        if (field.type == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
-            uint32_t length = 0;
-            if (!input.ReadVarint32(&length))
-                return false;
-            const int payloadBegin = input.CurrentPosition();
-            if (!input.Skip(static_cast<int>(length)))
-                return false;
-            field.payload = bytes.substr(static_cast<size_t>(payloadBegin), length);
-        } else if (field.type == WireFormatLite::WIRETYPE_VARINT) {
-            if (!input.ReadVarint64(&field.varint))
-                return false;
-        } else if (!WireFormatLite::SkipField(&input, tag)) {
+        bool read = false;
+        if (field.type == wire::kLengthDelimited)
+            read = wire::readView(input, bytes, field.payload);
+        else if (field.type == wire::kVarint)
+            read = input.ReadVarint64(&field.varint);
+        else
+            read = WireFormatLite::SkipField(&input, tag);
+        if (!read)
             return false;
-        }
         field.whole = bytes.substr(static_cast<size_t>(begin), static_cast<size_t>(input.CurrentPosition() - begin));
         onField(field);
     }
