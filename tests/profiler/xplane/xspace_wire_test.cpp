@@ -5,6 +5,7 @@
 // plane, and reads the same event names and lines.
 #include "profiler/importers/xplane/xline_view.h"
 #include "profiler/importers/xplane/xspace_wire.h"
+#include "tests/profiler/xplane/damaged_copies.h"
 
 #include <google/protobuf/stubs/logging.h>
 #include <gtest/gtest.h>
@@ -98,14 +99,7 @@ TEST(XSpaceWireTest, SplitAndReadAcceptWhatTheGeneratedParserDoes)
         EXPECT_EQ(readByHand(input), generated) << what;
         refused += generated.empty();
     };
-    for (size_t length = 0; length < bytes.size(); ++length)
-        agree(bytes.substr(0, length), "cut at " + std::to_string(length));
-    for (size_t at = 0; at < bytes.size(); ++at)
-        for (unsigned char value : { 0x00, 0x01, 0x08, 0x12, 0x1a, 0x7f, 0x80, 0xc0, 0xff }) {
-            std::string changed = bytes;
-            changed[at] = static_cast<char>(value);
-            agree(changed, "byte " + std::to_string(at) + " = " + std::to_string(value));
-        }
+    EXPECT_EQ(testing::forEachDamagedCopy(bytes, agree), bytes.size() * 11);
     EXPECT_GT(refused, 0);
 }
 
