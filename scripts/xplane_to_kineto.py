@@ -47,28 +47,18 @@ def convert(path):
     next_id = 0  # External ids: the event's index on its line, after the lines before
     for plane in space.get('planes', []):
         plane_name = one(plane, 'name', '')
-        names = {one(e['value'][0], 'id'): one(e['value'][0], 'name', '') for e in plane.get('event_metadata', [])}
-        stat_names = {one(s['value'][0], 'id'): one(s['value'][0], 'name', '') for s in plane.get('stat_metadata', [])}
-        stat_ids = {name: key for key, name in stat_names.items()}
-
-        def stat(event, name):
-            for s in event.get('stats', []):
-                if one(s, 'metadata_id') == stat_ids.get(name, -1):
-                    return s
-            return None
+        names, stat_names, stat = xplane_ref.plane_tables(plane)
 
         if plane_name.startswith('/device:GPU:'):
             device = int(plane_name[len('/device:GPU:'):])
             devices.append({'id': device, 'name': plane_name})
             for line in plane.get('lines', []):
                 line_name = one(line, 'name', '')
-                base = one(line, 'timestamp_ns', 0)
                 if xplane_ref.is_derived(one(line, 'id', 0)) or not line_name.startswith('Stream'):
                     if line_name == 'Steps' and not steps_taken and line.get('events'):
                         steps_taken = True
                         for number, e in enumerate(line['events']):
-                            start = base + one(e, 'offset_ps', 0) // 1000
-                            end = base + (one(e, 'offset_ps', 0) + one(e, 'duration_ps', 0)) // 1000
+                            start, end = xplane_ref.event_span_ns(line, e)
                             events.append({'ph': 'X', 'cat': 'user_annotation', 'name': f'ProfilerStep#{number}',
                                            'pid': 1, 'tid': 0, 'ts': us(start), 'dur': us(end - start)})
                     continue
@@ -76,8 +66,7 @@ def convert(path):
                 stream = int(match.group(1)) if match else one(line, 'id', 0)
                 for e in line.get('events', []):
                     name = names.get(one(e, 'metadata_id'), '')
-                    start = base + one(e, 'offset_ps', 0) // 1000
-                    end = base + (one(e, 'offset_ps', 0) + one(e, 'duration_ps', 0)) // 1000
+                    start, end = xplane_ref.event_span_ns(line, e)
                     args = {'device': device, 'stream': stream}
                     correlation = stat_value(stat(e, 'correlation_id'), stat_names)
                     if correlation is not None:
@@ -112,7 +101,6 @@ def convert(path):
             for tid, line in enumerate(plane.get('lines', []), start=1):
                 if xplane_ref.is_derived(one(line, 'id', 0)):
                     continue
-                base = one(line, 'timestamp_ns', 0)
                 line_events = line.get('events', [])
                 ids = {}  # event index -> External id: TensorFlow ops, and the API calls made while one ran
                 spans = []
@@ -132,8 +120,7 @@ def convert(path):
                         open_ops.append((-neg_end, i))
                 for i, e in enumerate(line_events):
                     name = names.get(one(e, 'metadata_id'), '')
-                    start = base + one(e, 'offset_ps', 0) // 1000
-                    end = base + (one(e, 'offset_ps', 0) + one(e, 'duration_ps', 0)) // 1000
+                    start, end = xplane_ref.event_span_ns(line, e)
                     correlation = stat_value(stat(e, 'correlation_id'), stat_names)
                     if correlation is not None:
                         cat = 'cuda_driver' if name.startswith('cu') and not name.startswith('cuda') else 'cuda_runtime'

@@ -64,6 +64,27 @@ def is_derived(line_id):
     return DERIVED_MIN <= line_id < DERIVED_MIN + 64 or as_int32 <= line_id < as_int32 + 64
 
 
+def plane_tables(plane):
+    """A plane's event names and stat names by metadata id, and stat(event, name): the event's stat of that name."""
+    names = {one(e['value'][0], 'id'): one(e['value'][0], 'name', '') for e in plane.get('event_metadata', [])}
+    stat_names = {one(s['value'][0], 'id'): one(s['value'][0], 'name', '') for s in plane.get('stat_metadata', [])}
+    stat_ids = {name: key for key, name in stat_names.items()}
+
+    def stat(event, name):
+        for s in event.get('stats', []):
+            if one(s, 'metadata_id') == stat_ids.get(name, -1):
+                return s
+        return None
+
+    return names, stat_names, stat
+
+
+def event_span_ns(line, event):
+    """An event's start and end in ns: the line's timestamp_ns plus the event's offset (ps)."""
+    base, offset = one(line, 'timestamp_ns', 0), one(event, 'offset_ps', 0)
+    return base + offset // 1000, base + (offset + one(event, 'duration_ps', 0)) // 1000
+
+
 def is_tf_op(name):
     """A TensorFlow op's event name: "name:Type", not a transfer (_Send, _Recv, ...), a tf.data range or an
     annotation (a name with '::' or a space)."""
@@ -83,14 +104,7 @@ def main(path):
     host_ops = []  # (start_ns, end_ns, correlation ids of the calls inside)
     for plane in space.get('planes', []):
         name = one(plane, 'name', '')
-        events = {one(e['value'][0], 'id'): one(e['value'][0], 'name', '') for e in plane.get('event_metadata', [])}
-        stat_ids = {one(s['value'][0], 'name', ''): one(s['value'][0], 'id') for s in plane.get('stat_metadata', [])}
-
-        def stat(event, stat_name):
-            for s in event.get('stats', []):
-                if one(s, 'metadata_id') == stat_ids.get(stat_name, -1):
-                    return s
-            return None
+        events, _, stat = plane_tables(plane)
 
         if name.startswith('/device:GPU:'):
             totals['gpus'] += 1
@@ -101,11 +115,9 @@ def main(path):
                         steps_taken = True
                         totals['steps'] = len(line['events'])
                     continue
-                base = one(line, 'timestamp_ns', 0)
                 for e in line.get('events', []):
                     ename = events.get(one(e, 'metadata_id'), '')
-                    start = base + one(e, 'offset_ps', 0) // 1000
-                    end = base + (one(e, 'offset_ps', 0) + one(e, 'duration_ps', 0)) // 1000
+                    start, end = event_span_ns(line, e)
                     correlation = stat(e, 'correlation_id')
                     if correlation:
                         key = one(correlation, 'int64_value', one(correlation, 'uint64_value'))
